@@ -1,0 +1,360 @@
+"""The Jest rule engine (rulebooks/jest.txt + house rules §2, R1–R7). See docs/rules/jest.md.
+
+State (plain JSON-like dict):
+    n            number of players (3 or 4)
+    rounds       4 (3 players) or 3 (4 players)
+    round        current round, 1-based (0 before the first deal)
+    phase        "deal" (chance) | "offer" (players, sealed) | "take" (players) | "scoring" (auto) | "over"
+    trophies     trophy card codes (face up); after scoring only the unclaimed ones (awarded ones join Jests)
+    deck         undealt cards, top first (secret)
+    hands        per seat: the two dealt cards not yet offered ([] once offered)
+    offers       per seat: None (not offered) or {"up": code|None, "down": code|None} (None = taken)
+    jests        per seat: collected cards
+    taken        per seat: whether the seat took a card this round
+    taker        the seat that must take now (take phase), else None
+    winners      {trophy card: seat or None} once scored, else None
+    scores       final scores once scored, else None
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping, Optional
+
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct
+
+from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
+
+_TROPHIES = {3: 2, 4: 1}  # [FOUND] 3 players: 2 trophies; 4 players: 1 trophy
+_ROUNDS = {3: 4, 4: 3}  # [DERIVED] house rules §2.5
+
+
+def _copy(state: dict) -> dict:
+    return {
+        "n": state["n"],
+        "rounds": state["rounds"],
+        "round": state["round"],
+        "phase": state["phase"],
+        "trophies": list(state["trophies"]),
+        "deck": list(state["deck"]),
+        "hands": [list(hand) for hand in state["hands"]],
+        "offers": [None if offer is None else dict(offer) for offer in state["offers"]],
+        "jests": [list(jest) for jest in state["jests"]],
+        "taken": list(state["taken"]),
+        "taker": state["taker"],
+        "winners": None if state["winners"] is None else dict(state["winners"]),
+        "scores": None if state["scores"] is None else list(state["scores"]),
+    }
+
+
+def _complete(offer: Optional[dict]) -> bool:
+    return offer is not None and offer["up"] is not None and offer["down"] is not None
+
+
+def _offer_rank(offer: dict) -> tuple[int, int]:
+    """How an offer ranks for the taking order: its face-up card; no face-up card ranks lowest (R1/R2)."""
+    return (-1, -1) if offer["up"] is None else card_key(offer["up"])
+
+
+class JestEngine(Engine):
+    name = "jest"
+    title = "Jest"
+    rules_version = "1.0.0"
+    min_players = 3
+    max_players = 4
+    summary = (
+        "Brett J. Gilbert's 17-card set-collection game: offer two cards (one face up, one face down), take "
+        "cards from the others' offers, and build the best-scoring Jest; trophies reward or punish at the end."
+    )
+
+    # -- setting up ----------------------------------------------------------------------------
+    def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        self.check_options(num_players, options)
+        n = num_players
+        return {
+            "n": n,
+            "rounds": _ROUNDS[n],
+            "round": 0,
+            "phase": "deal",
+            "trophies": [],
+            "deck": [],
+            "hands": [[] for _ in range(n)],
+            "offers": [None] * n,
+            "jests": [[] for _ in range(n)],
+            "taken": [False] * n,
+            "taker": None,
+            "winners": None,
+            "scores": None,
+        }
+
+    # -- whose move ----------------------------------------------------------------------------
+    def to_act(self, state: dict) -> ToAct:
+        phase = state["phase"]
+        if phase == "deal":
+            return ToAct.chance()
+        if phase == "offer":
+            return ToAct.players(*[s for s in range(state["n"]) if state["offers"][s] is None])
+        if phase == "take":
+            return ToAct.players(state["taker"])
+        if phase == "scoring":
+            return ToAct.auto()
+        return ToAct.over()
+
+    def _take_sources(self, state: dict, seat: int) -> list[int]:
+        """The offers ``seat`` may take from (R3): another player's complete offer, else his own."""
+        offers = state["offers"]
+        others = [s for s in range(state["n"]) if s != seat and _complete(offers[s])]
+        if others:
+            return others
+        return [seat] if _complete(offers[seat]) else []
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        phase = state["phase"]
+        if phase == "offer":
+            if not isinstance(seat, int) or not 0 <= seat < state["n"] or state["offers"][seat] is not None:
+                return []
+            a, b = state["hands"][seat]
+            return [{"type": "offer", "up": a, "down": b}, {"type": "offer", "up": b, "down": a}]
+        if phase == "take" and seat == state["taker"]:
+            return [
+                {"type": "take", "from": source, "card": which}
+                for source in self._take_sources(state, seat)
+                for which in ("up", "down")
+            ]
+        return []
+
+    def check_action(self, state: dict, seat: int, action: Any) -> None:
+        phase = state["phase"]
+        if phase not in ("offer", "take"):
+            raise IllegalAction("turn order", "no player may act now")
+        if seat not in self.to_act(state).seats:
+            if phase == "offer":
+                raise IllegalAction("jest THE OFFER", "this seat has already made its offer this round")
+            raise IllegalAction("jest R1/R2", "it is not this seat's turn to take a card")
+        if not isinstance(action, dict):
+            raise IllegalAction("action format", "an action must be a JSON object")
+        kind = action.get("type")
+        if phase == "offer":
+            if kind != "offer":
+                raise IllegalAction("jest THE OFFER", "every player must now make an offer")
+            if set(action) != {"type", "up", "down"}:
+                raise IllegalAction("action format", 'an offer has exactly the keys "type", "up" and "down"')
+            up, down = action["up"], action["down"]
+            if not isinstance(up, str) or not isinstance(down, str):
+                raise IllegalAction("action format", "the offered cards must be card codes")
+            hand = state["hands"][seat]
+            if up == down or sorted([up, down]) != sorted(hand):
+                raise IllegalAction("jest THE OFFER", "an offer is the two cards of your hand, one up and one down")
+            return
+        if kind != "take":
+            raise IllegalAction("jest TAKING CARDS", "the taker must take a card from an offer")
+        if set(action) != {"type", "from", "card"}:
+            raise IllegalAction("action format", 'a take has exactly the keys "type", "from" and "card"')
+        source, which = action["from"], action["card"]
+        if type(source) is not int or not 0 <= source < state["n"]:
+            raise IllegalAction("action format", '"from" must be a seat number')
+        if which not in ("up", "down") or not isinstance(which, str):
+            raise IllegalAction("action format", '"card" must be "up" or "down"')
+        if source not in self._take_sources(state, seat):
+            if source == seat:
+                raise IllegalAction(
+                    "jest R3", "you may take from your own offer only when no other complete offer remains"
+                )
+            raise IllegalAction("jest R3", "you may take only from a complete (two-card) offer")
+
+    # -- chance --------------------------------------------------------------------------------
+    def _deal_cards(self, state: dict) -> list[str]:
+        """The cards the next chance shuffle permutes."""
+        if state["round"] == 0:
+            return list(CARDS)
+        leftovers = [offer["up"] if offer["up"] is not None else offer["down"] for offer in state["offers"]]
+        return leftovers + state["deck"][: state["n"]]
+
+    def sample_chance(self, state: dict, rng: random.Random) -> dict:
+        cards = sorted(self._deal_cards(state))
+        rng.shuffle(cards)
+        return {"type": "shuffle", "order": cards}
+
+    # -- automatic steps -------------------------------------------------------------------------
+    def _final(self, state: dict) -> tuple[dict, list[int]]:
+        jests = {seat: jest for seat, jest in enumerate(state["jests"])}
+        winners = award_trophies(jests, state["trophies"])
+        final_jests = [list(jest) for jest in state["jests"]]
+        for trophy, seat in winners.items():
+            if seat is not None:
+                final_jests[seat].append(trophy)
+        return winners, [score_jest(jest) for jest in final_jests]
+
+    def auto_action(self, state: dict) -> dict:
+        if state["phase"] != "scoring":
+            raise IllegalAction("turn order", "there is no automatic step now")
+        winners, scores = self._final(state)
+        return {"type": "final-scoring", "trophies": winners, "scores": scores}
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, state: dict, actor: Any, action: Any) -> dict:
+        if actor == CHANCE:
+            return self._apply_chance(state, action)
+        if actor == SYSTEM:
+            if state["phase"] != "scoring" or action != self.auto_action(state):
+                raise IllegalAction("jest R4-R7", "this is not the final scoring of this match")
+            new = _copy(state)
+            winners, scores = self._final(state)
+            for trophy, seat in winners.items():
+                if seat is not None:
+                    new["jests"][seat].append(trophy)
+            # Awarded trophies move into the Jests; an unclaimed trophy stays aside (R4).
+            new["trophies"] = [trophy for trophy in state["trophies"] if winners[trophy] is None]
+            new["winners"] = winners
+            new["scores"] = scores
+            new["phase"] = "over"
+            return new
+        self.check_action(state, actor, action)
+        if state["phase"] == "offer":
+            new = _copy(state)
+            new["offers"][actor] = {"up": action["up"], "down": action["down"]}
+            new["hands"][actor] = []
+            if all(offer is not None for offer in new["offers"]):
+                new["phase"] = "take"
+                # R1: the highest face-up card takes first.
+                new["taker"] = max(range(new["n"]), key=lambda s: _offer_rank(new["offers"][s]))
+            return new
+        return self._apply_take(state, actor, action)
+
+    def _apply_chance(self, state: dict, action: Any) -> dict:
+        if state["phase"] != "deal":
+            raise IllegalAction("chance", "no shuffle is due now")
+        if not isinstance(action, dict) or set(action) != {"type", "order"} or action["type"] != "shuffle":
+            raise IllegalAction("chance", 'a shuffle is {"type": "shuffle", "order": [...]}')
+        order = action["order"]
+        expected = self._deal_cards(state)
+        if (
+            not isinstance(order, list)
+            or not all(isinstance(card, str) for card in order)
+            or sorted(order) != sorted(expected)
+        ):
+            raise IllegalAction("chance", "the shuffle must be a permutation of exactly the cards being dealt")
+        new = _copy(state)
+        n = new["n"]
+        if new["round"] == 0:
+            count = _TROPHIES[n]
+            new["trophies"] = list(order[:count])
+            rest = order[count:]
+            new["hands"] = [list(rest[2 * s : 2 * s + 2]) for s in range(n)]
+            new["deck"] = list(rest[2 * n :])
+        else:
+            new["deck"] = new["deck"][n:]
+            new["hands"] = [list(order[2 * s : 2 * s + 2]) for s in range(n)]
+        new["round"] += 1
+        new["offers"] = [None] * n
+        new["taken"] = [False] * n
+        new["taker"] = None
+        new["phase"] = "offer"
+        return new
+
+    def _apply_take(self, state: dict, seat: int, action: dict) -> dict:
+        new = _copy(state)
+        n = new["n"]
+        source, which = action["from"], action["card"]
+        offer = new["offers"][source]
+        new["jests"][seat].append(offer[which])
+        offer[which] = None
+        new["taken"][seat] = True
+        if not new["taken"][source]:
+            new["taker"] = source  # R2: the player whose offer was just taken from
+        elif not all(new["taken"]):
+            # R2: highest visible card among those who have not taken; no face-up card ranks lowest;
+            # remaining ties go clockwise (increasing seat numbers) from the last taker.
+            waiting = [s for s in range(n) if not new["taken"][s]]
+            new["taker"] = max(
+                waiting, key=lambda s: (_offer_rank(new["offers"][s]), -((s - seat) % n))
+            )
+        else:
+            new["taker"] = None
+            if new["round"] < new["rounds"]:
+                new["phase"] = "deal"
+            else:
+                # The last offer card joins its owner's Jest (rulebook ENDING THE GAME).
+                for s in range(n):
+                    left = new["offers"][s]
+                    new["jests"][s].append(left["up"] if left["up"] is not None else left["down"])
+                    new["offers"][s] = None
+                new["phase"] = "scoring"
+        return new
+
+    # -- what each one sees ----------------------------------------------------------------------
+    def _view(self, state: dict, seat: Optional[int]) -> dict:
+        n = state["n"]
+        phase = state["phase"]
+        over = phase == "over"
+        sealed = phase == "offer"
+        offers = []
+        for s in range(n):
+            offer = state["offers"][s]
+            if s == seat:
+                offers.append(None if offer is None else dict(offer))
+            elif sealed:
+                offers.append({"offered": offer is not None})
+            elif offer is None:
+                offers.append(None)
+            else:
+                offers.append({"up": offer["up"], "down": offer["down"] is not None})
+        view = {
+            "game": self.name,
+            "phase": phase,
+            "round": state["round"],
+            "rounds": state["rounds"],
+            "to_act": list(self.to_act(state).seats),
+            "taker": state["taker"],
+            "taken": list(state["taken"]),
+            "trophies": [
+                {"card": card, "trophy": trophy_label(card)}
+                for card in (state["winners"] if over else state["trophies"])
+            ],
+            "deck_count": len(state["deck"]),
+            "offers": offers,
+            "jest_counts": [len(jest) for jest in state["jests"]],
+        }
+        if seat is not None:
+            view["seat"] = seat
+            view["hand"] = list(state["hands"][seat])
+            view["jest"] = list(state["jests"][seat])
+        if over:
+            view["jests"] = [list(jest) for jest in state["jests"]]
+            view["trophy_winners"] = dict(state["winners"])
+            view["scores"] = list(state["scores"])
+            result = self.result(state)
+            view["ranks"] = list(result.ranks)
+            view["winners"] = list(result.winners)
+        return view
+
+    def observation(self, state: dict, seat: int) -> dict:
+        return self._view(state, seat)
+
+    def public_observation(self, state: dict) -> dict:
+        return self._view(state, None)
+
+    def redact(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
+        if actor == CHANCE:
+            return None  # shuffles are secret
+        if isinstance(action, dict) and action.get("type") == "offer" and viewer != actor:
+            return {"type": "offer"}  # sealed: others see only that the seat offered
+        return action  # takes never name a card; the final scoring is public
+
+    # -- the end -------------------------------------------------------------------------------
+    def result(self, state: dict) -> Optional[Result]:
+        if state["phase"] != "over":
+            return None
+        scores = state["scores"]
+        n = state["n"]
+        # R7: highest score; tie → highest face value card, then its suit, in the final Jest.
+        keys = [(scores[s], best_card_key(state["jests"][s])) for s in range(n)]
+        ranks = tuple(1 + sum(1 for other in keys if other > keys[s]) for s in range(n))
+        detail = {
+            "trophies": dict(state["winners"]),
+            "jests": [list(jest) for jest in state["jests"]],
+        }
+        return Result(scores=tuple(scores), ranks=ranks, detail=detail)
+
+
+ENGINE = JestEngine()
