@@ -1,0 +1,520 @@
+"""Le Bouffon as a pure rule engine (rules: docs/rules/le-bouffon.md).
+
+The state is a plain JSON-like dict. ``apply`` copies only the parts it changes (structural sharing
+with the state it was given, which it never mutates).
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import combinations, permutations
+from math import factorial
+from typing import Any, Mapping, Optional
+
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
+
+from .cards import (
+    DECK,
+    EXCHANGES,
+    MINOTAURE,
+    PALADIN,
+    ROLES_BY_COUNT,
+    SORT_KEY,
+    STRENGTH,
+    decks_for,
+    sort_cards,
+)
+
+MAX_DEALS = 100
+
+
+def _play_rule(top: Optional[dict], strength: int, count: int) -> Optional[tuple[str, int]]:
+    """Whether ``count`` cards of ``strength`` may be laid on ``top``: (kind of the new top, its
+    effective count), or None.
+
+    * no top: any set of 1-4 equal cards (rulebook 5, 7);
+    * same count, strictly higher strength (rulebook 6);
+    * k paladins on k+1 cards weaker than paladin (house rule 5.2 [FOUND], 5.4);
+    * 1 minotaure on 2-4 cards weaker than minotaure (house rule 5.2 [FOUND], 5.4);
+    * c minotaures on a top of 1 minotaure laid as c cards (house rule 5.4 "more minotaures in a
+      same-size set").
+    """
+    if top is None:
+        return ("set", count)
+    top_count, top_strength = top["count"], top["strength"]
+    if count == top_count and strength > top_strength:
+        return ("set", count)
+    if top["kind"] == "minotaure" and strength == MINOTAURE and count == top_count:
+        return ("set", count)
+    if strength == PALADIN and top_strength < PALADIN and 2 <= top_count <= 4 and count == top_count - 1:
+        return ("paladin", top_count)
+    if strength == MINOTAURE and count == 1 and top_strength < MINOTAURE and 2 <= top_count <= 4:
+        return ("minotaure", top_count)
+    return None
+
+
+def _groups(hand: list[str]) -> dict[int, list[str]]:
+    groups: dict[int, list[str]] = {}
+    for card in hand:
+        groups.setdefault(STRENGTH[card], []).append(card)
+    return groups
+
+
+class LeBouffonEngine(Engine):
+    name = "le-bouffon"
+    title = "Le Bouffon"
+    rules_version = "1.0.0"
+    min_players = 3
+    max_players = 6
+    summary = (
+        "A themed Président for 3 to 6 players: lay singles to quadruples of equal strength, beat them "
+        "with higher sets (paladins and minotaures beat bigger sets), laugh as the bouffon, go out first "
+        "to become the roi."
+    )
+
+    # -- setting up ----------------------------------------------------------------------------
+    def default_options(self) -> dict:
+        return {"deals": 5}
+
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        merged = super().check_options(num_players, options)
+        if not 1 <= merged["deals"] <= MAX_DEALS:
+            raise InvalidOptions("le-bouffon options", f"option 'deals' must be between 1 and {MAX_DEALS}")
+        return merged
+
+    def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        options = self.check_options(num_players, dict(options))
+        n = num_players
+        return {
+            "n": n,
+            "deals": options["deals"],
+            "deal": 1,
+            "phase": "roles",
+            "roles": None,  # per seat, the role name
+            "order": None,  # the seats in role order, roi first
+            "hands": [[] for _ in range(n)],
+            "played": [],  # cards laid this deal (public, out of play)
+            "gifts": [None] * n,  # exchange phase: the cards each giver chose
+            "exchanged": [None] * n,  # per seat {"gave": [...], "received": [...]} of this deal
+            "finished": [],  # seats in the order they went out this deal
+            "trick": None,
+            "scores": [0] * n,
+            "history": [],  # one {"deal", "order", "points"} per finished deal
+        }
+
+    # -- helpers -------------------------------------------------------------------------------
+    @staticmethod
+    def _role_seat(state: dict, role: str) -> Optional[int]:
+        roles = state["roles"]
+        return roles.index(role) if roles and role in roles else None
+
+    @staticmethod
+    def _givers(state: dict) -> list[int]:
+        return [state["roles"].index(role) for role in EXCHANGES if role in state["roles"]]
+
+    @staticmethod
+    def _next_active(state: dict, seat: int, hands: list) -> Optional[int]:
+        """The first seat after ``seat`` in role order (cyclic) still holding cards."""
+        order = state["order"]
+        n = len(order)
+        pos = order.index(seat)
+        for step in range(1, n + 1):
+            other = order[(pos + step) % n]
+            if hands[other]:
+                return other
+        return None
+
+    # -- whose move ----------------------------------------------------------------------------
+    def to_act(self, state: dict) -> ToAct:
+        phase = state["phase"]
+        if phase in ("roles", "shuffle"):
+            return ToAct.chance()
+        if phase == "exchange":
+            return ToAct.players(*[seat for seat in self._givers(state) if state["gifts"][seat] is None])
+        if phase == "play":
+            return ToAct.players(state["trick"]["turn"])
+        if phase == "score":
+            return ToAct.auto()
+        return ToAct.over()
+
+    def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        phase = state["phase"]
+        if phase == "exchange":
+            if seat not in self._givers(state) or state["gifts"][seat] is not None:
+                return []
+            size = EXCHANGES[state["roles"][seat]][1]
+            return [{"type": "give", "cards": list(combo)} for combo in combinations(state["hands"][seat], size)]
+        if phase != "play" or state["trick"]["turn"] != seat:
+            return []
+        hand = state["hands"][seat]
+        top = state["trick"]["top"]
+        groups = _groups(hand)
+        actions = []
+        if top is None:
+            for strength, cards in groups.items():
+                for size in range(1, min(4, len(cards)) + 1):
+                    actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, size))
+            return actions
+        for strength, cards in groups.items():
+            for size in sorted({top["count"], top["count"] - 1, 1}):
+                if 1 <= size <= min(4, len(cards)) and _play_rule(top, strength, size) is not None:
+                    actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, size))
+        actions.append({"type": "pass"})
+        if state["roles"][seat] == "bouffon":
+            same = groups.get(top["strength"], [])
+            size = len(top["cards"])
+            if len(same) >= size:
+                actions.extend({"type": "laugh", "cards": list(c)} for c in combinations(same, size))
+        return actions
+
+    def check_action(self, state: dict, seat: Any, action: Any) -> None:
+        turn = self.to_act(state)
+        if type(seat) is not int or seat not in turn.seats:
+            raise IllegalAction("turn order", "it is not this seat's turn to act")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("action format", "an action is a JSON object with a string 'type'")
+        kind = action["type"]
+        phase = state["phase"]
+        if phase == "exchange":
+            if kind != "give":
+                raise IllegalAction("le-bouffon rulebook 3", "before the deal is played the roi and héritier give cards")
+            cards = self._check_cards(state, seat, action)
+            size = EXCHANGES[state["roles"][seat]][1]
+            if len(cards) != size:
+                raise IllegalAction(
+                    "le-bouffon rulebook 3", f"the {state['roles'][seat]} gives exactly {size} card(s)"
+                )
+            return
+        # play phase
+        trick = state["trick"]
+        top = trick["top"]
+        if kind == "pass":
+            if set(action) != {"type"}:
+                raise IllegalAction("action format", "a pass is {\"type\": \"pass\"} with no other key")
+            if top is None:
+                raise IllegalAction("house rule 5.4 leads", "the leader of a trick must lay cards")
+            return
+        if kind not in ("play", "laugh"):
+            raise IllegalAction("action format", f"unknown action type {kind!r}; use play, pass or laugh")
+        cards = self._check_cards(state, seat, action)
+        strengths = {STRENGTH[card] for card in cards}
+        if not 1 <= len(cards) <= 4:
+            raise IllegalAction("le-bouffon rulebook 5", "a play is a single, double, triple or quadruple")
+        if len(strengths) != 1:
+            raise IllegalAction("le-bouffon rulebook 5", "the cards of a play must all have the same strength")
+        strength = strengths.pop()
+        if kind == "laugh":
+            if state["roles"][seat] != "bouffon":
+                raise IllegalAction("le-bouffon rulebook 10", "only the bouffon may laugh")
+            if top is None:
+                raise IllegalAction("house rule 5.4 rire du bouffon", "the laugh needs cards on the table to match")
+            if strength != top["strength"] or len(cards) != len(top["cards"]):
+                raise IllegalAction(
+                    "le-bouffon rulebook 10", "the laugh lays exactly the same cards (count and strength) as the top"
+                )
+            return
+        if _play_rule(top, strength, len(cards)) is None:
+            if len(cards) != top["count"]:
+                raise IllegalAction(
+                    "le-bouffon rulebook 6",
+                    f"you must lay {top['count']} card(s) (paladins and minotaures excepted as the strengths allow)",
+                )
+            raise IllegalAction("le-bouffon rulebook 6", "you must lay cards strictly stronger than the top")
+
+    @staticmethod
+    def _check_cards(state: dict, seat: int, action: dict) -> list[str]:
+        if set(action) != {"type", "cards"}:
+            raise IllegalAction("action format", f"a {action['type']} action has exactly the keys 'type' and 'cards'")
+        cards = action["cards"]
+        if not isinstance(cards, list) or not cards or not all(isinstance(card, str) for card in cards):
+            raise IllegalAction("action format", "'cards' is a non-empty list of card ids")
+        if len(set(cards)) != len(cards):
+            raise IllegalAction("action format", "a card may be named only once")
+        hand = state["hands"][seat]
+        for card in cards:
+            if card not in hand:
+                raise IllegalAction("own cards", f"card {card!r} is not in your hand")
+        return cards
+
+    # -- chance --------------------------------------------------------------------------------
+    def chance_outcomes(self, state: dict):
+        if state["phase"] != "roles":
+            return None
+        roles = ROLES_BY_COUNT[state["n"]]
+        p = 1.0 / factorial(len(roles))
+        return [({"type": "roles", "roles": list(perm)}, p) for perm in permutations(roles)]
+
+    def sample_chance(self, state: dict, rng: random.Random) -> dict:
+        if state["phase"] == "roles":
+            roles = list(ROLES_BY_COUNT[state["n"]])
+            rng.shuffle(roles)
+            return {"type": "roles", "roles": roles}
+        if state["phase"] == "shuffle":
+            order = list(DECK[decks_for(state["n"])])
+            rng.shuffle(order)
+            return {"type": "shuffle", "order": order}
+        raise IllegalAction("chance", "no chance step is due")
+
+    def chance_is_public(self, state: dict, outcome: Any) -> bool:
+        return isinstance(outcome, dict) and outcome.get("type") == "roles"
+
+    # -- automatic steps -------------------------------------------------------------------------
+    def auto_action(self, state: dict) -> dict:
+        if state["phase"] != "score":
+            raise IllegalAction("auto", "no automatic step is due")
+        n = state["n"]
+        order = list(state["finished"])
+        points = [0] * n
+        for place, seat in enumerate(order):
+            points[seat] = n - 1 - place
+        names = ROLES_BY_COUNT[n]
+        return {
+            "type": "score-deal",
+            "deal": state["deal"],
+            "order": order,
+            "points": points,
+            "totals": [a + b for a, b in zip(state["scores"], points)],
+            "roles": {names[place]: seat for place, seat in enumerate(order)},
+        }
+
+    # -- applying ------------------------------------------------------------------------------
+    def apply(self, state: dict, actor: Any, action: Any) -> dict:
+        phase = state["phase"]
+        if actor == CHANCE:
+            return self._apply_chance(state, action)
+        if actor == SYSTEM:
+            if phase != "score" or action != self.auto_action(state):
+                raise IllegalAction("house rule 5.4 match", "this is not the deal's score as the rules compute it")
+            return self._apply_score(state, action)
+        self.check_action(state, actor, action)
+        if phase == "exchange":
+            return self._apply_give(state, actor, action)
+        return self._apply_play(state, actor, action)
+
+    def _apply_chance(self, state: dict, action: Any) -> dict:
+        phase = state["phase"]
+        if not isinstance(action, dict):
+            raise IllegalAction("chance", "a chance outcome is a JSON object")
+        if phase == "roles":
+            roles = action.get("roles")
+            if (
+                set(action) != {"type", "roles"}
+                or action["type"] != "roles"
+                or not isinstance(roles, list)
+                or sorted(map(str, roles)) != sorted(ROLES_BY_COUNT[state["n"]])
+                or not all(isinstance(role, str) for role in roles)
+            ):
+                raise IllegalAction("le-bouffon rulebook 1", "the first roles are a permutation of this count's roles")
+            new = dict(state)
+            new["roles"] = list(roles)
+            new["order"] = [roles.index(role) for role in ROLES_BY_COUNT[state["n"]]]
+            new["phase"] = "shuffle"
+            return new
+        if phase != "shuffle":
+            raise IllegalAction("chance", "no chance step is due")
+        order = action.get("order")
+        deck = DECK[decks_for(state["n"])]
+        if (
+            set(action) != {"type", "order"}
+            or action["type"] != "shuffle"
+            or not isinstance(order, list)
+            or len(order) != len(deck)
+            or not all(isinstance(card, str) for card in order)
+            or sorted(order) != sorted(deck)
+        ):
+            raise IllegalAction("le-bouffon rulebook 2", "the shuffle is a permutation of the deck")
+        # House rule 5.4 deal: one card at a time in role order, starting with the roi.
+        seats = state["order"]
+        n = len(seats)
+        hands = [[] for _ in range(n)]
+        for index, card in enumerate(order):
+            hands[seats[index % n]].append(card)
+        new = dict(state)
+        new["hands"] = [sort_cards(hand) for hand in hands]
+        new["played"] = []
+        new["finished"] = []
+        new["gifts"] = [None] * n
+        new["exchanged"] = [None] * n
+        if state["deal"] == 1:  # house rule 5.4 exchange: none in the first deal
+            new["phase"] = "play"
+            new["trick"] = self._new_trick(seats[0])
+        else:
+            new["phase"] = "exchange"
+            new["trick"] = None
+        return new
+
+    @staticmethod
+    def _new_trick(leader: int) -> dict:
+        return {"leader": leader, "turn": leader, "acted": [], "top": None, "plays": [], "last": None}
+
+    def _apply_give(self, state: dict, seat: int, action: dict) -> dict:
+        new = dict(state)
+        gifts = list(state["gifts"])
+        gifts[seat] = sort_cards(action["cards"])
+        new["gifts"] = gifts
+        if any(gifts[giver] is None for giver in self._givers(state)):
+            return new
+        # Rulebook 3 and house rule 5.4: every exchange is worked out on the hands before any exchange.
+        roles = state["roles"]
+        hands = [list(hand) for hand in state["hands"]]
+        exchanged = [None] * state["n"]
+        for giver in self._givers(state):
+            receiver_role, size = EXCHANGES[roles[giver]]
+            receiver = roles.index(receiver_role)
+            gift = gifts[giver]
+            strongest = self.strongest(state["hands"][receiver], size)
+            exchanged[giver] = {"gave": gift, "received": strongest}
+            exchanged[receiver] = {"gave": strongest, "received": gift}
+        for giver in self._givers(state):
+            receiver = roles.index(EXCHANGES[roles[giver]][0])
+            for card in exchanged[giver]["gave"]:
+                hands[giver].remove(card)
+                hands[receiver].append(card)
+            for card in exchanged[giver]["received"]:
+                hands[receiver].remove(card)
+                hands[giver].append(card)
+        new["hands"] = [sort_cards(hand) for hand in hands]
+        new["exchanged"] = exchanged
+        new["gifts"] = [None] * state["n"]
+        new["phase"] = "play"
+        new["trick"] = self._new_trick(state["order"][0])  # rulebook 4: the roi leads
+        return new
+
+    @staticmethod
+    def strongest(hand: list[str], size: int) -> list[str]:
+        """The ``size`` strongest cards of ``hand`` (rulebook 3). Among equal strengths (identical
+        cards) the highest copy numbers go."""
+        return sort_cards(sort_cards(hand)[-size:])
+
+    def _apply_play(self, state: dict, seat: int, action: dict) -> dict:
+        kind = action["type"]
+        trick = dict(state["trick"])
+        new = dict(state)
+        hands = list(state["hands"])
+        plays = list(trick["plays"])
+        acted = trick["acted"] + [seat]
+        trick["acted"] = acted
+        ends_trick = False
+        if kind == "pass":
+            plays.append({"seat": seat, "type": "pass"})
+        else:
+            cards = sort_cards(action["cards"])
+            strength = STRENGTH[cards[0]]
+            hands[seat] = [card for card in hands[seat] if card not in cards]
+            new["played"] = state["played"] + cards
+            plays.append({"seat": seat, "type": kind, "cards": cards})
+            trick["last"] = seat
+            if kind == "laugh":  # rulebook 10: the laugh ends the trick at once
+                ends_trick = True
+            else:
+                top_kind, count = _play_rule(trick["top"], strength, len(cards))
+                trick["top"] = {"seat": seat, "cards": cards, "count": count, "strength": strength, "kind": top_kind}
+            if not hands[seat]:
+                new["finished"] = state["finished"] + [seat]
+        trick["plays"] = plays
+        new["hands"] = hands
+        new["trick"] = trick
+        active = [s for s in range(state["n"]) if hands[s]]
+        if len(active) == 1:  # house rule 5.4 end of a deal: the last holder becomes the bouffon
+            new["finished"] = new["finished"] + active
+            new["phase"] = "score"
+            return new
+        if not ends_trick:
+            following = self._next_active(state, seat, hands)
+            if following not in acted:
+                trick["turn"] = following
+                return new
+        # Rulebook 8: the trick is over; the last to lay cards leads (house rule 5.4: the next
+        # active player in role order if he is out).
+        last = trick["last"]
+        leader = last if hands[last] else self._next_active(state, last, hands)
+        new["trick"] = self._new_trick(leader)
+        return new
+
+    def _apply_score(self, state: dict, action: dict) -> dict:
+        n = state["n"]
+        new = dict(state)
+        new["scores"] = list(action["totals"])
+        new["history"] = state["history"] + [
+            {"deal": state["deal"], "order": list(action["order"]), "points": list(action["points"])}
+        ]
+        new["hands"] = [[] for _ in range(n)]
+        new["played"] = []
+        new["trick"] = None
+        if state["deal"] >= state["deals"]:
+            new["phase"] = "over"
+            return new
+        # Rulebook 1: the next roles follow the finishing order.
+        roles = [None] * n
+        for role, seat in action["roles"].items():
+            roles[seat] = role
+        new["roles"] = roles
+        new["order"] = list(action["order"])
+        new["deal"] = state["deal"] + 1
+        new["phase"] = "shuffle"
+        return new
+
+    # -- what each one sees ----------------------------------------------------------------------
+    def public_observation(self, state: dict) -> dict:
+        trick = state["trick"]
+        obs = {
+            "phase": state["phase"],
+            "deal": state["deal"],
+            "deals": state["deals"],
+            "roles": state["roles"],
+            "order": state["order"],
+            "hand_counts": [len(hand) for hand in state["hands"]],
+            "finished": state["finished"],
+            "scores": state["scores"],
+        }
+        if trick is not None:
+            # The last to lay cards is the seat of the top, or of the laugh that ended the trick.
+            obs["trick"] = {"leader": trick["leader"], "turn": trick["turn"], "top": trick["top"], "plays": trick["plays"]}
+        if state["phase"] == "exchange":
+            obs["waiting"] = list(self.to_act(state).seats)
+        return obs
+
+    def observation(self, state: dict, seat: int) -> dict:
+        obs = self.public_observation(state)
+        obs["seat"] = seat
+        obs["hand"] = state["hands"][seat]
+        if state["gifts"][seat] is not None:
+            obs["gift"] = state["gifts"][seat]
+        if state["exchanged"][seat] is not None:
+            obs["exchange"] = state["exchanged"][seat]
+        return obs
+
+    def redact(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
+        if actor == CHANCE:
+            return action if self.chance_is_public(state, action) else None
+        if isinstance(action, dict) and action.get("type") == "give" and isinstance(actor, int):
+            receiver = None
+            if state.get("roles") and state["roles"][actor] in EXCHANGES:
+                receiver = state["roles"].index(EXCHANGES[state["roles"][actor]][0])
+            if viewer in (actor, receiver):
+                return action
+            cards = action.get("cards")
+            return {"type": "give", "count": len(cards) if isinstance(cards, list) else 0}
+        return action
+
+    # -- the end -------------------------------------------------------------------------------
+    def result(self, state: dict) -> Optional[Result]:
+        if state["phase"] != "over":
+            return None
+        n = state["n"]
+        scores = state["scores"]
+        last_order = state["history"][-1]["order"]
+        place = {seat: index for index, seat in enumerate(last_order)}
+        # House rule 5.4 match: highest total wins; ties go to the better role in the last deal.
+        ranking = sorted(range(n), key=lambda seat: (-scores[seat], place[seat]))
+        ranks = [0] * n
+        for index, seat in enumerate(ranking):
+            ranks[seat] = index + 1
+        return Result(
+            scores=tuple(scores),
+            ranks=tuple(ranks),
+            detail={"deals": state["history"], "tiebreak": "finishing place in the last deal"},
+        )
+
+
+ENGINE = LeBouffonEngine()
