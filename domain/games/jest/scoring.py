@@ -82,6 +82,7 @@ def score_jest(cards: Sequence[str]) -> int:
     ♥ 0 without the Joker, − with the Joker and 1–3 Hearts, + with the Joker and all 4 Hearts;
     the Joker +4 with no Heart, else 0; +2 for each ♠/♣ pair of the same rank.
     """
+    cards = list(cards)
     per_suit = {suit: 0 for suit in SUITS}
     has_joker = False
     for card in cards:
