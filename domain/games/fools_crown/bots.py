@@ -1,0 +1,2 @@
+"""Computer opponents (placeholder, replaced below)."""
+BOTS = {}
