@@ -1,0 +1,192 @@
+"""Shared helpers of the Jester engine: the decision stack, player data and small rule helpers.
+
+The state is plain JSON. Pending decisions live on ``state["stack"]`` (last = current). Each frame
+has a ``kind``; every module registers, per kind, the legal actions (``LEGAL``), how an action
+applies (``APPLY``) and, optionally, a ``SETTLE`` function that resolves the frame without a
+decision when nobody has a real choice (returns True when it changed the stack).
+"""
+
+from __future__ import annotations
+
+from domain.engine import IllegalAction
+
+from .data import FAME_MAX, GUILD_IDS, PLACES, THRESHOLD
+
+LEGAL: dict = {}
+APPLY: dict = {}
+SETTLE: dict = {}
+RULE: dict = {}  # kind -> rule cited when an action is refused
+
+CHANCE_KINDS = {"ch-events", "ch-favors", "ch-court", "ch-stamps", "ch-prices", "ch-start"}
+AUTO_KINDS = {"round-scoring", "royal-prestige", "next-round", "final-scoring"}
+
+
+def register(kind, legal=None, apply=None, settle=None, rule=None):
+    if legal is not None:
+        LEGAL[kind] = legal
+    if apply is not None:
+        APPLY[kind] = apply
+    if settle is not None:
+        SETTLE[kind] = settle
+    if rule is not None:
+        RULE[kind] = rule
+
+
+def top(state):
+    return state["stack"][-1] if state["stack"] else None
+
+
+def push(state, frame):
+    state["stack"].append(frame)
+
+
+def pop(state):
+    return state["stack"].pop()
+
+
+def settle(state):
+    """Resolve every frame that needs no decision."""
+    for _ in range(1000):
+        frame = top(state)
+        if frame is None:
+            return
+        fn = SETTLE.get(frame["kind"])
+        if fn is None or not fn(state, frame):
+            return
+    raise RuntimeError("jester: settle loop")
+
+
+def frame_seats(frame):
+    if "seats" in frame:
+        return list(frame["seats"])
+    if "seat" in frame:
+        return [frame["seat"]]
+    return []
+
+
+def same(a, b):
+    """Strict JSON equality (True is not 1)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def illegal(rule, detail):
+    raise IllegalAction(rule, detail)
+
+
+# -- players -------------------------------------------------------------------------------------
+def pl(state, seat):
+    return state["players"][seat]
+
+
+def guild_count(state, seat, guild):
+    return state["players"][seat]["guilds"][guild - 1]
+
+
+def has_power(state, seat, guild):
+    """A player uses a guild's power when he has at least its threshold of markers (house rule S4)."""
+    return state["players"][seat]["guilds"][guild - 1] >= THRESHOLD[guild]
+
+
+def add_vp(state, seat, amount):
+    p = state["players"][seat]
+    p["vp"] = max(0, p["vp"] + amount)  # house rule P6: never below 0
+
+
+def gain_fame(state, seat, amount):
+    """Fame 0..13 (house rule 1.4); the first to reach 13 scores 5 VP, the later ones 3 VP."""
+    p = state["players"][seat]
+    before = p["fame"]
+    p["fame"] = min(FAME_MAX, before + amount)
+    if before < FAME_MAX <= p["fame"] and not p["f13"]:
+        p["f13"] = True
+        add_vp(state, seat, 5 if state["fame13"] == 0 else 3)
+        state["fame13"] += 1
+
+
+def lose_fame(state, seat, amount):
+    p = state["players"][seat]
+    if p["f13"]:
+        return  # rulebook: whoever reached 13 no longer loses fame to red chairs
+    p["fame"] = max(0, p["fame"] - amount)
+
+
+def fame_loss_possible(state, seat):
+    p = state["players"][seat]
+    return p["fame"] > 0 and not p["f13"]
+
+
+def hand_size(state, seat):
+    return sum(state["players"][seat]["hand"])
+
+
+def royalty_count(state, seat):
+    return sum(1 for s in state["royalty"] if s == seat)
+
+
+def markers_on_board(state, seat):
+    """Guilds and royalty spaces (end-game item 6 and the last tie-break)."""
+    return sum(state["players"][seat]["guilds"]) + royalty_count(state, seat)
+
+
+def markers_total(state, seat):
+    p = state["players"][seat]
+    return (p["reserve"] + sum(p["guilds"]) + royalty_count(state, seat)
+            + state["counselor"].count(seat) + sum(1 for m in p["spec"] if m) + p["boxed"])
+
+
+def push_king(state, seat):
+    """Put a marker on the King's space; the run of occupied royalty spaces shifts one step along
+    King, Queen, Prince, Princess; a marker pushed off the Princess falls onto the Counselor."""
+    roy = state["royalty"]
+    carry = seat
+    for i in range(4):
+        if roy[i] is None:
+            roy[i] = carry
+            return
+        roy[i], carry = carry, roy[i]
+    state["counselor"].append(carry)
+
+
+def remove_royalty(state, index):
+    """Remove the marker at a royalty space and close the gap (rulebook, the no-money rescue)."""
+    roy = state["royalty"]
+    state["royalty"] = roy[:index] + roy[index + 1:] + [None]
+
+
+def take_marker(state, seat, source):
+    """Take one of ``seat``'s markers from ``"reserve"`` or a guild (1..6)."""
+    p = state["players"][seat]
+    if source == "reserve":
+        p["reserve"] -= 1
+    else:
+        p["guilds"][source - 1] -= 1
+
+
+def marker_sources(state, seat, reserve_first=False):
+    """Where a marker may come from: the reserve, or (when ``reserve_first`` and the reserve is
+    empty, or always otherwise) any guild holding one of his markers."""
+    p = state["players"][seat]
+    if reserve_first:
+        if p["reserve"] > 0:
+            return ["reserve"]
+        return [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
+    out = ["reserve"] if p["reserve"] > 0 else []
+    return out + [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
+
+
+def place_price(state, place):
+    from .data import EVENTS
+    event = state["events"][state["round"] - 1] if state["round"] >= 1 else None
+    if event is None:
+        return 1
+    return 2 if place in EVENTS[event] else 1
+
+
+def card_options(state):
+    return [p for i, p in enumerate(PLACES) if state["piles"][i] > 0]

@@ -1,0 +1,156 @@
+"""The Jester rule engine: dispatch of the decision stack onto the modules."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any, Mapping, Optional
+
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
+
+from . import city, court, guilds, observation, round_end, scoring, setup, theater, turn  # noqa: F401
+from .core import APPLY, AUTO_KINDS, CHANCE_KINDS, LEGAL, RULE, same, settle, top
+
+HIDDEN_GAINS = {"buy", "take-card", "keep"}  # the card taken goes to a hidden hand
+
+
+def _copy(state):
+    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+
+
+class JesterEngine(Engine):
+    name = "jester"
+    title = "Jester"
+    rules_version = "1.0.0"
+    min_players = 2
+    max_players = 4
+    summary = ("Medieval artists compete for the post of court Jester over three rounds: classes in "
+               "the city, performances at the theater, intrigue at court and influence in the guilds.")
+
+    def default_options(self) -> dict:
+        return {"red_chairs": False}
+
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        if type(num_players) is not int:
+            raise InvalidOptions("jester players", "the number of players must be an integer")
+        return super().check_options(num_players, options)
+
+    def initial_state(self, num_players, options):
+        opts = self.check_options(num_players, options)
+        return setup.initial_state(num_players, opts)
+
+    # -- whose move ------------------------------------------------------------------------------
+    def to_act(self, state) -> ToAct:
+        frame = top(state)
+        if frame is None:
+            return ToAct.over()
+        kind = frame["kind"]
+        if kind in CHANCE_KINDS:
+            return ToAct.chance()
+        if kind in AUTO_KINDS:
+            return ToAct.auto()
+        if kind in ("favor", "convert"):
+            return ToAct.players(frame["order"][frame["idx"]])
+        if "seats" in frame:
+            return ToAct.players(*frame["seats"])
+        return ToAct.players(frame["seat"])
+
+    def legal_actions(self, state, seat):
+        frame = top(state)
+        if frame is None or frame["kind"] in CHANCE_KINDS or frame["kind"] in AUTO_KINDS:
+            return []
+        if seat not in self.to_act(state).seats:
+            return []
+        return LEGAL[frame["kind"]](state, frame, seat)
+
+    def check_action(self, state, seat, action) -> None:
+        turn_ = self.to_act(state)
+        frame = top(state)
+        rule = RULE.get(frame["kind"], "jester") if frame else "jester"
+        if turn_.kind != "players" or seat not in turn_.seats:
+            raise IllegalAction("jester turn order", "it is not this seat's turn to act")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction(rule, "an action is a JSON object with a string 'type'")
+        legal = LEGAL[frame["kind"]](state, frame, seat)
+        for option in legal:
+            if same(option, action):
+                return
+        types = sorted({o["type"] for o in legal})
+        if action["type"] not in types:
+            raise IllegalAction(rule, f"the {frame['kind']} decision expects one of: {', '.join(types)}")
+        shapes = sorted({tuple(sorted(o)) for o in legal if o["type"] == action["type"]})
+        if tuple(sorted(action)) not in shapes:
+            raise IllegalAction(rule, f"a {action['type']} action has the keys {list(shapes[0])}")
+        raise IllegalAction(rule, f"this {action['type']} is not allowed now (see the legal actions)")
+
+    # -- chance ----------------------------------------------------------------------------------
+    def chance_outcomes(self, state):
+        frame = top(state)
+        return setup.chance_outcomes(state, frame)
+
+    def sample_chance(self, state, rng):
+        return setup.sample(state, top(state), rng)
+
+    def chance_is_public(self, state, outcome) -> bool:
+        frame = top(state)
+        return frame is not None and frame["kind"] in setup.PUBLIC_CHANCE
+
+    # -- automatic steps -------------------------------------------------------------------------
+    def auto_action(self, state):
+        kind = top(state)["kind"]
+        if kind == "round-scoring":
+            return round_end.auto_round_scoring(state)
+        if kind == "royal-prestige":
+            return round_end.auto_prestige(state)
+        if kind == "next-round":
+            return round_end.auto_next_round(state)
+        if kind == "final-scoring":
+            return scoring.auto_final(state)
+        raise IllegalAction("jester", "no automatic step is due")
+
+    # -- applying --------------------------------------------------------------------------------
+    def apply(self, state, actor, action):
+        frame = top(state)
+        if frame is None:
+            raise IllegalAction("jester End of the Game", "the match is over")
+        kind = frame["kind"]
+        if actor == CHANCE:
+            if kind not in CHANCE_KINDS:
+                raise IllegalAction("jester", "no chance step is due")
+        elif actor == SYSTEM:
+            if kind not in AUTO_KINDS:
+                raise IllegalAction("jester", "no automatic step is due")
+            if not same(action, self.auto_action(state)):
+                raise IllegalAction(RULE[kind], "the automatic step does not match the computed one")
+        else:
+            self.check_action(state, actor, action)
+        new = _copy(state)
+        frame = new["stack"][-1]
+        APPLY[kind](new, frame, actor, action)
+        settle(new)
+        return new
+
+    # -- what each one sees ------------------------------------------------------------------------
+    def _to_act_seats(self, state):
+        t = self.to_act(state)
+        return {"kind": t.kind, "seats": list(t.seats)}
+
+    def observation(self, state, seat):
+        return observation.for_seat(state, seat, self._to_act_seats(state))
+
+    def public_observation(self, state):
+        return observation.public(state, self._to_act_seats(state))
+
+    def redact(self, state, actor, action, viewer: Optional[int]):
+        if actor == CHANCE:
+            return action if self.chance_is_public(state, action) else None
+        if actor != viewer and isinstance(action, dict) and action.get("type") in HIDDEN_GAINS \
+                and "place" in action:
+            return {**action, "place": "hidden"}
+        return action
+
+    # -- the end -----------------------------------------------------------------------------------
+    def result(self, state):
+        if not state["over"]:
+            return None
+        return Result(scores=tuple(p["vp"] for p in state["players"]),
+                      ranks=tuple(scoring.ranks(state)), detail=state["final"])

@@ -1,0 +1,79 @@
+"""End of the game (rulebook End of the Game and Winner): the six scoring items, the Crown Penalty,
+the winner and tie-breaks."""
+
+from __future__ import annotations
+
+from .core import markers_on_board, pl, pop, register
+from .data import SPEC_VP
+
+
+def final_items(state):
+    n = state["n"]
+    sets, objects, spec, money, disc = [], [], [], [], []
+    for s in range(n):
+        p = pl(state, s)
+        sets.append(3 * min(p["hand"]))                       # 1. each set of 4 place cards: 3 VP
+        objects.append(2 * sum(1 for m in p["made"] if m))     # 2. each object made: 2 VP
+        spec.append(sum(SPEC_VP[p["stamps"][i]] for i in range(7) if p["spec"][i]))  # 3. table
+        money.append(p["money"] // 3)                          # 4. each $3: 1 VP
+        marked = sum(1 for i in range(7) if p["spec"][i] and p["stamps"][i] > 0)
+        disc.append(10 if marked == 7 else 7 if marked == 6 else 0)  # 5. (house rule P1)
+    # 6. most influence markers on the board (guilds + royalty): 8 / 4; a tie for 1st splits 12
+    board = [markers_on_board(state, s) for s in range(n)]
+    influence = [0] * n
+    values = sorted({b for b in board if b > 0}, reverse=True)
+    if values:
+        first = [s for s in range(n) if board[s] == values[0]]
+        if len(first) > 1:
+            for s in first:
+                influence[s] = 12 // len(first)
+        else:
+            influence[first[0]] = 8
+            if len(values) > 1:
+                second = [s for s in range(n) if board[s] == values[1]]
+                if len(second) == 1:
+                    influence[second[0]] = 4
+    return {"sets": sets, "objects": objects, "specialization": spec, "money": money,
+            "disciplines": disc, "influence": influence}
+
+
+def crown_penalty(state):
+    """The fewest crowns lose 10 VP; ties go to the lowest fame among them; still tied, all lose."""
+    n = state["n"]
+    crowns = [pl(state, s)["crowns"] for s in range(n)]
+    low = min(crowns)
+    tied = [s for s in range(n) if crowns[s] == low]
+    low_fame = min(pl(state, s)["fame"] for s in tied)
+    return [-10 if s in tied and pl(state, s)["fame"] == low_fame else 0 for s in range(n)]
+
+
+def auto_final(state):
+    items = final_items(state)
+    penalty = crown_penalty(state)
+    n = state["n"]
+    before = [max(0, pl(state, s)["vp"] + sum(items[k][s] for k in items)) for s in range(n)]
+    vp = [max(0, before[s] + penalty[s]) for s in range(n)]  # house rule P6
+    return {"type": "final-scoring", **items, "crowns": [pl(state, s)["crowns"] for s in range(n)],
+            "crown_penalty": penalty, "vp": vp}
+
+
+def apply_final(state, frame, actor, action):
+    for s in range(state["n"]):
+        pl(state, s)["vp"] = action["vp"][s]
+    state["over"] = True
+    state["final"] = action
+    pop(state)
+
+
+def ranking_key(state, seat):
+    p = pl(state, seat)
+    return (p["vp"], p["fame"], markers_on_board(state, seat))
+
+
+def ranks(state):
+    n = state["n"]
+    keys = [ranking_key(state, s) for s in range(n)]
+    return [1 + sum(1 for o in range(n) if keys[o] > keys[s]) for s in range(n)]
+
+
+register("final-scoring", apply=apply_final, rule="jester End of the Game")

@@ -1,0 +1,150 @@
+"""Setup (rulebook Setup steps 1-8, house rules S1-S3): the initial state and the chance steps."""
+
+from __future__ import annotations
+
+from domain.engine import IllegalAction
+
+from .core import illegal, pl, pop, push, register
+from .data import (CARDS_PER_PLACE, CHAIRS, CITY_STAMPS, DISCIPLINES, FAVORS, GUILD_IDS, MARKERS,
+                   OBJECTS_PER_DISCIPLINE, PLACES, PRICE_TOKENS, START_MONEY, STAMPS_PER_DISCIPLINE)
+
+
+def initial_state(n, options):
+    crowns = 3 if options["red_chairs"] else 2  # Red Chairs variant: 3 crowns
+    players = []
+    for _ in range(n):
+        players.append({
+            "money": START_MONEY, "crowns": crowns, "vp": 0, "fame": 0, "f13": False,
+            "hand": [1, 1, 1, 1], "table": [0, 0, 0, 0],
+            "reserve": MARKERS, "guilds": [0] * 6, "spec": [False] * 7, "boxed": 0,
+            "stamps": [0] * 7, "round_stamps": [], "made": [False] * 7, "order": None,
+            "pawn": None, "turns": 0,
+        })
+    removed = 1 if n == 2 else 0  # 2 players: remove 7 stamps, one of each type
+    state = {
+        "n": n, "opts": dict(options), "round": 0, "over": False,
+        "events": [], "favors": [], "favors_used": [],
+        "court": [], "royalty": [None] * 4, "counselor": [], "chairs": [None] * CHAIRS,
+        "city": [0] * 7, "prices": [0] * 7, "objects": [OBJECTS_PER_DISCIPLINE] * 7,
+        "pool": [STAMPS_PER_DISCIPLINE - 1 - removed] * 7, "removed_stamps": 7 * removed,
+        "piles": [CARDS_PER_PLACE - n] * 4, "blocked": [],
+        "start": None, "trigger": None, "fame13": 0, "prestige": [0] * n, "last_played": None,
+        "players": players,
+        # bottom -> top: the chance steps of setup (rulebook Setup 3, 5, 7, 7, 8; house rule S3)
+        "stack": [{"kind": "ch-start"}, {"kind": "ch-prices"}, {"kind": "ch-stamps"},
+                  {"kind": "ch-court"}, {"kind": "ch-favors"}, {"kind": "ch-events"}],
+    }
+    return state
+
+
+def stamp_pool_list(state):
+    out = []
+    for i, d in enumerate(DISCIPLINES):
+        out += [d] * state["pool"][i]
+    return out
+
+
+def expected_deck(state, kind):
+    if kind == "ch-events":
+        return [1, 2, 3, 4, 5, 6]
+    if kind == "ch-favors":
+        return list(FAVORS)
+    if kind == "ch-court":
+        return list(DISCIPLINES)
+    if kind == "ch-stamps":
+        return stamp_pool_list(state)
+    if kind == "ch-prices":
+        return list(PRICE_TOKENS)
+    return None
+
+
+DECK_NAMES = {"ch-events": "events", "ch-favors": "favors", "ch-court": "court-stamps",
+              "ch-stamps": "city-stamps", "ch-prices": "prices"}
+
+
+def sample(state, frame, rng):
+    kind = frame["kind"]
+    if kind == "ch-start":
+        return {"type": "start", "seat": rng.randrange(state["n"])}
+    deck = expected_deck(state, kind)
+    rng.shuffle(deck)
+    return {"type": "shuffle", "deck": DECK_NAMES[kind], "order": deck}
+
+
+def _check_shuffle(state, frame, outcome):
+    kind = frame["kind"]
+    if not isinstance(outcome, dict) or set(outcome) != {"type", "deck", "order"} \
+            or outcome["type"] != "shuffle" or outcome["deck"] != DECK_NAMES[kind]:
+        illegal("jester Setup", f"expected a shuffle of the {DECK_NAMES[kind]}")
+    order = outcome["order"]
+    expected = expected_deck(state, kind)
+    if not isinstance(order, list) or len(order) != len(expected) \
+            or any(type(x) is not type(expected[0]) for x in order) \
+            or sorted(order) != sorted(expected):
+        illegal("jester Setup", f"the shuffle must be a permutation of the {DECK_NAMES[kind]}")
+    return order
+
+
+def apply_chance(state, frame, actor, outcome):
+    kind = frame["kind"]
+    n = state["n"]
+    if kind == "ch-start":
+        if not isinstance(outcome, dict) or set(outcome) != {"type", "seat"} or outcome["type"] != "start" \
+                or type(outcome["seat"]) is not int or not 0 <= outcome["seat"] < n:
+            illegal("house rule S3", "the starting player must be a seat")
+        pop(state)
+        start = outcome["seat"]
+        state["start"] = start
+        state["round"] = 1
+        push(state, {"kind": "play", "seat": start})
+        # house rule S2: in turn order, each player places 2 markers in the guilds
+        for k in reversed(range(n)):
+            push(state, {"kind": "setup-guild", "seat": (start + k) % n, "left": 2})
+        return
+    order = _check_shuffle(state, frame, outcome)
+    pop(state)
+    if kind == "ch-events":
+        state["events"] = order[:3]  # three removed unseen; the pile gives rounds 1, 2, 3
+    elif kind == "ch-favors":
+        state["favors"] = sorted(order[:4 if n == 2 else 5])
+    elif kind == "ch-court":
+        state["court"] = order
+    elif kind == "ch-stamps":
+        k = min(CITY_STAMPS[n], len(order))
+        city = [0] * 7
+        pool = [0] * 7
+        for i, d in enumerate(order):
+            (city if i < k else pool)[DISCIPLINES.index(d)] += 1
+        state["city"] = city
+        state["pool"] = pool
+    elif kind == "ch-prices":
+        state["prices"] = order
+
+
+def chance_outcomes(state, frame):
+    if frame["kind"] == "ch-start":
+        n = state["n"]
+        return [({"type": "start", "seat": s}, 1.0 / n) for s in range(n)]
+    return None
+
+
+PUBLIC_CHANCE = {"ch-court", "ch-prices", "ch-start"}
+
+
+# -- house rule S2: starting guild markers ----------------------------------------------------------
+def legal_setup_guild(state, frame, seat):
+    return [{"type": "setup-guild", "guild": g} for g in GUILD_IDS]
+
+
+def apply_setup_guild(state, frame, seat, action):
+    p = pl(state, seat)
+    p["reserve"] -= 1
+    p["guilds"][action["guild"] - 1] += 1
+    frame["left"] -= 1
+    if frame["left"] == 0:
+        pop(state)
+
+
+register("setup-guild", legal_setup_guild, apply_setup_guild, rule="house rule S2")
+for _kind in ("ch-events", "ch-favors", "ch-court", "ch-stamps", "ch-prices", "ch-start"):
+    register(_kind, apply=apply_chance, rule="jester Setup")

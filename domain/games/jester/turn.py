@@ -1,0 +1,130 @@
+"""A turn (rulebook How to Play): play a card and visit its place, then optionally buy a card;
+the no-money rescue (house rule P5); the round-end trigger."""
+
+from __future__ import annotations
+
+from .core import (card_options, has_power, pl, place_price, pop, push, register,
+                   remove_royalty, royalty_count)
+from .data import DIRECTORS, DISCIPLINES, GUILD_IDS, PLACES, ROYALTY
+
+
+def legal_play(state, frame, seat):
+    hand = pl(state, seat)["hand"]
+    return [{"type": "play", "place": p} for i, p in enumerate(PLACES) if hand[i] > 0]
+
+
+def apply_play(state, frame, seat, action):
+    from . import city, court, guilds, theater  # noqa: F401  (registration)
+    place = action["place"]
+    i = PLACES.index(place)
+    p = pl(state, seat)
+    p["hand"][i] -= 1
+    p["table"][i] += 1
+    state["last_played"] = place
+    if p["table"][i] >= 3 and state["trigger"] is None:
+        state["trigger"] = seat  # the 3rd card of one place triggers the end of the round
+    pop(state)
+    push(state, {"kind": "buy", "seat": seat})
+    if place == "city":
+        city.begin_visit(state, seat)
+    elif place == "theater":
+        theater.begin_visit(state, seat)
+    elif place == "court":
+        court.begin_visit(state, seat)
+    else:
+        guilds.begin_visit(state, seat)
+
+
+def affordable(state, seat):
+    money = pl(state, seat)["money"]
+    return [p for p in card_options(state) if place_price(state, p) <= money]
+
+
+def legal_buy(state, frame, seat):
+    out = [{"type": "buy", "place": p} for p in affordable(state, seat)]
+    if sum(pl(state, seat)["hand"]) > 0:
+        out.append({"type": "no-buy"})
+    return out
+
+
+def apply_buy(state, frame, seat, action):
+    p = pl(state, seat)
+    if action["type"] == "buy":
+        i = PLACES.index(action["place"])
+        p["money"] -= place_price(state, action["place"])
+        state["piles"][i] -= 1
+        p["hand"][i] += 1
+    end_turn(state, seat)
+
+
+def settle_buy(state, frame):
+    seat = frame["seat"]
+    p = pl(state, seat)
+    if affordable(state, seat):
+        return False
+    if sum(p["hand"]) > 0:
+        end_turn(state, seat)  # nothing to buy and no obligation: the turn ends
+        return True
+    if card_options(state) and rescue_sources(state, seat):
+        push(state, {"kind": "rescue", "seat": seat})  # house rule P5
+        return True
+    # house rule P5: every pile empty (or no marker left to sell): take back the card just played
+    i = PLACES.index(state["last_played"])
+    p["table"][i] -= 1
+    p["hand"][i] += 1
+    end_turn(state, seat)
+    return True
+
+
+def rescue_sources(state, seat):
+    p = pl(state, seat)
+    out = []
+    if p["reserve"] > 0:
+        out.append("reserve")
+    out += [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
+    out += [ROYALTY[i] for i, s in enumerate(state["royalty"]) if s == seat]
+    if seat in state["counselor"]:
+        out.append("counselor")
+    out += [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]]
+    return out
+
+
+def legal_rescue(state, frame, seat):
+    return [{"type": "rescue", "from": s} for s in rescue_sources(state, seat)]
+
+
+def apply_rescue(state, frame, seat, action):
+    src = action["from"]
+    p = pl(state, seat)
+    if src == "reserve":
+        p["reserve"] -= 1
+    elif isinstance(src, int):
+        p["guilds"][src - 1] -= 1
+    elif src in ROYALTY:
+        remove_royalty(state, ROYALTY.index(src))
+    elif src == "counselor":
+        state["counselor"].remove(seat)
+    else:
+        p["spec"][DISCIPLINES.index(src)] = False
+    p["boxed"] += 1
+    p["money"] += 3
+    pop(state)  # back to the buy frame, which he can now afford
+
+
+def end_turn(state, seat):
+    from .round_end import begin_round_end
+    pop(state)  # the buy frame
+    if len(state["blocked"]) >= 4:
+        state["blocked"] = []  # the 4th genre frees all genres at the end of the turn
+    pl(state, seat)["turns"] += 1
+    state["last_played"] = None
+    n = state["n"]
+    if state["trigger"] is not None and seat == (state["start"] - 1) % n:
+        begin_round_end(state)
+    else:
+        push(state, {"kind": "play", "seat": (seat + 1) % n})
+
+
+register("play", legal_play, apply_play, rule="jester 1st Action")
+register("buy", legal_buy, apply_buy, settle_buy, rule="jester 2nd Action")
+register("rescue", legal_rescue, apply_rescue, rule="house rule P5")
