@@ -1,0 +1,62 @@
+"""The HTTP API: a Flask app factory with one blueprint per resource and one error map."""
+
+from __future__ import annotations
+
+import os
+from typing import Optional
+
+import flask_swagger_ui
+from flask import Flask, redirect, send_from_directory
+from flask_smorest import Api
+
+from api import games, matches, players, problems
+
+SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
+
+DOCS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Motley API</title>
+<link rel="stylesheet" href="/docs/static/swagger-ui.css"></head><body><div id="ui"></div>
+<script src="/docs/static/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({url: "/openapi.json", dom_id: "#ui"});</script></body></html>"""
+
+
+class MotleyApi(Api):
+    def handle_http_exception(self, error):  # every error answers as a problem document
+        return problems.http_error(error)
+
+
+def create_app(motley=None, config: Optional[dict] = None) -> Flask:
+    """Build the Flask app around a composition-root container (``infrastructure.composition``)."""
+    if motley is None:
+        from infrastructure.composition import build
+
+        motley = build()
+    app = Flask("motley")
+    app.config.update(
+        API_TITLE="Motley",
+        API_VERSION="1.0",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/",
+        OPENAPI_JSON_PATH="openapi.json",
+        JSON_SORT_KEYS=False,
+    )
+    app.config.update(config or {})
+    app.extensions["motley"] = motley
+    api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."}})
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    for blueprint in (players.blp, games.blp, matches.blp):
+        api.register_blueprint(blueprint)
+    problems.register(app)
+
+    @app.get("/docs")
+    def docs():
+        return DOCS_PAGE
+
+    @app.get("/docs/static/<path:name>")
+    def docs_static(name):
+        return send_from_directory(SWAGGER_DIST, name)
+
+    @app.get("/")
+    def index():
+        return redirect("/docs")
+
+    return app

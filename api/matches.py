@@ -1,0 +1,127 @@
+"""Matches: create, join, start, read (as the caller may see it, at any version), move, events."""
+
+from flask import request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import container, current_player, optional_player, service
+from application.views import event_view, match_view
+
+blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+
+
+def seat_of_caller(match, player):
+    return None if player is None else match.seat_of(str(player.id))
+
+
+def caller_view(match, player):
+    return match_view(match, seat_of_caller(match, player))
+
+
+def headers_for(match, position=None):
+    headers = {"ETag": f'"{match.version}"'}
+    if position is not None:
+        headers["Motley-Position"] = str(position)
+    return headers
+
+
+@blp.route("")
+class Matches(MethodView):
+    @blp.arguments(schemas.MatchListQuery, location="query")
+    @blp.response(200, schemas.MatchPageOut)
+    def get(self, query):
+        """List matches (the read model kept by the workers), newest activity first."""
+        motley = container()
+        if query["after"] is not None:
+            motley.match_list.wait(motley.app.name, query["after"], timeout=5.0)
+        page = motley.match_list.query(
+            game=query["game"], status=query["status"], player_id=query["player"],
+            open_only=query["open"], limit=query["limit"], offset=query["offset"],
+        )
+        return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"]}
+
+    @blp.arguments(schemas.CreateMatch)
+    @blp.response(201, schemas.MatchOut)
+    def post(self, body):
+        """Create a match; seats may be given to computer opponents. Players then join and start it."""
+        player = current_player()
+        computers = {int(seat): level for seat, level in body["computers"].items()}
+        match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 201, {**headers_for(match), "Location": f"/matches/{match_id}"}
+
+
+@blp.route("/<match_id>")
+class MatchById(MethodView):
+    @blp.arguments(schemas.MatchQuery, location="query")
+    @blp.response(200, schemas.MatchOut)
+    def get(self, query, match_id):
+        """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
+        without), now or rewound to any earlier version."""
+        player = optional_player()
+        match = service().get_match(match_id, version=query["version"])
+        return caller_view(match, player), 200, headers_for(match)
+
+
+@blp.route("/<match_id>/seats")
+class Seats(MethodView):
+    @blp.arguments(schemas.JoinMatch)
+    @blp.response(201, schemas.JoinedOut)
+    def post(self, body, match_id):
+        """Take a seat (the first free one unless one is named)."""
+        player = current_player()
+        seat = service().join_match(match_id, player, body["seat"])
+        match = service().get_match(match_id)
+        return {"seat": seat, "match": caller_view(match, player)}, 201, headers_for(match)
+
+
+@blp.route("/<match_id>/start")
+class Start(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """Start the match once every seat is taken (by its creator or a seated player)."""
+        player = current_player()
+        service().start_match(match_id, player)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, headers_for(match)
+
+
+@blp.route("/<match_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(schemas.SubmitMove)
+    @blp.response(201, schemas.MatchOut)
+    @blp.doc(parameters=[{"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {"type": "string"},
+                          "description": "A retried request with the same key is answered as the first was"}])
+    def post(self, body, match_id):
+        """Submit a move for your seat. Illegal moves are refused (422, naming the rule), moves out of
+        turn or against a stale expected_version with 409; nothing is appended then."""
+        player = current_player()
+        key = request.headers.get(IDEMPOTENCY_HEADER) or None
+        receipt = service().submit_move(match_id, player, body["action"], body["expected_version"], key)
+        match = service().get_match(receipt.match_id, version=receipt.version)
+        headers = headers_for(match, receipt.position)
+        if receipt.replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return caller_view(match, player), 201, headers
+
+
+@blp.route("/<match_id>/events")
+class Events(MethodView):
+    @blp.arguments(schemas.EventQuery, location="query")
+    @blp.response(200, schemas.EventPageOut)
+    def get(self, query, match_id):
+        """The match's whole history as the caller may see it: hidden content is redacted."""
+        player = optional_player()
+        motley = service()
+        seat = seat_of_caller(motley.get_match(match_id), player)
+        items = []
+        for domain_event, before in motley.history(match_id):
+            if domain_event.originator_version <= query["after"]:
+                continue
+            if len(items) >= query["limit"]:
+                break
+            items.append(event_view(domain_event, before, seat))
+        return {"items": items, "last_version": items[-1]["version"] if items else query["after"]}

@@ -1,0 +1,66 @@
+"""Read models that follow the event log with tracking: each notification is applied exactly once.
+
+The follower reads the read model's tracked position, selects the newer notifications from the
+application's recorder, and writes the new rows together with the new position in one transaction.
+A consumer that finds the position moved by another consumer stops: that one did the work.
+"""
+
+from __future__ import annotations
+
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from application.ports import MatchListView, MatchRow
+from application.service import Motley
+from application.views import seats_view
+from domain.match import Match
+
+BATCH = 500
+
+
+def match_row(match: Match) -> MatchRow:
+    seats = seats_view(match)
+    return MatchRow(
+        match_id=str(match.id),
+        game=match.game,
+        status=match.status,
+        seats=match.num_seats,
+        players=seats,
+        open_seats=sum(1 for s in seats if s["player_id"] is None and s["computer"] is None)
+        if match.status == "open"
+        else 0,
+        to_act=match.to_act().to_json(),
+        version=match.version,
+        moves=match.moves,
+        winners=[] if not match.result else match.result["winners"],
+        created_at=match.created_on,
+        updated_at=match.modified_on,
+    )
+
+
+class MatchListProjection:
+    def __init__(self, app: Motley, view: MatchListView):
+        self.app = app
+        self.view = view
+
+    def run(self) -> int:
+        """Apply every notification not yet applied; return how many were."""
+        applied = 0
+        while True:
+            start = self.view.position(self.app.name)
+            notifications = self.app.recorder.select_notifications(
+                start=start, limit=BATCH, inclusive_of_start=False
+            )
+            if not notifications:
+                return applied
+            touched = {  # matches changed in this batch, in order, each once
+                str(n.originator_id): None
+                for n in notifications
+                if n.topic.startswith(f"{Match.__module__}:Match.")
+            }
+            # A row is the match as it is now, at or beyond the batch: rewriting it is harmless.
+            rows = [match_row(self.app.get_match(match_id)) for match_id in touched]
+            try:
+                self.view.write(rows, start, Tracking(self.app.name, notifications[-1].id))
+            except IntegrityError:
+                return applied  # another consumer moved the position: it carries on
+            applied += len(notifications)

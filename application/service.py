@@ -1,0 +1,324 @@
+"""Motley's service layer: an event-sourced application of players and matches.
+
+Each command loads an aggregate, acts on it and saves it (get, act, save). A save that loses a race
+with another writer of the same match (``IntegrityError``) is retried on the freshly loaded match, so
+racing moves are serialised and each is checked against the state it really lands on.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Callable, Iterable, Optional
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError
+
+from application import errors
+from application.ports import (
+    TASK_BOT,
+    TASK_PROJECT,
+    TASK_RESOLVE,
+    TASK_TIMEOUT,
+    NoTaskQueue,
+    Task,
+    TaskQueue,
+)
+from domain import match as match_domain
+from domain.engine import IllegalAction, InvalidOptions, Phase
+from domain.games import UnknownGame, available_engines, get_engine
+from domain.match import Match
+from domain.player import Player, hash_secret
+
+RETRIES = 20
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class MoveReceipt:
+    match_id: UUID
+    version: int  # the match's version once the move and its consequences were saved
+    position: Optional[int]  # notification id of the last event saved (None on a replayed request)
+    replayed: bool = False  # True when an idempotency key matched an earlier request
+
+
+def parse_id(value: Any, what: str) -> UUID:
+    try:
+        return value if isinstance(value, UUID) else UUID(str(value))
+    except ValueError:
+        raise errors.NotFound(f"no {what} with id {value!r}") from None
+
+
+class Motley(Application):
+    name = "motley"
+    env = {
+        "AGGREGATE_CACHE_MAXSIZE": "2000",
+        "AGGREGATE_CACHE_FASTFORWARD": "y",
+    }
+
+    def __init__(
+        self,
+        env: Optional[dict] = None,
+        tasks: Optional[TaskQueue] = None,
+        clock: Callable[[], datetime] = utcnow,
+        rng: Optional[random.Random] = None,
+    ):
+        super().__init__(env)
+        self.tasks = tasks or NoTaskQueue()
+        self.clock = clock
+        self.rng = rng or random.SystemRandom()
+
+    # -- players ---------------------------------------------------------------------------------
+    def register_player(self, name: str) -> tuple[UUID, str]:
+        secret = secrets.token_urlsafe(32)
+        player = Player(name=name, key_hash=hash_secret(secret))
+        self.save(player)
+        return player.id, f"{player.id.hex}.{secret}"
+
+    def authenticate(self, api_key: Optional[str]) -> Player:
+        if not api_key:
+            raise errors.Unauthenticated("send your API key as 'Authorization: Bearer <key>'")
+        player_hex, _, secret = api_key.partition(".")
+        try:
+            player = self.repository.get(UUID(hex=player_hex))
+        except (ValueError, AggregateNotFoundError):
+            player = None
+        if not isinstance(player, Player) or not player.verify(secret):
+            raise errors.Unauthenticated("the API key is not valid")
+        return player
+
+    def get_player(self, player_id: Any) -> Player:
+        player = self._get(parse_id(player_id, "player"), "player")
+        if not isinstance(player, Player):
+            raise errors.NotFound(f"no player with id {player_id}")
+        return player
+
+    # -- matches ---------------------------------------------------------------------------------
+    def games(self) -> dict:
+        return available_engines()
+
+    def create_match(
+        self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str]
+    ) -> UUID:
+        try:
+            engine = get_engine(game)
+        except UnknownGame:
+            raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines())) from None
+        try:
+            full_options = engine.check_options(seats, options)
+        except InvalidOptions as error:
+            raise errors.InvalidRequest(error.detail, rule=error.rule) from None
+        levels = engine.bots()
+        for seat, level in computers.items():
+            if not 0 <= seat < seats:
+                raise errors.InvalidRequest(f"computer seat {seat} does not exist")
+            if level not in levels:
+                known = ", ".join(sorted(levels)) or "none"
+                raise errors.InvalidRequest(f"{engine.title} has no computer level {level!r} (levels: {known})")
+        match = Match(
+            game=game,
+            rules_version=engine.rules_version,
+            seats=seats,
+            options=full_options,
+            bots={str(seat): level for seat, level in computers.items()},
+            created_by=str(creator.id),
+        )
+        self._save_match(match)
+        return match.id
+
+    def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
+        match_uuid = parse_id(match_id, "match")
+        if version is not None:
+            current = self.get_match(match_uuid)
+            if not 1 <= version <= current.version:
+                raise errors.NotFound(f"match {match_uuid} has versions 1 to {current.version}")
+        match = self._get(match_uuid, "match", version)
+        if not isinstance(match, Match):
+            raise errors.NotFound(f"no match with id {match_id}")
+        return match
+
+    def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None) -> int:
+        def act(match: Match) -> int:
+            return match.join(str(player.id), player.name, seat)
+
+        return self._command(match_id, act)[0]
+
+    def start_match(self, match_id: Any, player: Player) -> int:
+        def act(match: Match) -> None:
+            match.start(str(player.id))
+
+        return self._command(match_id, act)[1]
+
+    def submit_move(
+        self,
+        match_id: Any,
+        player: Player,
+        action: Any,
+        expected_version: Optional[int] = None,
+        request_key: Optional[str] = None,
+    ) -> MoveReceipt:
+        match = self.get_match(match_id)
+        seat = match.seat_of(str(player.id))
+        if seat is None:
+            raise errors.Forbidden("you hold no seat at this match")
+        key = f"{player.id}:{request_key}" if request_key else None
+        return self._move(match.id, seat, action, expected_version, key)
+
+    def play_computer_move(self, match_id: Any, seat: int) -> bool:
+        """A computer opponent in ``seat`` sees its own observation and moves through the same path
+        as a human. False when it is not that seat's turn (the task was a duplicate)."""
+        match = self.get_match(match_id)
+        if not match.is_bot(seat) or seat not in match.to_act().seats or match.to_act().kind != Phase.PLAYERS:
+            return False
+        engine = match.engine
+        bot = engine.bots()[match.bots[str(seat)]]
+        observation = engine.observation(match.state, seat)
+        action = bot(observation, engine.legal_actions(match.state, seat), self.rng)
+        try:
+            self._move(match.id, seat, action, expected_version=match.version, request_key=None)
+        except errors.StaleVersion:
+            return False  # the match moved on: a later task will ask again
+        return True
+
+    def resolve_automatic_step(self, match_id: Any) -> bool:
+        """Append the engine's automatic step (scoring, round end) if one is due. Idempotent:
+        delivered twice, the second finds nothing due and appends nothing."""
+        return self._command(match_id, lambda match: match.resolve_automatic_step())[0]
+
+    def close_timed_phase(self, match_id: Any, phase: str) -> bool:
+        """Close the timed phase ``phase`` once its deadline has passed; idempotent. A task that
+        arrives early (clocks differ a little) asks again at the deadline."""
+        closed = self._command(match_id, lambda match: match.time_out(phase, self.clock()))[0]
+        if not closed:
+            match = self.get_match(match_id)
+            if match.timer is not None and match.timer["phase"] == phase:
+                self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=match.timer["deadline"]))
+        return closed
+
+    def history(self, match_id: Any) -> Iterable[tuple[Any, Optional[Match]]]:
+        """Each stored event of a match with the match as it was just before it."""
+        match_uuid = parse_id(match_id, "match")
+        aggregate: Optional[Match] = None
+        for domain_event in self.events.get(match_uuid):
+            before = aggregate
+            aggregate = domain_event.mutate(None if before is None else _shallow_copy(before))
+            yield domain_event, before
+
+    # -- the machinery ---------------------------------------------------------------------------
+    def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None) -> Any:
+        try:
+            return self.repository.get(aggregate_id, version=version)
+        except AggregateNotFoundError:
+            raise errors.NotFound(f"no {what} with id {aggregate_id}") from None
+
+    def _move(
+        self,
+        match_id: UUID,
+        seat: int,
+        action: Any,
+        expected_version: Optional[int],
+        request_key: Optional[str],
+    ) -> MoveReceipt:
+        raced = False
+        for _ in range(RETRIES):
+            match = self.get_match(match_id)
+            if request_key is not None and request_key in match.request_keys:
+                return self._replayed(match, request_key, action)
+            if expected_version is not None and expected_version != match.version:
+                raise errors.StaleVersion(
+                    f"you saw version {expected_version}, the match is at version {match.version}",
+                    current_version=match.version,
+                )
+            try:
+                match.make_move(seat, action, self.clock(), request_key)
+            except (match_domain.MatchError, IllegalAction) as error:
+                raise self._refusal(error, raced) from None
+            match.settle(self.rng, self.clock())
+            try:
+                recordings = self._save_match(match)
+            except IntegrityError:
+                raced = True
+                continue
+            return MoveReceipt(match.id, match.version, recordings[-1].notification.id)
+        raise errors.Conflict("the match is too busy; try again")
+
+    def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
+        version = match.request_keys[request_key]
+        original = next(e for e in self.events.get(match.id, gt=version - 1, lte=version))
+        if original.action != action:
+            raise errors.Conflict(
+                "this idempotency key was already used for a different move", rule="idempotency"
+            )
+        return MoveReceipt(match.id, version, None, replayed=True)
+
+    @staticmethod
+    def _refusal(error: Exception, raced: bool) -> errors.ServiceError:
+        rule = getattr(error, "rule", None)
+        if raced and isinstance(error, (IllegalAction, match_domain.NotYourTurn)):
+            return errors.NoLongerLegal(
+                f"another move landed first and this one is no longer legal: {error.detail}", rule=rule
+            )
+        if isinstance(error, IllegalAction):
+            return errors.IllegalMove(error.detail, rule=rule)
+        if isinstance(error, match_domain.NotYourTurn):
+            return errors.NotYourTurn(error.detail, rule=rule)
+        if isinstance(error, match_domain.NotYourSeat):
+            return errors.Forbidden(error.detail, rule=rule)
+        if isinstance(error, match_domain.TooSoon):
+            return errors.TooSoon(error.detail, rule=rule)
+        return errors.Conflict(error.detail, rule=rule)
+
+    def _command(self, match_id: Any, act: Callable[[Match], Any]) -> tuple[Any, int]:
+        """Get, act, save, retrying on a lost race; returns (what ``act`` returned, version)."""
+        for _ in range(RETRIES):
+            match = self.get_match(match_id)
+            try:
+                outcome = act(match)
+            except match_domain.MatchError as error:
+                raise self._refusal(error, raced=False) from None
+            if not match.pending_events:  # nothing happened: nothing to save
+                return outcome, match.version
+            match.settle(self.rng, self.clock())
+            try:
+                self._save_match(match)
+            except IntegrityError:
+                continue
+            return outcome, match.version
+        raise errors.Conflict("the match is too busy; try again")
+
+    def _save_match(self, match: Match):
+        recordings = self.save(match)
+        for task in self.follow_ups(match):
+            self.tasks.enqueue(task)
+        return recordings
+
+    @staticmethod
+    def follow_ups(match: Match) -> list[Task]:
+        """The work a saved match now waits for, besides its players."""
+        tasks = [Task(TASK_PROJECT)]
+        turn = match.to_act()
+        match_id = str(match.id)
+        if turn.kind == Phase.AUTO:
+            tasks.append(Task(TASK_RESOLVE, (match_id,)))
+        if match.timer is not None:
+            tasks.append(Task(TASK_TIMEOUT, (match_id, match.timer["phase"]), eta=match.timer["deadline"]))
+        if turn.kind == Phase.PLAYERS:
+            tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.is_bot(seat))
+        return tasks
+
+
+def _shallow_copy(match: Match) -> Match:
+    """A copy for history walks: engine states are never mutated in place, so sharing them is safe."""
+    clone = object.__new__(Match)
+    clone.__dict__.update(match.__dict__)
+    for attribute in ("players", "names", "request_keys", "last_acted_at", "_pending_events"):
+        value = clone.__dict__.get(attribute)
+        if value is not None:
+            clone.__dict__[attribute] = type(value)(value)
+    return clone

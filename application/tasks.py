@@ -1,0 +1,24 @@
+"""What each worker task does: a thin call into the service layer, by task name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT
+from application.projections import MatchListProjection
+from application.service import Motley
+
+
+class TaskHandlers:
+    def __init__(self, app: Motley, projection: MatchListProjection):
+        self.app = app
+        self.projection = projection
+        self.handlers = {
+            TASK_RESOLVE: app.resolve_automatic_step,
+            TASK_TIMEOUT: app.close_timed_phase,
+            TASK_BOT: app.play_computer_move,
+            TASK_PROJECT: projection.run,
+        }
+
+    def run(self, name: str, *args: Any) -> Any:
+        return self.handlers[name](*args)

@@ -1,0 +1,275 @@
+"""The match: one game played at one table, an event-sourced aggregate.
+
+Every change is a domain event: the match is created, players take seats, it starts, players move,
+chance draws, automatic steps resolve, timed phases start and time out, and it finishes. The game's
+state is never stored; it is rebuilt by replaying those events through the game's pure engine.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Optional
+
+from eventsourcing.domain import Aggregate, event
+
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase, ToAct
+from domain.games import get_engine
+
+
+class MatchError(Exception):
+    """A request the match refuses: the subclass says why."""
+
+    def __init__(self, detail: str, rule: Optional[str] = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.rule = rule
+
+
+class NotYourSeat(MatchError):
+    pass
+
+
+class SeatingError(MatchError):
+    pass
+
+
+class MatchNotActive(MatchError):
+    pass
+
+
+class NotYourTurn(MatchError):
+    pass
+
+
+class TimeIsUp(MatchError):
+    pass
+
+
+class TooSoon(MatchError):
+    pass
+
+
+STATUS_OPEN = "open"
+STATUS_ACTIVE = "active"
+STATUS_FINISHED = "finished"
+
+
+class Match(Aggregate):
+    @event("Created")
+    def __init__(
+        self,
+        game: str,
+        rules_version: str,
+        seats: int,
+        options: dict,
+        bots: dict,
+        created_by: Optional[str],
+    ):
+        self.game = game
+        self.rules_version = rules_version
+        self.options = options
+        self.bots = bots  # seat (as str, JSON keys) -> computer opponent level
+        self.created_by = created_by
+        self.players: list[Optional[str]] = [None] * seats
+        self.names: list[Optional[str]] = [None] * seats
+        for seat in bots:
+            self.names[int(seat)] = f"computer ({bots[seat]})"
+        self.status = STATUS_OPEN
+        self.state: Any = None
+        self.request_keys: dict[str, int] = {}  # idempotency key -> version it produced
+        self.timer: Optional[dict] = None  # {"phase": ..., "deadline": datetime}
+        self.last_acted_at: dict[str, datetime] = {}
+        self.moves = 0
+        self.result: Optional[dict] = None
+        self.awaiting_resolution = False
+
+    # -- the engine ------------------------------------------------------------------------------
+    @property
+    def engine(self) -> Engine:
+        return get_engine(self.game)
+
+    @property
+    def num_seats(self) -> int:
+        return len(self.players)
+
+    def to_act(self) -> ToAct:
+        if self.status != STATUS_ACTIVE:
+            return ToAct.over() if self.status == STATUS_FINISHED else ToAct(kind="waiting")
+        return self.engine.to_act(self.state)
+
+    def seat_of(self, player_id: str) -> Optional[int]:
+        for seat, occupant in enumerate(self.players):
+            if occupant == player_id:
+                return seat
+        return None
+
+    def is_bot(self, seat: int) -> bool:
+        return str(seat) in self.bots
+
+    # -- seating and starting --------------------------------------------------------------------
+    def join(self, player_id: str, name: str, seat: Optional[int] = None) -> int:
+        self.check_open()
+        if self.seat_of(player_id) is not None:
+            raise SeatingError("you already hold a seat at this match")
+        free = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
+        if seat is None:
+            if not free:
+                raise SeatingError("every seat at this match is taken")
+            seat = free[0]
+        elif not 0 <= seat < self.num_seats:
+            raise SeatingError(f"seat {seat} does not exist (seats are 0 to {self.num_seats - 1})")
+        elif seat not in free:
+            raise SeatingError(f"seat {seat} is already taken")
+        self._seat_taken(seat=seat, player_id=player_id, name=name)
+        return seat
+
+    @event("SeatTaken")
+    def _seat_taken(self, seat: int, player_id: str, name: str) -> None:
+        self.players[seat] = player_id
+        self.names[seat] = name
+
+    def start(self, player_id: str) -> None:
+        self.check_open()
+        if self.seat_of(player_id) is None and player_id != self.created_by:
+            raise NotYourSeat("only the match's creator or a seated player may start it")
+        empty = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
+        if empty:
+            raise SeatingError(f"seats {empty} are still empty")
+        self._started()
+
+    @event("Started")
+    def _started(self) -> None:
+        self.status = STATUS_ACTIVE
+        self.state = self.engine.initial_state(self.num_seats, self.options)
+
+    # -- moves -----------------------------------------------------------------------------------
+    def check_open(self) -> None:
+        if self.status != STATUS_OPEN:
+            raise SeatingError(f"the match is {self.status}, no longer open for seating")
+
+    def check_active(self) -> None:
+        if self.status != STATUS_ACTIVE:
+            raise MatchNotActive(f"the match is {self.status}")
+
+    def check_can_move(self, seat: int, action: Any, now: datetime) -> None:
+        self.check_active()
+        turn = self.to_act()
+        if turn.kind != Phase.PLAYERS or seat not in turn.seats:
+            waiting = {
+                Phase.AUTO: "the match is resolving an automatic step",
+                Phase.CHANCE: "the match is waiting for chance",
+                Phase.PLAYERS: f"seats {list(turn.seats)} are to act",
+            }.get(turn.kind, "nobody may act")
+            raise NotYourTurn(f"it is not seat {seat}'s turn: {waiting}", rule="turn order")
+        if self.timer is not None and now >= self.timer["deadline"]:
+            raise TimeIsUp(f"the timed phase {self.timer['phase']} is over", rule="time limit")
+        wait = self.engine.cooldown(self.state, seat, action)
+        last = self.last_acted_at.get(str(seat))
+        if wait and last is not None and now < last + timedelta(seconds=wait):
+            raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown")
+        self.engine.check_action(self.state, seat, action)
+
+    def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None) -> None:
+        self.check_can_move(seat, action, now)
+        self._move_made(seat=seat, action=action, request_key=request_key, at=now)
+
+    @event("MoveMade")
+    def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: datetime) -> None:
+        self.state = self.engine.apply(self.state, seat, action)
+        self.moves += 1
+        self.last_acted_at[str(seat)] = at
+        if request_key is not None:
+            self.request_keys[request_key] = self.version + 1
+
+    def draw_chance(self, rng) -> None:
+        """Draw chance outcomes (in the application, never on replay) until someone else acts."""
+        while self.status == STATUS_ACTIVE and self.to_act().kind == Phase.CHANCE:
+            self._chance_drawn(outcome=self.engine.sample_chance(self.state, rng))
+
+    @event("ChanceDrawn")
+    def _chance_drawn(self, outcome: Any) -> None:
+        self.state = self.engine.apply(self.state, CHANCE, outcome)
+
+    def resolve_automatic_step(self) -> bool:
+        """Apply the engine's automatic step; False (and nothing appended) if none is due."""
+        if self.status != STATUS_ACTIVE or self.to_act().kind != Phase.AUTO:
+            return False
+        self._step_resolved(step=self.engine.auto_action(self.state))
+        return True
+
+    @event("StepResolved")
+    def _step_resolved(self, step: Any) -> None:
+        self.state = self.engine.apply(self.state, SYSTEM, step)
+        self.awaiting_resolution = False
+
+    def time_out(self, phase: str, now: datetime) -> bool:
+        """Close the timed phase ``phase`` if it is still running and its time is up."""
+        if self.status != STATUS_ACTIVE or self.timer is None or self.timer["phase"] != phase:
+            return False
+        if now < self.timer["deadline"]:
+            return False
+        self._timed_out(phase=phase, step=self.engine.timeout_action(self.state))
+        return True
+
+    @event("TimedOut")
+    def _timed_out(self, phase: str, step: Any) -> None:
+        self.state = self.engine.apply(self.state, SYSTEM, step)
+
+    # -- bookkeeping after every change -------------------------------------------------------------
+    def settle(self, rng, now: datetime) -> None:
+        """Bring the match to the point where it waits for a player, a worker or nothing.
+
+        Draws pending chance, starts or clears the timer of a timed phase, and records the finish.
+        Called by the application after each command, before saving, so the command and its
+        consequences commit together.
+        """
+        if self.status != STATUS_ACTIVE:
+            return
+        self.draw_chance(rng)
+        timer = self.engine.timer(self.state)
+        if timer is None and self.timer is not None:
+            self._timer_cleared(phase=self.timer["phase"])
+        elif timer is not None and (self.timer is None or self.timer["phase"] != timer.phase):
+            self._timer_started(phase=timer.phase, deadline=now + timedelta(seconds=timer.seconds))
+        kind = self.engine.to_act(self.state).kind
+        if kind == Phase.AUTO and not self.awaiting_resolution:
+            # The play of a round (or of the match) has ended: say so, for the worker to resolve.
+            self._resolution_due()
+        if kind == Phase.OVER:
+            self._finished(result=self.engine.result(self.state).to_json())
+
+    @event("ResolutionDue")
+    def _resolution_due(self) -> None:
+        self.awaiting_resolution = True
+
+    @event("TimerStarted")
+    def _timer_started(self, phase: str, deadline: datetime) -> None:
+        self.timer = {"phase": phase, "deadline": deadline}
+
+    @event("TimerCleared")
+    def _timer_cleared(self, phase: str) -> None:
+        self.timer = None
+
+    @event("Finished")
+    def _finished(self, result: dict) -> None:
+        self.status = STATUS_FINISHED
+        self.result = result
+        self.timer = None
+
+
+def actor_of(domain_event: Any) -> Any:
+    """Who acted in a match event: a seat, CHANCE, SYSTEM or None (seating, start...)."""
+    if isinstance(domain_event, Match.MoveMade):
+        return domain_event.seat
+    if isinstance(domain_event, Match.ChanceDrawn):
+        return CHANCE
+    if isinstance(domain_event, (Match.StepResolved, Match.TimedOut)):
+        return SYSTEM
+    return None
+
+
+def action_of(domain_event: Any) -> Any:
+    for attribute in ("action", "outcome", "step"):
+        if hasattr(domain_event, attribute):
+            return getattr(domain_event, attribute)
+    return None

@@ -1,0 +1,187 @@
+"""The match-list read model, in the event store's own database, beside its tracking table.
+
+Each class extends the library's tracking recorder for its backend, so that the rows and the tracking
+position are written in one transaction on the same connection pool as the events.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Optional, Sequence
+
+from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.postgres import PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteTrackingRecorder
+from psycopg.sql import SQL, Identifier
+
+from application.ports import MatchListView, MatchPage, MatchRow
+
+TABLE = "motley_match_list"
+COLUMNS = (
+    "match_id", "game", "status", "seats", "players", "open_seats", "to_act", "version", "moves",
+    "winners", "created_at", "updated_at",
+)
+JSON_COLUMNS = {"players", "to_act", "winners"}
+
+
+class _Shared(MatchListView):
+    """What both backends share: the row mapping, the filters and waiting."""
+
+    placeholder = "%s"
+
+    def position(self, application_name: str) -> int:
+        return self.max_tracking_id(application_name) or 0
+
+    def wait(self, application_name: str, position: int, timeout: float) -> bool:
+        try:
+            super().wait(application_name, position, timeout=timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    def _values(self, row: MatchRow) -> list:
+        values = []
+        for column in COLUMNS:
+            value = getattr(row, column)
+            values.append(json.dumps(value) if column in JSON_COLUMNS else self._encode(value))
+        return values
+
+    def _encode(self, value: Any) -> Any:
+        return value
+
+    def _row(self, record: Sequence) -> MatchRow:
+        fields = {}
+        for column, value in zip(COLUMNS, record):
+            if column in JSON_COLUMNS and isinstance(value, str):
+                value = json.loads(value)
+            elif column in ("created_at", "updated_at") and isinstance(value, str):
+                value = datetime.fromisoformat(value)
+            fields[column] = value
+        return MatchRow(**fields)
+
+    def _where(self, game, status, player_id, open_only) -> tuple[str, list]:
+        clauses, params = [], []
+        p = self.placeholder
+        if game is not None:
+            clauses.append(f"game = {p}")
+            params.append(game)
+        if status is not None:
+            clauses.append(f"status = {p}")
+            params.append(status)
+        if open_only:
+            clauses.append("open_seats > 0")
+        if player_id is not None:
+            clauses.append(self._player_clause())
+            params.append(self._player_param(player_id))
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
+
+
+class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
+    def __init__(self, datastore, **kwargs):
+        super().__init__(datastore, **kwargs)
+        schema = Identifier(self.datastore.schema)
+        self.sql_create_statements.extend(
+            [
+                SQL(
+                    "CREATE TABLE IF NOT EXISTS {0}.{1} ("
+                    "match_id text PRIMARY KEY, game text NOT NULL, status text NOT NULL, "
+                    "seats integer NOT NULL, players jsonb NOT NULL, open_seats integer NOT NULL, "
+                    "to_act jsonb NOT NULL, version integer NOT NULL, moves integer NOT NULL, "
+                    "winners jsonb NOT NULL, created_at timestamptz NOT NULL, "
+                    "updated_at timestamptz NOT NULL)"
+                ).format(schema, Identifier(TABLE)),
+                SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (updated_at DESC)").format(
+                    Identifier(TABLE + "_updated"), schema, Identifier(TABLE)
+                ),
+                SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} USING gin (players jsonb_path_ops)").format(
+                    Identifier(TABLE + "_players"), schema, Identifier(TABLE)
+                ),
+            ]
+        )
+        self.qualified = f'"{self.datastore.schema}"."{TABLE}"'
+
+    def _player_clause(self) -> str:
+        return "players @> %s::jsonb"
+
+    def _player_param(self, player_id: str) -> str:
+        return json.dumps([{"player_id": player_id}])
+
+    def write(self, rows: Sequence[MatchRow], expected: int, tracking: Tracking) -> None:
+        columns = ", ".join(COLUMNS)
+        marks = ", ".join(["%s"] * len(COLUMNS))
+        updates = ", ".join(f"{c} = EXCLUDED.{c}" for c in COLUMNS[1:])
+        with self.datastore.transaction(commit=True) as curs:
+            # One consumer at a time: the lock serialises writers, the check refuses a stale one.
+            curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.qualified,))
+            curs.execute(self.max_tracking_id_statement, (tracking.application_name,))
+            current = curs.fetchone()["max"] or 0
+            if current != expected:
+                raise IntegrityError(f"read model moved from {expected} to {current}")
+            for row in rows:
+                curs.execute(
+                    f"INSERT INTO {self.qualified} ({columns}) VALUES ({marks}) "
+                    f"ON CONFLICT (match_id) DO UPDATE SET {updates}",
+                    self._values(row),
+                )
+            self._insert_tracking(curs, tracking)
+
+    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only)
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(f"SELECT count(*) AS n FROM {self.qualified}{where}", params)
+            total = curs.fetchone()["n"]
+            curs.execute(
+                f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
+                "ORDER BY updated_at DESC, match_id LIMIT %s OFFSET %s",
+                [*params, limit, offset],
+            )
+            records = [[record[c] for c in COLUMNS] for record in curs.fetchall()]
+        return MatchPage([self._row(r) for r in records], total)
+
+
+class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
+    placeholder = "?"
+
+    def construct_create_table_statements(self) -> list[str]:
+        return super().construct_create_table_statements() + [
+            f"CREATE TABLE IF NOT EXISTS {TABLE} ("
+            "match_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "
+            "seats INTEGER NOT NULL, players TEXT NOT NULL, open_seats INTEGER NOT NULL, "
+            "to_act TEXT NOT NULL, version INTEGER NOT NULL, moves INTEGER NOT NULL, "
+            "winners TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
+            f"CREATE INDEX IF NOT EXISTS {TABLE}_updated ON {TABLE} (updated_at DESC)",
+        ]
+
+    def _encode(self, value: Any) -> Any:
+        return value.isoformat() if isinstance(value, datetime) else value
+
+    def _player_clause(self) -> str:
+        return "EXISTS (SELECT 1 FROM json_each(players) WHERE json_extract(value, '$.player_id') = ?)"
+
+    def _player_param(self, player_id: str) -> str:
+        return player_id
+
+    def write(self, rows: Sequence[MatchRow], expected: int, tracking: Tracking) -> None:
+        columns = ", ".join(COLUMNS)
+        marks = ", ".join(["?"] * len(COLUMNS))
+        with self.datastore.transaction(commit=True) as curs:
+            current = self._max_tracking_id(tracking.application_name, curs) or 0
+            if current != expected:
+                raise IntegrityError(f"read model moved from {expected} to {current}")
+            for row in rows:
+                curs.execute(f"INSERT OR REPLACE INTO {TABLE} ({columns}) VALUES ({marks})", self._values(row))
+            self._insert_tracking(curs, tracking)
+
+    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only)
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(f"SELECT count(*) FROM {TABLE}{where}", params)
+            total = curs.fetchone()[0]
+            curs.execute(
+                f"SELECT {', '.join(COLUMNS)} FROM {TABLE}{where} "
+                "ORDER BY updated_at DESC, match_id LIMIT ? OFFSET ?",
+                [*params, limit, offset],
+            )
+            records = [tuple(r) for r in curs.fetchall()]
+        return MatchPage([self._row(r) for r in records], total)

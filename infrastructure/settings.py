@@ -1,0 +1,80 @@
+"""Settings, read once from the environment. The defaults run Motley embedded: a SQLite file for the
+event store and the read models, and the workers' tasks in a thread of the same process."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+
+def _flag(value: str) -> bool:
+    return value.strip().lower() in ("1", "y", "yes", "t", "true", "on")
+
+
+@dataclass(frozen=True)
+class Settings:
+    store: str = "sqlite"  # "sqlite" or "postgres"
+    sqlite_path: str = "var/motley.sqlite"
+    postgres_host: str = "127.0.0.1"
+    postgres_port: str = "5432"
+    postgres_dbname: str = "postgres"
+    postgres_user: str = "postgres"
+    postgres_password: str = ""
+    postgres_schema: str = "public"
+    postgres_pool_size: int = 5
+    tasks: str = "inprocess"  # "inprocess" or "celery"
+    broker_url: str = "amqp://guest:guest@127.0.0.1:5672//"
+    queue: str = "motley"
+    create_tables: bool = True
+    extra_env: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls, environ=None, **overrides) -> "Settings":
+        env = os.environ if environ is None else environ
+        values = dict(
+            store=env.get("MOTLEY_STORE", cls.store),
+            sqlite_path=env.get("MOTLEY_SQLITE_PATH", cls.sqlite_path),
+            postgres_host=env.get("MOTLEY_POSTGRES_HOST", cls.postgres_host),
+            postgres_port=env.get("MOTLEY_POSTGRES_PORT", cls.postgres_port),
+            postgres_dbname=env.get("MOTLEY_POSTGRES_DBNAME", cls.postgres_dbname),
+            postgres_user=env.get("MOTLEY_POSTGRES_USER", cls.postgres_user),
+            postgres_password=env.get("MOTLEY_POSTGRES_PASSWORD", cls.postgres_password),
+            postgres_schema=env.get("MOTLEY_POSTGRES_SCHEMA", cls.postgres_schema),
+            postgres_pool_size=int(env.get("MOTLEY_POSTGRES_POOL_SIZE", cls.postgres_pool_size)),
+            tasks=env.get("MOTLEY_TASKS", cls.tasks),
+            broker_url=env.get("MOTLEY_BROKER_URL", cls.broker_url),
+            queue=env.get("MOTLEY_QUEUE", cls.queue),
+            create_tables=_flag(env.get("MOTLEY_CREATE_TABLES", "y")),
+        )
+        values.update(overrides)
+        return cls(**values)
+
+    def eventsourcing_env(self) -> dict:
+        """The `eventsourcing` library's environment for the application named "motley"."""
+        if self.store == "postgres":
+            env = {
+                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                "POSTGRES_HOST": self.postgres_host,
+                "POSTGRES_PORT": self.postgres_port,
+                "POSTGRES_DBNAME": self.postgres_dbname,
+                "POSTGRES_USER": self.postgres_user,
+                "POSTGRES_PASSWORD": self.postgres_password,
+                "POSTGRES_SCHEMA": self.postgres_schema,
+                "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
+                "POSTGRES_MAX_OVERFLOW": "5",
+                "POSTGRES_LOCK_TIMEOUT": "10",
+                "POSTGRES_CONN_MAX_AGE": "600",
+            }
+        elif self.store == "sqlite":
+            if self.sqlite_path not in (":memory:",) and os.path.dirname(self.sqlite_path):
+                os.makedirs(os.path.dirname(self.sqlite_path), exist_ok=True)
+            env = {
+                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                "SQLITE_DBNAME": self.sqlite_path,
+                "SQLITE_LOCK_TIMEOUT": "10",
+            }
+        else:
+            raise ValueError(f"MOTLEY_STORE must be 'sqlite' or 'postgres', not {self.store!r}")
+        env["CREATE_TABLE"] = "y" if self.create_tables else "n"
+        env.update(self.extra_env)
+        return env

@@ -1,0 +1,99 @@
+"""A small API client over Flask's test client: every answer is checked to be JSON of the right
+media type, and problem documents to carry the RFC 9457 members."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Optional
+
+
+@dataclass
+class Answer:
+    status: int
+    body: Any
+    headers: Any
+    text: str
+
+
+class ApiClient:
+    def __init__(self, flask_app):
+        self.http = flask_app.test_client()
+        self.log: list[tuple[Optional[str], str]] = []  # (api key used, response text) of every call
+
+    def call(self, method: str, path: str, body: Any = None, key: Optional[str] = None, raw: Optional[str] = None,
+             headers: Optional[dict] = None, query: Optional[dict] = None) -> Answer:
+        all_headers = dict(headers or {})
+        if key is not None:
+            all_headers["Authorization"] = f"Bearer {key}"
+        kwargs: dict = {"headers": all_headers, "query_string": query}
+        if raw is not None:
+            kwargs.update(data=raw, content_type="application/json")
+        elif body is not None:
+            kwargs.update(json=body)
+        response = self.http.open(path, method=method, **kwargs)
+        text = response.get_data(as_text=True)
+        self.log.append((key, text))
+        if response.status_code >= 400:
+            assert response.mimetype == "application/problem+json", (response.status_code, text)
+            problem = json.loads(text)
+            assert problem["status"] == response.status_code and problem["title"] and problem["type"], problem
+        else:
+            assert response.mimetype == "application/json", text
+        return Answer(response.status_code, json.loads(text) if text else None, response.headers, text)
+
+    def get(self, path, **kwargs):
+        return self.call("GET", path, **kwargs)
+
+    def post(self, path, body=None, **kwargs):
+        return self.call("POST", path, body=body, **kwargs)
+
+    # -- conveniences -----------------------------------------------------------------------------
+    def register(self, name: str) -> tuple[str, str]:
+        answer = self.post("/players", {"name": name})
+        assert answer.status == 201, answer.text
+        return answer.body["id"], answer.body["api_key"]
+
+    def new_match(self, game: str, seats: int, keys: list[str], options=None, computers=None) -> str:
+        answer = self.post("/matches", {"game": game, "seats": seats, "options": options or {},
+                                        "computers": computers or {}}, key=keys[0])
+        assert answer.status == 201, answer.text
+        match_id = answer.body["id"]
+        for key in keys:
+            joined = self.post(f"/matches/{match_id}/seats", {}, key=key)
+            assert joined.status == 201, joined.text
+        started = self.post(f"/matches/{match_id}/start", key=keys[0])
+        assert started.status == 200, started.text
+        return match_id
+
+
+def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random.Random,
+                  settle=None, timeout: float = 120.0, max_moves: int = 20000) -> dict:
+    """Play random legal moves for the human seats until the match is over. ``settle()`` is called
+    while the match waits for a worker (automatic steps, timers, computers)."""
+    deadline = time.monotonic() + timeout
+    moves = 0
+    while time.monotonic() < deadline and moves < max_moves:
+        view = client.get(f"/matches/{match_id}", key=keys[0]).body
+        if view["status"] == "finished":
+            return view
+        turn = view["to_act"]
+        humans = [s for s in turn["seats"] if s < len(keys) and keys[s] is not None] if turn["kind"] == "players" else []
+        if not humans:
+            settle() if settle else time.sleep(0.02)
+            continue
+        seat = rng.choice(humans)
+        mine = client.get(f"/matches/{match_id}", key=keys[seat]).body
+        if not mine["legal_actions"]:
+            continue
+        action = rng.choice(mine["legal_actions"])
+        answer = client.post(f"/matches/{match_id}/moves", {"action": action}, key=keys[seat])
+        if answer.status == 429:  # a cooldown between actions (Tumult Royale's peeks)
+            time.sleep(0.2)
+            continue
+        # 409: a timer closed the phase or a computer moved first; anything else is a failure.
+        assert answer.status in (201, 409), answer.text
+        moves += 1
+    raise AssertionError(f"match {match_id} did not finish")

@@ -1,0 +1,208 @@
+"""One story, told on each event store: players register, a Jest match is created, joined, started
+and played to its end; chance and the final scoring are events; replay and rewind work."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+
+from application import errors
+from application.ports import NoTaskQueue
+from domain.match import Match
+from infrastructure.composition import build
+
+
+def seat_players(app, count):
+    players = []
+    for index in range(count):
+        _, key = app.register_player(f"player{index}")
+        players.append(app.authenticate(key))
+    return players
+
+
+def new_jest_match(app, players):
+    match_id = app.create_match(players[0], "jest", len(players), {}, {})
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    return match_id
+
+
+def play_one_random_move(app, match_id, players, rng):
+    match = app.get_match(match_id)
+    turn = match.to_act()
+    seat = rng.choice(turn.seats)
+    action = rng.choice(match.engine.legal_actions(match.state, seat))
+    return app.submit_move(match_id, players[seat], action)
+
+
+def test_a_whole_jest_match_is_a_stream_of_events_rebuilt_by_replay(settings):
+    """Every move is an event; a second application reading the same store rebuilds the same
+    state after every move; the worker step appends the final scoring once."""
+    live = build(settings, tasks=NoTaskQueue())
+    reader = build(settings, tasks=NoTaskQueue())
+    try:
+        app = live.app
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        rng = random.Random(7)
+        while app.get_match(match_id).to_act().kind == "players":
+            play_one_random_move(app, match_id, players, rng)
+            mine = app.get_match(match_id)
+            rebuilt = reader.app.repository.get(mine.id)  # replayed from the stored events
+            assert rebuilt.state == mine.state and rebuilt.version == mine.version
+        match = app.get_match(match_id)
+        assert match.to_act().kind == "auto" and match.awaiting_resolution
+        assert app.resolve_automatic_step(match_id) is True
+        assert app.resolve_automatic_step(match_id) is False  # delivered twice, appended once
+        match = app.get_match(match_id)
+        assert match.status == "finished" and match.result["winners"]
+        types = [type(e).__name__ for e, _ in app.history(match_id)]
+        assert types[:5] == ["Created", "SeatTaken", "SeatTaken", "SeatTaken", "Started"]
+        assert types.count("StepResolved") == 1 and types[-1] == "Finished"
+        assert types.count("ChanceDrawn") == 4  # one shuffle per round of a 3-player game
+        assert "ResolutionDue" in types
+        # Rewind: the match at every earlier version is the replay of its first events.
+        for version in (5, 6, match.version // 2, match.version):
+            old = app.get_match(match_id, version=version)
+            assert old.version == version
+        with pytest.raises(errors.NotFound):
+            app.get_match(match_id, version=match.version + 1)
+    finally:
+        live.close()
+        reader.close()
+
+
+def test_a_refused_move_appends_nothing(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        players = seat_players(app, 3)
+        outsider = seat_players(app, 1)[0]
+        match_id = new_jest_match(app, players)
+        version = app.get_match(match_id).version
+        hand = app.get_match(match_id).state["hands"][0]
+        with pytest.raises(errors.IllegalMove) as illegal:
+            app.submit_move(match_id, players[0], {"type": "offer", "up": "XX", "down": hand[0]})
+        assert illegal.value.rule
+        with pytest.raises(errors.Forbidden):
+            app.submit_move(match_id, outsider, {"type": "offer", "up": hand[0], "down": hand[1]})
+        with pytest.raises(errors.StaleVersion):
+            app.submit_move(match_id, players[0], {"type": "offer", "up": hand[0], "down": hand[1]},
+                            expected_version=version - 1)
+        with pytest.raises(errors.IllegalMove):
+            app.submit_move(match_id, players[0], {"type": "take", "from": 1, "card": "up"})
+        assert app.get_match(match_id).version == version
+        receipt = app.submit_move(match_id, players[0], {"type": "offer", "up": hand[0], "down": hand[1]},
+                                  expected_version=version)
+        assert receipt.version == version + 1
+        with pytest.raises(errors.NotYourTurn):  # seat 0 has offered: only the others act now
+            app.submit_move(match_id, players[0], {"type": "offer", "up": hand[1], "down": hand[0]})
+        assert app.get_match(match_id).version == version + 1
+    finally:
+        container.close()
+
+
+def test_a_retried_request_is_applied_once(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        hand = app.get_match(match_id).state["hands"][1]
+        offer = {"type": "offer", "up": hand[1], "down": hand[0]}
+        first = app.submit_move(match_id, players[1], offer, request_key="k-1")
+        again = app.submit_move(match_id, players[1], offer, request_key="k-1")
+        assert again.replayed and again.version == first.version
+        assert app.get_match(match_id).version == first.version
+        with pytest.raises(errors.Conflict):
+            app.submit_move(match_id, players[1], {"type": "offer", "up": hand[0], "down": hand[1]},
+                            request_key="k-1")
+    finally:
+        container.close()
+
+
+def test_sealed_offers_racing_on_one_match_all_land(settings):
+    """Moves racing on one match are serialised: the three offers of a round, sent at once from
+    three threads, all land, each checked against the state it lands on."""
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        hands = app.get_match(match_id).state["hands"]
+        start = app.get_match(match_id).version
+        barrier = threading.Barrier(3)
+        failures = []
+
+        def offer(seat):
+            barrier.wait()
+            try:
+                app.submit_move(match_id, players[seat], {"type": "offer", "up": hands[seat][0], "down": hands[seat][1]})
+            except Exception as error:  # collected and asserted below
+                failures.append(error)
+
+        threads = [threading.Thread(target=offer, args=(seat,)) for seat in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        match = app.get_match(match_id)
+        assert match.version == start + 3 and match.state["phase"] == "take"
+    finally:
+        container.close()
+
+
+def test_racing_takes_one_wins_the_other_gets_409(settings):
+    """Two requests for the one taker's turn: the first lands; the second, no longer legal on the
+    state it would land on, is refused as a conflict and appends nothing."""
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        for seat, hand in enumerate(app.get_match(match_id).state["hands"]):
+            app.submit_move(match_id, players[seat], {"type": "offer", "up": hand[0], "down": hand[1]})
+        match = app.get_match(match_id)
+        taker = match.state["taker"]
+        legal = match.engine.legal_actions(match.state, taker)
+        version = match.version
+        outcomes = []
+        barrier = threading.Barrier(2)
+
+        def take(action):
+            barrier.wait()
+            try:
+                outcomes.append(app.submit_move(match_id, players[taker], action, expected_version=version))
+            except errors.Conflict as error:
+                outcomes.append(error)
+
+        threads = [threading.Thread(target=take, args=(legal[i],)) for i in (0, 1)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        landed = [o for o in outcomes if not isinstance(o, Exception)]
+        refused = [o for o in outcomes if isinstance(o, errors.Conflict)]
+        assert len(landed) == 1 and len(refused) == 1
+        assert app.get_match(match_id).moves == 4
+    finally:
+        container.close()
+
+
+def test_players_authenticate_only_with_their_own_key(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        player_id, key = app.register_player("ann")
+        assert app.authenticate(key).id == player_id
+        for wrong in (None, "", "nonsense", key[:-2] + "xx", f"{player_id.hex}.", "zz." + key.split(".")[1]):
+            with pytest.raises(errors.Unauthenticated):
+                app.authenticate(wrong)
+        stored = [e for e, in [(e,) for e in app.events.get(player_id)]]
+        assert key.split(".")[1] not in repr(stored)  # only the hash is stored
+    finally:
+        container.close()

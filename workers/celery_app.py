@@ -1,0 +1,82 @@
+"""The Celery app: thin tasks that call the service layer through the task handlers.
+
+Run with ``celery -A workers.celery_app worker``. Each worker process builds its own application
+after the fork (database pools must not cross a fork).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from celery import Celery
+from celery.signals import worker_process_init, worker_process_shutdown
+
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT
+from infrastructure.settings import Settings
+from infrastructure.task_queues import CeleryTaskQueue, celery_queue
+
+settings = Settings.from_env()
+celery = Celery("motley", broker=settings.broker_url)
+celery.conf.update(
+    task_acks_late=True,  # a task lost with its worker is delivered again; every task is idempotent
+    task_reject_on_worker_lost=True,
+    worker_prefetch_multiplier=1,
+    broker_connection_retry_on_startup=True,
+    task_ignore_result=True,
+    task_queues=[celery_queue(settings.queue)],
+    task_default_queue=settings.queue,
+)
+
+_container = None
+_container_pid = None
+_lock = threading.Lock()
+
+
+def container():
+    """This process's composition root, built lazily after any fork."""
+    global _container, _container_pid
+    with _lock:
+        if _container is None or _container_pid != os.getpid():
+            from infrastructure.composition import build
+
+            worker_settings = Settings.from_env(create_tables=False)
+            _container = build(worker_settings, tasks=CeleryTaskQueue(worker_settings.broker_url, worker_settings.queue))
+            _container_pid = os.getpid()
+        return _container
+
+
+@worker_process_init.connect
+def _build_after_fork(**_):
+    global _container
+    _container = None
+
+
+@worker_process_shutdown.connect
+def _close(**_):
+    if _container is not None:
+        _container.close()
+
+
+def _run(name, *args):
+    return container().handlers.run(name, *args)
+
+
+@celery.task(name=TASK_RESOLVE)
+def resolve_automatic_step(match_id: str) -> bool:
+    return _run(TASK_RESOLVE, match_id)
+
+
+@celery.task(name=TASK_TIMEOUT)
+def close_timed_phase(match_id: str, phase: str) -> bool:
+    return _run(TASK_TIMEOUT, match_id, phase)
+
+
+@celery.task(name=TASK_BOT)
+def play_computer_move(match_id: str, seat: int) -> bool:
+    return _run(TASK_BOT, match_id, seat)
+
+
+@celery.task(name=TASK_PROJECT)
+def update_read_models() -> int:
+    return _run(TASK_PROJECT)
