@@ -28,6 +28,12 @@ def headers_for(match, position=None):
     return headers
 
 
+def written(match):
+    """Headers after a write: the log position now is at or past the write, so a client that waits
+    for it in ``GET /matches?after=`` reads its own write."""
+    return headers_for(match, service().recorder.max_notification_id())
+
+
 @blp.route("")
 class Matches(MethodView):
     @blp.arguments(schemas.MatchListQuery, location="query")
@@ -51,7 +57,7 @@ class Matches(MethodView):
         computers = {int(seat): level for seat, level in body["computers"].items()}
         match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers)
         match = service().get_match(match_id)
-        return caller_view(match, player), 201, {**headers_for(match), "Location": f"/matches/{match_id}"}
+        return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{match_id}"}
 
 
 @blp.route("/<match_id>")
@@ -75,7 +81,7 @@ class Seats(MethodView):
         player = current_player()
         seat = service().join_match(match_id, player, body["seat"])
         match = service().get_match(match_id)
-        return {"seat": seat, "match": caller_view(match, player)}, 201, headers_for(match)
+        return {"seat": seat, "match": caller_view(match, player)}, 201, written(match)
 
 
 @blp.route("/<match_id>/start")
@@ -86,7 +92,7 @@ class Start(MethodView):
         player = current_player()
         service().start_match(match_id, player)
         match = service().get_match(match_id)
-        return caller_view(match, player), 200, headers_for(match)
+        return caller_view(match, player), 200, written(match)
 
 
 @blp.route("/<match_id>/moves")

@@ -59,9 +59,9 @@ def http_error(error: HTTPException) -> Response:
     messages = data.get("messages") or data.get("errors")
     if error.code == 422 and messages is not None:
         # webargs validation: name every wrong, missing or unknown field.
-        fields = messages.get("json", messages) if isinstance(messages, dict) else messages
+        # Keyed by where the field was sent ("json", "query"), then by field name.
         return problem(422, "validation", "Invalid request body or parameters",
-                       "some fields are missing, unknown or of the wrong type", errors=fields)
+                       "some fields are missing, unknown or of the wrong type", errors=messages)
     if error.code == 400 and (messages is not None or "json" in str(error.description).lower()):
         return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON")
     detail = data.get("message") or error.description or error.name

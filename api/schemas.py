@@ -74,7 +74,7 @@ class SubmitMove(StrictSchema):
 
 
 class MatchQuery(StrictSchema):
-    version = Int(validate=validate.Range(min=1), load_default=None,
+    version = fields.Integer(validate=validate.Range(min=1), load_default=None,
                   metadata={"description": "Rewind: the match as it was at this version"})
 
 

@@ -10,7 +10,7 @@ import json
 from datetime import datetime
 from typing import Any, Optional, Sequence
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.postgres import PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
@@ -35,7 +35,8 @@ class _Shared(MatchListView):
 
     def wait(self, application_name: str, position: int, timeout: float) -> bool:
         try:
-            super().wait(application_name, position, timeout=timeout)
+            # The library's polling wait (the port's abstract method stands first in the MRO).
+            TrackingRecorder.wait(self, application_name, position, timeout=timeout)
         except TimeoutError:
             return False
         return True
