@@ -1,0 +1,99 @@
+"""End to end on PostgreSQL with a real Celery worker process consuming the real broker: automatic
+steps (scoring), the match-list read model and computer opponents are the worker's work here; the
+API process only appends moves and sends tasks."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from api import create_app
+from application.ports import TASK_RESOLVE, Task
+from domain.games import available_engines
+from tests.platform.client import ApiClient, play_randomly
+
+# Options that keep a whole match short enough for an end-to-end test.
+FAST_OPTIONS = {
+    "le-bouffon": {"deals": 2},
+    "tumult-royale": {"tax_seconds": 1},
+}
+
+
+@pytest.fixture
+def client(worker_motley):
+    return ApiClient(create_app(worker_motley))
+
+
+def wait_for(predicate, timeout=60.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError("the worker did not do its work in time")
+
+
+def test_the_worker_scores_a_jest_match_and_keeps_the_match_list(client, worker_motley, worker_env):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy", "dan")]
+    match_id = client.new_match("jest", 4, keys)
+    final = play_randomly(client, match_id, keys, random.Random(11), settle=lambda: time.sleep(0.05))
+    assert final["status"] == "finished"
+    scoring = [e for e in client.get(f"/matches/{match_id}/events").body["items"] if e["type"] == "StepResolved"]
+    assert len(scoring) == 1 and scoring[0]["step"]["type"] == "final-scoring"
+    # The worker, not this process, resolved it: this process's queue only sent tasks.
+    _, log = worker_env
+    assert "motley.resolve_automatic_step" in log.read_text()
+    position = worker_motley.app.recorder.max_notification_id()
+    listed = client.get("/matches", query={"after": position, "player": final["seats"][0]["player_id"]}).body
+    assert [(m["id"], m["status"]) for m in listed["items"]] == [(match_id, "finished")]
+    assert listed["items"][0]["winners"] == final["result"]["winners"]
+
+
+def test_the_scoring_task_delivered_twice_appends_once(client, worker_motley):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    play_randomly(client, match_id, keys, random.Random(5), settle=lambda: time.sleep(0.05))
+    for _ in range(3):  # duplicates through the broker, as at-least-once delivery may do
+        worker_motley.tasks.enqueue(Task(TASK_RESOLVE, (match_id,)))
+    time.sleep(1.0)
+    types = [e["type"] for e in client.get(f"/matches/{match_id}/events").body["items"]]
+    assert types.count("StepResolved") == 1 and types.count("Finished") == 1
+
+
+@pytest.mark.parametrize("game", sorted(available_engines()))
+def test_a_whole_match_of_each_game_over_http_with_the_worker(client, worker_motley, game):
+    engine = available_engines()[game]
+    seats = engine.min_players if engine.min_players >= 3 else 3
+    seats = min(seats, engine.max_players)
+    keys = [client.register(f"p{i}")[1] for i in range(seats)]
+    match_id = client.new_match(game, seats, keys, options=FAST_OPTIONS.get(game))
+    final = play_randomly(client, match_id, keys, random.Random(2), settle=lambda: time.sleep(0.05), timeout=240)
+    assert final["status"] == "finished" and final["result"]["ranks"]
+    events = client.get(f"/matches/{match_id}/events", key=keys[0]).body["items"]
+    assert events[-1]["type"] == "Finished"
+    rewound = client.get(f"/matches/{match_id}", key=keys[0], query={"version": len(events) // 2}).body
+    assert rewound["version"] == len(events) // 2
+    position = worker_motley.app.recorder.max_notification_id()
+    listed = client.get("/matches", query={"after": position, "game": game, "status": "finished"}).body
+    assert match_id in [m["id"] for m in listed["items"]]
+
+
+def test_computer_opponents_play_a_match_to_the_end(client, worker_motley):
+    engines = available_engines()
+    if "fools-crown" not in engines:
+        pytest.fail("Fool's Crown, the game with computer opponents, is missing")
+    levels = sorted(engines["fools-crown"].bots())
+    _, key = client.register("solo")
+    created = client.post("/matches", {"game": "fools-crown", "seats": 4, "options": {},
+                                       "computers": {"1": levels[0], "2": levels[-1], "3": levels[-1]}}, key=key)
+    assert created.status == 201, created.text
+    match_id = created.body["id"]
+    assert client.post(f"/matches/{match_id}/seats", {}, key=key).body["seat"] == 0
+    assert client.post(f"/matches/{match_id}/start", key=key).status == 200
+    final = play_randomly(client, match_id, [key], random.Random(4), settle=lambda: time.sleep(0.05), timeout=240)
+    assert final["status"] == "finished"
+    moves = [e for e in client.get(f"/matches/{match_id}/events", key=key).body["items"] if e["type"] == "MoveMade"]
+    assert {e["seat"] for e in moves} >= {1, 2, 3}
