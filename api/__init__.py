@@ -40,6 +40,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
+    app.json.sort_keys = False  # keep the schemas' field order: id and status first, not alphabetical
     app.extensions["motley"] = motley
     api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
