@@ -107,7 +107,7 @@ class Moves(MethodView):
         player = current_player()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
         receipt = service().submit_move(match_id, player, body["action"], body["expected_version"], key)
-        match = service().get_match(receipt.match_id, version=receipt.version)
+        match = receipt.match or service().get_match(receipt.match_id, version=receipt.version)
         headers = headers_for(match, receipt.position)
         if receipt.replayed:
             headers["Idempotent-Replayed"] = "true"

@@ -24,6 +24,7 @@ STATUS = [
     (errors.StaleVersion, 409, "stale-version"),
     (errors.NotYourTurn, 409, "not-your-turn"),
     (errors.NoLongerLegal, 409, "move-overtaken"),
+    (errors.TimeIsUp, 409, "time-is-up"),
     (errors.Conflict, 409, "conflict"),
     (errors.TooSoon, 429, "too-soon"),
 ]

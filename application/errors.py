@@ -59,5 +59,11 @@ class NoLongerLegal(Conflict):
     title = "Move overtaken"
 
 
+class TimeIsUp(Conflict):
+    """The timed phase the move belongs to is over (the server's clock decides)."""
+
+    title = "Time is up"
+
+
 class TooSoon(ServiceError):
     title = "Too many requests"

@@ -46,6 +46,7 @@ class MoveReceipt:
     version: int  # the match's version once the move and its consequences were saved
     position: Optional[int]  # notification id of the last event saved (None on a replayed request)
     replayed: bool = False  # True when an idempotency key matched an earlier request
+    match: Optional[Match] = None  # the match as saved (None on a replayed request)
 
 
 def parse_id(value: Any, what: str) -> UUID:
@@ -168,7 +169,7 @@ class Motley(Application):
         if seat is None:
             raise errors.Forbidden("you hold no seat at this match")
         key = f"{player.id}:{request_key}" if request_key else None
-        return self._move(match.id, seat, action, expected_version, key)
+        return self._move(match.id, seat, action, expected_version, key, loaded=match)
 
     def play_computer_move(self, match_id: Any, seat: int) -> bool:
         """A computer opponent in ``seat`` sees its own observation and moves through the same path
@@ -181,7 +182,7 @@ class Motley(Application):
         observation = engine.observation(match.state, seat)
         action = bot(observation, engine.legal_actions(match.state, seat), self.rng)
         try:
-            self._move(match.id, seat, action, expected_version=match.version, request_key=None)
+            self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match)
         except errors.StaleVersion:
             return False  # the match moved on: a later task will ask again
         return True
@@ -224,10 +225,11 @@ class Motley(Application):
         action: Any,
         expected_version: Optional[int],
         request_key: Optional[str],
+        loaded: Optional[Match] = None,
     ) -> MoveReceipt:
         raced = False
         for _ in range(RETRIES):
-            match = self.get_match(match_id)
+            match, loaded = loaded or self.get_match(match_id), None
             if request_key is not None and request_key in match.request_keys:
                 return self._replayed(match, request_key, action)
             if expected_version is not None and expected_version != match.version:
@@ -245,7 +247,7 @@ class Motley(Application):
             except IntegrityError:
                 raced = True
                 continue
-            return MoveReceipt(match.id, match.version, recordings[-1].notification.id)
+            return MoveReceipt(match.id, match.version, recordings[-1].notification.id, match=match)
         raise errors.Conflict("the match is too busy; try again")
 
     def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
@@ -272,6 +274,8 @@ class Motley(Application):
             return errors.Forbidden(error.detail, rule=rule)
         if isinstance(error, match_domain.TooSoon):
             return errors.TooSoon(error.detail, rule=rule)
+        if isinstance(error, match_domain.TimeIsUp):
+            return errors.TimeIsUp(error.detail, rule=rule)
         return errors.Conflict(error.detail, rule=rule)
 
     def _command(self, match_id: Any, act: Callable[[Match], Any]) -> tuple[Any, int]:

@@ -217,7 +217,8 @@ class Engine(ABC):
         raise NotImplementedError(f"{self.name} has no timed phases")
 
     def cooldown(self, state: State, seat: int, action: JSON) -> float:
-        """Seconds the server makes ``seat`` wait after its previous action before this one."""
+        """Seconds the server makes ``seat`` wait after its previous action of the same ``type``
+        before this one (a rate limit that a physical game imposes by hand, say one peek at a time)."""
         return 0.0
 
     # -- applying ------------------------------------------------------------------------------

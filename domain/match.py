@@ -164,7 +164,7 @@ class Match(Aggregate):
         if self.timer is not None and now >= self.timer["deadline"]:
             raise TimeIsUp(f"the timed phase {self.timer['phase']} is over", rule="time limit")
         wait = self.engine.cooldown(self.state, seat, action)
-        last = self.last_acted_at.get(str(seat))
+        last = self.last_acted_at.get(_cooldown_key(seat, action))
         if wait and last is not None and now < last + timedelta(seconds=wait):
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown")
         self.engine.check_action(self.state, seat, action)
@@ -177,7 +177,7 @@ class Match(Aggregate):
     def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: datetime) -> None:
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
-        self.last_acted_at[str(seat)] = at
+        self.last_acted_at[_cooldown_key(seat, action)] = at
         if request_key is not None:
             self.request_keys[request_key] = self.version + 1
 
@@ -257,19 +257,6 @@ class Match(Aggregate):
         self.timer = None
 
 
-def actor_of(domain_event: Any) -> Any:
-    """Who acted in a match event: a seat, CHANCE, SYSTEM or None (seating, start...)."""
-    if isinstance(domain_event, Match.MoveMade):
-        return domain_event.seat
-    if isinstance(domain_event, Match.ChanceDrawn):
-        return CHANCE
-    if isinstance(domain_event, (Match.StepResolved, Match.TimedOut)):
-        return SYSTEM
-    return None
-
-
-def action_of(domain_event: Any) -> Any:
-    for attribute in ("action", "outcome", "step"):
-        if hasattr(domain_event, attribute):
-            return getattr(domain_event, attribute)
-    return None
+def _cooldown_key(seat: int, action: Any) -> str:
+    kind = action.get("type") if isinstance(action, dict) else None
+    return f"{seat}:{kind}"

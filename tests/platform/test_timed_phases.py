@@ -1,0 +1,94 @@
+"""Timed, sealed phases (Tumult Royale's tax collection): the server keeps the clock. A timer starts
+with the phase; a move after the deadline is refused; a worker task closes the phase, once."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from api import create_app
+from application import errors
+from application.ports import TASK_TIMEOUT, NoTaskQueue
+from infrastructure.composition import build
+from tests.platform.client import ApiClient
+
+
+class Clock:
+    def __init__(self):
+        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+    def __call__(self):
+        return self.now
+
+
+def play_until_timer(app, match_id, players, rng, clock):
+    for _ in range(500):
+        match = app.get_match(match_id)
+        if match.timer is not None:
+            return match
+        turn = match.to_act()
+        seat = rng.choice(turn.seats)
+        clock.now += timedelta(seconds=1)  # clear of any cooldown
+        app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)))
+    raise AssertionError("no timed phase began")
+
+
+def test_the_server_enforces_the_deadline_and_closes_the_phase_once(settings):
+    clock = Clock()
+    queue = NoTaskQueue()
+    container = build(settings, tasks=queue, clock=clock)
+    try:
+        app = container.app
+        players = []
+        for name in ("ann", "bob"):
+            players.append(app.authenticate(app.register_player(name)[1]))
+        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 20}, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        match = play_until_timer(app, match_id, players, random.Random(1), clock)
+        phase, deadline = match.timer["phase"], match.timer["deadline"]
+        assert deadline == clock.now + timedelta(seconds=20)
+        scheduled = [t for t in queue.dropped if t.name == TASK_TIMEOUT and t.args[1] == phase]
+        assert scheduled and scheduled[-1].eta == deadline  # the worker is asked to close it then
+        seat = match.to_act().seats[0]
+        peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
+        assert app.close_timed_phase(match_id, phase) is False  # too early: nothing appended
+        assert app.get_match(match_id).version == match.version
+        clock.now = deadline + timedelta(milliseconds=1)
+        with pytest.raises(errors.TimeIsUp):
+            app.submit_move(match_id, players[seat], peek)
+        assert app.get_match(match_id).version == match.version
+        assert app.close_timed_phase(match_id, phase) is True
+        assert app.close_timed_phase(match_id, phase) is False  # delivered twice, closed once
+        types = [type(e).__name__ for e, _ in app.history(match_id)]
+        assert types.count("TimedOut") == 1
+        assert app.get_match(match_id).timer is None or app.get_match(match_id).timer["phase"] != phase
+    finally:
+        container.close()
+
+
+def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
+    client = ApiClient(create_app(sqlite_motley))
+    keys = [client.register(name)[1] for name in ("ann", "bob")]
+    match_id = client.new_match("tumult-royale", 2, keys, options={"tax_seconds": 30})
+    rng = random.Random(3)
+    for _ in range(300):
+        sqlite_motley.tasks.drain()
+        view = client.get(f"/matches/{match_id}", key=keys[0]).body
+        if view["timer"]:
+            break
+        for seat in view["to_act"]["seats"]:
+            legal = client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
+            client.post(f"/matches/{match_id}/moves", {"action": rng.choice(legal)}, key=keys[seat])
+    else:
+        pytest.fail("no timed phase began")
+    seat = view["to_act"]["seats"][0]
+    peeks = lambda: [a for a in client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
+                     if a["type"] == "peek"]
+    assert client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat]).status == 201
+    assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
+    again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
+    assert again.status == 429 and again.body["type"].endswith("too-soon")
