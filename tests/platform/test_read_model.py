@@ -1,0 +1,76 @@
+"""The match list follows the event log with tracking: each notification is applied exactly once,
+however many consumers race, and a consumer that lost the race writes nothing."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from application.ports import NoTaskQueue
+from infrastructure.composition import build
+
+
+def test_racing_consumers_apply_each_notification_once(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        creator = app.authenticate(app.register_player("ann")[1])
+        ids = [app.create_match(creator, "jest", 3 + i % 2, {}, {}) for i in range(12)]
+        last = app.recorder.max_notification_id()
+        applied = []
+        barrier = threading.Barrier(3)
+
+        def consume():
+            barrier.wait()
+            applied.append(container.projection.run())
+
+        threads = [threading.Thread(target=consume) for _ in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sum(applied) == last  # every notification once, by whichever consumer got it
+        assert container.match_list.position(app.name) == last
+        page = container.match_list.query(limit=50)
+        assert sorted(row.match_id for row in page.rows) == sorted(str(i) for i in ids)
+        assert {row.open_seats for row in page.rows} == {3, 4}
+        assert container.projection.run() == 0  # nothing new
+    finally:
+        container.close()
+
+
+def test_a_consumer_that_lost_the_race_writes_nothing(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        creator = app.authenticate(app.register_player("ann")[1])
+        app.create_match(creator, "jest", 3, {}, {})
+        assert container.projection.run() == 2
+        view = container.match_list
+        with pytest.raises(IntegrityError):  # expected position 0, but it is 2 now
+            view.write([], 0, Tracking(app.name, 3))
+        assert view.position(app.name) == 2
+    finally:
+        container.close()
+
+
+def test_rows_follow_the_match_through_its_life(sqlite_motley):
+    app = sqlite_motley.app
+    players = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    match_id = app.create_match(players[0], "jest", 3, {}, {})
+    sqlite_motley.tasks.drain()
+    (row,) = sqlite_motley.match_list.query().rows
+    assert (row.status, row.open_seats, row.to_act["kind"]) == ("open", 3, "waiting")
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    sqlite_motley.tasks.drain()
+    (row,) = sqlite_motley.match_list.query(status="active").rows
+    assert row.to_act == {"kind": "players", "seats": [0, 1, 2]} and row.open_seats == 0
+    assert [p["name"] for p in row.players] == ["ann", "bob", "cy"]
+    assert row.updated_at >= row.created_at
+    assert sqlite_motley.match_list.query(status="open").total == 0
+    assert sqlite_motley.match_list.query(player_id=str(players[1].id)).total == 1
+    assert sqlite_motley.match_list.query(game="le-bouffon").total == 0
