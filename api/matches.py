@@ -1,6 +1,9 @@
 """Matches: create, join, start, read (as the caller may see it, at any version), move, events."""
 
-from flask import request
+import json
+import time
+
+from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -131,3 +134,41 @@ class Events(MethodView):
                 break
             items.append(event_view(domain_event, before, seat))
         return {"items": items, "last_version": items[-1]["version"] if items else query["after"]}
+
+
+@blp.route("/<match_id>/stream")
+class Stream(MethodView):
+    @blp.arguments(schemas.StreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "Server-sent events: one `match` event (the match as the caller "
+                                                "sees it, id = version) whenever the match changes",
+                                "content": {"text/event-stream": {}}}})
+    def get(self, query, match_id):
+        """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
+        changes, until the match is finished or ``seconds`` pass; reconnect with Last-Event-ID."""
+        player = optional_player()
+        motley = service()
+        match = motley.get_match(match_id)
+        seat = seat_of_caller(match, player)
+        last_seen = request.headers.get("Last-Event-ID", "")
+        seen = int(last_seen) if last_seen.isdigit() else 0
+
+        def events():
+            nonlocal seen
+            deadline = time.monotonic() + query["seconds"]
+            beat = time.monotonic()
+            while True:
+                current = motley.get_match(match.id)
+                if current.version > seen:
+                    seen = current.version
+                    yield f"id: {seen}\nevent: match\ndata: {json.dumps(match_view(current, seat))}\n\n"
+                    beat = time.monotonic()
+                if current.status == "finished" or time.monotonic() >= deadline:
+                    return
+                if time.monotonic() - beat > 10:
+                    yield ": still here\n\n"
+                    beat = time.monotonic()
+                time.sleep(query["poll"])
+
+        response = Response(stream_with_context(events()), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        return response

@@ -90,6 +90,13 @@ class MatchListQuery(StrictSchema):
                                                     "Motley-Position (read your own writes)"})
 
 
+class StreamQuery(StrictSchema):
+    seconds = fields.Float(load_default=30.0, validate=validate.Range(min=0.1, max=300),
+                           metadata={"description": "How long to follow before the stream ends"})
+    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
+                        metadata={"description": "Seconds between checks for a new version"})
+
+
 class EventQuery(StrictSchema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0),
                            metadata={"description": "Only events after this version"})

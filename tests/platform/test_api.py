@@ -3,6 +3,7 @@ match, and a clear RFC 9457 problem for every bad request, which changes nothing
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -182,3 +183,24 @@ def test_match_list_filters_and_pages(client, motley):
     mine = client.get("/matches", query={"player": dan}).body
     assert [m["id"] for m in mine["items"]] == [ids[0]]
     assert mine["items"][0]["seats"][0]["name"] == "dan"
+
+
+def test_the_stream_pushes_the_callers_view_when_the_match_changes(table):
+    client, match_id, keys, _ = table
+    first = client.http.get(f"/matches/{match_id}/stream", query_string={"seconds": 0.3},
+                            headers={"Authorization": f"Bearer {keys[0]}"})
+    assert first.status_code == 200 and first.mimetype == "text/event-stream"
+    frames = [f for f in first.get_data(as_text=True).split("\n\n") if f.startswith("id:")]
+    assert len(frames) == 1 and "event: match" in frames[0]
+    version = int(frames[0].split("\n")[0].split(": ")[1])
+    view = json.loads(frames[0].split("data: ", 1)[1])
+    assert view["your_seat"] == 0 and view["version"] == version
+    hand = view["observation"]["hand"]
+    client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                key=keys[0])
+    later = client.http.get(f"/matches/{match_id}/stream", query_string={"seconds": 0.3},
+                            headers={"Last-Event-ID": str(version)})
+    frames = [f for f in later.get_data(as_text=True).split("\n\n") if f.startswith("id:")]
+    assert len(frames) == 1 and frames[0].startswith(f"id: {version + 1}")
+    spectator = json.loads(frames[0].split("data: ", 1)[1])
+    assert spectator["your_seat"] is None and hand[1] not in json.dumps(spectator["observation"])
