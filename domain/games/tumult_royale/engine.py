@@ -11,6 +11,7 @@ import itertools
 import marshal
 import random
 from math import factorial
+from functools import lru_cache
 from typing import Any, Mapping, Optional
 
 from domain.engine import (
@@ -27,13 +28,47 @@ from domain.engine import (
 from . import data as D
 
 PLAYER_PHASES = ("first-statues", "tax", "placement", "reveal")
-AUTO_PHASES = ("tumults", "consolation", "ranks", "chronicle", "mercy")
+AUTO_PHASES = ("tumults", "round-end")
 CHANCE_PHASES = ("regions", "deal", "shuffle", "spin")
 
 
-def _copy(state):
-    # The state is JSON-like (dict, list, int, str, bool, None): marshal round-trips it exactly and fast.
-    return marshal.loads(marshal.dumps(state))
+def _copy(value):
+    # JSON-like data (dict, list, int, str, bool, None): marshal round-trips it exactly and fast.
+    return marshal.loads(marshal.dumps(value))
+
+
+def _copy_state(state: dict) -> dict:
+    """A copy of the state deep enough for apply to mutate: every list one level down, the nested
+    lists (castles, chronicle) two levels. ``last_tumults`` and ``options`` are never mutated in place."""
+    s = dict(state)
+    for key, value in s.items():
+        if type(value) is list:
+            s[key] = value[:]
+    s["castle"] = [c[:] for c in state["castle"]]
+    s["chronicle"] = [c[:] for c in state["chronicle"]]
+    return s
+
+
+def _codes(tiles) -> list:
+    """Tiles as short codes, sorted: "B2" = a bread tile showing 2, "M" marble, "T" tools."""
+    return [_CODES[t] for t in sorted(tiles)]
+
+
+_CODES = tuple("BMT"[c] + str(v) for c, v in D.TILES)
+_OWNER_CHARS = {None: ".", 0: "0", 1: "1", 2: "2", 3: "3"}
+
+
+@lru_cache(maxsize=8192)
+def _owner_rows(board: tuple, width: int) -> str:
+    text = "".join([_OWNER_CHARS[o] for o in board])
+    return "/".join(text[i : i + width] for i in range(0, len(text), width))
+
+
+@lru_cache(maxsize=4096)
+def _type_rows(n: int, regions: tuple, face_up: tuple) -> str:
+    text = "".join("?" if t is None else t for t in D.field_types(n, regions, face_up))
+    w = D.width(n)
+    return "/".join(text[i : i + w] for i in range(0, len(text), w))
 
 
 def _is_int(value) -> bool:
@@ -126,6 +161,14 @@ class TumultRoyale(Engine):
             return ToAct.players(*[s for s in range(state["n"]) if state["collecting"][s]])
         return ToAct.players(state["turn"])
 
+    def _seats_to_act(self, state) -> list:
+        phase = state["phase"]
+        if phase in PLAYER_PHASES:
+            if phase == "tax" and state["options"]["tax_mode"] == "live":
+                return [s for s, c in enumerate(state["collecting"]) if c]
+            return [state["turn"]]
+        return []
+
     def _order(self, state) -> list:
         """Seats in rank order, king first."""
         return sorted(range(state["n"]), key=lambda s: state["ranks"][s])
@@ -211,16 +254,17 @@ class TumultRoyale(Engine):
 
     def _can_place(self, state, seat) -> bool:
         counts = self._counts(state["castle"][seat])
+        units = [cc[1] + 2 * cc[2] + 3 * cc[3] for cc in counts]
+        # cheapest costs: every field type needs at least one of these three
+        if not (
+            (units[0] >= 1 and units[1] >= 1)  # pasture / forest / mountain
+            or (units[0] >= 2 and units[2] >= 2)  # village
+            or (units[1] >= 2 and units[2] >= 3)  # palace
+        ):
+            return False
         for f, t, mult in self._candidate_fields(state, seat):
             cost = D.COSTS[t][0]
-            ok = True
-            for c in range(3):
-                need = cost[c] * mult
-                cc = counts[c]
-                if cc[1] + 2 * cc[2] + 3 * cc[3] < need:
-                    ok = False
-                    break
-            if ok:
+            if units[0] >= cost[0] * mult and units[1] >= cost[1] * mult and units[2] >= cost[2] * mult:
                 return True
         return False
 
@@ -425,30 +469,8 @@ class TumultRoyale(Engine):
         phase = state["phase"]
         if phase == "tumults":
             return self._compute_tumults(state)
-        if phase == "consolation":
-            seats = [
-                s
-                for s in range(state["n"])
-                if state["placed_round"][s] == 0 and not state["greedy"][s]
-            ]
-            expired = sorted(t for castle in state["castle"] for t in castle)
-            return {"type": "consolation", "seats": seats, "expired": expired}
-        if phase == "ranks":
-            order = sorted(range(state["n"]), key=lambda s: (-state["supporters"][s], state["ranks"][s]))
-            ranks = [0] * state["n"]
-            for i, s in enumerate(order):
-                ranks[s] = i + 1
-            return {"type": "ranks", "supporters": list(state["supporters"]), "ranks": ranks}
-        if phase == "chronicle":
-            return self._compute_chronicle(state)
-        if phase == "mercy":
-            placed = self._placed(state)
-            low = min(placed)
-            if all(p == low for p in placed):
-                mercy = [False] * state["n"]
-            else:
-                mercy = [p == low for p in placed]
-            return {"type": "mercy", "placed": placed, "mercy": mercy}
+        if phase == "round-end":
+            return self._compute_round_end(state)
         raise IllegalAction("auto", "no automatic step now")
 
     def _placed(self, state) -> list:
@@ -489,14 +511,31 @@ class TumultRoyale(Engine):
             "tumults": tumults,
         }
 
-    def _compute_chronicle(self, state) -> dict:
+    def _compute_round_end(self, state) -> dict:
+        """Steps 4 (end: expiry, consolation), 5 (ranks), 6 (give-back, chronicle, end check), 7 (mercy)."""
         n = state["n"]
-        king = state["ranks"].index(1)
-        give_back = min(D.GIVE_BACK, state["supporters"][king])
+        supporters = list(state["supporters"])
+        # step 4, end of the placement phase: +2 supporters to whoever placed no statue this round,
+        # unless he was a greediest player this round; unused tiles expire (no supporters).
+        consolation = [s for s in range(n) if state["placed_round"][s] == 0 and not state["greedy"][s]]
+        for s in consolation:
+            supporters[s] += D.CONSOLATION
+        expired = sorted(t for castle in state["castle"] for t in castle)
+        # step 5: most supporters first, ties -> the previously higher rank
+        order = sorted(range(n), key=lambda s: (-supporters[s], state["ranks"][s]))
+        ranks = [0] * n
+        for i, s in enumerate(order):
+            ranks[s] = i + 1
+        # step 6: the king gives back 5 supporters and fills the next chronicle space
+        king = order[0]
+        give_back = min(D.GIVE_BACK, supporters[king])
         space = state["round"]
         statues = min(1 if space <= 5 else 2, state["statues_left"][king])
         out = {
-            "type": "chronicle",
+            "type": "round-end",
+            "consolation": consolation,
+            "expired": expired,
+            "ranks": ranks,
             "king": king,
             "give_back": give_back,
             "space": space,
@@ -506,29 +545,35 @@ class TumultRoyale(Engine):
             "threshold": None,
             "game_over": False,
             "reason": None,
+            "mercy": None,
         }
+        placed = self._placed(state)
+        placed[king] += statues
         if state["statues_left"][king] - statues == 0:
             out.update(game_over=True, reason="25th statue")
             return out
         if space == 5:
             out["reveal"] = [p for p in range(len(state["face_up"])) if not state["face_up"][p]]
         if space >= 6:
-            placed = self._placed(state)
-            placed[king] += statues
             diff = max(placed) - min(placed)
             out["difference"] = diff
             out["threshold"] = D.THRESHOLDS[space]
             if space == 10:
                 out.update(game_over=True, reason="tenth round")
-            elif diff > D.THRESHOLDS[space]:
+                return out
+            if diff > D.THRESHOLDS[space]:
                 out.update(game_over=True, reason="chronicle threshold")
+                return out
+        # step 7: mercy for the fewest statues placed; nobody if all are equal
+        low = min(placed)
+        out["mercy"] = [False] * n if all(p == low for p in placed) else [p == low for p in placed]
         return out
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state, actor, action):
         if actor == CHANCE:
             self._check_chance(state, action)
-            s = _copy(state)
+            s = _copy_state(state)
             self._apply_chance(s, action)
             return s
         if actor == SYSTEM:
@@ -536,7 +581,7 @@ class TumultRoyale(Engine):
             if phase == "tax" and state["options"]["tax_mode"] == "live":
                 if action != {"type": "close-tax"}:
                     raise IllegalAction("house rule 4.5 digital tax collection", "only close-tax ends this phase")
-                s = _copy(state)
+                s = _copy_state(state)
                 self._close_tax(s)
                 return s
             if phase not in AUTO_PHASES:
@@ -544,13 +589,13 @@ class TumultRoyale(Engine):
             expected = self.auto_action(state)
             if action != expected:
                 raise IllegalAction("auto", "this automatic step does not match the rules' computation")
-            s = _copy(state)
-            getattr(self, "_auto_" + phase)(s, expected)
+            s = _copy_state(state)
+            getattr(self, "_auto_" + phase.replace("-", "_"))(s, expected)
             return s
         if not _is_int(actor):
             raise IllegalAction("actor", "unknown actor")
         self.check_action(state, actor, action)
-        s = _copy(state)
+        s = _copy_state(state)
         phase = s["phase"]
         if phase == "first-statues":
             self._apply_first_statue(s, actor, action)
@@ -619,6 +664,7 @@ class TumultRoyale(Engine):
         s["placed_round"] = [0] * n
         s["greedy"] = [False] * n
         s["reveals_left"] = 0
+        s["last_tumults"] = None
 
     # tax collection
     def _start_tax(self, s) -> None:
@@ -698,7 +744,7 @@ class TumultRoyale(Engine):
             s["turn"] = seat
             return
         s["turn"] = None
-        s["phase"] = "consolation"
+        s["phase"] = "round-end"
 
     def _apply_placement(self, s, seat, action) -> None:
         if action["type"] == "pass":
@@ -729,19 +775,14 @@ class TumultRoyale(Engine):
             return
         self._advance_placement(s, seat)
 
-    def _auto_consolation(self, s, step) -> None:
-        for seat in step["seats"]:
+    def _auto_round_end(self, s, step) -> None:
+        n = s["n"]
+        for seat in step["consolation"]:
             s["supporters"][seat] += D.CONSOLATION
             s["pool"] -= D.CONSOLATION
         s["centre"] = sorted(s["centre"] + step["expired"])
-        s["castle"] = [[] for _ in range(s["n"])]
-        s["phase"] = "ranks"
-
-    def _auto_ranks(self, s, step) -> None:
+        s["castle"] = [[] for _ in range(n)]
         s["ranks"] = list(step["ranks"])
-        s["phase"] = "chronicle"
-
-    def _auto_chronicle(self, s, step) -> None:
         king = step["king"]
         s["supporters"][king] -= step["give_back"]
         s["pool"] += step["give_back"]
@@ -752,23 +793,19 @@ class TumultRoyale(Engine):
         if step["game_over"]:
             self._game_over(s, step["reason"], king if step["reason"] == "25th statue" else None)
             return
+        s["mercy"] = list(step["mercy"])
         if step["space"] == 3 and not all(s["face_up"]):
             s["phase"] = "reveal"
             s["turn"] = king
-            s["reveals_left"] = min(D.FIRST_REVEAL[s["n"]], s["face_up"].count(False))
+            s["reveals_left"] = min(D.FIRST_REVEAL[n], s["face_up"].count(False))
         else:
-            s["phase"] = "mercy"
+            self._new_round(s)
 
     def _apply_reveal(self, s, seat, action) -> None:
         s["face_up"][action["region"]] = True
         s["reveals_left"] -= 1
         if s["reveals_left"] == 0:
-            s["phase"] = "mercy"
-            s["turn"] = None
-
-    def _auto_mercy(self, s, step) -> None:
-        s["mercy"] = list(step["mercy"])
-        self._new_round(s)
+            self._new_round(s)
 
     def _game_over(self, s, reason, winner25) -> None:
         s["phase"] = "over"
@@ -777,88 +814,65 @@ class TumultRoyale(Engine):
         s["winner25"] = winner25
 
     # -- what each one sees ----------------------------------------------------------------------
-    def _tiles_json(self, tiles) -> dict:
-        out = {name: [] for name in D.COMMODITIES}
-        for t in tiles:
-            c, v = D.TILES[t]
-            out[D.COMMODITIES[c]].append(v)
-        for values in out.values():
-            values.sort()
-        return out
-
     def _view(self, state, viewer: Optional[int]) -> dict:
         n = state["n"]
-        turn = self.to_act(state)
-        regions = None
-        types = None
-        if state["regions"] is not None:
-            regions = [state["regions"][p] if state["face_up"][p] else None for p in range(len(state["face_up"]))]
-            types = list(self._types(state))
+        phase = state["phase"]
         revealed = state["revealed"]
-        players = []
-        for s in range(n):
-            own = viewer == s
-            castle = state["castle"][s]
-            players.append(
-                {
-                    "rank": state["ranks"][s] if state["ranks"] else None,
-                    "supporters": state["supporters"][s],
-                    "mercy": state["mercy"][s],
-                    "statues_left": state["statues_left"][s],
-                    "statues_placed": D.STATUES - state["statues_left"][s],
-                    "holding": state["hand"][s],
-                    "castle_count": len(castle),
-                    "castle": self._tiles_json(castle) if (revealed or own) else None,
-                    "collecting": state["collecting"][s],
-                    "peeks": state["peeks"][s],
-                    "passed": state["passed"][s],
-                    "placed_this_round": state["placed_round"][s],
-                    "greedy": state["greedy"][s],
-                }
-            )
-        centre: dict = {"set_aside": len(state["set_aside"])}
-        if state["layout"] is not None:
-            held = {h: s for s, h in enumerate(state["hand"]) if h is not None}
-            centre["slots"] = [
-                "kept" if t is None else ("held" if i in held else "down") for i, t in enumerate(state["layout"])
-            ]
-            centre["face_up"] = None
-        else:
-            centre["slots"] = None
-            centre["face_up"] = self._tiles_json(state["centre"]) if state["phase"] not in ("shuffle",) else None
         obs = {
-            "game": self.name,
             "seat": viewer,
-            "phase": state["phase"],
+            "phase": phase,
             "round": state["round"],
-            "to_act": turn.to_json(),
-            "options": dict(state["options"]),
+            "to_act": self._seats_to_act(state),
             "demand": state["demand"],
-            "board": {
-                "width": D.width(n),
-                "height": 6,
-                "regions": regions,
-                "face_up": list(state["face_up"]),
-                "fields": types,
-                "owners": list(state["board"]),
-            },
-            "chronicle": [list(x) for x in state["chronicle"]],
-            "players": players,
-            "centre": centre,
-            "pool": state["pool"],
-            "reveals_left": state["reveals_left"],
-            "last_tumults": state["last_tumults"],
-            "end": state["end"],
+            "ranks": list(state["ranks"]) if state["ranks"] else None,
+            "supporters": list(state["supporters"]),
+            "mercy": list(state["mercy"]),
+            "statues_placed": [D.STATUES - x for x in state["statues_left"]],
+            "chronicle": [x[:] for x in state["chronicle"]],
         }
-        if viewer is not None:
-            slot = state["hand"][viewer]
-            if slot is not None:
-                c, v = D.TILES[state["layout"][slot]]
-                obs["hand"] = {"slot": slot, "commodity": D.COMMODITIES[c], "value": v}
-            else:
-                obs["hand"] = None
-        result = self.result(state)
-        obs["result"] = result.to_json() if result else None
+        if state["regions"] is not None:
+            # face-down region tiles show as None / "?" (their identity is secret to everyone)
+            face_up = state["face_up"]
+            obs["regions"] = [state["regions"][p] if face_up[p] else None for p in range(len(face_up))]
+            # board rows joined by "/": one letter per field (P F M V C, "?" face down) ...
+            obs["fields"] = _type_rows(n, tuple(state["regions"]), tuple(face_up))
+            # ... and one character per field: "." empty, else the owner's seat digit
+            obs["owners"] = _owner_rows(tuple(state["board"]), D.width(n))
+        if phase in ("tax", "spin", "tumults", "placement") or (phase == "over" and state["layout"] is not None):
+            # kept tiles stay face down until the reveal: others see only how many a seat kept
+            obs["castles"] = [
+                _codes(c) if (revealed or viewer == s) else len(c) for s, c in enumerate(state["castle"])
+            ]
+        layout = state["layout"]
+        if layout is not None:
+            marks = ["k" if t is None else "d" for t in layout]
+            for h in state["hand"]:
+                if h is not None:
+                    marks[h] = "h"
+            obs["slots"] = "".join(marks)  # d face down, h held by a seat, k kept
+            obs["holding"] = list(state["hand"])
+            obs["collecting"] = list(state["collecting"])
+            if state["options"]["tax_mode"] == "async":
+                obs["peeks"] = list(state["peeks"])
+            if viewer is not None:
+                slot = state["hand"][viewer]
+                if slot is not None:
+                    c, v = D.TILES[layout[slot]]
+                    obs["hand"] = {"slot": slot, "commodity": D.COMMODITIES[c], "value": v}
+                else:
+                    obs["hand"] = None
+        elif revealed:
+            obs["centre"] = _codes(state["centre"])
+        if phase == "placement":
+            obs["passed"] = list(state["passed"])
+            obs["placed_this_round"] = list(state["placed_round"])
+            obs["greedy"] = list(state["greedy"])
+        if state["last_tumults"] is not None:
+            obs["tumults"] = _copy(state["last_tumults"]["tumults"])
+        if phase == "reveal":
+            obs["reveals_left"] = state["reveals_left"]
+        if phase == "over":
+            obs["result"] = self.result(state).to_json()
         return obs
 
     def observation(self, state, seat: int) -> dict:
