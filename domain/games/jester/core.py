@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain.engine import IllegalAction
 
-from .data import FAME_MAX, GUILD_IDS, PLACES, THRESHOLD
+from .data import EVENTS, FAME_MAX, GUILD_IDS, PLACES, THRESHOLD
 
 LEGAL: dict = {}
 APPLY: dict = {}
@@ -181,11 +181,10 @@ def marker_sources(state, seat, reserve_first=False):
 
 
 def place_price(state, place):
-    from .data import EVENTS
-    event = state["events"][state["round"] - 1] if state["round"] >= 1 else None
-    if event is None:
+    r = state["round"]
+    if r < 1:
         return 1
-    return 2 if place in EVENTS[event] else 1
+    return 2 if place in EVENTS[state["events"][r - 1]] else 1
 
 
 def card_options(state):

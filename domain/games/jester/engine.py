@@ -54,25 +54,33 @@ class JesterEngine(Engine):
             return ToAct.players(*frame["seats"])
         return ToAct.players(frame["seat"])
 
+    @staticmethod
+    def _seats(frame):
+        kind = frame["kind"]
+        if kind in CHANCE_KINDS or kind in AUTO_KINDS:
+            return ()
+        if kind in ("favor", "convert"):
+            return (frame["order"][frame["idx"]],)
+        if "seats" in frame:
+            return frame["seats"]
+        return (frame["seat"],)
+
     def legal_actions(self, state, seat):
         frame = top(state)
-        if frame is None or frame["kind"] in CHANCE_KINDS or frame["kind"] in AUTO_KINDS:
-            return []
-        if seat not in self.to_act(state).seats:
+        if frame is None or seat not in self._seats(frame):
             return []
         return LEGAL[frame["kind"]](state, frame, seat)
 
     def check_action(self, state, seat, action) -> None:
-        turn_ = self.to_act(state)
         frame = top(state)
         rule = RULE.get(frame["kind"], "jester") if frame else "jester"
-        if turn_.kind != "players" or seat not in turn_.seats:
+        if frame is None or seat not in self._seats(frame):
             raise IllegalAction("jester turn order", "it is not this seat's turn to act")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction(rule, "an action is a JSON object with a string 'type'")
         legal = LEGAL[frame["kind"]](state, frame, seat)
         for option in legal:
-            if same(option, action):
+            if option == action and same(option, action):
                 return
         types = sorted({o["type"] for o in legal})
         if action["type"] not in types:

@@ -5,17 +5,18 @@ face-down leftover stamps."""
 from __future__ import annotations
 
 from .core import place_price, top
-from .data import PLACES
+from .data import DISCIPLINES, PLACES
 
-PUBLIC_PLAYER_KEYS = ("money", "vp", "fame", "table", "reserve", "guilds", "spec", "boxed", "stamps",
-                      "round_stamps", "made", "order", "pawn", "turns")
+# The public part of the last state observed, reused for the other seats of the same state (states
+# are immutable values: ``apply`` always returns a new one).
+_CACHE: list = [None, None]
 
 
 def decision(state):
     frame = top(state)
     if frame is None:
         return None
-    out = {k: v for k, v in frame.items() if k not in ("order", "idx", "left")}
+    out = {k: v for k, v in frame.items() if k not in ("order", "idx", "left", "classes")}
     if frame["kind"] in ("favor", "convert"):
         if frame["idx"] < len(frame["order"]):
             out["seat"] = frame["order"][frame["idx"]]
@@ -24,29 +25,41 @@ def decision(state):
     return out
 
 
-def public(state, to_act):
+def _player(p):
+    return {
+        "money": p["money"], "vp": p["vp"], "fame": p["fame"], "hand_count": sum(p["hand"]),
+        "table": p["table"], "reserve": p["reserve"], "guilds": p["guilds"], "stamps": p["stamps"],
+        "specialized": [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]],
+        "objects": [d for i, d in enumerate(DISCIPLINES) if p["made"][i]],
+        "order": p["order"], "pawn": p["pawn"], "round_classes": p["round_stamps"],
+    }
+
+
+def _build(state, to_act):
     r = state["round"]
-    players = []
-    for p in state["players"]:
-        q = {k: p[k] for k in PUBLIC_PLAYER_KEYS}
-        q["hand_count"] = sum(p["hand"])
-        players.append(q)
     obs = {
         "game": "jester", "round": r, "over": state["over"], "to_act": to_act,
         "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
         "events": state["events"][:r] if r else [],
-        "card_prices": [place_price(state, p) for p in PLACES] if r else None,
+        "card_prices": [place_price(state, p) for p in PLACES],
         "piles": state["piles"], "favors": state["favors"], "favors_used": state["favors_used"],
         "court": state["court"], "royalty": state["royalty"], "counselor": state["counselor"],
-        "chairs": state["chairs"], "red_chairs": state["opts"]["red_chairs"],
-        "city": state["city"], "class_prices": state["prices"], "objects": state["objects"],
-        "face_down_stamps": sum(state["pool"]), "blocked": state["blocked"],
-        "prestige": state["prestige"], "players": players,
+        "chairs": state["chairs"], "city": state["city"], "class_prices": state["prices"],
+        "objects": state["objects"], "face_down_stamps": sum(state["pool"]),
+        "blocked": state["blocked"], "prestige": state["prestige"],
+        "players": [_player(p) for p in state["players"]],
     }
     if state["over"]:
-        obs["final"] = state["final"]
-        obs["crowns"] = [p["crowns"] for p in state["players"]]  # screens are removed at the end
+        obs["final"] = state["final"]  # the screens are removed: crowns are shown
     return obs
+
+
+def public(state, to_act):
+    if _CACHE[0] is state:
+        return dict(_CACHE[1])
+    obs = _build(state, to_act)
+    _CACHE[0], _CACHE[1] = state, obs
+    return dict(obs)
 
 
 def for_seat(state, seat, to_act):

@@ -1,0 +1,111 @@
+"""Jester: 1000 random playouts per player count through the contract harness, with conservation
+invariants (cards, markers, stamps, objects, nobles), hidden-information checks on every observation
+and on the redacted event list, and every match ending after three rounds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from domain.engine import CHANCE
+from domain.games.jester import ENGINE
+from domain.games.jester.core import markers_total
+from domain.games.jester.data import DISCIPLINES, PLACES
+from tests.engines.harness import random_playout
+
+PUBLIC_KEYS = {"money", "vp", "fame", "hand_count", "table", "reserve", "guilds", "stamps",
+               "specialized", "objects", "order", "pawn", "round_classes"}
+
+
+def invariant(state):
+    n = state["n"]
+    players = state["players"]
+    # place cards: 10 of each place, in piles, hands or on the table (rulebook Components)
+    for i in range(4):
+        total = state["piles"][i] + sum(p["hand"][i] + p["table"][i] for p in players)
+        assert total == 10, (PLACES[i], total)
+        assert state["piles"][i] >= 0
+    for s, p in enumerate(players):
+        assert min(p["hand"]) >= 0 and min(p["table"]) >= 0 and max(p["table"]) <= 3
+        assert markers_total(state, s) == 12, (s, p)  # 12 influence markers, some maybe boxed (P5)
+        assert p["reserve"] >= 0 and min(p["guilds"]) >= 0
+        assert p["money"] >= 0 and p["crowns"] >= 0 and p["vp"] >= 0
+        assert 0 <= p["fame"] <= 13
+        assert p["f13"] == (p["fame"] == 13) or p["f13"]
+        assert len(set(p["round_stamps"])) == len(p["round_stamps"])  # one class per discipline
+    removed = 1 if n == 2 else 0
+    for i, d in enumerate(DISCIPLINES):
+        stamps = state["city"][i] + state["pool"][i] + removed + sum(p["stamps"][i] for p in players)
+        stamps += 1 if state["court"] else 0
+        assert stamps == 4 if state["court"] else stamps == 3, (d, stamps)
+        objects = state["objects"][i] + sum((p["order"] == d) + p["made"][i] for p in players)
+        assert objects == 4, (d, objects)
+    if state["court"]:
+        assert sorted(state["court"]) == sorted(DISCIPLINES)
+    roy = state["royalty"]
+    assert all(roy[i - 1] is not None for i in range(1, 4) if roy[i] is not None)  # contiguous
+    assert 0 <= sum(1 for c in state["chairs"] if c is not None) <= 10  # 10 nobles
+    if state["stack"] and state["stack"][-1]["kind"] == "play":
+        assert sum(players[state["stack"][-1]["seat"]]["hand"]) >= 1  # no turn ends with no card
+
+
+def check_observation(state, seat, obs):
+    assert obs["seat"] == seat
+    assert obs["hand"] == state["players"][seat]["hand"]
+    assert obs["my_crowns"] == state["players"][seat]["crowns"]
+    for other, entry in enumerate(obs["players"]):
+        assert set(entry) == PUBLIC_KEYS, set(entry) ^ PUBLIC_KEYS  # no hand, no crowns
+        assert entry["hand_count"] == sum(state["players"][other]["hand"])
+    assert obs["events"] == state["events"][: state["round"]]  # the face-down events stay hidden
+    assert "pool" not in obs and "stack" not in obs
+    if not state["over"]:
+        assert "crowns" not in obs
+
+
+def check_redaction(playout, n):
+    for before, (actor, action) in zip(playout.states, playout.log):
+        for viewer in list(range(n)) + [None]:
+            shown = ENGINE.redact(before, actor, action, viewer)
+            if actor == CHANCE:
+                if action["type"] == "shuffle" and action["deck"] in ("events", "favors", "city-stamps"):
+                    assert shown is None
+                continue
+            if viewer != actor and action["type"] in ("buy", "take-card", "keep"):
+                assert shown["place"] == "hidden", (action, shown)
+            else:
+                assert shown == action
+            json.dumps(shown)
+
+
+def by_type(state, seat, legal, rng):
+    """Random, but uniform over the kinds of action first (so "done", "no-buy", "defend"... are
+    as likely as any one of the many moves), and playing again a place already on the table half
+    of the time (shorter rounds, so that 3000 playouts fit the time budget)."""
+    types = sorted({a["type"] for a in legal})
+    kind = rng.choice(types)
+    options = [a for a in legal if a["type"] == kind]
+    if kind == "play" and rng.random() < 0.5:
+        table = state["players"][seat]["table"]
+        best = max(table[PLACES.index(a["place"])] for a in options)
+        options = [a for a in options if table[PLACES.index(a["place"])] == best]
+    return rng.choice(options)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_1000_random_playouts(n):
+    """1000 playouts per player count: contract, conservation, hidden information, three rounds."""
+    for seed in range(1000):
+        full = seed % 100 == 0
+        playout = random_playout(
+            ENGINE, n, {"red_chairs": seed % 3 == 0}, seed=seed * 7 + n,
+            policy=None if seed % 10 == 3 else by_type,
+            check_observation=check_observation if full or seed % 10 == 0 else None,
+            invariant=invariant if full or seed % 5 == 0 else None,
+            check_purity_every=1 if full else 97,
+        )
+        final = playout.final
+        assert final["over"] and final["round"] == 3
+        assert ENGINE.result(final).scores == tuple(p["vp"] for p in final["players"])
+        if full or seed % 25 == 0:
+            check_redaction(playout, n)
