@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pickle
 from typing import Any, Mapping, Optional
 
 from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
@@ -13,8 +12,36 @@ from .core import APPLY, AUTO_KINDS, CHANCE_KINDS, LEGAL, RULE, same, settle, to
 HIDDEN_GAINS = {"buy", "take-card", "keep"}  # the card taken goes to a hidden hand
 
 
+_PLAYER_LISTS = ("hand", "table", "guilds", "spec", "stamps", "round_stamps", "made")
+_STATE_LISTS = ("events", "favors", "favors_used", "court", "royalty", "counselor", "chairs", "city",
+                "prices", "objects", "pool", "piles", "blocked", "prestige")
+
+
+def _copy_value(value):
+    if type(value) is list:
+        return [_copy_value(v) for v in value]
+    if type(value) is dict:
+        return {k: _copy_value(v) for k, v in value.items()}
+    return value
+
+
 def _copy(state):
-    return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    """A deep copy specialised to the state's layout (much faster than deepcopy or pickle)."""
+    new = dict(state)
+    for key in _STATE_LISTS:
+        new[key] = state[key][:]  # lists of scalars
+    new["opts"] = dict(state["opts"])
+    players = []
+    for p in state["players"]:
+        q = dict(p)
+        for key in _PLAYER_LISTS:
+            q[key] = p[key][:]
+        players.append(q)
+    new["players"] = players
+    new["stack"] = [_copy_value(f) for f in state["stack"]]
+    if "final" in state:
+        new["final"] = _copy_value(state["final"])
+    return new
 
 
 class JesterEngine(Engine):
