@@ -668,6 +668,30 @@ def test_malformed_actions_are_illegal_not_crashes():
         E.apply(p, SYSTEM, {"type": "close-tax"})
 
 
+def test_malformed_chance_and_auto_steps_are_illegal():
+    """Contract: chance outcomes are validated (a permutation of the right items, a value 2-5), and
+    an automatic step must equal the engine's own computation."""
+    s = E.initial_state(2, E.check_options(2, {}))
+    for bad in (
+        {"type": "regions", "order": ["a"] * 10},
+        {"type": "regions", "order": list(range(10))},
+        {"type": "regions"},
+        {"type": "deal", "ranks": [1, 2]},
+        {"type": "spin", "value": 3},
+    ):
+        with pytest.raises(IllegalAction):
+            E.apply(s, CHANCE, bad)
+    s = started(2)
+    s = E.apply(s, 0, {"type": "done"})
+    s2 = E.apply(s, 1, {"type": "done"})
+    with pytest.raises(IllegalAction):
+        E.apply(s2, SYSTEM, {"type": "tumults"})
+    with pytest.raises(IllegalAction):
+        E.apply(s2, CHANCE, {"type": "spin", "value": 3})
+    with pytest.raises(IllegalAction):
+        E.apply(s2, 0, {"type": "done"})
+
+
 # ---------------------------------------------------------------------------------------------
 # random playouts
 # ---------------------------------------------------------------------------------------------
@@ -788,15 +812,18 @@ def redaction_check(playout) -> None:
                 assert shown == action and "value" not in json.dumps(shown)
 
 
-def make_policy(greedy_seat):
-    """Random legal actions, biased so that tiles are kept and statues placed (one greedier seat)."""
+def make_policy(greedy_seat, hoard=False):
+    """Random legal actions, biased so that tiles are kept and statues placed (one greedier seat).
+    A hoarder keeps every tile it peeks and never stops collecting, to provoke tumults."""
 
     def policy(state, seat, legal, rng):
         kinds = {a["type"] for a in legal}
         if "keep" in kinds:
-            return legal[0] if rng.random() < 0.85 else legal[1]
-        if "done" in kinds and rng.random() < (0.08 if seat == greedy_seat else 0.6):
-            return legal[-1]
+            return legal[0] if (hoard and seat == greedy_seat) or rng.random() < 0.85 else legal[1]
+        if "done" in kinds:
+            stop = (0.0 if hoard else 0.08) if seat == greedy_seat else 0.6
+            if rng.random() < stop:
+                return legal[-1]
         if "place" in kinds and rng.random() < 0.95:
             return rng.choice(legal[:-1])
         return rng.choice(legal)
@@ -805,12 +832,12 @@ def make_policy(greedy_seat):
 
 
 def settings(seed, n):
-    """A mix: 10% uniform random play, 30% asynchronous tax mode, a third with the gamble variant;
-    in live mode the server timer fires at a random step (often early in 40% of the matches)."""
+    """A mix: 10% uniform random play, 10% with a hoarder, 20% asynchronous tax mode, a third with
+    the gamble variant; in live mode the server timer fires at a random step (early in 60%)."""
     k = seed % 10
-    options = {"tax_mode": "async" if k in (1, 4, 7) else "live", "gamble": seed % 3 == 0, "tax_seconds": 20}
-    policy = None if k == 0 else make_policy(seed % n)
-    timeout = 0.35 if k in (2, 5, 8, 9) else 0.08
+    options = {"tax_mode": "async" if k in (1, 4) else "live", "gamble": seed % 3 == 0, "tax_seconds": 20}
+    policy = None if k == 0 else make_policy(seed % n, hoard=k == 7)
+    timeout = {0: 0.08, 7: 0.03}.get(k, 0.35)
     return options, policy, timeout
 
 

@@ -426,8 +426,9 @@ class TumultRoyale(Engine):
             raise IllegalAction("chance", f"a {expected!r} outcome is expected")
         if phase == "regions":
             _keys(outcome, {"type", "order"}, "chance")
-            ok = isinstance(outcome["order"], list) and sorted(outcome["order"]) == list(range(1, 11))
-            if not ok or not all(_is_int(x) for x in outcome["order"]):
+            o = outcome["order"]
+            ok = isinstance(o, list) and all(_is_int(x) for x in o) and sorted(o) == list(range(1, 11))
+            if not ok:
                 raise IllegalAction("chance", "order must be a permutation of the region tiles 1-10")
         elif phase == "deal":
             _keys(outcome, {"type", "ranks"}, "chance")
@@ -828,7 +829,9 @@ class TumultRoyale(Engine):
             "supporters": list(state["supporters"]),
             "mercy": list(state["mercy"]),
             "statues_placed": [D.STATUES - x for x in state["statues_left"]],
-            "chronicle": [x[:] for x in state["chronicle"]],
+            # the king of each filled chronicle space (spaces 1-5 hold 1 statue, 6-10 hold 2, but the
+            # last one holds 1 when that was the king's 25th statue)
+            "chronicle": [x[0] for x in state["chronicle"]],
         }
         if state["regions"] is not None:
             # face-down region tiles show as None / "?" (their identity is secret to everyone)
@@ -838,7 +841,7 @@ class TumultRoyale(Engine):
             obs["fields"] = _type_rows(n, tuple(state["regions"]), tuple(face_up))
             # ... and one character per field: "." empty, else the owner's seat digit
             obs["owners"] = _owner_rows(tuple(state["board"]), D.width(n))
-        if phase in ("tax", "spin", "tumults", "placement") or (phase == "over" and state["layout"] is not None):
+        if phase in ("tax", "spin", "tumults", "placement", "round-end"):
             # kept tiles stay face down until the reveal: others see only how many a seat kept
             obs["castles"] = [
                 _codes(c) if (revealed or viewer == s) else len(c) for s, c in enumerate(state["castle"])
