@@ -574,14 +574,8 @@ class FoolsCrownEngine(Engine):
         self._cleanup(s)
 
     def _summary(self, s) -> dict:
-        out = s["outcome"] or {}
-        return {
-            "round": s["round"],
-            "strengths": out.get("strengths"),
-            "qualified": out.get("qualified"),
-            "winner": s["winner"],
-            "claimed": s.get("claimed"),
-        }
+        """The previous round in brief, for the observation (the full resolution is in the event list)."""
+        return {"round": s["round"], "winner": s["winner"], "claimed": s["claimed"]}
 
     def _cleanup(self, s) -> None:
         """Round cleanup (rulebook "Played cards are discarded and hands refill to five")."""
@@ -627,13 +621,12 @@ class FoolsCrownEngine(Engine):
 
     def _view(self, state, viewer) -> dict:
         """What ``viewer`` (a seat, or None for a spectator) sees; per-seat facts are lists indexed by
-        seat: hands = number of cards in each hand; commits = [face up, face down] with None for what
+        seat: hands = number of cards in each hand; jokers = number of Jokers held (they are alike); commits = [face up, face down] with None for what
         is still hidden (None: no commit); exchanged = the hand revealed by a Noble Exchange this round;
         gambled = number of cards exchanged by a Joker gamble this round (0: none)."""
         out = state["outcome"]
         n = state["players"]
         view = {
-            "game": GAME,
             "stage": state["stage"],
             "round": state["round"],
             "to_act": list(self.to_act(state).seats),
@@ -641,7 +634,7 @@ class FoolsCrownEngine(Engine):
             "deck": len(state["deck"]),
             "discard": len(state["discard"]),
             "hands": [len(h) for h in state["hands"]],
-            "jokers": state["jokers"],
+            "jokers": [len(j) for j in state["jokers"]],
             "crowns": state["crowns"],
             "commits": [self._commit_view(state, i, viewer) for i in range(n)],
             "exchanged": state["exchanged"],

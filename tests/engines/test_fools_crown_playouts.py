@@ -1,0 +1,185 @@
+"""Fool's Crown: random playouts (contract, secrecy, conservation, termination) and the bot levels.
+
+Runs 1000 playouts per player count (2, 3, 4) through the shared harness, with an observation check
+(nobody sees another's hand, a face-down or sealed card, or the deck), a conservation invariant (the 52
+cards + 2 Jokers are all somewhere, exactly once) and a redaction check of the event list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from domain.engine import CHANCE, SYSTEM
+from domain.games.fools_crown import ENGINE
+from domain.games.fools_crown.bots import win_shares
+from domain.games.fools_crown.cards import ALL_CARDS, JOKERS
+from tests.engines.harness import random_playout
+
+ALL = sorted(ALL_CARDS)
+
+
+def _locations(state) -> list:
+    cards = list(state["deck"]) + list(state["discard"]) + list(state["centre"])
+    for i in range(state["players"]):
+        cards += state["hands"][i] + state["jokers"][i] + state["crowns"][i]
+        if state["commits"][i] is not None:
+            cards += state["commits"][i]
+    if state["gamble"] is not None:  # the sacrificed Joker on its way into the deck
+        cards.append(state["gamble"]["joker"])
+    return cards
+
+
+def conservation(state) -> None:
+    """Conservation: deck + discard + hands + committed + Jokers held + Crowns (held or centre) are
+    the 54 distinct cards; hands never exceed five and never hold a Joker."""
+    cards = _locations(state)
+    assert sorted(cards) == ALL, "cards not conserved"
+    assert all(len(h) <= 5 for h in state["hands"])
+    assert not any(j in h for h in state["hands"] for j in JOKERS), "a Joker is in a playable hand"
+    if state["stage"] == "commit":
+        assert all(len(h) >= 3 for h in state["hands"])
+
+
+def invariant(state) -> None:
+    """Conservation, and the spectator's view shows no hidden card."""
+    conservation(state)
+    _assert_hidden(json.dumps(ENGINE.public_observation(state)), _secrets(state, None), "spectator")
+
+
+def _revealed(state) -> set:
+    shown = set()
+    for cards in state["exchanged"]:
+        if cards:
+            shown.update(cards)  # a Noble Exchange reveals the whole hand (rulebook)
+    return shown
+
+
+def _secrets(state, viewer, revealing: bool = False) -> set:
+    """Cards ``viewer`` (seat or None) must not see: others' hands, the deck, others' face-down (and,
+    while the commit phase is open, sealed face-up) cards."""
+    secret = set(state["deck"])
+    all_done = all(state["done"])
+    for i in range(state["players"]):
+        if i == viewer:
+            continue
+        secret.update(state["hands"][i])
+        commit = state["commits"][i]
+        if commit is not None and state["outcome"] is None and not revealing:
+            secret.add(commit[1])
+            if not all_done:
+                secret.add(commit[0])
+    return secret - _revealed(state)
+
+
+_QUOTED = re.compile(r'"([^"]*)"')
+
+
+def _assert_hidden(text: str, secret: set, who) -> None:
+    leaked = secret.intersection(_QUOTED.findall(text))
+    assert not leaked, f"{sorted(leaked)} leaked to {who}"
+
+
+def check_observation(state, seat, observation) -> None:
+    assert observation["you"] == seat
+    assert sorted(observation["hand"]) == sorted(state["hands"][seat])
+    assert observation["hands"] == [len(h) for h in state["hands"]]
+    _assert_hidden(json.dumps(observation), _secrets(state, seat), seat)
+
+
+def check_redaction(playout) -> None:
+    """Every logged action, as shown to anyone but its actor, names no card secret to that viewer."""
+    for state, (actor, action) in zip(playout.states, playout.log):
+        n = state["players"]
+        revealing = actor == SYSTEM  # resolve-round is the reveal of the face-down cards
+        for viewer in [None, *range(n)]:
+            if viewer == actor:
+                continue
+            shown = ENGINE.redact(state, actor, action, viewer)
+            if actor == CHANCE and action["type"] == "shuffle":
+                assert shown is None, "a shuffle order was shown"
+                continue
+            secret = _secrets(state, viewer, revealing)
+            if isinstance(actor, int) and action["type"] == "noble-exchange":
+                secret -= set(state["hands"][actor])  # the exchange reveals the hand (rulebook)
+            _assert_hidden(json.dumps(shown), secret, viewer)
+
+
+def decisive_random(state, seat, legal, rng):
+    """Random play that gambles a Joker only now and then (uniform play would gamble at almost every
+    turn, there being 25 ways to) and never passes up a challenge: shorter matches, same rules."""
+    kinds = sorted({action["type"] for action in legal} - {"pass"}) or ["pass"]
+    if "gamble" in kinds and len(kinds) > 1 and rng.random() > 0.15:
+        kinds.remove("gamble")
+    kind = rng.choice(kinds)
+    return rng.choice([action for action in legal if action["type"] == kind])
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_1000_random_playouts(players):
+    """1000 random matches per player count: contract, conservation and an end for every match.
+
+    One in ten plays uniformly random actions with every check (each seat's observation, the
+    spectator's, purity at every step or every fifth, the redaction of the whole event list); the rest play
+    `decisive_random` with the conservation invariant and a purity check every 50 steps (runtime budget)."""
+    reasons = set()
+    for seed in range(1000):
+        full = seed % 10 == 0
+        playout = random_playout(
+            ENGINE,
+            players,
+            seed=seed,
+            check_observation=check_observation if full else None,
+            invariant=invariant if full else conservation,
+            check_purity_every=(1 if seed % 20 == 0 else 5) if full else 50,
+            policy=None if full else decisive_random,
+        )
+        if full:
+            check_redaction(playout)
+        result = ENGINE.result(playout.final)
+        reasons.add(result.detail["reason"])
+        if result.detail["reason"] == "four-crowns":
+            assert sorted(result.scores, reverse=True)[0] == 4 and result.ranks.count(1) == 1
+        else:
+            assert result.detail["rounds"] == 30
+    assert "four-crowns" in reasons
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_playouts_end_without_the_safety_cap(players):
+    """House rule 3.4 "Optional safety cap": with safety_cap off, random matches still end on four Crowns."""
+    for seed in range(25):
+        playout = random_playout(
+            ENGINE, players, options={"safety_cap": False}, seed=10_000 + seed, check_purity_every=100,
+            invariant=conservation,
+        )
+        assert ENGINE.result(playout.final).detail["reason"] == "four-crowns"
+
+
+def test_bot_levels_strong_beats_basic_beats_random():
+    """Computer opponents: strong > basic > random in win share, by a clear margin (deterministic seeds)."""
+    shares = {}
+    for pair in (("strong", "basic"), ("basic", "random"), ("strong", "random")):
+        two = win_shares(ENGINE, pair, 300, 2, seed=1000)
+        four = win_shares(ENGINE, pair, 200, 4, seed=2000)
+        shares[pair] = {level: (two[level] + four[level]) / 2 for level in pair}
+    assert shares[("strong", "basic")]["strong"] >= 0.55, shares
+    assert shares[("basic", "random")]["basic"] >= 0.75, shares
+    assert shares[("strong", "random")]["strong"] >= 0.75, shares
+
+
+def test_bots_see_only_the_observation_and_pick_legal_actions():
+    """Every bot level returns one of the legal actions it is given, from the seat's observation only."""
+    bots = ENGINE.bots()
+    assert {"basic", "strong"} <= set(bots)
+    for name, bot in bots.items():
+
+        def policy(state, seat, legal, rng, bot=bot):
+            action = bot(ENGINE.observation(state, seat), legal, rng)
+            assert action in legal, (name, action)
+            return action
+
+        for seed in range(20):
+            random_playout(ENGINE, 2 + seed % 3, seed=seed, policy=policy, check_purity_every=25)
