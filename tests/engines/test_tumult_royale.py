@@ -287,7 +287,7 @@ def test_tumult_rulebook_example_duchess_and_prince():
     4 - 1 = 3, prince 4 -> the prince is greediest."""
     king, duchess, prince = 0, 1, 2
     s = tumult_state(
-        castles=["", "B2 B3 T1 T3", "B1 B3 T2 T2"],
+        castles=["", "B1 B2 B2 T1 T3", "B1 B3 T2 T2"],
         centre_codes="B2 M1 M3 T1 T2",
         demand=4,
         mercy=[False, True, False],
@@ -302,12 +302,14 @@ def test_tumult_rulebook_example_duchess_and_prince():
     after = E.apply(s, SYSTEM, step)
     assert after["supporters"] == [20, 20 - 3, 20 - 3]  # duchess and prince lose 3 each
     assert after["pool"] == s["pool"] + 6
-    assert sorted(D.TILES[t] for t in after["castle"][duchess]) == [(0, 2), (2, 1), (2, 3)]  # kept B2
+    # the duchess hands back her two higher bread tiles ("the two bread tiles with red arrows")
+    assert len(bread["returned"]) == 2 and len(tools["returned"]) == 1
+    assert sorted(D.TILES[t] for t in after["castle"][duchess]) == [(0, 1), (2, 1), (2, 3)]  # kept B1
     assert sorted(D.TILES[t] for t in after["castle"][prince]) == [(0, 1), (0, 3), (2, 2)]  # kept one T2
     assert after["greedy"] == [False, True, True]
     assert after["phase"] == "round-end"  # nobody holds marble: nobody can place, all pass
     # the returned tiles lie face up in the centre
-    assert sorted(D.TILES[t] for t in after["centre"] if D.TILES[t][0] == 0) == [(0, 2), (0, 3)]
+    assert sorted(D.TILES[t] for t in after["centre"] if D.TILES[t][0] == 0) == [(0, 2), (0, 2), (0, 2)]
     with pytest.raises(IllegalAction):
         E.apply(s, SYSTEM, dict(step, tumults=[]))
 
