@@ -650,6 +650,8 @@ def test_malformed_actions_are_illegal_not_crashes():
             E.check_action(s, 0, action)
     with pytest.raises(IllegalAction):
         E.check_action(s, 5, {"type": "done"})
+    with pytest.raises(IllegalAction):
+        E.check_action(s, True, {"type": "done"})
     board = empty_board()
     board[18] = 0
     p = at_placement(castles=[tiles("B1 M1"), []], board=board)

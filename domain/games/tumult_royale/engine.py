@@ -271,7 +271,7 @@ class TumultRoyale(Engine):
     # -- checking ------------------------------------------------------------------------------
     def check_action(self, state, seat, action) -> None:
         turn = self.to_act(state)
-        if turn.kind != "players" or seat not in turn.seats:
+        if not _is_int(seat) or turn.kind != "players" or seat not in turn.seats:
             raise IllegalAction("turn order", "it is not this seat's turn to act")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("action format", "an action is a JSON object with a 'type'")
