@@ -696,6 +696,39 @@ def test_malformed_chance_and_auto_steps_are_illegal():
         E.apply(s2, 0, {"type": "done"})
 
 
+def test_fuzzed_actions_raise_illegal_action_only():
+    """Contract: random malformed actions, seats and system/chance steps on states from real matches
+    raise IllegalAction (never KeyError/TypeError); whatever check_action accepts, apply applies."""
+    from tests.engines.harness import random_playout
+
+    junk = [None, True, -1, 0, 1, 5, 26, 27, 99, "1", 1.0, [], {}, [1], {"bread": [1]}]
+    kinds = ["peek", "keep", "return", "done", "place", "pass", "reveal", "first-statue", "close-tax", "x"]
+    rng = random.Random(7)
+    accepted = 0
+    for seed in range(6):
+        n = 2 + seed % 3
+        playout = random_playout(E, n, {"tax_mode": "async" if seed % 2 else "live"}, seed=seed, check_purity_every=50)
+        for state in playout.states[::3]:
+            for _ in range(12):
+                action = {"type": rng.choice(kinds)}
+                for key in rng.sample(["tile", "field", "pay", "region", "value"], rng.randint(0, 2)):
+                    action[key] = rng.choice(junk)
+                seat = rng.choice([0, 1, 2, 3, -1, None, "0"])
+                try:
+                    E.check_action(state, seat, action)
+                except IllegalAction:
+                    pass
+                else:
+                    E.apply(state, seat, action)
+                    accepted += 1
+                for actor in (SYSTEM, CHANCE):
+                    if actor == SYSTEM and action == {"type": "close-tax"} and E.timer(state) is not None:
+                        continue  # the legal timeout
+                    with pytest.raises(IllegalAction):
+                        E.apply(state, actor, action)
+    assert accepted > 0
+
+
 # ---------------------------------------------------------------------------------------------
 # random playouts
 # ---------------------------------------------------------------------------------------------
