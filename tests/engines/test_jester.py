@@ -1095,3 +1095,28 @@ def test_observation_hides_hands_crowns_and_future_events():
     assert E.redact(s, 0, {"type": "play", "place": "court"}, 1) == {"type": "play", "place": "court"}
     fresh = E.initial_state(2, E.check_options(2, {}))
     assert E.redact(fresh, CHANCE, {"type": "shuffle", "deck": "events", "order": [1, 2, 3, 4, 5, 6]}, 0) is None
+
+
+def test_end_game_seven_disciplines_and_unmarked():
+    """End of the Game item 5 + house rule P1: 7 marked disciplines 10 VP; a discipline taken but
+    without a table marker neither scores nor counts (6 marked + 1 unmarked -> 7 VP)."""
+    s = final_state()
+    P(s, 0)["stamps"] = [1] * 7
+    P(s, 0)["spec"] = [True] * 7
+    P(s, 1)["stamps"] = [1] * 7
+    P(s, 1)["spec"] = [True] * 6 + [False]
+    step = E.auto_action(s)
+    assert step["disciplines"][:2] == [10, 7]
+    assert step["specialization"][:2] == [7, 6]
+
+
+def test_heralds_threshold():
+    """Guild 06 Heralds (threshold 3, DERIVED): with only 2 markers crowns cost 2 prestige each."""
+    s = scoring_state()
+    P(s, 0)["round_stamps"] = ["harp"]  # Prince: 2 prestige
+    P(s, 0)["guilds"] = [0, 0, 0, 0, 0, 2]
+    s = auto(auto(s))
+    assert [a for a in E.legal_actions(s, 0) if a["into"] == "crowns"] == [
+        {"type": "convert", "into": "crowns", "amount": 1}]
+    s = act(s, 0, {"type": "convert", "into": "crowns", "amount": 1})
+    assert s["prestige"][0] == 0 and P(s, 0)["crowns"] == 3 and kind(s) == "next-round"

@@ -165,15 +165,11 @@ class JesterEngine(Engine):
         return new
 
     # -- what each one sees ------------------------------------------------------------------------
-    def _to_act_seats(self, state):
-        t = self.to_act(state)
-        return {"kind": t.kind, "seats": list(t.seats)}
-
     def observation(self, state, seat):
-        return observation.for_seat(state, seat, self._to_act_seats(state))
+        return observation.for_seat(state, seat)
 
     def public_observation(self, state):
-        return observation.public(state, self._to_act_seats(state))
+        return observation.public(state)
 
     def redact(self, state, actor, action, viewer: Optional[int]):
         if actor == CHANCE:

@@ -35,11 +35,10 @@ def _player(p):
     }
 
 
-def _build(state, to_act):
+def _build(state):
     r = state["round"]
     obs = {
-        "game": "jester", "round": r, "over": state["over"], "to_act": to_act,
-        "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
+        "round": r, "over": state["over"], "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
         "events": state["events"][:r] if r else [],
         "card_prices": [place_price(state, p) for p in PLACES],
         "piles": state["piles"], "favors": state["favors"], "favors_used": state["favors_used"],
@@ -54,16 +53,16 @@ def _build(state, to_act):
     return obs
 
 
-def public(state, to_act):
+def public(state):
     if _CACHE[0] is state:
         return dict(_CACHE[1])
-    obs = _build(state, to_act)
+    obs = _build(state)
     _CACHE[0], _CACHE[1] = state, obs
     return dict(obs)
 
 
-def for_seat(state, seat, to_act):
-    obs = public(state, to_act)
+def for_seat(state, seat):
+    obs = public(state)
     p = state["players"][seat]
     obs["seat"] = seat
     obs["hand"] = p["hand"]
