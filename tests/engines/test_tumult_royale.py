@@ -869,12 +869,12 @@ def make_policy(greedy_seat, hoard=False):
 
 
 def settings(seed, n):
-    """A mix: 10% uniform random play, 10% with a hoarder, 20% asynchronous tax mode, a third with
-    the gamble variant; in live mode the server timer fires at a random step (early in 60%)."""
-    k = seed % 10
-    options = {"tax_mode": "async" if k in (1, 4) else "live", "gamble": seed % 3 == 0, "tax_seconds": 20}
-    policy = None if k == 0 else make_policy(seed % n, hoard=k == 7)
-    timeout = {0: 0.08, 7: 0.03}.get(k, 0.35)
+    """A mix: 10% uniform random play, 5% with a hoarder, 20% asynchronous tax mode, a third with
+    the gamble variant; in live mode the server timer fires at a random step (early in 65%)."""
+    k = seed % 20
+    options = {"tax_mode": "async" if k in (1, 4, 11, 14) else "live", "gamble": seed % 3 == 0, "tax_seconds": 20}
+    policy = None if k in (0, 10) else make_policy(seed % n, hoard=k == 7)
+    timeout = {0: 0.15, 10: 0.15, 7: 0.012, 17: 0.08}.get(k, 0.45)
     return options, policy, timeout
 
 
