@@ -51,7 +51,12 @@ def _copy_state(state: dict) -> dict:
 
 def _codes(tiles) -> list:
     """Tiles as short codes, sorted: "B2" = a bread tile showing 2, "M" marble, "T" tools."""
-    return [_CODES[t] for t in sorted(tiles)]
+    return list(_codes_cached(tuple(tiles))) if tiles else []
+
+
+@lru_cache(maxsize=8192)
+def _codes_cached(tiles: tuple) -> tuple:
+    return tuple(_CODES[t] for t in sorted(tiles))
 
 
 _CODES = tuple("BMT"[c] + str(v) for c, v in D.TILES)
