@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 from math import factorial
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct
 
 from .cards import (
     DECK,
@@ -127,24 +127,27 @@ class LeBouffonEngine(Engine):
     # -- whose move ----------------------------------------------------------------------------
     def to_act(self, state: dict) -> ToAct:
         phase = state["phase"]
+        if phase == "play":
+            return ToAct(Phase.PLAYERS, (state["trick"]["turn"],))
         if phase in ("roles", "shuffle"):
             return ToAct.chance()
         if phase == "exchange":
             return ToAct.players(*[seat for seat in self._givers(state) if state["gifts"][seat] is None])
-        if phase == "play":
-            return ToAct.players(state["trick"]["turn"])
         if phase == "score":
             return ToAct.auto()
         return ToAct.over()
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         phase = state["phase"]
-        if phase == "exchange":
+        if phase == "play":
+            if state["trick"]["turn"] != seat:
+                return []
+        elif phase == "exchange":
             if seat not in self._givers(state) or state["gifts"][seat] is not None:
                 return []
             size = EXCHANGES[state["roles"][seat]][1]
             return [{"type": "give", "cards": list(combo)} for combo in combinations(state["hands"][seat], size)]
-        if phase != "play" or state["trick"]["turn"] != seat:
+        else:
             return []
         hand = state["hands"][seat]
         top = state["trick"]["top"]
@@ -155,10 +158,19 @@ class LeBouffonEngine(Engine):
                 for size in range(1, min(4, len(cards)) + 1):
                     actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, size))
             return actions
-        for strength, cards in groups.items():
-            for size in sorted({top["count"], top["count"] - 1, 1}):
-                if 1 <= size <= min(4, len(cards)) and _play_rule(top, strength, size) is not None:
-                    actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, size))
+        count, top_strength = top["count"], top["strength"]
+        for strength, cards in groups.items():  # rulebook 6: same count, strictly stronger
+            if strength > top_strength and len(cards) >= count:
+                actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, count))
+        minotaures = groups.get(MINOTAURE, ())
+        if top["kind"] == "minotaure" and len(minotaures) >= count:  # house rule 5.4: c minotaures on 1 laid as c
+            actions.extend({"type": "play", "cards": list(c)} for c in combinations(minotaures, count))
+        if 2 <= count <= 4:
+            paladins = groups.get(PALADIN, ())
+            if top_strength < PALADIN and len(paladins) >= count - 1:  # k paladins on k+1 cards
+                actions.extend({"type": "play", "cards": list(c)} for c in combinations(paladins, count - 1))
+            if top_strength < MINOTAURE and minotaures:  # 1 minotaure on 2-4 cards
+                actions.extend({"type": "play", "cards": [card]} for card in minotaures)
         actions.append({"type": "pass"})
         if state["roles"][seat] == "bouffon":
             same = groups.get(top["strength"], [])
@@ -168,13 +180,15 @@ class LeBouffonEngine(Engine):
         return actions
 
     def check_action(self, state: dict, seat: Any, action: Any) -> None:
-        turn = self.to_act(state)
-        if type(seat) is not int or seat not in turn.seats:
+        phase = state["phase"]
+        if phase == "play":
+            if type(seat) is not int or seat != state["trick"]["turn"]:
+                raise IllegalAction("turn order", "it is not this seat's turn to act")
+        elif type(seat) is not int or seat not in self.to_act(state).seats:
             raise IllegalAction("turn order", "it is not this seat's turn to act")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("action format", "an action is a JSON object with a string 'type'")
         kind = action["type"]
-        phase = state["phase"]
         if phase == "exchange":
             if kind != "give":
                 raise IllegalAction("le-bouffon rulebook 3", "before the deal is played the roi and héritier give cards")
@@ -390,34 +404,36 @@ class LeBouffonEngine(Engine):
         kind = action["type"]
         trick = dict(state["trick"])
         new = dict(state)
-        hands = list(state["hands"])
-        plays = list(trick["plays"])
+        hands = state["hands"]
+        plays = trick["plays"] + [None]
         acted = trick["acted"] + [seat]
         trick["acted"] = acted
         ends_trick = False
         if kind == "pass":
-            plays.append({"seat": seat, "type": "pass"})
+            plays[-1] = [seat, "pass", []]
         else:
+            hands = list(hands)
             cards = sort_cards(action["cards"])
             strength = STRENGTH[cards[0]]
             hands[seat] = [card for card in hands[seat] if card not in cards]
             new["played"] = state["played"] + cards
-            plays.append({"seat": seat, "type": kind, "cards": cards})
+            plays[-1] = [seat, kind, cards]
             trick["last"] = seat
             if kind == "laugh":  # rulebook 10: the laugh ends the trick at once
                 ends_trick = True
             else:
                 top_kind, count = _play_rule(trick["top"], strength, len(cards))
                 trick["top"] = {"seat": seat, "cards": cards, "count": count, "strength": strength, "kind": top_kind}
+            new["hands"] = hands
             if not hands[seat]:
                 new["finished"] = state["finished"] + [seat]
+                active = [s for s in range(state["n"]) if hands[s]]
+                if len(active) == 1:  # house rule 5.4 end of a deal: the last holder becomes the bouffon
+                    new["finished"] = new["finished"] + active
+                    new["phase"] = "score"
         trick["plays"] = plays
-        new["hands"] = hands
         new["trick"] = trick
-        active = [s for s in range(state["n"]) if hands[s]]
-        if len(active) == 1:  # house rule 5.4 end of a deal: the last holder becomes the bouffon
-            new["finished"] = new["finished"] + active
-            new["phase"] = "score"
+        if new["phase"] == "score":
             return new
         if not ends_trick:
             following = self._next_active(state, seat, hands)
@@ -462,13 +478,11 @@ class LeBouffonEngine(Engine):
             "deal": state["deal"],
             "deals": state["deals"],
             "roles": state["roles"],
-            "order": state["order"],
-            "hand_counts": [len(hand) for hand in state["hands"]],
+            "hand_counts": list(map(len, state["hands"])),
             "finished": state["finished"],
             "scores": state["scores"],
         }
         if trick is not None:
-            # The last to lay cards is the seat of the top, or of the laugh that ended the trick.
             obs["trick"] = {"leader": trick["leader"], "turn": trick["turn"], "top": trick["top"], "plays": trick["plays"]}
         if state["phase"] == "exchange":
             obs["waiting"] = list(self.to_act(state).seats)

@@ -1,0 +1,171 @@
+"""Random Le Bouffon playouts: 1000 per player count (3 to 6), checked throughout by the harness.
+
+Every playout checks that cards are conserved (hands + cards laid this deal = the deck), that no seat's
+observation (and no spectator's) holds a card of another hand, that the event list redacts the
+shuffle and the gifts of the exchange, and that every deal of the match ends and is scored.
+Most are 2-deal matches (one deal with random roles, one with the exchange); the first few per count
+run with the full purity check at every step and with 3 deals.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from domain.engine import CHANCE
+from domain.games.le_bouffon import ENGINE
+from domain.games.le_bouffon.cards import DECK, EXCHANGES, decks_for
+from tests.engines.harness import random_playout
+
+PLAYOUTS = 1000
+FULL_CHECKS = 5  # per count: uniform random policy, 3 deals, the purity check at every step
+MATCHES = 40  # per count: uniform random policy, matches of 2 or 3 deals (exchanges, new roles)
+
+CARD = re.compile(r'"([a-z0-9-]+#[0-9]+)"')
+OWN_KEYS = ("seat", "hand", "gift", "exchange")
+_cache: dict = {"state": None}
+
+
+def _cards_named(value) -> set:
+    """Every card id, and every string that looks like one, anywhere in a JSON value."""
+    return set(CARD.findall(json.dumps(value, ensure_ascii=False)))
+
+
+def _others_cards(state, seat):
+    return {card for other, hand in enumerate(state["hands"]) if other != seat for card in hand}
+
+
+def _checked_public(state):
+    """The public observation of ``state``, scanned once for any card held in a hand."""
+    if _cache["state"] is not state:
+        owners = {card: seat for seat, hand in enumerate(state["hands"]) for card in hand}
+        public = ENGINE.public_observation(state)
+        leaked = _cards_named(public) & set(owners)
+        assert not leaked, f"the public observation shows cards in hands: {sorted(leaked)}"
+        assert public["hand_counts"] == [len(hand) for hand in state["hands"]]
+        _cache.update(state=state, public=public, owners=owners)
+    return _cache["public"], _cache["owners"]
+
+
+def check_observation(state, seat, observation):
+    """A seat sees the public observation (which holds no card of any hand) plus its own hand, its
+    pending gift and its own exchange of this deal, and nothing else."""
+    public, owners = _checked_public(state)
+    for key, value in observation.items():
+        if key not in OWN_KEYS:
+            assert public[key] == value, f"a seat's {key!r} differs from the public one"
+    assert len(observation) - len(public) == sum(key in observation for key in OWN_KEYS)
+    assert observation["seat"] == seat
+    assert observation["hand"] == state["hands"][seat]
+    gift = observation.get("gift")
+    if gift is not None:
+        assert gift == state["gifts"][seat] and set(gift) <= set(state["hands"][seat])
+    exchange = observation.get("exchange")
+    if exchange is not None:
+        # A seat knows what it gave and what it received in this deal's exchange, nothing else.
+        assert exchange == state["exchanged"][seat] and set(exchange) == {"gave", "received"}
+        assert all(owners.get(card, seat) == seat for card in exchange["received"])
+
+
+def make_invariant(num_players):
+    deck = set(DECK[decks_for(num_players)])  # card ids are unique: same size + same set = same cards
+    per_deal = num_players * (num_players - 1) // 2
+
+    def invariant(state):
+        phase = state["phase"]
+        hands = state["hands"]
+        if phase in ("exchange", "play", "score"):
+            held = [card for hand in hands for card in hand] + state["played"]
+            assert len(held) == len(deck) and set(held) == deck, "cards are not conserved"
+            finished = state["finished"]
+            assert len(set(finished)) == len(finished)
+            if phase != "score":
+                assert all(not hands[seat] for seat in finished) and len(finished) < num_players - 1
+                assert all(hands[seat] for seat in range(num_players) if seat not in finished)
+            else:
+                assert sorted(finished) == list(range(num_players))
+        else:
+            assert all(hand == [] for hand in hands) and state["played"] == []
+        assert sum(state["scores"]) == per_deal * len(state["history"])
+
+    return invariant
+
+
+def check_redaction(engine, playout, num_players):
+    for before, (actor, action) in zip(playout.states, playout.log):
+        for viewer in [None, *range(num_players)]:
+            shown = engine.redact(before, actor, action, viewer)
+            if actor == CHANCE:
+                if action["type"] == "shuffle":
+                    assert shown is None
+                else:
+                    assert shown == action  # the first roles are public
+            elif action["type"] == "give":
+                receiver = before["roles"].index(EXCHANGES[before["roles"][actor]][0])
+                if viewer in (actor, receiver):
+                    assert shown == action
+                else:
+                    assert shown == {"type": "give", "count": len(action["cards"])}
+                    assert not _cards_named(shown) & _others_cards(before, viewer if viewer is not None else -1)
+            else:
+                assert shown == action  # plays, passes, laughs and scores are public
+
+
+def check_match(playout, num_players, deals):
+    final = playout.final
+    history = final["history"]
+    assert len(history) == deals, "every deal ends and is scored"
+    for entry in history:
+        assert sorted(entry["order"]) == list(range(num_players))
+        assert sorted(entry["points"]) == list(range(num_players))
+    result = ENGINE.result(final)
+    assert sorted(result.ranks) == list(range(1, num_players + 1))
+    assert list(result.scores) == final["scores"]
+    gives = [action for actor, action in playout.log if action["type"] == "give"]
+    givers = len([role for role in EXCHANGES if role in final["roles"]])
+    assert len(gives) == givers * (deals - 1), "one exchange per deal after the first"
+
+
+def eager(state, seat, legal, rng):
+    """A random policy that mostly lays cards, often the biggest set: shorter deals, same rules."""
+    plays = [action for action in legal if action["type"] != "pass"]
+    if not plays or rng.random() < 0.05:
+        return rng.choice(legal)
+    if rng.random() < 0.7:
+        most = max(len(action["cards"]) for action in plays)
+        plays = [action for action in plays if len(action["cards"]) == most]
+    return rng.choice(plays)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5, 6])
+def test_random_playouts(num_players):
+    steps = 0
+    laughs = exceptions = 0
+    for seed in range(PLAYOUTS):
+        full = seed < FULL_CHECKS
+        deals = 3 if full else 2 if seed < MATCHES else 1
+        playout = random_playout(
+            ENGINE,
+            num_players,
+            {"deals": deals},
+            seed=seed,
+            check_observation=check_observation,
+            invariant=make_invariant(num_players),
+            check_purity_every=1 if full else 50,
+            policy=None if seed < MATCHES else eager,
+        )
+        check_match(playout, num_players, deals)
+        if seed < MATCHES or seed % 10 == 0:
+            check_redaction(ENGINE, playout, num_players)
+        steps += playout.steps
+        laughs += sum(1 for _, action in playout.log if action["type"] == "laugh")
+        exceptions += sum(
+            1 for state, (_, action) in zip(playout.states, playout.log)
+            if action["type"] == "play" and state["trick"]["top"] is not None
+            and len(action["cards"]) != state["trick"]["top"]["count"]
+        )
+    assert steps > PLAYOUTS * 40
+    # the random games do reach the special rules
+    assert laughs > 0 and exceptions > 0
