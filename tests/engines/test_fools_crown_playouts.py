@@ -133,7 +133,7 @@ def test_1000_random_playouts(players):
             seed=seed,
             check_observation=check_observation if full else None,
             invariant=invariant if full else conservation,
-            check_purity_every=(1 if seed % 20 == 0 else 5) if full else 50,
+            check_purity_every=(1 if seed % 50 == 0 else 5) if full else 50,
             policy=None if full else decisive_random,
         )
         if full:

@@ -330,7 +330,7 @@ class FoolsCrownEngine(Engine):
         if stage in ("roll", "tiebreak"):
             kind = "roll" if stage == "roll" else "tiebreak-roll"
             seat = self._roll_seat(state)
-            return [({"type": kind, "seat": seat, "dice": list(d)}, 1 / 36) for d in DICE_OUTCOMES]
+            return [({"type": kind, "seat": seat, "dice": [a, b]}, 1 / 36) for a, b in DICE_OUTCOMES]
         return None
 
     def sample_chance(self, state, rng: random.Random):
@@ -603,16 +603,6 @@ class FoolsCrownEngine(Engine):
         self._run_draws(s)
 
     # -- what each one sees ----------------------------------------------------------------------
-    def _commit_view(self, state, i, viewer):
-        commit = state["commits"][i]
-        if commit is None:
-            return None
-        if viewer == i or state["outcome"] is not None:
-            return commit  # [face up, face down]
-        if all(state["done"]):
-            return [commit[0], None]  # the lower card stays face down until the round is resolved
-        return [None, None]  # sealed until every seat has committed
-
     def public_observation(self, state) -> dict:
         return self._view(state, None)
 
@@ -621,25 +611,44 @@ class FoolsCrownEngine(Engine):
 
     def _view(self, state, viewer) -> dict:
         """What ``viewer`` (a seat, or None for a spectator) sees; per-seat facts are lists indexed by
-        seat: hands = number of cards in each hand; jokers = number of Jokers held (they are alike); commits = [face up, face down] with None for what
-        is still hidden (None: no commit); exchanged = the hand revealed by a Noble Exchange this round;
-        gambled = number of cards exchanged by a Joker gamble this round (0: none)."""
+        seat: hands = number of cards in each hand; jokers = number of Jokers held (they are alike);
+        commits = [face up, face down] with None for what is still hidden (None: no commit);
+        exchanged = the hand revealed by a Noble Exchange this round; gambled = number of cards
+        exchanged by a Joker gamble this round (0: none)."""
         out = state["outcome"]
-        n = state["players"]
+        stage = state["stage"]
+        if stage == "commit":
+            to_act = [i for i, done in enumerate(state["done"]) if not done]
+        elif stage == "claim":
+            to_act = [state["winner"]]
+        else:
+            to_act = []
+        resolved = out is not None
+        sealed = not all(state["done"])
+        commits = [
+            None
+            if c is None
+            else list(c)  # [face up, face down]
+            if resolved or i == viewer
+            else [None, None]  # sealed until every seat has committed
+            if sealed
+            else [c[0], None]  # the lower card stays face down until the round is resolved
+            for i, c in enumerate(state["commits"])
+        ]
         view = {
-            "stage": state["stage"],
+            "stage": stage,
             "round": state["round"],
-            "to_act": list(self.to_act(state).seats),
-            "centre": state["centre"],
+            "to_act": to_act,
+            "centre": list(state["centre"]),
             "deck": len(state["deck"]),
             "discard": len(state["discard"]),
             "hands": [len(h) for h in state["hands"]],
             "jokers": [len(j) for j in state["jokers"]],
-            "crowns": state["crowns"],
-            "commits": [self._commit_view(state, i, viewer) for i in range(n)],
-            "exchanged": state["exchanged"],
-            "gambled": state["gambled"],
-            "rolls": state["rolls"],
+            "crowns": [list(c) for c in state["crowns"]],
+            "commits": commits,
+            "exchanged": list(state["exchanged"]),
+            "gambled": list(state["gambled"]),
+            "rolls": list(state["rolls"]),
             "strengths": None if out is None else out["strengths"],
             "qualified": None if out is None else out["qualified"],
             "tiebreak": state["tiebreak"],
