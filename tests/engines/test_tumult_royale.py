@@ -8,6 +8,7 @@ docs/rules/tumult-royale.md.
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 
@@ -735,18 +736,24 @@ def test_fuzzed_actions_raise_illegal_action_only():
 from tests.engines.harness import random_playout  # noqa: E402
 
 
+@functools.lru_cache(maxsize=4096)
+def _statues_on_board(n, regions, face_up, board) -> list:
+    types = D.field_types(n, regions, (True,) * len(face_up))
+    on_board = [0] * n
+    for f, owner in enumerate(board):
+        if owner is not None:
+            assert face_up[D.region_of(n, f)], "statue on a face-down tile"
+            on_board[owner] += D.COSTS[types[f]][1]
+    return on_board
+
+
 def invariant(state) -> None:
     """Conservation: 25 statues per player (castle + fields + chronicle); the 39 commodity tiles
     (set aside + centre + castles + spent); supporters with the pool (HR 4.5: the pool is unbounded,
     so only the sum with the pool, 105, is conserved; nobody goes below 0)."""
     n = state["n"]
     if state["regions"] is not None:
-        types = D.field_types(n, tuple(state["regions"]), (True,) * len(state["face_up"]))
-        on_board = [0] * n
-        for f, owner in enumerate(state["board"]):
-            if owner is not None:
-                assert state["face_up"][D.region_of(n, f)], "statue on a face-down tile"
-                on_board[owner] += D.COSTS[types[f]][1]
+        on_board = _statues_on_board(n, tuple(state["regions"]), tuple(state["face_up"]), tuple(state["board"]))
         in_chronicle = [0] * n
         for seat, count in state["chronicle"]:
             in_chronicle[seat] += count
