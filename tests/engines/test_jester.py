@@ -27,8 +27,7 @@ def setup_state(n=4, red_chairs=False, start=0):
     s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "prices", "order": [1, 2, 2, 2, 3, 3, 3]})
     s = E.apply(s, CHANCE, {"type": "start", "seat": start})
     for k in range(n):
-        for _ in range(2):
-            s = E.apply(s, (start + k) % n, {"type": "setup-guild", "guild": 1})
+        s = E.apply(s, (start + k) % n, {"type": "setup-guild", "guilds": [1, 1]})
     return s
 
 
@@ -149,17 +148,19 @@ def test_setup_chance_steps_validated():
 
 
 def test_starting_markers_are_player_decisions():
-    """House rule S2: in turn order from the starting player, 2 markers each, in any guild."""
+    """House rule S2: in turn order from the starting player, 2 markers each, in any guild(s)
+    (one decision naming both guilds)."""
     s = E.initial_state(2, E.check_options(2, {}))
     import random
     rng = random.Random(0)
     while kind(s) != "setup-guild":
         s = E.apply(s, CHANCE, E.sample_chance(s, rng) if kind(s) != "ch-start" else
                     {"type": "start", "seat": 1})
-    assert E.legal_actions(s, 1) == [{"type": "setup-guild", "guild": g} for g in range(1, 7)]
+    legal = E.legal_actions(s, 1)
+    assert len(legal) == 21 and {"type": "setup-guild", "guilds": [4, 4]} in legal
+    assert {"type": "setup-guild", "guilds": [6, 3]} not in legal  # listed once, in guild order
     assert E.legal_actions(s, 0) == []
-    s = act(s, 1, {"type": "setup-guild", "guild": 3})
-    s = act(s, 1, {"type": "setup-guild", "guild": 6})
+    s = act(s, 1, {"type": "setup-guild", "guilds": [3, 6]})
     assert P(s, 1)["guilds"] == [0, 0, 1, 0, 0, 1] and E.to_act(s).seats == (0,)
 
 
@@ -826,7 +827,7 @@ def test_task_2_favors_in_order_from_triggerer():
     s = act(s, 3, {"type": "favor", "favor": 3})
     s = act(s, 0, {"type": "favor", "favor": 2})
     s = act(s, 1, {"type": "favor", "favor": 5})
-    assert kind(s) == "round-scoring" and s["favors_used"] == []
+    assert kind(s) == "round-end-scoring" and s["favors_used"] == []
 
 
 @pytest.mark.parametrize("favor", [1, 2, 3, 4, 5, 6, 7])
@@ -880,13 +881,13 @@ def test_favor_5_low_fame_and_consolation():
 def scoring_state(**kw):
     s = round_end(board(**kw))
     s["stack"] = s["stack"][:-1]
-    while s["stack"][-1]["kind"] != "round-scoring":
+    while s["stack"][-1]["kind"] != "round-end-scoring":
         s["stack"].pop()
     return s
 
 
 def test_task_3_theater_guilds_court():
-    """Task 3: half fame rounded down (7 -> 3); per guild 2 VP to the majority, 1 each for two tied,
+    """Task 3 (one AUTO step with task 4's prestige): half fame rounded down (7 -> 3); per guild 2 VP to the majority, 1 each for two tied,
     none for three tied; 1 VP per royalty space."""
     s = scoring_state()
     P(s, 0)["fame"] = 7
@@ -901,7 +902,7 @@ def test_task_3_theater_guilds_court():
     assert step["court"] == [1, 0, 2, 0]
     s = auto(s)
     assert [p["vp"] for p in s["players"]] == [7, 1, 2, 0]
-    assert kind(s) in ("convert", "royal-prestige", "next-round")
+    assert kind(s) == "next-round"
 
 
 @pytest.mark.parametrize("counselor,points", [
@@ -943,8 +944,7 @@ def test_task_4_royal_prestige_and_conversion():
     P(s, 0)["round_stamps"] = ["acrobatics", "singing", "poetry"]  # 4 + 3 + 0
     P(s, 1)["round_stamps"] = ["magic", "harp"]  # 1 + 2
     P(s, 1)["guilds"] = [0, 0, 0, 0, 0, 3]
-    s = auto(s)
-    assert E.auto_action(s) == {"type": "royal-prestige", "round": 1, "prestige": [7, 3, 0, 0]}
+    assert E.auto_action(s)["prestige"] == [7, 3, 0, 0]
     s = auto(s)
     assert E.to_act(s).seats == (0,)
     legal = E.legal_actions(s, 0)
@@ -973,7 +973,6 @@ def test_task_5_next_round():
     for p in s["players"]:
         p["pawn"] = "theater"
     s = auto(s)
-    s = auto(s)
     step = E.auto_action(s)
     assert step["type"] == "next-round" and step["round"] == 2 and step["start"] == 1
     assert step["hall_emptied"] is True and step["event"] == 2
@@ -995,7 +994,6 @@ def test_task_5_hall_not_full_stays():
     s = scoring_state()
     s["chairs"] = [0] * 9 + [None]
     s = auto(auto(s))
-    s = auto(s)
     assert s["chairs"] == [0] * 9 + [None]
 
 
@@ -1115,7 +1113,7 @@ def test_heralds_threshold():
     s = scoring_state()
     P(s, 0)["round_stamps"] = ["harp"]  # Prince: 2 prestige
     P(s, 0)["guilds"] = [0, 0, 0, 0, 0, 2]
-    s = auto(auto(s))
+    s = auto(s)
     assert [a for a in E.legal_actions(s, 0) if a["into"] == "crowns"] == [
         {"type": "convert", "into": "crowns", "amount": 1}]
     s = act(s, 0, {"type": "convert", "into": "crowns", "amount": 1})

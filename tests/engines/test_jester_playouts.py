@@ -14,7 +14,7 @@ from domain.games.jester.core import markers_total
 from domain.games.jester.data import DISCIPLINES, PLACES
 from tests.engines.harness import random_playout
 
-PUBLIC_KEYS = {"money", "vp", "fame", "hand_count", "table", "reserve", "guilds", "stamps",
+PUBLIC_KEYS = {"money", "vp", "fame", "hand_count", "table", "reserve", "guilds", "classes",
                "specialized", "objects", "order", "pawn", "round_classes"}
 
 
@@ -80,12 +80,14 @@ def check_redaction(playout, n):
 
 def by_type(state, seat, legal, rng):
     """Random, but uniform over the kinds of action first (so "done", "no-buy", "defend"... are
-    as likely as any one of the many moves), and playing again a place already on the table half
-    of the time (shorter rounds, so that 3000 playouts fit the time budget)."""
+    as likely as any one of the many moves); and, to keep 3000 playouts within the time budget,
+    shorter rounds: mostly buying, and mostly playing and buying the place already most played."""
     types = sorted({a["type"] for a in legal})
     kind = rng.choice(types)
+    if "buy" in types and rng.random() < 0.8:
+        kind = "buy"
     options = [a for a in legal if a["type"] == kind]
-    if kind == "play" and rng.random() < 0.5:
+    if kind in ("play", "buy") and rng.random() < 0.9:
         table = state["players"][seat]["table"]
         best = max(table[PLACES.index(a["place"])] for a in options)
         options = [a for a in options if table[PLACES.index(a["place"])] == best]
@@ -99,7 +101,7 @@ def test_1000_random_playouts(n):
         full = seed % 100 == 0
         playout = random_playout(
             ENGINE, n, {"red_chairs": seed % 3 == 0}, seed=seed * 7 + n,
-            policy=None if seed % 10 == 3 else by_type,
+            policy=None if seed % 20 == 3 else by_type,
             check_observation=check_observation if full or seed % 10 == 0 else None,
             invariant=invariant if full or seed % 5 == 0 else None,
             check_purity_every=1 if full else 97,

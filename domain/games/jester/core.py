@@ -18,7 +18,7 @@ SETTLE: dict = {}
 RULE: dict = {}  # kind -> rule cited when an action is refused
 
 CHANCE_KINDS = {"ch-events", "ch-favors", "ch-court", "ch-stamps", "ch-prices", "ch-start"}
-AUTO_KINDS = {"round-scoring", "royal-prestige", "next-round", "final-scoring"}
+AUTO_KINDS = {"round-end-scoring", "next-round", "final-scoring"}
 
 
 def register(kind, legal=None, apply=None, settle=None, rule=None):

@@ -10,6 +10,9 @@ from . import city, court, guilds, observation, round_end, scoring, setup, theat
 from .core import APPLY, AUTO_KINDS, CHANCE_KINDS, LEGAL, RULE, same, settle, top
 
 HIDDEN_GAINS = {"buy", "take-card", "keep"}  # the card taken goes to a hidden hand
+# The last (state, seat, action) that check_action accepted: apply need not check it again. States
+# are immutable values (apply always returns a new one), so identity is a safe key.
+_CHECKED: list = [None, None, None]
 
 
 _PLAYER_LISTS = ("hand", "table", "guilds", "spec", "stamps", "round_stamps", "made")
@@ -108,6 +111,7 @@ class JesterEngine(Engine):
         legal = LEGAL[frame["kind"]](state, frame, seat)
         for option in legal:
             if option == action and same(option, action):
+                _CHECKED[0], _CHECKED[1], _CHECKED[2] = state, seat, option
                 return
         types = sorted({o["type"] for o in legal})
         if action["type"] not in types:
@@ -132,10 +136,8 @@ class JesterEngine(Engine):
     # -- automatic steps -------------------------------------------------------------------------
     def auto_action(self, state):
         kind = top(state)["kind"]
-        if kind == "round-scoring":
+        if kind == "round-end-scoring":
             return round_end.auto_round_scoring(state)
-        if kind == "royal-prestige":
-            return round_end.auto_prestige(state)
         if kind == "next-round":
             return round_end.auto_next_round(state)
         if kind == "final-scoring":
@@ -156,7 +158,7 @@ class JesterEngine(Engine):
                 raise IllegalAction("jester", "no automatic step is due")
             if not same(action, self.auto_action(state)):
                 raise IllegalAction(RULE[kind], "the automatic step does not match the computed one")
-        else:
+        elif not (_CHECKED[0] is state and _CHECKED[1] == actor and same(_CHECKED[2], action)):
             self.check_action(state, actor, action)
         new = _copy(state)
         frame = new["stack"][-1]

@@ -28,7 +28,8 @@ def decision(state):
 def _player(p):
     return {
         "money": p["money"], "vp": p["vp"], "fame": p["fame"], "hand_count": sum(p["hand"]),
-        "table": p["table"], "reserve": p["reserve"], "guilds": p["guilds"], "stamps": p["stamps"],
+        "table": p["table"], "reserve": p["reserve"], "guilds": p["guilds"],
+        "classes": {d: p["stamps"][i] for i, d in enumerate(DISCIPLINES) if p["stamps"][i]},
         "specialized": [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]],
         "objects": [d for i, d in enumerate(DISCIPLINES) if p["made"][i]],
         "order": p["order"], "pawn": p["pawn"], "round_classes": p["round_stamps"],
@@ -45,9 +46,10 @@ def _build(state):
         "court": state["court"], "royalty": state["royalty"], "counselor": state["counselor"],
         "chairs": state["chairs"], "city": state["city"], "class_prices": state["prices"],
         "objects": state["objects"], "face_down_stamps": sum(state["pool"]),
-        "blocked": state["blocked"], "prestige": state["prestige"],
-        "players": [_player(p) for p in state["players"]],
+        "blocked": state["blocked"], "players": [_player(p) for p in state["players"]],
     }
+    if any(state["prestige"]):
+        obs["prestige"] = state["prestige"]  # during task 4 only
     if state["over"]:
         obs["final"] = state["final"]  # the screens are removed: crowns are shown
     return obs

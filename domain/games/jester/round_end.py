@@ -15,8 +15,7 @@ def begin_round_end(state):
     # bottom -> top: task 5 (or the end of the game), task 4, task 3, task 2, task 1
     push(state, {"kind": "final-scoring"} if state["round"] >= 3 else {"kind": "next-round"})
     push(state, {"kind": "convert", "order": [(start + k) % n for k in range(n)], "idx": 0})
-    push(state, {"kind": "royal-prestige"})
-    push(state, {"kind": "round-scoring"})
+    push(state, {"kind": "round-end-scoring"})
     push(state, {"kind": "favor", "order": [(trigger + k) % n for k in range(n)], "idx": 0})
     left = [2 if has_power(state, s, MERCHANTS) and sum(pl(state, s)["table"]) > 0 else 0
             for s in range(n)]
@@ -124,7 +123,7 @@ def settle_favor(state, frame):
     return True
 
 
-# -- task 3: victory points for theater, guilds and court (AUTO) -----------------------------------
+# -- tasks 3 and 4 (AUTO): victory points for theater, guilds and court; royal prestige ----------
 def round_scores(state):
     n = state["n"]
     theater = [pl(state, s)["fame"] // 2 for s in range(n)]
@@ -150,8 +149,8 @@ def round_scores(state):
 def auto_round_scoring(state):
     theater, guilds, court = round_scores(state)
     vp = [max(0, pl(state, s)["vp"] + theater[s] + guilds[s] + court[s]) for s in range(state["n"])]
-    return {"type": "round-scoring", "round": state["round"], "theater": theater, "guilds": guilds,
-            "court": court, "vp": vp}
+    return {"type": "round-end-scoring", "round": state["round"], "theater": theater, "guilds": guilds,
+            "court": court, "vp": vp, "prestige": [prestige_of(state, s) for s in range(state["n"])]}
 
 
 def apply_round_scoring(state, frame, actor, action):
@@ -160,22 +159,13 @@ def apply_round_scoring(state, frame, actor, action):
     for s in state["counselor"]:
         pl(state, s)["reserve"] += 1  # only the Counselor's markers return to their players
     state["counselor"] = []
+    state["prestige"] = list(action["prestige"])  # task 4: royal prestige, converted next
     pop(state)
 
 
 # -- task 4: royal prestige (house rule) -------------------------------------------------------------
 def prestige_of(state, seat):
     return sum(PRESTIGE[state["court"].index(d)] for d in pl(state, seat)["round_stamps"])
-
-
-def auto_prestige(state):
-    return {"type": "royal-prestige", "round": state["round"],
-            "prestige": [prestige_of(state, s) for s in range(state["n"])]}
-
-
-def apply_prestige(state, frame, actor, action):
-    state["prestige"] = list(action["prestige"])
-    pop(state)
 
 
 def crown_rate(state, seat):
@@ -249,7 +239,6 @@ def apply_next_round(state, frame, actor, action):
 
 register("keep", legal_keep, apply_keep, settle_keep, rule="jester End of the Round task 1")
 register("favor", legal_favor, apply_favor, settle_favor, rule="jester King's Favors")
-register("round-scoring", apply=apply_round_scoring, rule="jester End of the Round task 3")
-register("royal-prestige", apply=apply_prestige, rule="house rule task 4")
+register("round-end-scoring", apply=apply_round_scoring, rule="jester End of the Round tasks 3-4")
 register("convert", legal_convert, apply_convert, settle_convert, rule="house rule task 4")
 register("next-round", apply=apply_next_round, rule="house rule task 5")

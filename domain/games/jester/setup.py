@@ -99,7 +99,7 @@ def apply_chance(state, frame, actor, outcome):
         push(state, {"kind": "play", "seat": start})
         # house rule S2: in turn order, each player places 2 markers in the guilds
         for k in reversed(range(n)):
-            push(state, {"kind": "setup-guild", "seat": (start + k) % n, "left": 2})
+            push(state, {"kind": "setup-guild", "seat": (start + k) % n})
         return
     order = _check_shuffle(state, frame, outcome)
     pop(state)
@@ -132,17 +132,19 @@ PUBLIC_CHANCE = {"ch-court", "ch-prices", "ch-start"}
 
 
 # -- house rule S2: starting guild markers ----------------------------------------------------------
+SETUP_PAIRS = [[g, h] for g in GUILD_IDS for h in GUILD_IDS if g <= h]
+
+
 def legal_setup_guild(state, frame, seat):
-    return [{"type": "setup-guild", "guild": g} for g in GUILD_IDS]
+    return [{"type": "setup-guild", "guilds": list(pair)} for pair in SETUP_PAIRS]
 
 
 def apply_setup_guild(state, frame, seat, action):
     p = pl(state, seat)
-    p["reserve"] -= 1
-    p["guilds"][action["guild"] - 1] += 1
-    frame["left"] -= 1
-    if frame["left"] == 0:
-        pop(state)
+    for g in action["guilds"]:
+        p["reserve"] -= 1
+        p["guilds"][g - 1] += 1
+    pop(state)
 
 
 register("setup-guild", legal_setup_guild, apply_setup_guild, rule="house rule S2")
