@@ -18,7 +18,7 @@ from domain.games.fools_crown.bots import win_shares
 from domain.games.fools_crown.cards import ALL_CARDS, JOKERS
 from tests.engines.harness import random_playout
 
-ALL = sorted(ALL_CARDS)
+ALL = frozenset(ALL_CARDS)
 
 
 def _locations(state) -> list:
@@ -36,7 +36,7 @@ def conservation(state) -> None:
     """Conservation: deck + discard + hands + committed + Jokers held + Crowns (held or centre) are
     the 54 distinct cards; hands never exceed five and never hold a Joker."""
     cards = _locations(state)
-    assert sorted(cards) == ALL, "cards not conserved"
+    assert len(cards) == 54 and set(cards) == ALL, "cards not conserved"
     assert all(len(h) <= 5 for h in state["hands"])
     assert not any(j in h for h in state["hands"] for j in JOKERS), "a Joker is in a playable hand"
     if state["stage"] == "commit":
@@ -109,8 +109,13 @@ def check_redaction(playout) -> None:
 
 def decisive_random(state, seat, legal, rng):
     """Random play that gambles a Joker only now and then (uniform play would gamble at almost every
-    turn, there being 25 ways to) and never passes up a challenge: shorter matches, same rules."""
-    kinds = sorted({action["type"] for action in legal} - {"pass"}) or ["pass"]
+    turn, there being 25 ways to), never passes up a challenge and challenges one of the holders with
+    the fewest Crowns (so Crowns gather and matches end sooner); otherwise uniform."""
+    challenges = [action for action in legal if action["type"] == "challenge"]
+    if challenges:
+        fewest = min(len(state["crowns"][action["target"]]) for action in challenges)
+        return rng.choice([a for a in challenges if len(state["crowns"][a["target"]]) == fewest])
+    kinds = sorted({action["type"] for action in legal})
     if "gamble" in kinds and len(kinds) > 1 and rng.random() > 0.15:
         kinds.remove("gamble")
     kind = rng.choice(kinds)

@@ -37,6 +37,16 @@ QUALIFY = 6  # 2d6 total 6..12 qualifies
 GAME = "fools-crown"
 
 DICE_OUTCOMES = [[a, b] for a in range(1, 7) for b in range(1, 7)]
+_OUTCOME_CACHE: dict = {}  # (kind, seat) -> the 36 (outcome, probability) pairs; read-only
+
+
+def _dice_outcomes(kind: str, seat: int) -> list:
+    key = (kind, seat)
+    cached = _OUTCOME_CACHE.get(key)
+    if cached is None:
+        cached = [({"type": kind, "seat": seat, "dice": [a, b]}, 1 / 36) for a, b in DICE_OUTCOMES]
+        _OUTCOME_CACHE[key] = cached
+    return list(cached)
 
 
 def _copy(s: dict) -> dict:
@@ -330,7 +340,7 @@ class FoolsCrownEngine(Engine):
         if stage in ("roll", "tiebreak"):
             kind = "roll" if stage == "roll" else "tiebreak-roll"
             seat = self._roll_seat(state)
-            return [({"type": kind, "seat": seat, "dice": [a, b]}, 1 / 36) for a, b in DICE_OUTCOMES]
+            return _dice_outcomes(kind, seat)
         return None
 
     def sample_chance(self, state, rng: random.Random):
