@@ -587,3 +587,44 @@ def test_observation_shows_own_hand_and_counts_only():
     assert "soldat-8" not in text and "soldat-6" not in text and "soldat-1" not in text
     public = ENGINE.public_observation(state)
     assert "hand" not in public and "soldat" not in repr(public)
+
+
+def test_legal_actions_agree_with_check_action():
+    """Every set a player could name (1-4 cards of one strength from his hand, plus pass and laugh)
+    is accepted by check_action exactly when legal_actions lists it (rulebook 5, 6, 10; house rule 5.4)."""
+    from itertools import combinations
+
+    rng = random.Random(7)
+    checked = 0
+    for n in (3, 4, 5, 6):
+        for game in range(3):
+            state = ENGINE.initial_state(n, {"deals": 2})
+            while ENGINE.to_act(state).kind != Phase.OVER:
+                to_act = ENGINE.to_act(state)
+                if to_act.kind == Phase.CHANCE:
+                    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+                    continue
+                if to_act.kind == Phase.AUTO:
+                    state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+                    continue
+                seat = to_act.seats[0]
+                legal = ENGINE.legal_actions(state, seat)
+                if state["phase"] == "play" and rng.random() < 0.3:
+                    groups = {}
+                    for card in state["hands"][seat]:
+                        groups.setdefault(STRENGTH[card], []).append(card)
+                    candidates = [{"type": "pass"}]
+                    for same in groups.values():
+                        for size in range(1, min(4, len(same)) + 1):
+                            for combo in combinations(same, size):
+                                candidates += [{"type": t, "cards": list(combo)} for t in ("play", "laugh")]
+                    for action in candidates:
+                        try:
+                            ENGINE.check_action(state, seat, action)
+                            accepted = True
+                        except IllegalAction:
+                            accepted = False
+                        assert accepted == (action in legal), (action, state["trick"]["top"])
+                        checked += 1
+                state = ENGINE.apply(state, seat, rng.choice(legal))
+    assert checked > 1000

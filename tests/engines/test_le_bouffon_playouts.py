@@ -20,11 +20,10 @@ from domain.games.le_bouffon.cards import DECK, EXCHANGES, decks_for
 from tests.engines.harness import random_playout
 
 PLAYOUTS = 1000
-FULL_CHECKS = 5  # per count: uniform random policy, 3 deals, the purity check at every step
-MATCHES = 40  # per count: uniform random policy, matches of 2 or 3 deals (exchanges, new roles)
+FULL_CHECKS = 3  # per count: uniform random policy, 3 deals, the purity check at every step
+MATCHES = 30  # per count: uniform random policy, matches of 2 or 3 deals (exchanges, new roles)
 
 CARD = re.compile(r'"([a-z0-9-]+#[0-9]+)"')
-OWN_KEYS = ("seat", "hand", "gift", "exchange")
 _cache: dict = {"state": None}
 
 
@@ -53,20 +52,16 @@ def check_observation(state, seat, observation):
     """A seat sees the public observation (which holds no card of any hand) plus its own hand, its
     pending gift and its own exchange of this deal, and nothing else."""
     public, owners = _checked_public(state)
-    for key, value in observation.items():
-        if key not in OWN_KEYS:
-            assert public[key] == value, f"a seat's {key!r} differs from the public one"
-    assert len(observation) - len(public) == sum(key in observation for key in OWN_KEYS)
-    assert observation["seat"] == seat
-    assert observation["hand"] == state["hands"][seat]
-    gift = observation.get("gift")
-    if gift is not None:
-        assert gift == state["gifts"][seat] and set(gift) <= set(state["hands"][seat])
-    exchange = observation.get("exchange")
-    if exchange is not None:
-        # A seat knows what it gave and what it received in this deal's exchange, nothing else.
-        assert exchange == state["exchanged"][seat] and set(exchange) == {"gave", "received"}
+    expected = dict(public, seat=seat, hand=state["hands"][seat])
+    gift = state["gifts"][seat]
+    if gift is not None:  # the cards it chose to give, still in its hand until the exchange
+        assert set(gift) <= set(state["hands"][seat])
+        expected["gift"] = gift
+    exchange = state["exchanged"][seat]
+    if exchange is not None:  # what it gave and received in this deal's exchange
         assert all(owners.get(card, seat) == seat for card in exchange["received"])
+        expected["exchange"] = exchange
+    assert observation == expected, f"seat {seat} observes more or other than its share"
 
 
 def make_invariant(num_players):
@@ -157,7 +152,7 @@ def test_random_playouts(num_players):
             policy=None if seed < MATCHES else eager,
         )
         check_match(playout, num_players, deals)
-        if seed < MATCHES or seed % 10 == 0:
+        if seed < MATCHES or seed % 50 == 0:
             check_redaction(ENGINE, playout, num_players)
         steps += playout.steps
         laughs += sum(1 for _, action in playout.log if action["type"] == "laugh")
