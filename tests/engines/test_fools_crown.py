@@ -12,11 +12,14 @@ from domain.games.fools_crown.cards import ALL_CARDS, CROWNS, DRAW_DECK, JOKERS
 from domain.games.fools_crown.engine import commit_strength
 
 
-def board(hands, deck_top=(), jokers=None, crowns=None, centre=None, discard=(), rnd=1, cap=True):
+def board(hands, deck_top=(), jokers=None, crowns=None, centre=None, discard=(), rnd=1, cap=True, leader=None):
     """A match in the commit phase of round ``rnd`` with the given hands; the rest of the cards in the
     deck below ``deck_top`` (Jokers not held at the very bottom), so all 54 cards are accounted for."""
     n = len(hands)
-    state = ENGINE.initial_state(n, {"safety_cap": cap})
+    options = {"safety_cap": cap}
+    if leader is not None:
+        options["commit_order"] = "seat-order"
+    state = ENGINE.initial_state(n, options)
     jokers = jokers or [[] for _ in range(n)]
     crowns = crowns or [[] for _ in range(n)]
     held = [c for cs in crowns for c in cs]
@@ -33,6 +36,7 @@ def board(hands, deck_top=(), jokers=None, crowns=None, centre=None, discard=(),
         centre=list(centre),
         stage="commit",
         round=rnd,
+        leader=leader,
     )
     assert sorted(_all_cards(state)) == sorted(ALL_CARDS)
     return state
@@ -400,7 +404,7 @@ def test_four_crowns_by_challenge():
 def test_safety_cap_after_30_rounds_most_crowns_then_jokers_then_shared():
     """House rule 3.4 Victory, optional safety cap (option safety_cap, default on: FC-CAP): after 30
     rounds the most Crowns wins; ties -> most Jokers -> shared."""
-    assert ENGINE.default_options() == {"safety_cap": True}
+    assert ENGINE.default_options()["safety_cap"] is True
     s = board(
         [HAND_A, HAND_B, ["QD", "2D", "6D", "4H", "3H"]],
         crowns=[["AC", "AD"], ["AH", "AS"], []], jokers=[[], ["JOKER1"], []], rnd=30,
@@ -532,8 +536,54 @@ def test_challenge_malformed_target_refused():
 
 def test_options_and_player_counts():
     """2 to 4 players (house rule 3.4); safety_cap is a bool."""
-    assert ENGINE.check_options(2, {}) == {"safety_cap": True}
-    assert ENGINE.check_options(4, {"safety_cap": False}) == {"safety_cap": False}
-    for players, options in ((1, {}), (5, {}), (2, {"safety_cap": 1}), (3, {"cap": True})):
+    assert ENGINE.check_options(2, {}) == {"safety_cap": True, "commit_order": "simultaneous"}
+    assert ENGINE.check_options(4, {"safety_cap": False})["safety_cap"] is False
+    assert ENGINE.check_options(3, {"commit_order": "seat-order"})["commit_order"] == "seat-order"
+    for players, options in (
+        (1, {}), (5, {}), (2, {"safety_cap": 1}), (3, {"cap": True}), (2, {"commit_order": "clockwise"}),
+    ):
         with pytest.raises(InvalidOptions):
             ENGINE.check_options(players, options)
+
+
+# -- Seat-order commits (option commit_order = "seat-order") ---------------------------------------
+def test_seat_order_round_one_leader_is_random():
+    """House rule 3.4 step 2 "round 1: random": a public CHANCE step picks the first committer."""
+    s = ENGINE.initial_state(3, {"commit_order": "seat-order"})
+    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": list(DRAW_DECK)})
+    assert s["stage"] == "first-player"
+    outcomes = ENGINE.chance_outcomes(s)
+    assert [o["seat"] for o, _ in outcomes] == [0, 1, 2] and abs(sum(p for _, p in outcomes) - 1) < 1e-12
+    assert ENGINE.chance_is_public(s, outcomes[0][0])
+    with pytest.raises(IllegalAction):
+        ENGINE.apply(s, CHANCE, {"type": "first-player", "seat": 3})
+    s = ENGINE.apply(s, CHANCE, {"type": "first-player", "seat": 2})
+    assert s["stage"] == "commit" and ENGINE.to_act(s).seats == (2,)
+
+
+def test_seat_order_commits_left_of_previous_winner_face_up_shown_at_once():
+    """House rule 3.4 step 2: commits in seat order starting left of the previous round's winner; the
+    higher card face up (seen by the later seats), the lower face down until the reveal."""
+    s = board([HAND_A, HAND_B, ["QD", "2D", "6D", "4H", "3H"]], leader=1)
+    assert ENGINE.to_act(s).seats == (1,)
+    assert ENGINE.legal_actions(s, 0) == [] and ENGINE.legal_actions(s, 2) == []
+    illegal(s, 0, {"type": "commit", "cards": ["KH", "8H"]})
+    action = {"type": "commit", "cards": ["QS", "2C"]}
+    assert ENGINE.redact(s, 1, action, 0) == {"type": "commit", "up": "QS"}
+    s = act(s, 1, action)
+    assert ENGINE.observation(s, 2)["commits"][1] == ["QS", None]
+    assert ENGINE.to_act(s).seats == (2,)
+    s = commit(s, 2, "QD", "2D")
+    assert ENGINE.to_act(s).seats == (0,)
+    s = commit(s, 0, "KH", "8H")
+    s = auto(roll(roll(roll(s, 0, [3, 3]), 1, [3, 3]), 2, [3, 3]))
+    s = act(s, 0, {"type": "claim", "crown": "AH"})
+    assert s["leader"] == 1 and ENGINE.to_act(s).seats == (1,)  # left of the winner, seat 0
+
+
+def test_seat_order_without_winner_passes_the_lead_on():
+    """FC-ORDER: after a round without a winner the lead passes to the left of the previous leader."""
+    s = board([HAND_A, HAND_B], leader=1)
+    s = commit(commit(s, 1, "QS", "2C"), 0, "KH", "8H")
+    s = auto(roll(roll(s, 0, [1, 1]), 1, [1, 1]))
+    assert s["round"] == 2 and s["leader"] == 0 and ENGINE.to_act(s).seats == (0,)

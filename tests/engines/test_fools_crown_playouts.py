@@ -15,7 +15,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM
 from domain.games.fools_crown import ENGINE
 from domain.games.fools_crown.bots import win_shares
-from domain.games.fools_crown.cards import ALL_CARDS, JOKERS
+from domain.games.fools_crown.cards import ALL_CARDS, JOKERS, face_up_first
 from tests.engines.harness import random_playout
 
 ALL = frozenset(ALL_CARDS)
@@ -61,7 +61,7 @@ def _secrets(state, viewer, revealing: bool = False) -> set:
     """Cards ``viewer`` (seat or None) must not see: others' hands, the deck, others' face-down (and,
     while the commit phase is open, sealed face-up) cards."""
     secret = set(state["deck"])
-    all_done = all(state["done"])
+    sealed = state["options"]["commit_order"] == "simultaneous" and not all(state["done"])
     for i in range(state["players"]):
         if i == viewer:
             continue
@@ -69,7 +69,7 @@ def _secrets(state, viewer, revealing: bool = False) -> set:
         commit = state["commits"][i]
         if commit is not None and state["outcome"] is None and not revealing:
             secret.add(commit[1])
-            if not all_done:
+            if sealed:
                 secret.add(commit[0])
     return secret - _revealed(state)
 
@@ -104,6 +104,10 @@ def check_redaction(playout) -> None:
             secret = _secrets(state, viewer, revealing)
             if isinstance(actor, int) and action["type"] == "noble-exchange":
                 secret -= set(state["hands"][actor])  # the exchange reveals the hand (rulebook)
+            if action["type"] == "commit" and state["options"]["commit_order"] == "seat-order":
+                up = face_up_first(*action["cards"])[0]
+                secret.discard(up)  # house rule 3.4 step 2: the higher card is face up at once
+                assert shown == {"type": "commit", "up": up}
             _assert_hidden(json.dumps(shown), secret, viewer)
 
 
@@ -126,7 +130,8 @@ def decisive_random(state, seat, legal, rng):
 def test_1000_random_playouts(players):
     """1000 random matches per player count: contract, conservation and an end for every match.
 
-    One in ten plays uniformly random actions with every check (each seat's observation, the
+    One in ten plays uniformly random actions (half of those with house rule 3.4's seat-order commits)
+    with every check (each seat's observation, the
     spectator's, purity at every step or every fifth, the redaction of the whole event list); the rest play
     `decisive_random` with the conservation invariant and a purity check every 50 steps (runtime budget)."""
     reasons = set()
@@ -135,6 +140,7 @@ def test_1000_random_playouts(players):
         playout = random_playout(
             ENGINE,
             players,
+            options={"commit_order": "seat-order"} if seed % 20 == 10 else None,
             seed=seed,
             check_observation=check_observation if full else None,
             invariant=invariant if full else conservation,

@@ -17,7 +17,7 @@ from collections import Counter
 from itertools import combinations
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
 
 from .cards import (
     CROWNS,
@@ -35,6 +35,8 @@ HAND_SIZE = 5
 CAP_ROUNDS = 30
 QUALIFY = 6  # 2d6 total 6..12 qualifies
 GAME = "fools-crown"
+#: FC-SEAL: all seats commit at once, sealed (default); "seat-order" is house rule 3.4 step 2 as written.
+COMMIT_ORDERS = ("simultaneous", "seat-order")
 
 DICE_OUTCOMES = [[a, b] for a in range(1, 7) for b in range(1, 7)]
 _OUTCOME_CACHE: dict = {}  # (kind, seat) -> the 36 (outcome, probability) pairs; read-only
@@ -118,7 +120,15 @@ class FoolsCrownEngine(Engine):
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
-        return {"safety_cap": True}
+        return {"safety_cap": True, "commit_order": "simultaneous"}
+
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        merged = super().check_options(num_players, options)
+        if merged["commit_order"] not in COMMIT_ORDERS:
+            raise InvalidOptions(
+                f"{self.name} options", f"commit_order must be one of {', '.join(COMMIT_ORDERS)}"
+            )
+        return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
         options = self.check_options(num_players, options)
@@ -148,12 +158,15 @@ class FoolsCrownEngine(Engine):
             "after": None,
             "last": None,
             "end": None,
+            "leader": None,  # seat-order commits: the seat that commits first this round
         }
 
     # -- whose move ----------------------------------------------------------------------------
     def to_act(self, state) -> ToAct:
         stage = state["stage"]
         if stage == "commit":
+            if state["options"]["commit_order"] == "seat-order":
+                return ToAct.players(self._next_committer(state))
             return ToAct.players(*[i for i in range(state["players"]) if not state["done"][i]])
         if stage == "claim":
             return ToAct.players(state["winner"])
@@ -161,12 +174,25 @@ class FoolsCrownEngine(Engine):
             return ToAct.auto()
         if stage == "over":
             return ToAct.over()
-        return ToAct.chance()  # shuffle, gamble-shuffle, reshuffle, roll, tiebreak
+        return ToAct.chance()  # shuffle, first-player, gamble-shuffle, reshuffle, roll, tiebreak
+
+    @staticmethod
+    def _next_committer(state) -> int:
+        """Seat-order commits (house rule 3.4 step 2): the first seat, from this round's leader on, that
+        has not committed or exchanged yet."""
+        n = state["players"]
+        for k in range(n):
+            seat = (state["leader"] + k) % n
+            if not state["done"][seat]:
+                return seat
+        raise AssertionError("commit phase with every seat done")
 
     def legal_actions(self, state, seat) -> list:
         stage = state["stage"]
         if stage == "commit":
             if not isinstance(seat, int) or not 0 <= seat < state["players"] or state["done"][seat]:
+                return []
+            if state["options"]["commit_order"] == "seat-order" and seat != self._next_committer(state):
                 return []
             hand = sort_cards(state["hands"][seat])
             actions = []
@@ -337,6 +363,9 @@ class FoolsCrownEngine(Engine):
 
     def chance_outcomes(self, state):
         stage = state["stage"]
+        if stage == "first-player":
+            n = state["players"]
+            return [({"type": "first-player", "seat": seat}, 1 / n) for seat in range(n)]
         if stage in ("roll", "tiebreak"):
             kind = "roll" if stage == "roll" else "tiebreak-roll"
             seat = self._roll_seat(state)
@@ -352,10 +381,12 @@ class FoolsCrownEngine(Engine):
             order = self._shuffle_pool(state)
             rng.shuffle(order)
             return {"type": "shuffle", "order": order}
+        if stage == "first-player":
+            return {"type": "first-player", "seat": rng.randrange(state["players"])}
         raise ValueError("no chance step now")
 
     def chance_is_public(self, state, outcome) -> bool:
-        return isinstance(outcome, dict) and outcome.get("type") in ("roll", "tiebreak-roll")
+        return isinstance(outcome, dict) and outcome.get("type") in ("roll", "tiebreak-roll", "first-player")
 
     def _check_chance(self, state, outcome) -> None:
         stage = state["stage"]
@@ -369,6 +400,17 @@ class FoolsCrownEngine(Engine):
                 raise IllegalAction(f"{GAME} chance", "the shuffle order is a list of card codes")
             if Counter(order) != Counter(self._shuffle_pool(state)):
                 raise IllegalAction(f"{GAME} chance", "the shuffle order is not a permutation of the cards shuffled")
+            return
+        if stage == "first-player":
+            seat = outcome.get("seat")
+            if (
+                set(outcome) != {"type", "seat"}
+                or outcome["type"] != "first-player"
+                or not isinstance(seat, int)
+                or isinstance(seat, bool)
+                or not 0 <= seat < state["players"]
+            ):
+                raise IllegalAction(f"{GAME} chance", "expected {'type': 'first-player', 'seat': <seat>}")
             return
         if stage in ("roll", "tiebreak"):
             kind = "roll" if stage == "roll" else "tiebreak-roll"
@@ -436,7 +478,8 @@ class FoolsCrownEngine(Engine):
                 if stage == "shuffle":
                     s["deck"] = list(action["order"])
                     s["draws"] = [[i, 1] for _ in range(HAND_SIZE) for i in range(s["players"])]
-                    s["after"] = "commit"
+                    seat_order = s["options"]["commit_order"] == "seat-order"
+                    s["after"] = "first-player" if seat_order else "commit"
                 elif stage == "gamble-shuffle":
                     s["deck"] = list(action["order"])
                     g = s["gamble"]
@@ -447,6 +490,10 @@ class FoolsCrownEngine(Engine):
                     s["deck"] = s["deck"] + list(action["order"])
                     s["discard"] = []
                 self._run_draws(s)
+                return s
+            if action["type"] == "first-player":  # round 1 of seat-order commits: random leader
+                s["leader"] = action["seat"]
+                self._enter_commit(s)
                 return s
             seat = action["seat"]
             dice = list(action["dice"])
@@ -558,6 +605,8 @@ class FoolsCrownEngine(Engine):
             self._enter_commit(s)
         elif after == "next-round":
             s["stage"] = "commit"
+        elif after == "first-player":
+            s["stage"] = "first-player"
 
     def _enter_commit(self, s) -> None:
         s["stage"] = "commit"
@@ -599,6 +648,8 @@ class FoolsCrownEngine(Engine):
             s["stage"] = "over"
             s["end"] = {"reason": "safety-cap", "winner": None, "rounds": s["round"]}
             return
+        if s["leader"] is not None:  # seat-order: left of the round winner (no winner: of the leader)
+            s["leader"] = ((s["winner"] if s["winner"] is not None else s["leader"]) + 1) % n
         s["round"] += 1
         s["done"] = [False] * n
         s["exchanged"] = [None] * n
@@ -634,7 +685,7 @@ class FoolsCrownEngine(Engine):
         else:
             to_act = []
         resolved = out is not None
-        sealed = not all(state["done"])
+        sealed = state["options"]["commit_order"] == "simultaneous" and not all(state["done"])
         commits = [
             None
             if c is None
@@ -664,6 +715,7 @@ class FoolsCrownEngine(Engine):
             "tiebreak": state["tiebreak"],
             "winner": state["winner"],
             "last_round": state["last"],
+            "leader": state["leader"],
             "max_rounds": CAP_ROUNDS if state["options"]["safety_cap"] else None,
             "end": state["end"],
         }
@@ -677,6 +729,14 @@ class FoolsCrownEngine(Engine):
             return action if self.chance_is_public(state, action) else None
         if actor != viewer and isinstance(action, dict):
             if action.get("type") == "commit":
+                cards = action.get("cards")
+                if (
+                    state["options"]["commit_order"] == "seat-order"
+                    and isinstance(cards, list)
+                    and len(cards) == 2
+                    and all(isinstance(c, str) and c in VALUE for c in cards)
+                ):
+                    return {"type": "commit", "up": face_up_first(*cards)[0]}  # face up at once
                 return {"type": "commit"}  # sealed: both cards hidden until the reveal
             if action.get("type") == "gamble":
                 cards = action.get("cards")
