@@ -628,3 +628,35 @@ def test_legal_actions_agree_with_check_action():
                         checked += 1
                 state = ENGINE.apply(state, seat, rng.choice(legal))
     assert checked > 1000
+
+
+def test_bots_play_whole_matches_from_observations_only():
+    """The bots (random, basic) choose legal actions from a seat's observation; the basic bot laughs
+    when it can (rulebook 10) and gives its weakest cards (rulebook 3)."""
+    bots = ENGINE.bots()
+    assert set(bots) == {"random", "basic"}
+    rng = random.Random(11)
+    for n in (3, 4, 5, 6):
+        state = ENGINE.initial_state(n, {"deals": 2})
+        while ENGINE.to_act(state).kind != Phase.OVER:
+            to_act = ENGINE.to_act(state)
+            if to_act.kind == Phase.CHANCE:
+                state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+            elif to_act.kind == Phase.AUTO:
+                state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+            else:
+                seat = to_act.seats[0]
+                legal = ENGINE.legal_actions(state, seat)
+                bot = bots["basic" if seat % 2 else "random"]
+                action = bot(ENGINE.observation(state, seat), legal, rng)
+                assert action in legal
+                state = ENGINE.apply(state, seat, action)
+        assert ENGINE.result(state) is not None
+    laugh_state = play_state([filler(3, "soldat-8"), filler(3, "soldat-7"), [c("archer")] + filler(2),
+                              [c("archer", 2), c("assassin")] + filler(2, "soldat-2")], leader=2)
+    laugh_state = act(laugh_state, 2, "play", c("archer"))
+    legal = ENGINE.legal_actions(laugh_state, 3)
+    assert bots["basic"](ENGINE.observation(laugh_state, 3), legal, rng) == {"type": "laugh", "cards": [c("archer", 2)]}
+    gift = bots["basic"]({}, [{"type": "give", "cards": [c("minotaure"), c("soldat-1")]},
+                              {"type": "give", "cards": [c("soldat-1"), c("soldat-2")]}], rng)
+    assert gift == {"type": "give", "cards": [c("soldat-1"), c("soldat-2")]}

@@ -1,10 +1,18 @@
 """Random Le Bouffon playouts: 1000 per player count (3 to 6), checked throughout by the harness.
 
-Every playout checks that cards are conserved (hands + cards laid this deal = the deck), that no seat's
-observation (and no spectator's) holds a card of another hand, that the event list redacts the
-shuffle and the gifts of the exchange, and that every deal of the match ends and is scored.
-Most are 2-deal matches (one deal with random roles, one with the exchange); the first few per count
-run with the full purity check at every step and with 3 deals.
+Every playout checks that cards are conserved (hands + cards laid this deal = the deck, every id
+once), that each seat observes exactly the public observation plus its own hand, gift and exchange,
+and that the public observation names no card held in any hand; that every deal of the match ends
+and is scored; and (for a part of them) that the event list hides the shuffle and shows the gifts of
+the exchange only to giver and receiver.
+
+The mix per player count, to stay within the test-time budget (the harness round-trips every
+observation through JSON at every step, and a 6-player deal is ~150-190 steps):
+* FULL_CHECKS playouts: uniform random actions, 3 deals (two exchanges, two role changes), the purity
+  check at every step;
+* up to MATCHES: uniform random actions, 2 deals (one exchange, one role change);
+* the rest: single-deal matches under an "eager" random policy (it mostly lays cards, often the
+  biggest set, and passes at random 5% of the time), which shortens deals by about a fifth.
 """
 
 from __future__ import annotations

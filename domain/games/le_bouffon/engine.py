@@ -530,5 +530,11 @@ class LeBouffonEngine(Engine):
             detail={"deals": state["history"], "tiebreak": "finishing place in the last deal"},
         )
 
+    # -- computer opponents --------------------------------------------------------------------
+    def bots(self):
+        from .bots import BOTS
+
+        return dict(BOTS)
+
 
 ENGINE = LeBouffonEngine()
