@@ -7,6 +7,8 @@ A consumer that finds the position moved by another consumer stops: that one did
 
 from __future__ import annotations
 
+import logging
+
 from eventsourcing.persistence import IntegrityError, Tracking
 
 from application.ports import MatchListView, MatchRow
@@ -15,6 +17,7 @@ from application.views import seats_view
 from domain.match import Match
 
 BATCH = 500
+log = logging.getLogger(__name__)
 
 
 def match_row(match: Match) -> MatchRow:
@@ -58,9 +61,16 @@ class MatchListProjection:
                 if n.topic.startswith(f"{Match.__module__}:Match.")
             }
             # A row is the match as it is now, at or beyond the batch: rewriting it is harmless.
-            rows = [match_row(self.app.get_match(match_id)) for match_id in touched]
+            rows = [row for row in map(self._row, touched) if row is not None]
             try:
                 self.view.write(rows, start, Tracking(self.app.name, notifications[-1].id))
             except IntegrityError:
                 return applied  # another consumer moved the position: it carries on
             applied += len(notifications)
+
+    def _row(self, match_id: str):
+        try:
+            return match_row(self.app.get_match(match_id))
+        except Exception:  # one match that cannot be rebuilt must not stop the list for all others
+            log.exception("match %s could not be rebuilt for the match list", match_id)
+            return None

@@ -115,6 +115,9 @@ class RuleViolation(Exception):
         self.rule = rule
         self.detail = detail
 
+    def __reduce__(self):  # picklable, so a worker can report it
+        return type(self), (self.rule, self.detail)
+
 
 class IllegalAction(RuleViolation):
     """The action is not legal in this state for this actor."""
