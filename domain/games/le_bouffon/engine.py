@@ -19,7 +19,6 @@ from .cards import (
     MINOTAURE,
     PALADIN,
     ROLES_BY_COUNT,
-    SORT_KEY,
     STRENGTH,
     decks_for,
     sort_cards,
@@ -103,11 +102,6 @@ class LeBouffonEngine(Engine):
         }
 
     # -- helpers -------------------------------------------------------------------------------
-    @staticmethod
-    def _role_seat(state: dict, role: str) -> Optional[int]:
-        roles = state["roles"]
-        return roles.index(role) if roles and role in roles else None
-
     @staticmethod
     def _givers(state: dict) -> list[int]:
         return [state["roles"].index(role) for role in EXCHANGES if role in state["roles"]]
