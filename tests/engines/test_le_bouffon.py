@@ -660,3 +660,25 @@ def test_bots_play_whole_matches_from_observations_only():
     gift = bots["basic"]({}, [{"type": "give", "cards": [c("minotaure"), c("soldat-1")]},
                               {"type": "give", "cards": [c("soldat-1"), c("soldat-2")]}], rng)
     assert gift == {"type": "give", "cards": [c("soldat-1"), c("soldat-2")]}
+
+
+def test_exchange_six_players_noble_and_marchand_keep_their_hands():
+    """Rulebook 3: noble and marchand give nothing; with two decks the bouffon still gives exactly his
+    2 strongest and the ouvrier his strongest (house rule 5.4: on the hands before any exchange)."""
+    state = _second_deal_state(6)  # seats 0 roi, 1 héritier, 2 noble, 3 marchand, 4 ouvrier, 5 bouffon
+    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, random.Random(21)))
+    before = [list(hand) for hand in state["hands"]]
+    assert turn(state) == (0, 1) and ENGINE.public_observation(state)["waiting"] == [0, 1]
+    assert ENGINE.legal_actions(state, 2) == [] and ENGINE.legal_actions(state, 3) == []
+    state = ENGINE.apply(state, 1, {"type": "give", "cards": [before[1][0]]})
+    assert ENGINE.public_observation(state)["waiting"] == [0]
+    state = ENGINE.apply(state, 0, {"type": "give", "cards": before[0][:2]})
+    assert state["hands"][2] == before[2] and state["hands"][3] == before[3]
+    strongest_b = sort_cards(before[5])[-2:]
+    strongest_o = sort_cards(before[4])[-1:]
+    assert max(STRENGTH[card] for card in before[5]) == STRENGTH[strongest_b[-1]]
+    assert sorted(state["hands"][0]) == sorted([card for card in before[0] if card not in before[0][:2]] + strongest_b)
+    assert sorted(state["hands"][5]) == sorted([card for card in before[5] if card not in strongest_b] + before[0][:2])
+    assert sorted(state["hands"][1]) == sorted(before[1][1:] + strongest_o)
+    assert sorted(state["hands"][4]) == sorted([card for card in before[4] if card not in strongest_o] + [before[1][0]])
+    assert turn(state) == (0,) and state["trick"]["top"] is None
