@@ -1081,8 +1081,9 @@ def test_observation_hides_hands_crowns_and_future_events():
     P(s, 1)["crowns"] = 7
     obs = E.observation(s, 0)
     assert obs["hand"] == P(s, 0)["hand"] and obs["my_crowns"] == 2
-    assert "hand" not in obs["players"][1] and "crowns" not in obs["players"][1]
-    assert obs["players"][1]["hand_count"] == 4
+    assert "hand" not in obs["players"] and "crowns" not in obs["players"]
+    assert obs["players"]["hand_count"] == [4, 4, 4, 4]
+    assert "[3, 0, 0, 1]" not in str(obs) and "crowns" not in str(obs["players"])
     assert obs["events"] == [1] and 2 not in obs["events"]
     pub = E.public_observation(s)
     assert "hand" not in pub and "my_crowns" not in pub

@@ -25,15 +25,26 @@ def decision(state):
     return out
 
 
-def _player(p):
-    return {
-        "money": p["money"], "vp": p["vp"], "fame": p["fame"], "hand_count": sum(p["hand"]),
-        "table": p["table"], "reserve": p["reserve"], "guilds": p["guilds"],
-        "classes": {d: p["stamps"][i] for i, d in enumerate(DISCIPLINES) if p["stamps"][i]},
-        "specialized": [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]],
-        "objects": [d for i, d in enumerate(DISCIPLINES) if p["made"][i]],
-        "order": p["order"], "pawn": p["pawn"], "round_classes": p["round_stamps"],
-    }
+def _players(players):
+    """Public data of every player, one list per field, indexed by seat."""
+    cols = {"money": [], "vp": [], "fame": [], "hand_count": [], "table": [], "reserve": [], "guilds": [],
+            "classes": [], "specialized": [], "objects": [], "order": [], "pawn": [], "round_classes": []}
+    for p in players:
+        cols["money"].append(p["money"])
+        cols["vp"].append(p["vp"])
+        cols["fame"].append(p["fame"])
+        cols["hand_count"].append(sum(p["hand"]))
+        cols["table"].append(p["table"])
+        cols["reserve"].append(p["reserve"])
+        cols["guilds"].append(p["guilds"])
+        stamps, spec, made = p["stamps"], p["spec"], p["made"]
+        cols["classes"].append({d: stamps[i] for i, d in enumerate(DISCIPLINES) if stamps[i]})
+        cols["specialized"].append([d for i, d in enumerate(DISCIPLINES) if spec[i]])
+        cols["objects"].append([d for i, d in enumerate(DISCIPLINES) if made[i]])
+        cols["order"].append(p["order"])
+        cols["pawn"].append(p["pawn"])
+        cols["round_classes"].append(p["round_stamps"])
+    return cols
 
 
 def _build(state):
@@ -46,7 +57,7 @@ def _build(state):
         "court": state["court"], "royalty": state["royalty"], "counselor": state["counselor"],
         "chairs": state["chairs"], "city": state["city"], "class_prices": state["prices"],
         "objects": state["objects"], "face_down_stamps": sum(state["pool"]),
-        "blocked": state["blocked"], "players": [_player(p) for p in state["players"]],
+        "blocked": state["blocked"], "players": _players(state["players"]),
     }
     if any(state["prestige"]):
         obs["prestige"] = state["prestige"]  # during task 4 only
