@@ -136,7 +136,7 @@ def eager(state, seat, legal, rng):
     plays = [action for action in legal if action["type"] != "pass"]
     if not plays or rng.random() < 0.05:
         return rng.choice(legal)
-    if rng.random() < 0.7:
+    if rng.random() < 0.9:
         most = max(len(action["cards"]) for action in plays)
         plays = [action for action in plays if len(action["cards"]) == most]
     return rng.choice(plays)
