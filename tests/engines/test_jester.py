@@ -14,17 +14,20 @@ from domain.games.jester.data import DISCIPLINES, PLACES
 E = ENGINE
 
 
+def setup_outcome(s, **changes):
+    pool = [d for d in DISCIPLINES for _ in range(s["pool"][DISCIPLINES.index(d)])]
+    out = {"type": "shuffle", "deck": "setup", "events": [1, 2, 3, 4, 5, 6], "favors": [1, 2, 3, 4, 5, 6, 7],
+           "court": list(DISCIPLINES), "stamps": pool, "prices": [1, 2, 2, 2, 3, 3, 3]}
+    out.update(changes)
+    return out
+
+
 def setup_state(n=4, red_chairs=False, start=0):
     """Setup with fixed chance outcomes: events 1,2,3; favors 1-5 (1-4 with 2 players); court
     stamps in discipline order (King acrobatics, Queen singing, Prince harp, Princess magic);
     price tokens 1,2,2,2,3,3,3; each player puts his 2 starting markers in guild 1."""
     s = E.initial_state(n, E.check_options(n, {"red_chairs": red_chairs}))
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "events", "order": [1, 2, 3, 4, 5, 6]})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "favors", "order": [1, 2, 3, 4, 5, 6, 7]})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "court-stamps", "order": list(DISCIPLINES)})
-    pool = [d for d in DISCIPLINES for _ in range(s["pool"][DISCIPLINES.index(d)])]
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "city-stamps", "order": pool})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "prices", "order": [1, 2, 2, 2, 3, 3, 3]})
+    s = E.apply(s, CHANCE, setup_outcome(s))
     s = E.apply(s, CHANCE, {"type": "start", "seat": start})
     for k in range(n):
         s = E.apply(s, (start + k) % n, {"type": "setup-guild", "guilds": [1, 1]})
@@ -126,19 +129,19 @@ def test_options_and_player_counts():
 
 
 def test_setup_chance_steps_validated():
-    """Setup 3/5/7/8 are chance shuffles: a non-permutation is refused; the starting player
-    (house rule S3) is drawn uniformly and public."""
+    """Setup 3/5/7/8 are one chance step (the events, favors, court stamps, city stamps and price
+    tokens shuffled): a non-permutation is refused; the starting player (house rule S3) is drawn
+    uniformly and public."""
     s = E.initial_state(3, E.check_options(3, {}))
     assert E.to_act(s).kind == Phase.CHANCE
-    with pytest.raises(IllegalAction):
-        E.apply(s, CHANCE, {"type": "shuffle", "deck": "events", "order": [1, 1, 2, 3, 4, 5]})
-    with pytest.raises(IllegalAction):
-        E.apply(s, CHANCE, {"type": "shuffle", "deck": "favors", "order": [1, 2, 3, 4, 5, 6, 7]})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "events", "order": [6, 5, 4, 3, 2, 1]})
-    assert s["events"] == [6, 5, 4]
-    for _ in range(4):
-        import random
-        s = E.apply(s, CHANCE, E.sample_chance(s, random.Random(1)))
+    for bad in (setup_outcome(s, events=[1, 1, 2, 3, 4, 5]), setup_outcome(s, prices=[1, 2, 3]),
+                setup_outcome(s, court=["harp"] * 7), setup_outcome(s, deck="city"),
+                {"type": "shuffle", "deck": "setup"}):
+        with pytest.raises(IllegalAction):
+            E.apply(s, CHANCE, bad)
+    s = E.apply(s, CHANCE, setup_outcome(s, events=[6, 5, 4, 3, 2, 1], favors=[7, 6, 5, 4, 3, 2, 1]))
+    assert s["events"] == [6, 5, 4] and s["favors"] == [3, 4, 5, 6, 7]
+    assert s["court"] == list(DISCIPLINES) and s["prices"] == [1, 2, 2, 2, 3, 3, 3]
     outcomes = E.chance_outcomes(s)
     assert [o for o, _ in outcomes] == [{"type": "start", "seat": k} for k in range(3)]
     assert all(abs(p - 1 / 3) < 1e-9 for _, p in outcomes)
@@ -981,9 +984,9 @@ def test_task_5_next_round():
     assert all(p["pawn"] is None for p in s["players"]) and sum(s["city"]) == 0
     assert E.to_act(s).kind == Phase.CHANCE
     pool = [d for d in DISCIPLINES for _ in range(s["pool"][D(d)])]
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "city-stamps", "order": pool})
-    assert sum(s["city"]) == 12
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "prices", "order": [3, 3, 3, 2, 2, 2, 1]})
+    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "city", "stamps": pool,
+                            "prices": [3, 3, 3, 2, 2, 2, 1]})
+    assert sum(s["city"]) == 12 and s["prices"] == [3, 3, 3, 2, 2, 2, 1]
     assert s["stack"][-1] == {"kind": "play", "seat": 1}
     from domain.games.jester.core import place_price
     assert [place_price(s, p) for p in PLACES] == [2, 1, 1, 2]  # event 2: City + Guilds
@@ -1093,7 +1096,7 @@ def test_observation_hides_hands_crowns_and_future_events():
     assert E.redact(s, 0, buy, 0) == buy
     assert E.redact(s, 0, {"type": "play", "place": "court"}, 1) == {"type": "play", "place": "court"}
     fresh = E.initial_state(2, E.check_options(2, {}))
-    assert E.redact(fresh, CHANCE, {"type": "shuffle", "deck": "events", "order": [1, 2, 3, 4, 5, 6]}, 0) is None
+    assert E.redact(fresh, CHANCE, setup_outcome(fresh), 0) is None
 
 
 def test_end_game_seven_disciplines_and_unmarked():

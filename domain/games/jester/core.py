@@ -17,7 +17,7 @@ APPLY: dict = {}
 SETTLE: dict = {}
 RULE: dict = {}  # kind -> rule cited when an action is refused
 
-CHANCE_KINDS = {"ch-events", "ch-favors", "ch-court", "ch-stamps", "ch-prices", "ch-start"}
+CHANCE_KINDS = {"ch-setup", "ch-city", "ch-start"}
 AUTO_KINDS = {"round-end-scoring", "next-round", "final-scoring"}
 
 

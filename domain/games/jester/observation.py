@@ -4,8 +4,8 @@ face-down leftover stamps."""
 
 from __future__ import annotations
 
-from .core import place_price, top
-from .data import DISCIPLINES, PLACES
+from .core import top
+from .data import DISCIPLINES, EVENTS, PLACES
 
 # The public part of the last state observed, reused for the other seats of the same state (states
 # are immutable values: ``apply`` always returns a new one).
@@ -37,10 +37,9 @@ def _players(players):
         cols["table"].append(p["table"])
         cols["reserve"].append(p["reserve"])
         cols["guilds"].append(p["guilds"])
-        stamps, spec, made = p["stamps"], p["spec"], p["made"]
-        cols["classes"].append({d: stamps[i] for i, d in enumerate(DISCIPLINES) if stamps[i]})
-        cols["specialized"].append([d for i, d in enumerate(DISCIPLINES) if spec[i]])
-        cols["objects"].append([d for i, d in enumerate(DISCIPLINES) if made[i]])
+        cols["classes"].append({d: k for d, k in zip(DISCIPLINES, p["stamps"]) if k})
+        cols["specialized"].append([d for d, m in zip(DISCIPLINES, p["spec"]) if m])
+        cols["objects"].append([d for d, m in zip(DISCIPLINES, p["made"]) if m])
         cols["order"].append(p["order"])
         cols["pawn"].append(p["pawn"])
         cols["round_classes"].append(p["round_stamps"])
@@ -49,16 +48,18 @@ def _players(players):
 
 def _build(state):
     r = state["round"]
+    dear = EVENTS[state["events"][r - 1]] if r else ()
     obs = {
-        "round": r, "over": state["over"], "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
+        "round": r, "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
         "events": state["events"][:r] if r else [],
-        "card_prices": [place_price(state, p) for p in PLACES],
-        "piles": state["piles"], "favors": state["favors"], "favors_used": state["favors_used"],
+        "card_prices": [2 if p in dear else 1 for p in PLACES],
+        "piles": state["piles"], "favors": state["favors"],
         "court": state["court"], "royalty": state["royalty"], "counselor": state["counselor"],
         "chairs": state["chairs"], "city": state["city"], "class_prices": state["prices"],
-        "objects": state["objects"], "face_down_stamps": sum(state["pool"]),
-        "blocked": state["blocked"], "players": _players(state["players"]),
+        "objects": state["objects"], "blocked": state["blocked"], "players": _players(state["players"]),
     }
+    if state["favors_used"]:
+        obs["favors_used"] = state["favors_used"]  # during task 2 only
     if any(state["prestige"]):
         obs["prestige"] = state["prestige"]  # during task 4 only
     if state["over"]:

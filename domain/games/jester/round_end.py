@@ -233,8 +233,7 @@ def apply_next_round(state, frame, actor, action):
     state["prestige"] = [0] * state["n"]
     pop(state)
     push(state, {"kind": "play", "seat": state["start"]})
-    push(state, {"kind": "ch-prices"})
-    push(state, {"kind": "ch-stamps"})
+    push(state, {"kind": "ch-city"})
 
 
 register("keep", legal_keep, apply_keep, settle_keep, rule="jester End of the Round task 1")

@@ -30,9 +30,8 @@ def initial_state(n, options):
         "piles": [CARDS_PER_PLACE - n] * 4, "blocked": [],
         "start": None, "trigger": None, "fame13": 0, "prestige": [0] * n, "last_played": None,
         "players": players,
-        # bottom -> top: the chance steps of setup (rulebook Setup 3, 5, 7, 7, 8; house rule S3)
-        "stack": [{"kind": "ch-start"}, {"kind": "ch-prices"}, {"kind": "ch-stamps"},
-                  {"kind": "ch-court"}, {"kind": "ch-favors"}, {"kind": "ch-events"}],
+        # bottom -> top: the chance steps of setup (rulebook Setup 3, 5, 7, 8; house rule S3)
+        "stack": [{"kind": "ch-start"}, {"kind": "ch-setup"}],
     }
     return state
 
@@ -44,45 +43,45 @@ def stamp_pool_list(state):
     return out
 
 
-def expected_deck(state, kind):
-    if kind == "ch-events":
-        return [1, 2, 3, 4, 5, 6]
-    if kind == "ch-favors":
-        return list(FAVORS)
-    if kind == "ch-court":
-        return list(DISCIPLINES)
-    if kind == "ch-stamps":
-        return stamp_pool_list(state)
-    if kind == "ch-prices":
-        return list(PRICE_TOKENS)
-    return None
+def expected_decks(state, kind):
+    """The decks shuffled by a chance step: all of setup 3, 5, 7 and 8 at once (``ch-setup``), or
+    the city stamps and price tokens of a new round (``ch-city``, house rule task 5)."""
+    decks = {}
+    if kind == "ch-setup":
+        decks["events"] = [1, 2, 3, 4, 5, 6]
+        decks["favors"] = list(FAVORS)
+        decks["court"] = list(DISCIPLINES)
+    decks["stamps"] = stamp_pool_list(state)
+    decks["prices"] = list(PRICE_TOKENS)
+    return decks
 
 
-DECK_NAMES = {"ch-events": "events", "ch-favors": "favors", "ch-court": "court-stamps",
-              "ch-stamps": "city-stamps", "ch-prices": "prices"}
+DECK_NAMES = {"ch-setup": "setup", "ch-city": "city"}
 
 
 def sample(state, frame, rng):
     kind = frame["kind"]
     if kind == "ch-start":
         return {"type": "start", "seat": rng.randrange(state["n"])}
-    deck = expected_deck(state, kind)
-    rng.shuffle(deck)
-    return {"type": "shuffle", "deck": DECK_NAMES[kind], "order": deck}
+    out = {"type": "shuffle", "deck": DECK_NAMES[kind]}
+    for name, deck in expected_decks(state, kind).items():
+        rng.shuffle(deck)
+        out[name] = deck
+    return out
 
 
 def _check_shuffle(state, frame, outcome):
     kind = frame["kind"]
-    if not isinstance(outcome, dict) or set(outcome) != {"type", "deck", "order"} \
+    decks = expected_decks(state, kind)
+    if not isinstance(outcome, dict) or set(outcome) != {"type", "deck", *decks} \
             or outcome["type"] != "shuffle" or outcome["deck"] != DECK_NAMES[kind]:
-        illegal("jester Setup", f"expected a shuffle of the {DECK_NAMES[kind]}")
-    order = outcome["order"]
-    expected = expected_deck(state, kind)
-    if not isinstance(order, list) or len(order) != len(expected) \
-            or any(type(x) is not type(expected[0]) for x in order) \
-            or sorted(order) != sorted(expected):
-        illegal("jester Setup", f"the shuffle must be a permutation of the {DECK_NAMES[kind]}")
-    return order
+        illegal("jester Setup", f"expected a shuffle of the {DECK_NAMES[kind]} decks: {', '.join(decks)}")
+    for name, expected in decks.items():
+        order = outcome[name]
+        if not isinstance(order, list) or len(order) != len(expected) \
+                or any(type(x) is not type(expected[0]) for x in order) \
+                or sorted(order) != sorted(expected):
+            illegal("jester Setup", f"the {name} must be a permutation of the {name} deck")
 
 
 def apply_chance(state, frame, actor, outcome):
@@ -101,24 +100,21 @@ def apply_chance(state, frame, actor, outcome):
         for k in reversed(range(n)):
             push(state, {"kind": "setup-guild", "seat": (start + k) % n})
         return
-    order = _check_shuffle(state, frame, outcome)
+    _check_shuffle(state, frame, outcome)
     pop(state)
-    if kind == "ch-events":
-        state["events"] = order[:3]  # three removed unseen; the pile gives rounds 1, 2, 3
-    elif kind == "ch-favors":
-        state["favors"] = sorted(order[:4 if n == 2 else 5])
-    elif kind == "ch-court":
-        state["court"] = order
-    elif kind == "ch-stamps":
-        k = min(CITY_STAMPS[n], len(order))
-        city = [0] * 7
-        pool = [0] * 7
-        for i, d in enumerate(order):
-            (city if i < k else pool)[DISCIPLINES.index(d)] += 1
-        state["city"] = city
-        state["pool"] = pool
-    elif kind == "ch-prices":
-        state["prices"] = order
+    if kind == "ch-setup":
+        state["events"] = outcome["events"][:3]  # three removed unseen; the pile: rounds 1, 2, 3
+        state["favors"] = sorted(outcome["favors"][:4 if n == 2 else 5])
+        state["court"] = list(outcome["court"])
+    order = outcome["stamps"]
+    k = min(CITY_STAMPS[n], len(order))
+    city = [0] * 7
+    pool = [0] * 7
+    for i, d in enumerate(order):
+        (city if i < k else pool)[DISCIPLINES.index(d)] += 1
+    state["city"] = city
+    state["pool"] = pool
+    state["prices"] = list(outcome["prices"])
 
 
 def chance_outcomes(state, frame):
@@ -128,7 +124,7 @@ def chance_outcomes(state, frame):
     return None
 
 
-PUBLIC_CHANCE = {"ch-court", "ch-prices", "ch-start"}
+PUBLIC_CHANCE = {"ch-start"}
 
 
 # -- house rule S2: starting guild markers ----------------------------------------------------------
@@ -148,5 +144,5 @@ def apply_setup_guild(state, frame, seat, action):
 
 
 register("setup-guild", legal_setup_guild, apply_setup_guild, rule="house rule S2")
-for _kind in ("ch-events", "ch-favors", "ch-court", "ch-stamps", "ch-prices", "ch-start"):
+for _kind in ("ch-setup", "ch-city", "ch-start"):
     register(_kind, apply=apply_chance, rule="jester Setup")
