@@ -722,6 +722,17 @@ def test_play_b_marker_from_guild_when_reserve_empty():
     assert P(s, 0)["guilds"][4] == 1 and s["royalty"][0] == 0
 
 
+def test_victim_without_choice_suffers_at_once():
+    """House rule P4 [ENGINE]: a victim with no crown and a single way to suffer has no decision:
+    the penalty applies at once (chair III with no crowns)."""
+    s = board(round_=2)
+    for q in (1, 2, 3):
+        P(s, q)["vp"] = 4
+    P(s, 2)["crowns"] = 0
+    s = court_a(s, 3)
+    assert P(s, 2)["vp"] == 2 and E.to_act(s).seats == (1, 3)
+
+
 # ------------------------------------------------------------------------------------------------
 # Guilds
 # ------------------------------------------------------------------------------------------------

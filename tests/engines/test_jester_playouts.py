@@ -81,7 +81,7 @@ def by_type(state, seat, legal, rng):
     """Random, but uniform over the kinds of action first (so "done", "no-buy", "defend"... are
     as likely as any one of the many moves); and, to keep 3000 playouts within the time budget,
     shorter rounds (mostly buying, and mostly playing and buying the place already most played)
-    and half of the time a genre, chair or favor that needs no further decision."""
+    and mostly a genre, chair or favor that needs no further decision."""
     types = sorted({a["type"] for a in legal})
     kind = rng.choice(types)
     if "buy" in types and rng.random() < 0.8:
@@ -93,7 +93,7 @@ def by_type(state, seat, legal, rng):
         table = state["players"][seat]["table"]
         best = max(table[PLACES.index(a["place"])] for a in options)
         options = [a for a in options if table[PLACES.index(a["place"])] == best]
-    elif kind in ("genre", "court-a", "favor") and rng.random() < 0.5:
+    elif kind in ("genre", "court-a", "favor") and rng.random() < 0.7:
         quick = [a for a in options if QUICK.get(kind, lambda a: True)(a)]  # no follow-up decision
         options = quick or options
     return rng.choice(options)

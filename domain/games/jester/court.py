@@ -161,5 +161,15 @@ def apply_swap(state, frame, seat, action):
 
 register("court", legal_court, apply_court, settle_court, rule="jester Visiting the COURT")
 register("chair-guild", legal_chair_guild, apply_chair_guild, rule="jester Chair Effects II")
-register("victims", legal_victim, apply_victim, rule="jester Chair Effects (house rule P4)")
+def settle_victims(state, frame):
+    """A victim with a single possible answer (no crown, one way to suffer) suffers at once."""
+    for seat in list(frame["seats"]):
+        options = legal_victim(state, frame, seat)
+        if len(options) == 1:
+            apply_victim(state, frame, seat, options[0])
+            return True
+    return False
+
+
+register("victims", legal_victim, apply_victim, settle_victims, rule="jester Chair Effects (house rule P4)")
 register("swap", legal_swap, apply_swap, rule="jester Court Play B (house rule P2)")
