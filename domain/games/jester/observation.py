@@ -27,23 +27,21 @@ def decision(state):
 
 def _players(players):
     """Public data of every player, one list per field, indexed by seat."""
-    cols = {"money": [], "vp": [], "fame": [], "hand_count": [], "table": [], "reserve": [], "guilds": [],
-            "classes": [], "specialized": [], "objects": [], "order": [], "pawn": [], "round_classes": []}
-    for p in players:
-        cols["money"].append(p["money"])
-        cols["vp"].append(p["vp"])
-        cols["fame"].append(p["fame"])
-        cols["hand_count"].append(sum(p["hand"]))
-        cols["table"].append(p["table"])
-        cols["reserve"].append(p["reserve"])
-        cols["guilds"].append(p["guilds"])
-        cols["classes"].append({d: k for d, k in zip(DISCIPLINES, p["stamps"]) if k})
-        cols["specialized"].append([d for d, m in zip(DISCIPLINES, p["spec"]) if m])
-        cols["objects"].append([d for d, m in zip(DISCIPLINES, p["made"]) if m])
-        cols["order"].append(p["order"])
-        cols["pawn"].append(p["pawn"])
-        cols["round_classes"].append(p["round_stamps"])
-    return cols
+    return {
+        "money": [p["money"] for p in players],
+        "vp": [p["vp"] for p in players],
+        "fame": [p["fame"] for p in players],
+        "hand_count": [sum(p["hand"]) for p in players],
+        "table": [p["table"] for p in players],
+        "reserve": [p["reserve"] for p in players],
+        "guilds": [p["guilds"] for p in players],
+        "classes": [{d: k for d, k in zip(DISCIPLINES, p["stamps"]) if k} for p in players],
+        "specialized": [[d for d, m in zip(DISCIPLINES, p["spec"]) if m] for p in players],
+        "objects": [[d for d, m in zip(DISCIPLINES, p["made"]) if m] for p in players],
+        "order": [p["order"] for p in players],
+        "pawn": [p["pawn"] for p in players],
+        "round_classes": [p["round_stamps"] for p in players],
+    }
 
 
 def _build(state):
