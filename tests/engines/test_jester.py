@@ -1133,3 +1133,15 @@ def test_heralds_threshold():
         {"type": "convert", "into": "crowns", "amount": 1}]
     s = act(s, 0, {"type": "convert", "into": "crowns", "amount": 1})
     assert s["prestige"][0] == 0 and P(s, 0)["crowns"] == 3 and kind(s) == "next-round"
+
+
+def test_observation_shares_nothing_with_the_state():
+    """Observations are plain JSON values: changing one never changes the state."""
+    s = board()
+    before = copy.deepcopy(s)
+    obs = E.observation(s, 0)
+    obs["hand"].append(9)
+    obs["piles"][0] = 99
+    obs["players"]["guilds"][1][0] = 5
+    obs["decision"]["seat"] = 3
+    assert s == before

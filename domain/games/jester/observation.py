@@ -4,11 +4,14 @@ face-down leftover stamps."""
 
 from __future__ import annotations
 
+import copy
+
 from .core import top
 from .data import DISCIPLINES, EVENTS, PLACES
 
 # The public part of the last state observed, reused for the other seats of the same state (states
-# are immutable values: ``apply`` always returns a new one).
+# are immutable values: ``apply`` always returns a new one). Observations share no list with the
+# state; the observations of one state share their public lists (treat them as read-only).
 _CACHE: list = [None, None]
 
 
@@ -16,12 +19,13 @@ def decision(state):
     frame = top(state)
     if frame is None:
         return None
-    out = {k: v for k, v in frame.items() if k not in ("order", "idx", "left", "classes")}
+    out = {k: (v[:] if type(v) is list else v) for k, v in frame.items()
+           if k not in ("order", "idx", "left", "classes")}
     if frame["kind"] in ("favor", "convert"):
         if frame["idx"] < len(frame["order"]):
             out["seat"] = frame["order"][frame["idx"]]
     elif "left" in frame:
-        out["left"] = frame["left"]
+        out["left"] = frame["left"][:] if type(frame["left"]) is list else frame["left"]
     return out
 
 
@@ -32,15 +36,15 @@ def _players(players):
         "vp": [p["vp"] for p in players],
         "fame": [p["fame"] for p in players],
         "hand_count": [sum(p["hand"]) for p in players],
-        "table": [p["table"] for p in players],
+        "table": [p["table"][:] for p in players],
         "reserve": [p["reserve"] for p in players],
-        "guilds": [p["guilds"] for p in players],
+        "guilds": [p["guilds"][:] for p in players],
         "classes": [{d: k for d, k in zip(DISCIPLINES, p["stamps"]) if k} for p in players],
         "specialized": [[d for d, m in zip(DISCIPLINES, p["spec"]) if m] for p in players],
         "objects": [[d for d, m in zip(DISCIPLINES, p["made"]) if m] for p in players],
         "order": [p["order"] for p in players],
         "pawn": [p["pawn"] for p in players],
-        "round_classes": [p["round_stamps"] for p in players],
+        "round_classes": [p["round_stamps"][:] for p in players],
     }
 
 
@@ -51,17 +55,17 @@ def _build(state):
         "round": r, "decision": decision(state), "start": state["start"], "trigger": state["trigger"],
         "events": state["events"][:r] if r else [],
         "card_prices": [2 if p in dear else 1 for p in PLACES],
-        "piles": state["piles"], "favors": state["favors"],
-        "court": state["court"], "royalty": state["royalty"], "counselor": state["counselor"],
-        "chairs": state["chairs"], "city": state["city"], "class_prices": state["prices"],
-        "objects": state["objects"], "blocked": state["blocked"], "players": _players(state["players"]),
+        "piles": state["piles"][:], "favors": state["favors"][:],
+        "court": state["court"][:], "royalty": state["royalty"][:], "counselor": state["counselor"][:],
+        "chairs": state["chairs"][:], "city": state["city"][:], "class_prices": state["prices"][:],
+        "objects": state["objects"][:], "blocked": state["blocked"][:], "players": _players(state["players"]),
     }
     if state["favors_used"]:
-        obs["favors_used"] = state["favors_used"]  # during task 2 only
+        obs["favors_used"] = state["favors_used"][:]  # during task 2 only
     if any(state["prestige"]):
-        obs["prestige"] = state["prestige"]  # during task 4 only
+        obs["prestige"] = state["prestige"][:]  # during task 4 only
     if state["over"]:
-        obs["final"] = state["final"]  # the screens are removed: crowns are shown
+        obs["final"] = copy.deepcopy(state["final"])  # the screens are removed: crowns are shown
     return obs
 
 
@@ -77,6 +81,6 @@ def for_seat(state, seat):
     obs = public(state)
     p = state["players"][seat]
     obs["seat"] = seat
-    obs["hand"] = p["hand"]
+    obs["hand"] = p["hand"][:]
     obs["my_crowns"] = p["crowns"]
     return obs
