@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from domain.engine import IllegalAction
-
 from .core import add_vp, has_power, pl, pop, push, register, royalty_count
-from .data import (CHAIRS, COUNSELOR_POINTS, DISCIPLINES, GUILD_IDS, HERALDS, MERCHANTS, PLACES,
-                   PRESTIGE)
+from .data import CHAIRS, COUNSELOR_POINTS, GUILD_IDS, HERALDS, MERCHANTS, PLACES, PRESTIGE
 
 
 def begin_round_end(state):

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from domain.engine import IllegalAction
-
 from .core import illegal, pl, pop, push, register
 from .data import (CARDS_PER_PLACE, CHAIRS, CITY_STAMPS, DISCIPLINES, FAVORS, GUILD_IDS, MARKERS,
-                   OBJECTS_PER_DISCIPLINE, PLACES, PRICE_TOKENS, START_MONEY, STAMPS_PER_DISCIPLINE)
+                   OBJECTS_PER_DISCIPLINE, PRICE_TOKENS, START_MONEY, STAMPS_PER_DISCIPLINE)
 
 
 def initial_state(n, options):

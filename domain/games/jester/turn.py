@@ -3,9 +3,9 @@ the no-money rescue (house rule P5); the round-end trigger."""
 
 from __future__ import annotations
 
-from .core import (card_options, has_power, pl, place_price, pop, push, register,
-                   remove_royalty, royalty_count)
-from .data import DIRECTORS, DISCIPLINES, GUILD_IDS, PLACES, ROYALTY
+from . import city, court, guilds, round_end, theater
+from .core import card_options, pl, place_price, pop, push, register, remove_royalty
+from .data import DISCIPLINES, GUILD_IDS, PLACES, ROYALTY
 
 
 def legal_play(state, frame, seat):
@@ -14,7 +14,6 @@ def legal_play(state, frame, seat):
 
 
 def apply_play(state, frame, seat, action):
-    from . import city, court, guilds, theater  # noqa: F401  (registration)
     place = action["place"]
     i = PLACES.index(place)
     p = pl(state, seat)
@@ -112,7 +111,6 @@ def apply_rescue(state, frame, seat, action):
 
 
 def end_turn(state, seat):
-    from .round_end import begin_round_end
     pop(state)  # the buy frame
     if len(state["blocked"]) >= 4:
         state["blocked"] = []  # the 4th genre frees all genres at the end of the turn
@@ -120,7 +118,7 @@ def end_turn(state, seat):
     state["last_played"] = None
     n = state["n"]
     if state["trigger"] is not None and seat == (state["start"] - 1) % n:
-        begin_round_end(state)
+        round_end.begin_round_end(state)
     else:
         push(state, {"kind": "play", "seat": (seat + 1) % n})
 
