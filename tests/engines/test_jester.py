@@ -1145,3 +1145,35 @@ def test_observation_shares_nothing_with_the_state():
     obs["players"]["guilds"][1][0] = 5
     obs["decision"]["seat"] = 3
     assert s == before
+
+
+def test_malformed_actions_fuzz_only_illegal_action():
+    """check_action and apply refuse anything not legal with IllegalAction (wrong seat, wrong
+    phase, wrong or extra keys, wrong types), across the states of a whole match."""
+    import random
+
+    from domain.games.jester.core import same
+    from tests.engines.harness import random_playout
+    playout = random_playout(E, 3, {"red_chairs": True}, seed=11, check_purity_every=1000)
+    rng = random.Random(5)
+    junk = [None, True, 1, -1, "x", [], {}, "reserve", "king", 2.5]
+    for state, (actor, action) in list(zip(playout.states, playout.log))[::3]:
+        candidates = [{"type": action.get("type", "x")}, {**action, "extra": 1}, "play", None]
+        for key in action:
+            if key != "type":
+                for value in rng.sample(junk, 4):
+                    candidates.append({**action, key: value})
+        for bad in candidates:
+            for seat in range(3):
+                if any(same(bad, option) for option in E.legal_actions(state, seat)):
+                    continue
+                with pytest.raises(IllegalAction):
+                    E.check_action(state, seat, bad)
+                with pytest.raises(IllegalAction):
+                    E.apply(state, seat, bad)
+        if actor == SYSTEM:
+            with pytest.raises(IllegalAction):
+                E.apply(state, SYSTEM, {**action, "round": 9})
+        if actor == CHANCE:
+            with pytest.raises(IllegalAction):
+                E.apply(state, CHANCE, {**action, "type": "nope"})
