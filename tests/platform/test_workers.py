@@ -97,3 +97,39 @@ def test_computer_opponents_play_a_match_to_the_end(client, worker_motley):
     assert final["status"] == "finished"
     moves = [e for e in client.get(f"/matches/{match_id}/events", key=key).body["items"] if e["type"] == "MoveMade"]
     assert {e["seat"] for e in moves} >= {1, 2, 3}
+
+
+def test_the_worker_closes_timed_tax_collections_of_a_whole_tumult_match(client, worker_motley):
+    """Nobody acts during tax collection: each time, the worker closes the phase at its deadline
+    (a TimedOut event), and the match still runs to its end."""
+    keys = [client.register(name)[1] for name in ("ann", "bob")]
+    match_id = client.new_match("tumult-royale", 2, keys, options={"tax_seconds": 1})
+    rng = random.Random(9)
+    deadline = time.monotonic() + 240
+    late_refused = False
+    while time.monotonic() < deadline:
+        view = client.get(f"/matches/{match_id}", key=keys[0]).body
+        if view["status"] == "finished":
+            break
+        if view["timer"] is not None or view["to_act"]["kind"] != "players":
+            if view["timer"] is not None and not late_refused:
+                time.sleep(1.2)  # past the deadline: a peek now is refused, whether or not closed yet
+                seat = view["to_act"]["seats"][0] if view["to_act"]["seats"] else 0
+                late = client.post(f"/matches/{match_id}/moves", {"action": {"type": "peek", "tile": 0}},
+                                   key=keys[seat])
+                late_refused = late.status == 409
+            time.sleep(0.05)
+            continue
+        seat = rng.choice(view["to_act"]["seats"])
+        legal = client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
+        if legal:
+            client.post(f"/matches/{match_id}/moves", {"action": rng.choice(legal)}, key=keys[seat])
+    else:
+        raise AssertionError("the match did not finish")
+    assert late_refused
+    events = client.get(f"/matches/{match_id}/events").body["items"]
+    timed_out = [e for e in events if e["type"] == "TimedOut"]
+    started = [e for e in events if e["type"] == "TimerStarted"]
+    assert timed_out and len(timed_out) == len(started)
+    assert all(e["phase"].startswith("tax-") for e in timed_out)
+    assert events[-1]["type"] == "Finished"
