@@ -1,61 +1,9 @@
-"""Benchmark: random playouts of the bare Jest engine (no harness checks).
+"""Random playouts of the bare jest engine per player count: playouts and moves per second.
 
-Usage: /work/venv/bin/python bench/jest_playouts.py [N]   (N playouts per player count, default 1000)
-Prints playouts per second and moves per second (every applied step: player actions, chance and
-automatic steps; player actions alone in brackets) for 3 and 4 players.
+    python bench/jest_playouts.py [N]   (N playouts per player count, default 1000)
 """
 
-from __future__ import annotations
-
-import os
-import random
-import sys
-import time
-
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-from domain.engine import CHANCE, SYSTEM, Phase  # noqa: E402
-from domain.games.jest import ENGINE  # noqa: E402
-
-
-def play(num_players: int, rng: random.Random) -> tuple[int, int]:
-    engine = ENGINE
-    state = engine.initial_state(num_players, engine.check_options(num_players, {}))
-    moves = player_moves = 0
-    while True:
-        turn = engine.to_act(state)
-        if turn.kind == Phase.OVER:
-            break
-        if turn.kind == Phase.CHANCE:
-            state = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
-        elif turn.kind == Phase.AUTO:
-            state = engine.apply(state, SYSTEM, engine.auto_action(state))
-        else:
-            seat = rng.choice(turn.seats)
-            state = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
-            player_moves += 1
-        moves += 1
-    assert engine.result(state) is not None
-    return moves, player_moves
-
-
-def main() -> None:
-    count = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    rng = random.Random(2026)
-    for num_players in range(ENGINE.min_players, ENGINE.max_players + 1):
-        moves = player_moves = 0
-        start = time.perf_counter()
-        for _ in range(count):
-            m, p = play(num_players, rng)
-            moves += m
-            player_moves += p
-        elapsed = time.perf_counter() - start
-        print(
-            f"jest {num_players}p: {count} playouts in {elapsed:.2f}s = {count / elapsed:,.0f} playouts/s, "
-            f"{moves / elapsed:,.0f} moves/s ({player_moves / elapsed:,.0f} player actions/s, "
-            f"{moves / count:.0f} moves per playout)"
-        )
-
+from playouts import count_argument, report
 
 if __name__ == "__main__":
-    main()
+    report("jest", count_argument())
