@@ -56,6 +56,11 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     def docs_static(name):
         return send_from_directory(SWAGGER_DIST, name)
 
+    @app.get("/health")
+    def health():
+        """Liveness and the event store's reach: 200 with the log position, else a problem (500)."""
+        return {"status": "ok", "position": motley.app.recorder.max_notification_id() or 0}
+
     @app.get("/")
     def index():
         return redirect("/docs")

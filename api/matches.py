@@ -9,6 +9,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container, current_player, optional_player, service
+from application.errors import InvalidRequest
 from application.views import event_view, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
@@ -29,6 +30,14 @@ def headers_for(match, position=None):
     if position is not None:
         headers["Motley-Position"] = str(position)
     return headers
+
+
+def version_from_etag(value: str) -> int:
+    """``If-Match: "12"`` (the ETag of a match read) states the version the client saw."""
+    text = value.strip().removeprefix("W/").strip('"')
+    if not text.isdigit():
+        raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
+    return int(text)
 
 
 def written(match):
@@ -109,7 +118,10 @@ class Moves(MethodView):
         turn or against a stale expected_version with 409; nothing is appended then."""
         player = current_player()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
-        receipt = service().submit_move(match_id, player, body["action"], body["expected_version"], key)
+        expected = body["expected_version"]
+        if expected is None and request.headers.get("If-Match"):
+            expected = version_from_etag(request.headers["If-Match"])
+        receipt = service().submit_move(match_id, player, body["action"], expected, key)
         match = receipt.match or service().get_match(receipt.match_id, version=receipt.version)
         headers = headers_for(match, receipt.position)
         if receipt.replayed:

@@ -12,6 +12,9 @@ import threading
 from celery import Celery
 from celery.signals import worker_process_init, worker_process_shutdown
 
+from eventsourcing.persistence import PersistenceError
+
+from application.errors import Conflict
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, celery_queue
@@ -58,25 +61,30 @@ def _close(**_):
         _container.close()
 
 
+# A database hiccup or a match too busy to write now: try again later, never drop the work.
+RETRY = dict(autoretry_for=(PersistenceError, Conflict), retry_backoff=0.5, retry_backoff_max=30,
+             max_retries=20, retry_jitter=True)
+
+
 def _run(name, *args):
     return container().handlers.run(name, *args)
 
 
-@celery.task(name=TASK_RESOLVE)
+@celery.task(name=TASK_RESOLVE, **RETRY)
 def resolve_automatic_step(match_id: str) -> bool:
     return _run(TASK_RESOLVE, match_id)
 
 
-@celery.task(name=TASK_TIMEOUT)
+@celery.task(name=TASK_TIMEOUT, **RETRY)
 def close_timed_phase(match_id: str, phase: str) -> bool:
     return _run(TASK_TIMEOUT, match_id, phase)
 
 
-@celery.task(name=TASK_BOT)
+@celery.task(name=TASK_BOT, **RETRY)
 def play_computer_move(match_id: str, seat: int) -> bool:
     return _run(TASK_BOT, match_id, seat)
 
 
-@celery.task(name=TASK_PROJECT)
+@celery.task(name=TASK_PROJECT, **RETRY)
 def update_read_models() -> int:
     return _run(TASK_PROJECT)

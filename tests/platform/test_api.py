@@ -204,3 +204,16 @@ def test_the_stream_pushes_the_callers_view_when_the_match_changes(table):
     assert len(frames) == 1 and frames[0].startswith(f"id: {version + 1}")
     spectator = json.loads(frames[0].split("data: ", 1)[1])
     assert spectator["your_seat"] is None and hand[1] not in json.dumps(spectator["observation"])
+
+
+def test_if_match_states_the_version_seen(table):
+    client, match_id, keys, _ = table
+    read = client.get(f"/matches/{match_id}", key=keys[1])
+    etag = read.headers["ETag"]
+    hand = read.body["observation"]["hand"]
+    body = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+    stale = client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": '"3"'})
+    assert stale.status == 409 and stale.body["type"].endswith("stale-version")
+    assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": "soon"}).status == 422
+    assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": etag}).status == 201
+    assert client.get("/health").body["status"] == "ok"
