@@ -133,3 +133,20 @@ def test_the_worker_closes_timed_tax_collections_of_a_whole_tumult_match(client,
     assert timed_out and len(timed_out) == len(started)
     assert all(e["phase"].startswith("tax-") for e in timed_out)
     assert events[-1]["type"] == "Finished"
+
+
+def test_a_match_of_three_computers_runs_to_the_end_after_its_start(client, worker_motley):
+    """Only the start is a human request: the worker plays every computer move to the end."""
+    levels = sorted(available_engines()["fools-crown"].bots())
+    _, key = client.register("organiser")
+    created = client.post("/matches", {"game": "fools-crown", "seats": 3,
+                                       "computers": {"0": levels[-1], "1": levels[0], "2": levels[-1]}}, key=key)
+    assert created.status == 201 and created.body["seats"][0]["computer"] == levels[-1]
+    match_id = created.body["id"]
+    assert client.post(f"/matches/{match_id}/seats", {}, key=key).status == 409  # no seat left for a human
+    assert client.post(f"/matches/{match_id}/start", key=key).status == 200
+    final = wait_for(lambda: (lambda v: v if v["status"] == "finished" else None)(
+        client.get(f"/matches/{match_id}").body), timeout=240)
+    assert final["result"]["winners"]
+    events = client.get(f"/matches/{match_id}/events").body["items"]
+    assert {e["seat"] for e in events if e["type"] == "MoveMade"} == {0, 1, 2}
