@@ -24,6 +24,7 @@ TASK_RESOLVE = "motley.resolve_automatic_step"
 TASK_TIMEOUT = "motley.close_timed_phase"
 TASK_BOT = "motley.play_computer_move"
 TASK_PROJECT = "motley.update_read_models"
+TASK_SWEEP = "motley.sweep_pending_work"  # re-issue work whose task was lost (a crash after a save)
 
 
 class TaskQueue(ABC):

@@ -11,7 +11,7 @@ import logging
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from application.ports import MatchListView, MatchRow
+from application.ports import TASK_PROJECT, MatchListView, MatchRow
 from application.service import Motley
 from application.views import seats_view
 from domain.match import Match
@@ -74,3 +74,26 @@ class MatchListProjection:
         except Exception:  # one match that cannot be rebuilt must not stop the list for all others
             log.exception("match %s could not be rebuilt for the match list", match_id)
             return None
+
+
+def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int:
+    """Enqueue again the work every active match waits for (an automatic step, a timer, a computer's
+    move). Tasks are sent after the save that calls for them, so a crash in between would leave a
+    match waiting for ever; every task is idempotent, so sending one twice is harmless."""
+    sent = 0
+    offset = 0
+    while True:
+        rows = view.query(status="active", limit=page, offset=offset).rows
+        for row in rows:
+            try:
+                match = app.get_match(row.match_id)
+            except Exception:
+                log.exception("match %s could not be rebuilt for the sweep", row.match_id)
+                continue
+            for task in app.follow_ups(match):
+                if task.name != TASK_PROJECT:
+                    app.tasks.enqueue(task)
+                    sent += 1
+        if len(rows) < page:
+            return sent
+        offset += page

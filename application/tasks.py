@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT
-from application.projections import MatchListProjection
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
+from application.projections import MatchListProjection, sweep_pending_work
 from application.service import Motley
 
 
@@ -18,7 +18,12 @@ class TaskHandlers:
             TASK_TIMEOUT: app.close_timed_phase,
             TASK_BOT: app.play_computer_move,
             TASK_PROJECT: projection.run,
+            TASK_SWEEP: self.sweep,
         }
+
+    def sweep(self) -> int:
+        self.projection.run()  # the list of active matches must be current first
+        return sweep_pending_work(self.app, self.projection.view)
 
     def run(self, name: str, *args: Any) -> Any:
         return self.handlers[name](*args)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from application.ports import MatchListView, TaskQueue
+from application.ports import TASK_SWEEP, MatchListView, Task, TaskQueue
 from application.projections import MatchListProjection
 from application.service import Motley, utcnow
 from application.tasks import TaskHandlers
@@ -46,4 +46,5 @@ def build(
     handlers = TaskHandlers(app, projection)
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
+        tasks.enqueue(Task(TASK_SWEEP))  # the embedded server picks up work left by its last run
     return Container(settings, app, match_list, projection, tasks, handlers)

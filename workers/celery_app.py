@@ -10,12 +10,12 @@ import os
 import threading
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_process_shutdown
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
 
 from eventsourcing.persistence import PersistenceError
 
 from application.errors import Conflict
-from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, celery_queue
 
@@ -29,6 +29,8 @@ celery.conf.update(
     task_ignore_result=True,
     task_queues=[celery_queue(settings.queue)],
     task_default_queue=settings.queue,
+    # With `celery beat` (or `worker -B`), lost work is found again every 30 s.
+    beat_schedule={"sweep-pending-work": {"task": TASK_SWEEP, "schedule": 30.0}},
 )
 
 _container = None
@@ -47,6 +49,12 @@ def container():
             _container = build(worker_settings, tasks=CeleryTaskQueue(worker_settings.broker_url, worker_settings.queue))
             _container_pid = os.getpid()
         return _container
+
+
+@worker_ready.connect
+def _sweep_at_start(sender=None, **_):
+    """A worker that starts (again) first re-issues whatever work active matches wait for."""
+    celery.send_task(TASK_SWEEP, queue=celery_queue(settings.queue))
 
 
 @worker_process_init.connect
@@ -88,3 +96,8 @@ def play_computer_move(match_id: str, seat: int) -> bool:
 @celery.task(name=TASK_PROJECT, **RETRY)
 def update_read_models() -> int:
     return _run(TASK_PROJECT)
+
+
+@celery.task(name=TASK_SWEEP, **RETRY)
+def sweep_pending_work() -> int:
+    return _run(TASK_SWEEP)

@@ -74,3 +74,30 @@ def test_rows_follow_the_match_through_its_life(sqlite_motley):
     assert sqlite_motley.match_list.query(status="open").total == 0
     assert sqlite_motley.match_list.query(player_id=str(players[1].id)).total == 1
     assert sqlite_motley.match_list.query(game="le-bouffon").total == 0
+
+
+def test_a_sweep_finds_work_whose_task_was_lost(settings):
+    """Tasks are sent after a save; if they are lost (a crash in between), a sweep sends them again."""
+    from application.ports import TASK_RESOLVE, TASK_SWEEP
+    from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
+    import random
+
+    lost = NoTaskQueue()
+    container = build(settings, tasks=lost)
+    try:
+        app = container.app
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        rng = random.Random(1)
+        while app.get_match(match_id).to_act().kind == "players":
+            play_one_random_move(app, match_id, players, rng)
+        lost.dropped.clear()  # the resolve task "was lost"
+        assert container.handlers.run(TASK_SWEEP) == 1
+        assert [t.name for t in lost.dropped] == [TASK_RESOLVE]
+        container.handlers.run(TASK_RESOLVE, *lost.dropped[0].args)
+        assert app.get_match(match_id).status == "finished"
+        lost.dropped.clear()
+        container.projection.run()
+        assert container.handlers.run(TASK_SWEEP) == 0  # nothing waits any more
+    finally:
+        container.close()
