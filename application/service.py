@@ -7,6 +7,7 @@ racing moves are serialised and each is checked against the state it really land
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from domain.match import Match
 from domain.player import Player, hash_secret
 
 RETRIES = 20
+log = logging.getLogger(__name__)
 
 
 def utcnow() -> datetime:
@@ -179,8 +181,13 @@ class Motley(Application):
             return False
         engine = match.engine
         bot = engine.bots()[match.bots[str(seat)]]
-        observation = engine.observation(match.state, seat)
-        action = bot(observation, engine.legal_actions(match.state, seat), self.rng)
+        legal = engine.legal_actions(match.state, seat)
+        try:
+            action = bot(engine.observation(match.state, seat), legal, self.rng)
+            engine.check_action(match.state, seat, action)
+        except Exception:  # a faulty computer opponent must not stall the match: it plays at random
+            log.exception("computer %s at seat %s of match %s failed", match.bots[str(seat)], seat, match.id)
+            action = self.rng.choice(legal)
         try:
             self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match)
         except errors.StaleVersion:

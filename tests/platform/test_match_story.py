@@ -228,3 +228,23 @@ def test_players_authenticate_only_with_their_own_key(settings):
         assert key.split(".")[1] not in repr(stored)  # only the hash is stored
     finally:
         container.close()
+
+
+def test_a_faulty_computer_opponent_falls_back_to_a_legal_move(sqlite_motley, monkeypatch):
+    from domain.games import get_engine
+
+    engine = get_engine("fools-crown")
+    level = sorted(engine.bots())[0]
+    monkeypatch.setattr(type(engine), "bots", lambda self: {level: lambda obs, legal, rng: {"type": "cheat"}})
+    app = sqlite_motley.app
+    sqlite_motley.tasks.close()  # drive the computer by hand
+    app.tasks = NoTaskQueue()
+    human = seat_players(app, 1)[0]
+    match_id = app.create_match(human, "fools-crown", 2, {}, {1: level})
+    app.join_match(match_id, human)
+    app.start_match(match_id, human)
+    match = app.get_match(match_id)
+    assert 1 in match.to_act().seats
+    assert app.play_computer_move(match_id, 1) is True
+    moved = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
+    assert moved and moved[-1].seat == 1 and moved[-1].action["type"] != "cheat"
