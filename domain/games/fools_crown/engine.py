@@ -72,6 +72,15 @@ def _copy(s: dict) -> dict:
     return t
 
 
+def _plain(value):
+    """A fresh copy of a JSON value, so an observation shares nothing mutable with the state."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
+
+
 def commit_strength(cards: list, crowns: list, jokers: int) -> dict:
     """Battle Strength of a commit (rulebook "Add your two cards together, plus any bonuses"; house
     rule 3.4 step 3): card values, Royal Alliance +1 (Noble and Squire of one suit), Crown Alliance +1
@@ -110,7 +119,7 @@ def commit_options(hand: list) -> list:
 class FoolsCrownEngine(Engine):
     name = GAME
     title = "Fool's Crown"
-    rules_version = "1.0.0"
+    rules_version = "1.0.1"
     min_players = 2
     max_players = 4
     summary = (
@@ -188,6 +197,8 @@ class FoolsCrownEngine(Engine):
         raise AssertionError("commit phase with every seat done")
 
     def legal_actions(self, state, seat) -> list:
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            return []
         stage = state["stage"]
         if stage == "commit":
             if not isinstance(seat, int) or not 0 <= seat < state["players"] or state["done"][seat]:
@@ -233,7 +244,7 @@ class FoolsCrownEngine(Engine):
         stage = state["stage"]
         if stage not in ("commit", "claim"):
             raise IllegalAction(f"{GAME} turn order", "no player may act now")
-        if seat not in self.to_act(state).seats:
+        if not isinstance(seat, int) or isinstance(seat, bool) or seat not in self.to_act(state).seats:
             raise IllegalAction(f"{GAME} turn order", "it is not this seat's turn to act")
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction(f"{GAME} actions", "an action is a JSON object with a string 'type'")
@@ -678,12 +689,8 @@ class FoolsCrownEngine(Engine):
         exchanged by a Joker gamble this round (0: none)."""
         out = state["outcome"]
         stage = state["stage"]
-        if stage == "commit":
-            to_act = [i for i, done in enumerate(state["done"]) if not done]
-        elif stage == "claim":
-            to_act = [state["winner"]]
-        else:
-            to_act = []
+        # who acts now, as to_act says (seat-order commits: only the current committer)
+        to_act = list(self.to_act(state).seats) if stage in ("commit", "claim") else []
         resolved = out is not None
         sealed = state["options"]["commit_order"] == "simultaneous" and not all(state["done"])
         commits = [
@@ -707,17 +714,17 @@ class FoolsCrownEngine(Engine):
             "jokers": [len(j) for j in state["jokers"]],
             "crowns": [list(c) for c in state["crowns"]],
             "commits": commits,
-            "exchanged": list(state["exchanged"]),
+            "exchanged": [None if e is None else list(e) for e in state["exchanged"]],
             "gambled": list(state["gambled"]),
-            "rolls": list(state["rolls"]),
-            "strengths": None if out is None else out["strengths"],
-            "qualified": None if out is None else out["qualified"],
-            "tiebreak": state["tiebreak"],
+            "rolls": [None if r is None else list(r) for r in state["rolls"]],
+            "strengths": None if out is None else list(out["strengths"]),
+            "qualified": None if out is None else list(out["qualified"]),
+            "tiebreak": _plain(state["tiebreak"]),
             "winner": state["winner"],
-            "last_round": state["last"],
+            "last_round": _plain(state["last"]),
             "leader": state["leader"],
             "max_rounds": CAP_ROUNDS if state["options"]["safety_cap"] else None,
-            "end": state["end"],
+            "end": _plain(state["end"]),
         }
         if viewer is not None:
             view["you"] = viewer
