@@ -556,3 +556,67 @@ def test_apply_rejects_a_wrong_actor_or_phase():
     ):
         with pytest.raises(IllegalAction):
             E.apply(s, actor, action)
+
+
+# ---------------------------------------------------------------------------------------------
+# whole games through the API
+# ---------------------------------------------------------------------------------------------
+def test_rb_four_players_setup_and_first_statue_order():
+    """Rulebook setup: 15 supporters each with 4 players, all four nobility cards; the first statues go
+    down from the lowest rank (4) to the king (1), each on an empty pasture."""
+    s = E.initial_state(4, E.check_options(4, {}))
+    assert s["supporters"] == [15] * 4
+    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.apply(s, CHANCE, {"type": "deal", "ranks": [2, 4, 1, 3]})
+    order = []
+    while s["phase"] == "first-statues":
+        seat = E.to_act(s).seats[0]
+        order.append(seat)
+        s = E.apply(s, seat, E.legal_actions(s, seat)[-1])
+    assert order == [1, 3, 0, 2]
+    assert E.public_observation(s)["statues_placed"] == [1, 1, 1, 1]
+    assert E.public_observation(s)["regions"] == [None, 2, 3, None, None, 6, 7, None]
+
+
+def test_rb_ten_rounds_without_building_chronicle_ranks_mercy_and_end():
+    """Rulebook steps 4-7 and the royal chronicle over a whole game in which nobody builds: every round
+    each player gets +2 (no statue placed, not greedy), the most supporters become king (ties: the
+    previous rank) and give back 5, spaces 1-5 take 1 statue and 6-10 take 2, the fewest statues get
+    mercy (nobody if all equal), all region tiles are face up after space 5, and space 10 ends the game
+    (the most statues win, ties to the higher rank)."""
+    s = setup(2, ranks=[1, 2])
+    supporters = [30, 30]
+    ranks = [1, 2]
+    for r in range(1, 11):
+        assert s["round"] == r
+        s = pass_all(auto(tax(s, ["", ""])))
+        step = E.auto_action(s)
+        supporters = [x + 2 for x in supporters]
+        king = min(range(2), key=lambda seat: (-supporters[seat], ranks[seat]))
+        ranks = [1 if seat == king else 2 for seat in range(2)]
+        supporters[king] -= 5
+        assert step["consolation"] == [0, 1] and step["king"] == king and step["ranks"] == ranks
+        assert step["statues"] == (1 if r <= 5 else 2) and step["space"] == r
+        s = E.apply(s, SYSTEM, step)
+        assert s["supporters"] == supporters
+        placed = E.public_observation(s)["statues_placed"]
+        assert placed == [1 + sum(c for k, c in s["chronicle"] if k == seat) for seat in range(2)]
+        if r == 10:
+            assert step["game_over"] and step["reason"] == "tenth round"
+            break
+        assert not step["game_over"]
+        low = min(placed)
+        assert s["mercy"] == ([False, False] if placed[0] == placed[1] else [p == low for p in placed])
+        if r == 3:
+            assert s["phase"] == "reveal" and E.to_act(s).seats == (king,)
+            s = E.apply(s, king, {"type": "reveal", "region": 0})
+            assert s["face_up"] == [True, False, True, True]
+        if r >= 5:
+            assert all(s["face_up"])
+        assert s["phase"] == "shuffle"
+    assert [c for _, c in s["chronicle"]] == [1, 1, 1, 1, 1, 2, 2, 2, 2, 2]
+    result = E.result(s)
+    placed = list(result.scores)
+    best = max(placed)
+    expected = min((seat for seat in range(2) if placed[seat] == best), key=lambda seat: ranks[seat])
+    assert result.winners == (expected,) and result.detail["reason"] == "tenth round"
