@@ -606,3 +606,112 @@ def test_observation_hides_other_hands_and_gifts_during_the_exchange():
         named = set(obs["hand"]) | set(obs.get("gift", []))
         assert not named & others
         assert ("gift" in obs) == (seat == roi)
+
+
+# -- an independent reference of the play phase, driven by random deals --------------------------
+
+
+def _reference_legal(hand, top, is_bouffon):
+    """Every legal play/pass/laugh as (type, frozenset of cards), written from the rule texts:
+    rulebook 5-7 and 9-10, house rules 5.2 and 5.4 (sets, exceptions, leads, laugh)."""
+    by_strength = {}
+    for card in hand:
+        by_strength.setdefault(STRENGTH[card], []).append(card)
+    from itertools import combinations
+
+    sets = [(strength, combo) for strength, group in by_strength.items()
+            for size in range(1, min(4, len(group)) + 1) for combo in combinations(group, size)]
+    if top is None:  # rulebook 7: anything; house rule 5.4: the leader must lay
+        return {("play", frozenset(combo)) for _, combo in sets}
+    legal = {("pass", frozenset())}  # rulebook 9
+    for strength, combo in sets:
+        size = len(combo)
+        ordinary = size == top["count"] and strength > top["strength"]  # rulebook 6
+        paladins = strength == 13 and top["strength"] < 13 and size + 1 == top["count"]  # k on k+1
+        one_minotaure = strength == 14 and size == 1 and top["strength"] < 14 and top["count"] >= 2
+        minotaures_on_minotaure = top["kind"] == "minotaure" and strength == 14 and size == top["count"]
+        if ordinary or paladins or one_minotaure or minotaures_on_minotaure:
+            legal.add(("play", frozenset(combo)))
+        if is_bouffon and strength == top["strength"] and size == len(top["cards"]):  # rulebook 10
+            legal.add(("laugh", frozenset(combo)))
+    return legal
+
+
+def test_reference_model_of_turns_tricks_and_legal_plays():
+    """Rulebook 4-10 and house rule 5.4, re-implemented literally (the trick ends when play comes
+    back round to its leader's place; the last to lay leads, or the next holder in role order;
+    the laugh ends the trick; the deal ends when one player holds cards) and compared with the
+    engine over random deals of 3 to 6 players."""
+    rng = random.Random(17)
+    compared = laughs = exceptions = 0
+    for game in range(200):
+        n = 3 + game % 4
+        state = ENGINE.initial_state(n, {"deals": 1})
+        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+        order = [state["roles"].index(role) for role in ROLES_BY_COUNT[n]]
+        bouffon = state["roles"].index("bouffon")
+        hands = [set(hand) for hand in state["hands"]]
+        leader = turn_seat = order[0]
+        top, last, finished = None, None, []
+
+        def next_after(seat):
+            return order[(order.index(seat) + 1) % n]
+
+        while state["phase"] == "play":
+            assert turn(state) == (turn_seat,)
+            legal = ENGINE.legal_actions(state, turn_seat)
+            got = {(a["type"], frozenset(a.get("cards", []))) for a in legal}
+            assert got == _reference_legal(hands[turn_seat], top, turn_seat == bouffon)
+            assert len(got) == len(legal)
+            compared += 1
+            plays = [a for a in legal if a["type"] != "pass"]
+            action = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
+            state = ENGINE.apply(state, turn_seat, action)
+            seat, ends = turn_seat, False
+            if action["type"] != "pass":
+                laid = action["cards"]
+                hands[seat] -= set(laid)
+                last = seat
+                strength, size = STRENGTH[laid[0]], len(laid)
+                if action["type"] == "laugh":
+                    ends = True
+                    laughs += 1
+                elif top is None or size == top["count"]:
+                    top = {"count": size, "strength": strength, "kind": "set", "cards": laid}
+                elif strength == 13:
+                    exceptions += 1
+                    top = {"count": top["count"], "strength": 13, "kind": "paladin", "cards": laid}
+                else:
+                    exceptions += 1
+                    top = {"count": top["count"], "strength": 14, "kind": "minotaure", "cards": laid}
+                if not hands[seat]:
+                    finished.append(seat)
+                    holders = [s for s in order if hands[s]]
+                    if len(holders) == 1:
+                        finished += holders
+                        break
+            candidate = next_after(seat)
+            while not ends:
+                if candidate == leader:  # back round to the leader's place: the trick is over
+                    ends = True
+                elif hands[candidate]:
+                    turn_seat = candidate
+                    break
+                else:
+                    candidate = next_after(candidate)
+            if ends:
+                new_leader = last
+                while not hands[new_leader]:
+                    new_leader = next_after(new_leader)
+                leader = turn_seat = new_leader
+                top = None
+            assert state["trick"]["leader"] == leader
+            assert (state["trick"]["top"] is None) == (top is None)
+            if top is not None:
+                engine_top = state["trick"]["top"]
+                assert (engine_top["count"], engine_top["strength"], engine_top["kind"]) == (
+                    top["count"], top["strength"], top["kind"])
+        assert state["phase"] == "score" and state["finished"] == finished
+        assert [set(hand) for hand in state["hands"]] == hands
+    assert compared > 15000 and laughs > 20 and exceptions > 20, (compared, laughs, exceptions)
