@@ -97,17 +97,18 @@ class JesterEngine(Engine):
 
     def legal_actions(self, state, seat):
         frame = top(state)
-        if frame is None or seat not in self._seats(frame):
+        if frame is None or type(seat) is not int or seat not in self._seats(frame):
             return []
         return LEGAL[frame["kind"]](state, frame, seat)
 
     def check_action(self, state, seat, action) -> None:
         frame = top(state)
         rule = RULE.get(frame["kind"], "jester") if frame else "jester"
-        if frame is None or seat not in self._seats(frame):
+        if frame is None or type(seat) is not int or seat not in self._seats(frame):
             raise IllegalAction("jester turn order", "it is not this seat's turn to act")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction(rule, "an action is a JSON object with a string 'type'")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
+                or not all(isinstance(key, str) for key in action):
+            raise IllegalAction(rule, "an action is a JSON object (string keys) with a string 'type'")
         legal = LEGAL[frame["kind"]](state, frame, seat)
         for option in legal:
             if option == action and same(option, action):
