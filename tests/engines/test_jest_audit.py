@@ -462,3 +462,54 @@ def test_r7_tie_break_counts_won_trophies_in_the_final_jest():
     assert auto["trophies"] == {"4D": 0} and auto["scores"] == [0, 0, 0, -2]
     # Tie at 0: seat 0's 4♦ (a trophy) beats seat 1's 3♠, which beats 2♥.
     assert E.result(end).ranks == (1, 2, 3, 4)
+
+
+# -- R2 fallback clauses (unreachable in a real match, see docs; pinned on a hand-built state) ------
+def _take_state(offers, taken, taker):
+    return {
+        "n": 4, "rounds": 3, "round": 1, "phase": "take", "trophies": ["JK"], "deck": [],
+        "hands": [[] for _ in range(4)], "offers": offers, "jests": [[] for _ in range(4)],
+        "taken": taken, "taker": taker, "winners": None, "scores": None,
+    }
+
+
+def test_r2_fallback_no_face_up_ranks_lowest_then_clockwise_from_last_taker():
+    """R2 [PROPOSAL]: an offer with no face-up card ranks lowest; remaining ties go clockwise
+    (increasing seat numbers, wrapping) from the last taker."""
+    offers = [{"up": None, "down": "AS"}, {"up": "4S", "down": "4C"}, {"up": None, "down": "AD"},
+              {"up": "2C", "down": None}]
+    state = _take_state(offers, [False, True, False, False], 3)
+    after = E.apply(state, 3, {"type": "take", "from": 1, "card": "up"})
+    assert after["taker"] == 0  # seats 0 and 2 tie (no face-up card): seat 0 is next clockwise from 3
+    offers[2] = {"up": "AH", "down": "AD"}
+    state = _take_state(offers, [False, True, False, False], 3)
+    after = E.apply(state, 3, {"type": "take", "from": 1, "card": "up"})
+    assert after["taker"] == 2  # any face-up card (A♥) beats an offer with none
+
+
+def test_sample_chance_outside_a_deal_raises_illegal_action():
+    """Only a deal phase has a chance outcome; asking for one elsewhere is refused, not a TypeError."""
+    state = scoring_state(3, [["2S"], ["3S"], ["4S"]], ["JK", "AH"])
+    for phase_state in (state, finish(state)[1]):
+        with pytest.raises(IllegalAction):
+            E.sample_chance(phase_state, random.Random(0))
+
+
+def test_actor_that_is_no_seat_is_refused_as_such():
+    state = first_deal(3, ["JK", "4D"], [["4S", "AS"], ["2C", "AC"], ["3D", "AD"]])
+    for actor in (3, -1, "0", None, True):
+        with pytest.raises(IllegalAction) as error:
+            E.check_action(state, actor, {"type": "offer", "up": "4S", "down": "AS"})
+        assert error.value.rule == "turn order"
+    state = offer(state, 0, "4S")
+    with pytest.raises(IllegalAction) as error:
+        E.check_action(state, 0, {"type": "offer", "up": "4S", "down": "AS"})
+    assert error.value.rule == "jest THE OFFER"  # a real seat that has already offered
+
+
+def test_legal_actions_only_for_real_seats():
+    state = first_deal(3, ["JK", "4D"], [["4S", "AS"], ["2C", "AC"], ["3D", "AD"]])
+    assert E.legal_actions(state, True) == [] and E.legal_actions(state, 3) == []
+    state = offer_all(state, ["4S", "2C", "3D"])
+    state = take(state, 0, 1, "up")
+    assert state["taker"] == 1 and E.legal_actions(state, True) == [] and E.legal_actions(state, "1") == []

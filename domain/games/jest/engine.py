@@ -111,11 +111,11 @@ class JestEngine(Engine):
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
         phase = state["phase"]
         if phase == "offer":
-            if not isinstance(seat, int) or not 0 <= seat < state["n"] or state["offers"][seat] is not None:
+            if type(seat) is not int or not 0 <= seat < state["n"] or state["offers"][seat] is not None:
                 return []
             a, b = state["hands"][seat]
             return [{"type": "offer", "up": a, "down": b}, {"type": "offer", "up": b, "down": a}]
-        if phase == "take" and seat == state["taker"]:
+        if phase == "take" and type(seat) is int and seat == state["taker"]:
             return [
                 {"type": "take", "from": source, "card": which}
                 for source in self._take_sources(state, seat)
@@ -127,6 +127,8 @@ class JestEngine(Engine):
         phase = state["phase"]
         if phase not in ("offer", "take"):
             raise IllegalAction("turn order", "no player may act now")
+        if type(seat) is not int or not 0 <= seat < state["n"]:
+            raise IllegalAction("turn order", "this is not a seat of this match")
         if seat not in self.to_act(state).seats:
             if phase == "offer":
                 raise IllegalAction("jest THE OFFER", "this seat has already made its offer this round")
@@ -171,6 +173,8 @@ class JestEngine(Engine):
         return leftovers + state["deck"][: state["n"]]
 
     def sample_chance(self, state: dict, rng: random.Random) -> dict:
+        if state["phase"] != "deal":
+            raise IllegalAction("turn order", "no shuffle is due now")
         cards = sorted(self._deal_cards(state))
         rng.shuffle(cards)
         return {"type": "shuffle", "order": cards}
