@@ -513,3 +513,50 @@ def test_legal_actions_only_for_real_seats():
     state = offer_all(state, ["4S", "2C", "3D"])
     state = take(state, 0, 1, "up")
     assert state["taker"] == 1 and E.legal_actions(state, True) == [] and E.legal_actions(state, "1") == []
+
+
+# -- the trophy printed on each card (house rules §2.4 [FOUND]) ---------------------------------------
+_TABLE_JESTS = {
+    0: ["AS", "3C", "2D", "4H", "JK"],  # score 5 + 3 - 2 - 4 (one Heart with the Joker) + 0 = 2
+    1: ["2S", "4C", "3D", "AH", "2H"],  # 2 + 4 - 3 + 0 + 0 = 3
+    2: ["3S", "4S", "AC", "2C", "AD"],  # 3 + 4 + 1 + 2 - 5 = 5
+}
+
+
+@pytest.mark.parametrize(
+    "trophy,label,winner",
+    [
+        ("AS", "Highest ♣", 1),  # 4♣
+        ("2S", "Majority 3s", 2),  # one 3 each: 3♠ is the highest suit
+        ("3S", "Majority 2s", 1),  # 2♠ 2♥
+        ("4S", "Lowest ♣", 2),  # A♣ = 1
+        ("AC", "Highest ♠", 2),  # 4♠
+        ("2C", "Lowest ♥", 1),  # A♥ = 1
+        ("3C", "Highest ♥", 0),  # 4♥
+        ("4C", "Lowest ♠", 0),  # A♠ = 1
+        ("AD", "Majority 4s", 2),  # one 4 each: 4♠
+        ("2D", "Highest ♦", 1),  # 3♦
+        ("3D", "Lowest ♦", 2),  # A♦ = 1
+        ("4D", "Best Jest No Joke", 2),  # 5 (seat 0 holds the Joker anyway)
+        ("AH", "Joker", 0),
+        ("2H", "Joker", 0),
+        ("3H", "Joker", 0),
+        ("4H", "Joker", 0),
+        ("JK", "Best Jest", 2),
+    ],
+)
+def test_trophy_table_section_2_4(trophy, label, winner):
+    """§2.4 [FOUND]: every card's trophy, with Ace = 1 (R4) and suit ♠ > ♣ > ♦ > ♥ for majority ties."""
+    from domain.games.jest import trophy_label
+
+    assert [score_jest(_TABLE_JESTS[s]) for s in range(3)] == [2, 3, 5]
+    assert trophy_label(trophy) == label
+    assert award_trophies(_TABLE_JESTS, [trophy]) == {trophy: winner}
+
+
+def test_trophy_labels_reach_the_observation():
+    state = first_deal(3, ["AD", "JK"], [["4S", "AS"], ["2C", "AC"], ["3D", "2D"]])
+    assert E.public_observation(state)["trophies"] == [
+        {"card": "AD", "trophy": "Majority 4s"},
+        {"card": "JK", "trophy": "Best Jest"},
+    ]
