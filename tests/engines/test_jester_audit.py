@@ -577,3 +577,125 @@ def test_event_list_hides_cards_taken_by_others():
         assert E.redact(s, 0, action, 1)["place"] == "hidden"
         assert E.redact(s, 0, action, None)["place"] == "hidden"
         assert E.redact(s, 0, action, 0) == action
+
+
+# -- more city, court and favor statements ---------------------------------------------------------------
+def test_master_buffoon_pays_both_one_object_pawn_on_either_space():
+    """Guild 01 Master Buffoon (4 markers, house rule S4): two classes, both paid and stamped, one
+    table-marker decision each, only one of the two objects; the pawn stays on one of the two."""
+    s = started()
+    s = tweak(s, p0={"guilds": [4, 0, 0, 0, 0, 0], "reserve": 8})
+    s = act(s, 0, {"type": "play", "place": "city"})
+    s = act(s, 0, {"type": "city-class", "discipline": "acrobatics"})  # $1
+    s = act(s, 0, {"type": "specialize", "from": "reserve"})
+    assert kind(s) == "city" and {"type": "city-class", "discipline": "acrobatics"} not in E.legal_actions(s, 0)
+    s = act(s, 0, {"type": "city-class", "discipline": "singing"})  # $2
+    assert kind(s) == "specialize"
+    s = act(s, 0, {"type": "no-specialize"})
+    assert E.legal_actions(s, 0) == [{"type": "pawn", "discipline": "acrobatics"},
+                                     {"type": "pawn", "discipline": "singing"}]
+    s = act(s, 0, {"type": "pawn", "discipline": "singing"})
+    assert P(s, 0)["pawn"] == "city:singing" and P(s, 0)["money"] == 3
+    s = act(s, 0, {"type": "order", "discipline": "acrobatics"})
+    assert kind(s) == "buy" and P(s, 0)["order"] == "acrobatics" and P(s, 0)["money"] == 2
+    assert P(s, 0)["stamps"][:2] == [1, 1] and P(s, 0)["round_stamps"] == ["acrobatics", "singing"]
+
+
+def test_chair_2_with_an_empty_reserve_gives_only_the_card():
+    """Chair II (blue): the marker must come from the personal reserve; with none, only the card."""
+    s = started()
+    s = tweak(s, p0={"reserve": 0, "guilds": [12, 0, 0, 0, 0, 0]})
+    s = act(s, 0, {"type": "play", "place": "court"})
+    s = act(s, 0, {"type": "court-a", "chair": 2})
+    assert kind(s) == "take-card"
+    s = act(s, 0, {"type": "take-card", "place": "theater"})
+    assert P(s, 0)["guilds"] == [12, 0, 0, 0, 0, 0] and P(s, 0)["hand"] == [1, 2, 0, 1]
+
+
+def test_chair_1_each_opponent_marker_goes_back_to_reserve_two_players():
+    """Chair I (red), 2 players: the single opponent discards and takes a guild marker back."""
+    s = started(n=2)
+    s = copy.deepcopy(s)
+    s["round"] = 2
+    s = tweak(s, p1={"crowns": 0})
+    s = act(s, 0, {"type": "play", "place": "court"})
+    s = act(s, 0, {"type": "court-a", "chair": 1})
+    assert E.to_act(s).seats == (1,)
+    s = act(s, 1, {"type": "suffer", "discard": "guilds", "guild": 1})
+    assert P(s, 1)["hand"] == [1, 1, 1, 0] and P(s, 1)["guilds"][0] == 1 and P(s, 1)["reserve"] == 11
+
+
+def test_merchants_keep_at_most_two_cards():
+    """End of the Round task 1: the Merchants (2 markers) keep up to two table cards; the rest go
+    back to their piles."""
+    s = started(guilds=(5, 5))
+    s = copy.deepcopy(s)
+    for q in range(4):
+        P(s, q)["table"] = [1, 1, 1, 0]
+        P(s, q)["hand"] = [0, 0, 0, 1]
+    s["piles"] = [6 - 4, 6 - 4, 6 - 4, 6 + 0]
+    s["trigger"] = 0
+    s["stack"] = []
+    from domain.games.jester.core import settle
+    from domain.games.jester.round_end import begin_round_end
+    begin_round_end(s)
+    settle(s)
+    assert kind(s) == "keep" and E.to_act(s).seats == (0, 1, 2, 3)
+    s = act(s, 0, {"type": "keep", "place": "city"})
+    s = act(s, 0, {"type": "keep", "place": "court"})
+    assert 0 not in E.to_act(s).seats
+    s = act(s, 1, {"type": "keep-done"})
+    s = act(s, 2, {"type": "keep", "place": "theater"})
+    s = act(s, 2, {"type": "keep-done"})
+    s = act(s, 3, {"type": "keep", "place": "theater"})
+    assert {"type": "keep", "place": "theater"} not in E.legal_actions(s, 3)  # only table cards
+    s = act(s, 3, {"type": "keep", "place": "city"})
+    assert kind(s) == "favor"
+    assert P(s, 0)["hand"] == [1, 0, 1, 1] and P(s, 1)["hand"] == [0, 0, 0, 1]
+    assert P(s, 3)["hand"] == [1, 1, 0, 1] and all(sum(P(s, q)["table"]) == 0 for q in range(4))
+    assert s["piles"] == [2 + 2, 2 + 2, 2 + 3, 6]
+
+
+def test_favor_1_and_7():
+    """King's Favors 1 (two place cards, equal or different) and 7 (up to three guild moves)."""
+    s = started()
+    t = copy.deepcopy(s)
+    t["stack"] = [{"kind": "favor", "order": [0, 1, 2, 3], "idx": 0}]
+    t = act(t, 0, {"type": "favor", "favor": 1})
+    t = act(t, 0, {"type": "take-card", "place": "court"})
+    t = act(t, 0, {"type": "take-card", "place": "court"})
+    assert P(t, 0)["hand"] == [1, 1, 3, 1] and E.to_act(t).seats == (1,)
+    t = copy.deepcopy(s)
+    t["favors"] = [3, 4, 5, 6, 7]
+    t["stack"] = [{"kind": "favor", "order": [0, 1, 2, 3], "idx": 0}]
+    t = act(t, 0, {"type": "favor", "favor": 7})
+    for move in ({"from": "reserve", "to": 2}, {"from": 1, "to": 2}, {"from": "reserve", "to": 6}):
+        t = act(t, 0, {"type": "guild-move", **move})
+    assert P(t, 0)["guilds"] == [1, 2, 0, 0, 0, 1] and E.to_act(t).seats == (1,)
+
+
+def test_illegal_actions_name_a_rule():
+    """Engine contract: IllegalAction cites the rule broken (a rulebook section or house-rule tag)."""
+    s = started()
+    cases = [(s, 1, {"type": "play", "place": "city"}),
+             (s, 0, {"type": "play", "place": "nowhere"}),
+             (act(s, 0, {"type": "play", "place": "court"}), 0, {"type": "court-a", "chair": 1}),
+             (act(s, 0, {"type": "play", "place": "city"}), 0, {"type": "city-class", "discipline": "poetry"})]
+    for state, seat, action in cases:
+        with pytest.raises(IllegalAction) as err:
+            E.check_action(state, seat, action)
+        assert err.value.rule.startswith(("jester", "house rule")) and err.value.detail
+
+
+def test_red_chairs_variant_through_the_api():
+    """Variant: Red Chairs: 3 crowns each; a red chair may be taken from the player's second turn of
+    the game in round 1 (not on his first)."""
+    s = started(red_chairs=True)
+    assert all(P(s, q)["crowns"] == 3 for q in range(4))
+    t = act(s, 0, {"type": "play", "place": "court"})
+    assert [a["chair"] for a in E.legal_actions(t, 0) if a["type"] == "court-a"] == [2, 4, 6, 8, 10]
+    s = decline(act(act(s, 0, {"type": "play", "place": "guilds"}), 0, {"type": "guild-done"}), 0)
+    for q in (1, 2, 3):
+        s = decline(act(s, q, {"type": "play", "place": "guilds"}), q)
+    s = act(s, 0, {"type": "play", "place": "court"})
+    assert {"type": "court-a", "chair": 1} in E.legal_actions(s, 0)
