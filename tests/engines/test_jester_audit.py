@@ -699,3 +699,16 @@ def test_red_chairs_variant_through_the_api():
         s = decline(act(s, q, {"type": "play", "place": "guilds"}), q)
     s = act(s, 0, {"type": "play", "place": "court"})
     assert {"type": "court-a", "chair": 1} in E.legal_actions(s, 0)
+
+
+def test_fame_13_immune_even_when_only_the_track_says_so():
+    """THEATER 'Attention': whoever is at fame 13 loses no fame to red chairs (VII, IX); the engine
+    reads the fame track itself, not only its 'reached 13' flag."""
+    s = started()
+    s = copy.deepcopy(s)
+    s["round"] = 2
+    s = tweak(s, p1={"fame": 13, "crowns": 0, "hand": [0, 0, 0, 1]}, p2={"fame": 0, "hand": [0, 0, 0, 1]},
+              p3={"fame": 0, "hand": [1, 0, 0, 0]})
+    s = act(s, 0, {"type": "play", "place": "court"})
+    s = act(s, 0, {"type": "court-a", "chair": 9})  # nobody can be harmed: one card or no fame
+    assert P(s, 1)["fame"] == 13 and kind(s) == "buy"

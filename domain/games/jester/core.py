@@ -111,14 +111,14 @@ def gain_fame(state, seat, amount):
 
 def lose_fame(state, seat, amount):
     p = state["players"][seat]
-    if p["f13"]:
+    if p["f13"] or p["fame"] >= FAME_MAX:
         return  # rulebook: whoever reached 13 no longer loses fame to red chairs
     p["fame"] = max(0, p["fame"] - amount)
 
 
 def fame_loss_possible(state, seat):
     p = state["players"][seat]
-    return p["fame"] > 0 and not p["f13"]
+    return 0 < p["fame"] < FAME_MAX and not p["f13"]
 
 
 def hand_size(state, seat):
