@@ -100,6 +100,9 @@ def test_a_bool_is_not_a_seat():
     with pytest.raises(IllegalAction):
         E.apply(s, False, {"type": "play", "place": "city"})
     assert E.legal_actions(s, False) == []
+    E.check_action(s, 0, {"type": "play", "place": "city"})  # accepted for seat 0 ...
+    with pytest.raises(IllegalAction):  # ... but not for False
+        E.apply(s, False, {"type": "play", "place": "city"})
 
 
 # -- setup ----------------------------------------------------------------------------------------------

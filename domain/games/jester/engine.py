@@ -159,7 +159,8 @@ class JesterEngine(Engine):
                 raise IllegalAction("jester", "no automatic step is due")
             if not same(action, self.auto_action(state)):
                 raise IllegalAction(RULE[kind], "the automatic step does not match the computed one")
-        elif not (_CHECKED[0] is state and _CHECKED[1] == actor and same(_CHECKED[2], action)):
+        elif not (_CHECKED[0] is state and type(actor) is int and _CHECKED[1] == actor
+                  and same(_CHECKED[2], action)):
             self.check_action(state, actor, action)
         new = _copy(state)
         frame = new["stack"][-1]
