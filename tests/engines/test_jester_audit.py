@@ -715,3 +715,40 @@ def test_fame_13_immune_even_when_only_the_track_says_so():
     s = act(s, 0, {"type": "play", "place": "court"})
     s = act(s, 0, {"type": "court-a", "chair": 9})  # nobody can be harmed: one card or no fame
     assert P(s, 1)["fame"] == 13 and kind(s) == "buy"
+
+
+def test_three_rounds_start_passes_left_favors_from_each_trigger():
+    """Object of the Game / End of the Game + house rules S3, task 5: exactly three rounds; the
+    starting player passes left each round; every round's favors start with that round's trigger;
+    the result ranks by VP, then fame, then markers on the board."""
+    import random
+
+    rng = random.Random(3)
+    s = started(n=3, start=2)
+    starts, triggers, favor_first = [], [], []
+    for _ in range(5000):
+        turn = E.to_act(s)
+        if turn.kind == Phase.OVER:
+            break
+        if turn.kind == Phase.CHANCE:
+            s = E.apply(s, CHANCE, E.sample_chance(s, rng))
+            continue
+        if turn.kind == Phase.AUTO:
+            s = auto(s)
+            continue
+        seat = turn.seats[0]
+        if kind(s) == "play" and (not starts or starts[-1][0] != s["round"]):
+            starts.append((s["round"], seat))
+        if kind(s) == "favor" and s["stack"][-1]["idx"] == 0:
+            triggers.append(s["trigger"])
+            favor_first.append(seat)
+        legal = E.legal_actions(s, seat)
+        s = act(s, seat, legal[rng.randrange(len(legal))])
+    assert E.to_act(s).kind == Phase.OVER and s["round"] == 3
+    assert starts == [(1, 2), (2, 0), (3, 1)]
+    assert favor_first == triggers and len(triggers) == 3
+    result = E.result(s)
+    from domain.games.jester.core import markers_on_board
+    keys = [(P(s, q)["vp"], P(s, q)["fame"], markers_on_board(s, q)) for q in range(3)]
+    assert list(result.ranks) == [1 + sum(k > keys[q] for k in keys) for q in range(3)]
+    assert list(result.scores) == [P(s, q)["vp"] for q in range(3)]
