@@ -528,3 +528,22 @@ def test_system_step_only_when_due():
         ENGINE.apply(s, SYSTEM, {"type": "resolve-round"})
     with pytest.raises(IllegalAction):
         ENGINE.auto_action(s)
+
+
+# -- Computer opponents ------------------------------------------------------------------------------
+def test_basic_bot_gambles_only_with_a_best_commit_of_14_or_less():
+    """House rule 3.4: "Computer opponents should gamble a Joker only when their best commit is ≤ 14"
+    (the basic level follows it; strong departs from it by documented, simulated thresholds)."""
+    import random
+
+    from domain.games.fools_crown.bots import basic_bot
+
+    fair = ["KH", "5C", "3D", "2S", "4S"]  # best commit KH + 5C = 15
+    s = board([fair, HAND_B], jokers=[["JOKER1"], []])
+    for seed in range(5):
+        action = basic_bot(ENGINE.observation(s, 0), ENGINE.legal_actions(s, 0), random.Random(seed))
+        assert action["type"] == "commit" and "KH" in action["cards"] and "5C" in action["cards"]
+    poor = ["QH", "3C", "4C", "2S", "2D"]  # best commit 14: the gamble is taken
+    s = board([poor, HAND_B], jokers=[["JOKER1"], []])
+    action = basic_bot(ENGINE.observation(s, 0), ENGINE.legal_actions(s, 0), random.Random(0))
+    assert action["type"] == "gamble" and "QH" not in action["cards"]
