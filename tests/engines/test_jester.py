@@ -722,15 +722,39 @@ def test_play_b_marker_from_guild_when_reserve_empty():
     assert P(s, 0)["guilds"][4] == 1 and s["royalty"][0] == 0
 
 
-def test_victim_without_choice_suffers_at_once():
-    """House rule P4 [ENGINE]: a victim with no crown and a single way to suffer has no decision:
-    the penalty applies at once (chair III with no crowns)."""
+def test_victim_without_crown_is_still_asked():
+    """Rules 1.1.0 - Court, chair effects ("any player can avoid suffering the penalty of a red
+    chair by spending one of his crowns") + house rule P4 (each victim decides; crowns spent per
+    victim) + crowns sit behind the screen: a victim with no crown and a single way to suffer is
+    still asked, like the others (chair III, every opponent at 4 VP, seat 2 without crowns), so
+    nothing tells the others that his screen is empty. Worked by hand: seat 2 may only suffer
+    (4 - 2 = 2 VP), seat 1 defends (2 -> 1 crown, 4 VP), seat 3 suffers (2 VP)."""
     s = board(round_=2)
     for q in (1, 2, 3):
         P(s, q)["vp"] = 4
     P(s, 2)["crowns"] = 0
     s = court_a(s, 3)
+    assert P(s, 2)["vp"] == 4 and E.to_act(s).seats == (1, 2, 3)  # not resolved at once
+    assert E.legal_actions(s, 2) == [{"type": "suffer", "discard": None, "guild": None}]
+    assert E.legal_actions(s, 1) == [{"type": "defend"}, {"type": "suffer", "discard": None, "guild": None}]
+    with pytest.raises(IllegalAction):
+        act(s, 2, {"type": "defend"})  # defend needs a crown
+    # what the others see is the same whether seat 2 has a crown or not
+    s_crown = copy.deepcopy(s)
+    P(s_crown, 2)["crowns"] = 1
+    for viewer in (None, 0, 1, 3):
+        obs = E.public_observation if viewer is None else (lambda st, v=viewer: E.observation(st, v))
+        assert obs(s) == obs(s_crown)
+    suffer = {"type": "suffer", "discard": None, "guild": None}
+    for viewer in (None, 0, 1, 3):
+        assert E.redact(s, 2, suffer, viewer) == E.redact(s_crown, 2, suffer, viewer) == suffer
+    s = act(s, 2, suffer)
     assert P(s, 2)["vp"] == 2 and E.to_act(s).seats == (1, 3)
+    s = act(s, 1, {"type": "defend"})
+    s = act(s, 3, suffer)
+    assert [P(s, q)["vp"] for q in range(4)] == [0, 4, 2, 2]
+    assert [P(s, q)["crowns"] for q in range(4)] == [2, 1, 0, 2]
+    assert kind(s) == "buy"
 
 
 # ------------------------------------------------------------------------------------------------
@@ -877,8 +901,8 @@ def test_each_kings_favor(favor):
 
 
 def test_favor_5_low_fame_and_consolation():
-    """King's Favors 5 (fame 3-7: 3 VP) and the note: a player for whom no remaining favor has an
-    effect receives 1 VP and $1."""
+    """King's Favors 5 (fame 3-7: 3 VP) and the note: the LAST player to choose (seat 1 of 2), for
+    whom no remaining favor has an effect, receives 1 VP and $1."""
     s = board(n=2)
     s["favors"] = [1, 5, 6, 7]
     s["favors_used"] = []
@@ -1177,3 +1201,84 @@ def test_malformed_actions_fuzz_only_illegal_action():
         if actor == CHANCE:
             with pytest.raises(IllegalAction):
                 E.apply(state, CHANCE, {**action, "type": "nope"})
+
+
+# ------------------------------------------------------------------------------------------------
+# Rules 1.1.0 (audit fixes): the no-money rescue's sources; the favor consolation
+# ------------------------------------------------------------------------------------------------
+def _rescue_state(**player):
+    """Seat 0 plays his last card (guilds), does nothing there and has $0: the rescue is due."""
+    s = board()
+    P(s, 0)["hand"] = [0, 0, 0, 1]
+    P(s, 0)["money"] = 0
+    P(s, 0).update(player)
+    s = act(s, 0, {"type": "play", "place": "guilds"})
+    if kind(s) == "guild":
+        s = act(s, 0, {"type": "guild-done"})
+    return s
+
+
+def test_rescue_sources_are_guilds_court_and_specialization_table_not_the_reserve():
+    """Rules 1.1.0 - rulebook 2nd Action (buying): "The marker removed by the player may be taken
+    from any guild, from the court (royalty spaces and Counselor) and also from the specializations
+    table"; "if the marker is removed from one of the four royalty spaces ... move the remaining
+    markers back". The reserve is not among them: with 5 markers in reserve, seat 0 may box only
+    his guild-3 marker, his Queen, his Counselor marker or his acrobatics table marker. He boxes
+    the Queen: royalty [2, 0, 1, -] -> [2, 1, -, -], boxed 1, $0 + $3, reserve still 5."""
+    s = _rescue_state(reserve=5, guilds=[0, 0, 1, 0, 0, 0])
+    s["royalty"], s["counselor"] = [2, 0, 1, None], [0]
+    P(s, 0)["spec"][D("acrobatics")] = True
+    assert kind(s) == "rescue"
+    assert E.legal_actions(s, 0) == [{"type": "rescue", "from": f}
+                                     for f in (3, "queen", "counselor", "acrobatics")]
+    with pytest.raises(IllegalAction):
+        act(s, 0, {"type": "rescue", "from": "reserve"})
+    s = act(s, 0, {"type": "rescue", "from": "queen"})
+    assert s["royalty"] == [2, 1, None, None]
+    assert P(s, 0)["boxed"] == 1 and P(s, 0)["money"] == 3 and P(s, 0)["reserve"] == 5
+    assert P(s, 0)["guilds"][2] == 1 and s["counselor"] == [0]
+    s = act(s, 0, {"type": "buy", "place": "court"})
+    assert P(s, 0)["money"] == 2 and P(s, 0)["hand"] == [0, 0, 1, 0]
+
+
+def test_rescue_from_the_reserve_only_without_a_marker_on_the_board_or_table():
+    """Rules 1.1.0 - rulebook 2nd Action + house rule P5 [ENGINE fallback]: only when none of his
+    markers is in a guild, at court or on the specialization table may he box one from the reserve
+    (4 -> 3, $3); with no marker at all he takes back the card just played (P5)."""
+    s = _rescue_state(reserve=4, guilds=[0] * 6)
+    assert kind(s) == "rescue" and E.legal_actions(s, 0) == [{"type": "rescue", "from": "reserve"}]
+    s = act(s, 0, {"type": "rescue", "from": "reserve"})
+    assert P(s, 0)["reserve"] == 3 and P(s, 0)["boxed"] == 1 and P(s, 0)["money"] == 3
+    s = _rescue_state(reserve=0, guilds=[0] * 6)
+    assert P(s, 0)["hand"] == [0, 0, 0, 1] and P(s, 0)["table"] == [0, 0, 0, 0]
+    assert s["stack"][-1] == {"kind": "play", "seat": 1}
+
+
+def test_favor_consolation_only_for_the_last_chooser():
+    """Rules 1.1.0 - King's Favors note: "in the rare case that the LAST player to choose a favor
+    cannot apply the effect of the remaining favors, he receives 1 victory point and $1" (house
+    rules: "a favour with no effect for the last chooser"). 3 players, trigger seat 0, favors
+    1 4 5 6 7 kept, every pile empty, nobody at court, fame 0, seats 1 and 2 without markers.
+    Seat 0 takes favor 4 ($6 + $5). For seat 1 (2nd of 3) no remaining favor (1, 5, 6, 7) has an
+    effect, yet he must choose one: he takes 6 (0 nobles / 2 = 0 VP). Seat 2, the last, has none
+    with an effect among 1 5 7: the consolation only, 0 + 1 VP and $6 + $1."""
+    s = board(n=3)
+    s["favors"] = [1, 4, 5, 6, 7]
+    s["piles"] = [0, 0, 0, 0]
+    for q in (1, 2):
+        P(s, q)["reserve"] = 0
+    s = round_end(s)
+    assert kind(s) == "favor" and E.to_act(s).seats == (0,)
+    s = act(s, 0, {"type": "favor", "favor": 4})
+    assert P(s, 0)["money"] == 11
+    assert E.to_act(s).seats == (1,)
+    assert E.legal_actions(s, 1) == [{"type": "favor", "favor": f} for f in (1, 5, 6, 7)]
+    with pytest.raises(IllegalAction):
+        act(s, 1, {"type": "favor-consolation"})
+    s = act(s, 1, {"type": "favor", "favor": 6})
+    assert (P(s, 1)["vp"], P(s, 1)["money"]) == (0, 6)
+    assert E.to_act(s).seats == (2,)
+    assert E.legal_actions(s, 2) == [{"type": "favor-consolation"}]
+    s = act(s, 2, {"type": "favor-consolation"})
+    assert (P(s, 2)["vp"], P(s, 2)["money"]) == (1, 7)
+    assert kind(s) == "round-end-scoring"

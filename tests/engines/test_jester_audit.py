@@ -273,13 +273,19 @@ def test_a_pawn_in_the_shop_blocks_no_teacher():
 
 # -- court -------------------------------------------------------------------------------------------
 def test_chair_5_takes_what_the_victim_has():
-    """Chair V (red): each opponent loses $2; with $1 he loses it; with $0 nothing (no decision)."""
+    """Chair V (red): each opponent loses $2; with $1 he loses it; with $0 nothing (no decision).
+    Rules 1.1.0 (Court, chair effects; house rule P4; crowns behind the screen): the victims with
+    no crown are still asked, with `suffer` as their only legal action."""
     s = started()
     s = copy.deepcopy(s)
     s["round"] = 2
     s = tweak(s, p1={"money": 1, "crowns": 0}, p2={"money": 0}, p3={"money": 5, "crowns": 0})
     s = act(s, 0, {"type": "play", "place": "court"})
     s = act(s, 0, {"type": "court-a", "chair": 5})
+    assert kind(s) == "victims" and E.to_act(s).seats == (1, 3)  # seat 2 has no money to lose
+    for q in (1, 3):
+        assert E.legal_actions(s, q) == [{"type": "suffer", "discard": None, "guild": None}]
+        s = act(s, q, {"type": "suffer", "discard": None, "guild": None})
     assert [P(s, q)["money"] for q in range(4)] == [8, 0, 0, 3]
     assert kind(s) == "buy"
 

@@ -95,6 +95,8 @@ def apply_chair_guild(state, frame, seat, action):
 
 
 def legal_victim(state, frame, seat):
+    """Every victim is asked, even with no crown and a single way to suffer: resolving him at once
+    would tell the others that no crown is behind his screen (crowns are hidden; house rule P4)."""
     if seat not in frame["seats"]:
         return []
     p = pl(state, seat)
@@ -161,15 +163,5 @@ def apply_swap(state, frame, seat, action):
 
 register("court", legal_court, apply_court, settle_court, rule="jester Visiting the COURT")
 register("chair-guild", legal_chair_guild, apply_chair_guild, rule="jester Chair Effects II")
-def settle_victims(state, frame):
-    """A victim with a single possible answer (no crown, one way to suffer) suffers at once."""
-    for seat in list(frame["seats"]):
-        options = legal_victim(state, frame, seat)
-        if len(options) == 1:
-            apply_victim(state, frame, seat, options[0])
-            return True
-    return False
-
-
-register("victims", legal_victim, apply_victim, settle_victims, rule="jester Chair Effects (house rule P4)")
+register("victims", legal_victim, apply_victim, rule="jester Chair Effects (house rule P4)")
 register("swap", legal_swap, apply_swap, rule="jester Court Play B (house rule P2)")

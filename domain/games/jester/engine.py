@@ -50,7 +50,7 @@ def _copy(state):
 class JesterEngine(Engine):
     name = "jester"
     title = "Jester"
-    rules_version = "1.0.0"
+    rules_version = "1.1.0"
     min_players = 2
     max_players = 4
     summary = ("Medieval artists compete for the post of court Jester over three rounds: classes in "

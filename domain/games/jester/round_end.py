@@ -79,7 +79,10 @@ def legal_favor(state, frame, seat):
     if seat != frame["order"][frame["idx"]]:
         return []
     avail = available_favors(state)
-    if not any(favor_effective(state, seat, f) for f in avail):
+    last = frame["idx"] == len(frame["order"]) - 1
+    if last and not any(favor_effective(state, seat, f) for f in avail):
+        # rulebook note: only the LAST player to choose receives 1 VP and $1 instead; an earlier
+        # chooser takes one of the available favors even if it has no effect for him
         return [{"type": "favor-consolation"}]
     return [{"type": "favor", "favor": f} for f in avail]
 
@@ -88,7 +91,7 @@ def apply_favor(state, frame, seat, action):
     frame["idx"] += 1
     p = pl(state, seat)
     if action["type"] == "favor-consolation":
-        add_vp(state, seat, 1)  # rulebook: no favor applies -> 1 VP and $1
+        add_vp(state, seat, 1)  # rulebook note: the last chooser, no favor applies -> 1 VP and $1
         p["money"] += 1
         return
     f = action["favor"]

@@ -76,15 +76,17 @@ def settle_buy(state, frame):
 
 
 def rescue_sources(state, seat):
+    """Rulebook 2nd Action: the boxed marker "may be taken from any guild, from the court (royalty
+    spaces and Counselor) and also from the specializations table". [ENGINE] Only when he has no
+    marker in any of those places may he box one from his reserve."""
     p = pl(state, seat)
-    out = []
-    if p["reserve"] > 0:
-        out.append("reserve")
-    out += [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
+    out = [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
     out += [ROYALTY[i] for i, s in enumerate(state["royalty"]) if s == seat]
     if seat in state["counselor"]:
         out.append("counselor")
     out += [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]]
+    if not out and p["reserve"] > 0:
+        out.append("reserve")
     return out
 
 
