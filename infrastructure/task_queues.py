@@ -49,6 +49,7 @@ class InProcessTaskQueue(TaskQueue):
         self._counter = itertools.count()
         self._condition = threading.Condition()
         self._busy = 0
+        self._waiting: set = set()  # immediate tasks queued but not started
         self._stopped = False
         self._thread = threading.Thread(target=self._loop, name="motley-tasks", daemon=True)
         self._thread.start()
@@ -61,6 +62,10 @@ class InProcessTaskQueue(TaskQueue):
         if task.eta is not None:
             due += max(0.0, (task.eta - datetime.now(timezone.utc)).total_seconds())
         with self._condition:
+            if task.eta is None and task in self._waiting:
+                return  # the same work is already queued and not started: once is enough
+            if task.eta is None:
+                self._waiting.add(task)
             heapq.heappush(self._heap, (due, next(self._counter), task))
             self._condition.notify_all()
 
@@ -73,6 +78,7 @@ class InProcessTaskQueue(TaskQueue):
                 if self._stopped:
                     return
                 _, _, task = heapq.heappop(self._heap)
+                self._waiting.discard(task)
                 self._busy += 1
             try:
                 if self.handlers is not None:
