@@ -13,6 +13,7 @@ import pytest
 
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, RuleViolation
 from domain.games.jest import CARDS, ENGINE, award_trophies, score_jest
+from tests.engines.test_jest import deal
 
 E = ENGINE
 
@@ -20,12 +21,9 @@ E = ENGINE
 # -- helpers -----------------------------------------------------------------------------------
 def first_deal(n, trophies, hands, deck=None):
     """A match after the first shuffle: ``trophies`` face up, ``hands`` per seat, then ``deck`` (top first)."""
-    used = list(trophies) + [card for hand in hands for card in hand]
-    if deck is None:
-        deck = [card for card in CARDS if card not in used]
-    order = list(trophies) + [card for hand in hands for card in hand] + list(deck)
-    assert sorted(order) == sorted(CARDS)
-    return E.apply(E.initial_state(n, {}), CHANCE, {"type": "shuffle", "order": order})
+    state = deal(n, trophies, hands, deck)
+    assert sorted(state["trophies"] + [c for h in state["hands"] for c in h] + state["deck"]) == sorted(CARDS)
+    return state
 
 
 def offer(state, seat, up):

@@ -21,6 +21,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase
 from domain.games import get_engine
 from domain.games.tumult_royale import data as D
+from tests.engines.test_tumult_royale import tiles
 
 E = get_engine("tumult-royale")
 
@@ -29,13 +30,7 @@ E = get_engine("tumult-royale")
 # helpers: everything through the public API
 # ---------------------------------------------------------------------------------------------
 def ids(codes: str, used: set) -> list:
-    out = []
-    for code in codes.split():
-        c, v = "BMT".index(code[0]), int(code[1])
-        tid = next(t for t, tv in enumerate(D.TILES) if tv == (c, v) and t not in used)
-        used.add(tid)
-        out.append(tid)
-    return out
+    return tiles(codes, used)
 
 
 def codes(tile_ids) -> list:
