@@ -15,11 +15,20 @@ Conventions every engine follows:
 * ``apply`` never mutates the state it is given and returns a new one; states compare with ``==``, so
   a state rebuilt by replaying the stored actions can be checked against the live one.
 * ``observation(state, seat)`` holds what that seat may know and nothing more; ``public_observation``
-  what a spectator may know. Both are JSON.
+  what a spectator may know. Both are JSON and share nothing mutable with the state (a caller may
+  change an observation freely).
+
+Legality is checked once. ``apply`` is the *trusted* transition: it assumes its input was checked
+and is what replay uses (a stored event was checked when it was first made). ``step`` is the one
+checked entry point for anything new (a player's action, a chance outcome, an automatic step or a
+timeout): it runs the shared checks of this base class (actor and seat types, plain JSON, strict
+JSON equality, chance outcomes) and the engine's own ``check_action``, then ``apply``. No engine
+keeps module-level mutable state (read-only tables and pure ``functools`` caches are fine).
 """
 
 from __future__ import annotations
 
+import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
@@ -103,6 +112,57 @@ class Result:
         }
 
 
+def json_key(value: JSON) -> str:
+    """A canonical text of a JSON value in which types stay distinct: ``true`` is not ``1`` and
+    ``1.0`` is not ``1`` (Python's ``==`` says both pairs are equal)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), allow_nan=False)
+
+
+def same_json(a: JSON, b: JSON) -> bool:
+    """Strict JSON equality (see :func:`json_key`)."""
+    if a != b:
+        return False
+    try:
+        return json_key(a) == json_key(b)
+    except (TypeError, ValueError):
+        return False
+
+
+def strictly_in(value: JSON, candidates: Sequence[JSON]) -> bool:
+    """Whether ``value`` is one of ``candidates`` under strict JSON equality."""
+    return any(same_json(value, candidate) for candidate in candidates)
+
+
+def is_plain_json(value: JSON, depth: int = 0) -> bool:
+    """Built of dict (str keys), list, str, int, float, bool and None only, and not absurdly deep."""
+    if depth > 64:
+        return False
+    if value is None or isinstance(value, (str, bool, int)):
+        return True
+    if isinstance(value, float):
+        return value == value and value not in (float("inf"), float("-inf"))
+    if type(value) is list:
+        return all(is_plain_json(item, depth + 1) for item in value)
+    if type(value) is dict:
+        return all(type(k) is str and is_plain_json(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def copy_json(value: JSON) -> JSON:
+    """A deep copy of a JSON value (dicts and lists copied; tuples become lists), cheaper than
+    ``copy.deepcopy``. Observations pass through it so they never alias the state."""
+    if type(value) is dict:
+        return {k: copy_json(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return [copy_json(v) for v in value]
+    return value
+
+
+def is_seat(seat: Any, num_players: int) -> bool:
+    """A real int seat in range (``True`` and ``-1`` are not seats)."""
+    return type(seat) is int and 0 <= seat < num_players
+
+
 class RuleViolation(Exception):
     """An action or option the rules do not allow.
 
@@ -171,6 +231,10 @@ class Engine(ABC):
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> State:
         """The state before anything happened (typically chance acts first, to shuffle)."""
 
+    def num_players(self, state: State) -> int:
+        """How many seats the match in ``state`` has (every engine says where its state keeps it)."""
+        raise NotImplementedError(f"{self.name} does not say how many seats its state has")
+
     # -- whose move ----------------------------------------------------------------------------
     @abstractmethod
     def to_act(self, state: State) -> ToAct:
@@ -188,8 +252,60 @@ class Engine(ABC):
         """
         if seat not in self.to_act(state).seats:
             raise IllegalAction("turn order", "it is not this seat's turn to act")
-        if action not in self.legal_actions(state, seat):
+        if not strictly_in(action, self.legal_actions(state, seat)):
             raise IllegalAction("legal actions", "this action is not legal now")
+
+    def check_seat(self, state: State, seat: Any) -> int:
+        """Refuse anything but a real int seat of this match (``True``, ``-1``, ``"0"``...)."""
+        if not is_seat(seat, self.num_players(state)):
+            raise IllegalAction("seats", f"{seat!r} is not a seat of this match")
+        return seat
+
+    def check_chance(self, state: State, outcome: JSON) -> None:
+        """Raise :class:`IllegalAction` unless ``outcome`` is a possible chance outcome now.
+
+        Where the outcomes are listed, ``outcome`` must strictly equal one of them; otherwise the
+        engine's ``validate_chance`` decides (say: a shuffle is a permutation of the cards).
+        """
+        if self.to_act(state).kind != Phase.CHANCE:
+            raise IllegalAction("chance", "no chance outcome is due now")
+        if not (isinstance(outcome, dict) and type(outcome.get("type")) is str and is_plain_json(outcome)):
+            raise IllegalAction("chance", "a chance outcome is a JSON object with a type")
+        listed = self.chance_outcomes(state)
+        if listed is not None:
+            if not strictly_in(outcome, [o for o, _ in listed]):
+                raise IllegalAction("chance", "this is not a possible chance outcome now")
+        else:
+            self.validate_chance(state, outcome)
+
+    def validate_chance(self, state: State, outcome: JSON) -> None:
+        """Check an unlisted chance outcome (engines with shuffles override this)."""
+        raise IllegalAction("chance", f"{self.name} cannot check this chance outcome")
+
+    def check_system(self, state: State, step: JSON) -> None:
+        """An automatic step must be the one due now, or the timeout of the running timed phase."""
+        kind = self.to_act(state).kind
+        if kind == Phase.AUTO and same_json(step, self.auto_action(state)):
+            return
+        if kind == Phase.PLAYERS and self.timer(state) is not None and same_json(step, self.timeout_action(state)):
+            return
+        raise IllegalAction("automatic step", "this is not the automatic step due now")
+
+    def check(self, state: State, actor: Any, action: JSON) -> None:
+        """The shared checks and the engine's own, for any actor; raises :class:`IllegalAction`."""
+        if actor == CHANCE and type(actor) is str:
+            return self.check_chance(state, action)
+        if actor == SYSTEM and type(actor) is str:
+            return self.check_system(state, action)
+        self.check_seat(state, actor)
+        if not (isinstance(action, dict) and type(action.get("type")) is str and is_plain_json(action)):
+            raise IllegalAction("actions", "an action is a JSON object with a string type")
+        self.check_action(state, actor, action)
+
+    def step(self, state: State, actor: Actor, action: JSON) -> State:
+        """The checked transition: ``check`` then ``apply``. Use it for anything not yet checked."""
+        self.check(state, actor, action)
+        return self.apply(state, actor, action)
 
     # -- chance --------------------------------------------------------------------------------
     def chance_outcomes(self, state: State) -> Optional[list[tuple[JSON, float]]]:
@@ -229,8 +345,8 @@ class Engine(ABC):
     def apply(self, state: State, actor: Actor, action: JSON) -> State:
         """Return the state after ``actor`` (a seat, CHANCE or SYSTEM) did ``action``.
 
-        Pure: ``state`` is left as it was. Callers check legality first (``check_action``); an
-        engine may raise :class:`IllegalAction` here too.
+        Pure: ``state`` is left as it was. Trusted: it does not check legality again (``step``
+        does, once); replay calls it directly with stored, once-checked events.
         """
 
     # -- what each one sees ----------------------------------------------------------------------
@@ -242,6 +358,13 @@ class Engine(ABC):
     def public_observation(self, state: State) -> JSON:
         ...
 
+    def observe(self, state: State, seat: Optional[int]) -> JSON:
+        """The checked view: ``seat``'s observation (a real seat of this match) or, for ``None``, a
+        spectator's; always a fresh copy that shares nothing with the state."""
+        if seat is None:
+            return copy_json(self.public_observation(state))
+        return copy_json(self.observation(state, self.check_seat(state, seat)))
+
     def redact(self, state: State, actor: Actor, action: JSON, viewer: Optional[int]) -> Optional[JSON]:
         """How an action appears in the event list to ``viewer`` (a seat, or ``None`` for a
         spectator), given the state *before* it. ``None`` hides its content entirely.
@@ -250,8 +373,13 @@ class Engine(ABC):
         sealed or secret actions override this.
         """
         if actor == CHANCE:
-            return action if self.chance_is_public(state, action) else None
-        return action
+            return copy_json(action) if self.chance_is_public(state, action) else None
+        return self.redact_action(state, actor, action, viewer)
+
+    def redact_action(self, state: State, actor: Actor, action: JSON, viewer: Optional[int]) -> Optional[JSON]:
+        """How a player's action or an automatic step appears to ``viewer`` (the chance branch of
+        ``redact`` is shared). Default: shown as it is."""
+        return copy_json(action)
 
     # -- the end -------------------------------------------------------------------------------
     @abstractmethod

@@ -86,7 +86,8 @@ class Match(Aggregate):
     # -- the engine ------------------------------------------------------------------------------
     @property
     def engine(self) -> Engine:
-        return get_engine(self.game)
+        # The rules this match was created under, forever: a later rules version never replays it.
+        return get_engine(self.game, self.rules_version)
 
     @property
     def num_seats(self) -> int:
