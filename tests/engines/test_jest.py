@@ -21,7 +21,7 @@ def deal(n, trophies, hands, rest=None):
         rest = [card for card in CARDS if card not in used]
     order = list(trophies) + [card for hand in hands for card in hand] + list(rest)
     state = E.initial_state(n, {})
-    return E.apply(state, CHANCE, {"type": "shuffle", "order": order})
+    return E.step(state, CHANCE, {"type": "shuffle", "order": order})
 
 
 def offer_all(state, ups):
@@ -31,7 +31,7 @@ def offer_all(state, ups):
         down = hand[1] if hand[0] == up else hand[0]
         action = {"type": "offer", "up": up, "down": down}
         E.check_action(state, seat, action)
-        state = E.apply(state, seat, action)
+        state = E.step(state, seat, action)
     return state
 
 
@@ -39,7 +39,7 @@ def take(state, seat, source, which):
     action = {"type": "take", "from": source, "card": which}
     assert E.to_act(state).seats == (seat,)
     E.check_action(state, seat, action)
-    return E.apply(state, seat, action)
+    return E.step(state, seat, action)
 
 
 def scoring_state(n, jests, trophies):
@@ -85,7 +85,7 @@ def test_first_shuffle_deals_trophies_and_hands_house_rule_2_5(n, trophies, roun
     assert E.to_act(state).kind == Phase.CHANCE
     outcome = E.sample_chance(state, random.Random(5))
     assert sorted(outcome["order"]) == sorted(CARDS)
-    state = E.apply(state, CHANCE, outcome)
+    state = E.step(state, CHANCE, outcome)
     assert state["trophies"] == outcome["order"][:trophies]
     assert state["rounds"] == rounds and state["round"] == 1
     assert all(len(hand) == 2 for hand in state["hands"])
@@ -105,7 +105,7 @@ def test_shuffle_must_be_a_permutation_of_exactly_the_dealt_cards():
     ]
     for bad in bad_orders:
         with pytest.raises(IllegalAction):
-            E.apply(state, CHANCE, bad)
+            E.step(state, CHANCE, bad)
     # A later round shuffles the leftovers plus n new deck cards, nothing else.
     state = deal(3, ["JK", "4D"], [["AS", "2S"], ["AC", "2C"], ["AD", "2D"]])
     state = offer_all(state, ["AS", "AC", "AD"])
@@ -116,8 +116,8 @@ def test_shuffle_must_be_a_permutation_of_exactly_the_dealt_cards():
     outcome = E.sample_chance(state, random.Random(1))
     assert sorted(outcome["order"]) == sorted(["2S", "2C", "2D"] + state["deck"][:3])
     with pytest.raises(IllegalAction):
-        E.apply(state, CHANCE, {"type": "shuffle", "order": list(CARDS)})
-    after = E.apply(state, CHANCE, outcome)
+        E.step(state, CHANCE, {"type": "shuffle", "order": list(CARDS)})
+    after = E.step(state, CHANCE, outcome)
     assert after["round"] == 2 and len(after["deck"]) == len(state["deck"]) - 3
     assert [after["hands"][s] for s in range(3)] == [outcome["order"][2 * s : 2 * s + 2] for s in range(3)]
 
@@ -241,8 +241,8 @@ def test_final_scoring_auto_step_trophies_before_and_after_r4_r5():
     assert expected == [2 + 4 - 3 + 1 - 5, 4 + 3 + 2 - 2 + 0 - 4, 1 + 3 - 5 + 0]
     assert auto["scores"] == expected
     with pytest.raises(IllegalAction):
-        E.apply(state, SYSTEM, dict(auto, scores=[0, 0, 0]))
-    end = E.apply(state, SYSTEM, auto)
+        E.step(state, SYSTEM, dict(auto, scores=[0, 0, 0]))
+    end = E.step(state, SYSTEM, auto)
     assert E.to_act(end).kind == Phase.OVER
     assert end["jests"][0][-1] == "AH" and end["jests"][1][-1] == "4D"
     result = E.result(end)
@@ -261,7 +261,7 @@ def test_unclaimed_trophy_scores_for_nobody_r4():
     state = scoring_state(3, [["2S", "3S"], ["4S", "2D"], ["AC", "4D"]], ["JK", "AH"])
     auto = E.auto_action(state)
     assert auto["trophies"] == {"JK": 0, "AH": None}
-    end = E.apply(state, SYSTEM, auto)
+    end = E.step(state, SYSTEM, auto)
     assert end["trophies"] == ["AH"]  # the unclaimed trophy stays aside
     assert auto["scores"] == [5 + 4, 2, 5 - 4]
 
@@ -272,12 +272,12 @@ def test_winner_tie_break_r7():
     state = scoring_state(3, jests, ["4D", "3D"])  # Best Jest No Joke -> seat 1, Lowest ♦ -> nobody
     auto = E.auto_action(state)
     assert auto["trophies"] == {"4D": 1, "3D": None}
-    end = E.apply(state, SYSTEM, auto)
+    end = E.step(state, SYSTEM, auto)
     assert auto["scores"] == [3, 3 - 4, 2]
     assert E.result(end).ranks == (1, 3, 2)
     # A real tie on score: seat 1 wins it with its 4♥.
     state = scoring_state(3, [["3C"], ["4H", "3S"], ["2C"]], ["2H", "AH"])  # Joker trophies: unclaimed
-    end = E.apply(state, SYSTEM, E.auto_action(state))
+    end = E.step(state, SYSTEM, E.auto_action(state))
     assert end["scores"] == [3, 3, 2]
     assert E.result(end).ranks == (2, 1, 3) and E.result(end).winners == (1,)
 
@@ -291,7 +291,7 @@ def test_offer_phase_is_simultaneous_and_sealed():
         {"type": "offer", "up": "AC", "down": "2C"},
         {"type": "offer", "up": "2C", "down": "AC"},
     ]
-    state = E.apply(state, 1, {"type": "offer", "up": "2C", "down": "AC"})
+    state = E.step(state, 1, {"type": "offer", "up": "2C", "down": "AC"})
     assert E.to_act(state).seats == (0, 2)
     assert E.legal_actions(state, 1) == []
     with pytest.raises(IllegalAction):
@@ -305,8 +305,8 @@ def test_offer_phase_is_simultaneous_and_sealed():
     own = E.observation(state, 1)
     assert own["offers"][1] == {"up": "2C", "down": "AC"}
     assert E.redact(state, 1, {"type": "offer", "up": "2C", "down": "AC"}, 1)["up"] == "2C"
-    state = E.apply(state, 0, {"type": "offer", "up": "AS", "down": "2S"})
-    state = E.apply(state, 2, {"type": "offer", "up": "2D", "down": "AD"})
+    state = E.step(state, 0, {"type": "offer", "up": "AS", "down": "2S"})
+    state = E.step(state, 2, {"type": "offer", "up": "2D", "down": "AD"})
     view = E.observation(state, 0)
     assert view["offers"][1] == {"up": "2C", "down": True} and view["offers"][2] == {"up": "2D", "down": True}
     assert "AC" not in repr(view) and "AD" not in repr(view)
@@ -411,7 +411,7 @@ def test_malformed_take_actions_raise_illegal_action(action):
     with pytest.raises(IllegalAction):
         E.check_action(state, 0, action)
     with pytest.raises(IllegalAction):
-        E.apply(state, 0, action)
+        E.step(state, 0, action)
 
 
 @pytest.mark.parametrize(
@@ -442,7 +442,7 @@ def test_no_player_acts_in_chance_auto_or_over_phases():
     with pytest.raises(IllegalAction):
         E.check_action(state, 0, {"type": "take", "from": 1, "card": "up"})
     with pytest.raises(IllegalAction):
-        E.apply(state, CHANCE, {"type": "shuffle", "order": list(CARDS)})
+        E.step(state, CHANCE, {"type": "shuffle", "order": list(CARDS)})
 
 
 def test_last_offer_card_joins_the_jest_then_final_scoring_r5():
@@ -452,10 +452,10 @@ def test_last_offer_card_joins_the_jest_then_final_scoring_r5():
     while E.to_act(state).kind != Phase.AUTO:
         turn = E.to_act(state)
         if turn.kind == Phase.CHANCE:
-            state = E.apply(state, CHANCE, E.sample_chance(state, rng))
+            state = E.step(state, CHANCE, E.sample_chance(state, rng))
         else:
             seat = turn.seats[0]
-            state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+            state = E.step(state, seat, rng.choice(E.legal_actions(state, seat)))
     assert [len(jest) for jest in state["jests"]] == [4, 4, 4, 4]  # 3 takes + the last offer card
     assert state["offers"] == [None] * 4 and state["deck"] == [] and len(state["trophies"]) == 1
     auto = E.auto_action(state)

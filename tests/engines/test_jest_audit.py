@@ -32,7 +32,7 @@ def offer(state, seat, up):
     action = {"type": "offer", "up": up, "down": down}
     assert action in E.legal_actions(state, seat)
     E.check_action(state, seat, action)
-    return E.apply(state, seat, action)
+    return E.step(state, seat, action)
 
 
 def offer_all(state, ups):
@@ -46,12 +46,12 @@ def take(state, seat, source, which):
     assert E.to_act(state) == E.to_act(state).players(seat)
     assert action in E.legal_actions(state, seat)
     E.check_action(state, seat, action)
-    return E.apply(state, seat, action)
+    return E.step(state, seat, action)
 
 
 def redeal(state, order):
     assert E.to_act(state).kind == Phase.CHANCE
-    return E.apply(state, CHANCE, {"type": "shuffle", "order": list(order)})
+    return E.step(state, CHANCE, {"type": "shuffle", "order": list(order)})
 
 
 def sources(state, seat):
@@ -80,7 +80,7 @@ def scoring_state(n, jests, trophies):
 
 def finish(state):
     auto = E.auto_action(state)
-    return auto, E.apply(state, SYSTEM, auto)
+    return auto, E.step(state, SYSTEM, auto)
 
 
 def codes_in(value):
@@ -288,17 +288,17 @@ def test_wrong_seat_or_phase_raises_illegal_action_naming_a_rule():
     assert error.value.rule == "jest THE OFFER"
     for actor in (3, -1, "0", None, 1.5, [0]):
         with pytest.raises(IllegalAction):
-            E.apply(state, actor, {"type": "offer", "up": "4S", "down": "AS"})
+            E.step(state, actor, {"type": "offer", "up": "4S", "down": "AS"})
     state = offer_all(state, ["4S", "2C", "3D"])
     with pytest.raises(IllegalAction) as error:  # not seat 1's turn (R1: seat 0 takes first)
         E.check_action(state, 1, {"type": "take", "from": 0, "card": "up"})
     assert error.value.rule == "jest R1/R2"
     with pytest.raises(IllegalAction):  # an offer during the take phase
-        E.apply(state, 0, {"type": "offer", "up": "4S", "down": "AS"})
+        E.step(state, 0, {"type": "offer", "up": "4S", "down": "AS"})
     with pytest.raises(IllegalAction):  # no shuffle is due
-        E.apply(state, CHANCE, E.sample_chance(E.initial_state(3, {}), random.Random(0)))
+        E.step(state, CHANCE, E.sample_chance(E.initial_state(3, {}), random.Random(0)))
     with pytest.raises(IllegalAction):  # no automatic step is due
-        E.apply(state, SYSTEM, {"type": "final-scoring", "trophies": {}, "scores": [0, 0, 0]})
+        E.step(state, SYSTEM, {"type": "final-scoring", "trophies": {}, "scores": [0, 0, 0]})
     with pytest.raises(IllegalAction):
         E.auto_action(state)
 
@@ -320,7 +320,7 @@ def test_junk_actions_in_every_phase_raise_only_illegal_action():
         for actor in (0, 1, 2, 3, CHANCE, SYSTEM, None):
             for action in junk:
                 with pytest.raises(RuleViolation) as error:
-                    E.apply(state, actor, action)
+                    E.step(state, actor, action)
                 assert isinstance(error.value, IllegalAction) and error.value.rule
                 if actor not in (CHANCE, SYSTEM):
                     with pytest.raises(IllegalAction):
@@ -329,12 +329,12 @@ def test_junk_actions_in_every_phase_raise_only_illegal_action():
         if turn.kind == Phase.OVER:
             break
         if turn.kind == Phase.CHANCE:
-            state = E.apply(state, CHANCE, E.sample_chance(state, rng))
+            state = E.step(state, CHANCE, E.sample_chance(state, rng))
         elif turn.kind == Phase.AUTO:
-            state = E.apply(state, SYSTEM, E.auto_action(state))
+            state = E.step(state, SYSTEM, E.auto_action(state))
         else:
             seat = turn.seats[0]
-            state = E.apply(state, seat, rng.choice(E.legal_actions(state, seat)))
+            state = E.step(state, seat, rng.choice(E.legal_actions(state, seat)))
     assert seen == {"deal", "offer", "take", "scoring", "over"}
 
 
@@ -477,11 +477,11 @@ def test_r2_fallback_no_face_up_ranks_lowest_then_clockwise_from_last_taker():
     offers = [{"up": None, "down": "AS"}, {"up": "4S", "down": "4C"}, {"up": None, "down": "AD"},
               {"up": "2C", "down": None}]
     state = _take_state(offers, [False, True, False, False], 3)
-    after = E.apply(state, 3, {"type": "take", "from": 1, "card": "up"})
+    after = E.step(state, 3, {"type": "take", "from": 1, "card": "up"})
     assert after["taker"] == 0  # seats 0 and 2 tie (no face-up card): seat 0 is next clockwise from 3
     offers[2] = {"up": "AH", "down": "AD"}
     state = _take_state(offers, [False, True, False, False], 3)
-    after = E.apply(state, 3, {"type": "take", "from": 1, "card": "up"})
+    after = E.step(state, 3, {"type": "take", "from": 1, "card": "up"})
     assert after["taker"] == 2  # any face-up card (A♥) beats an offer with none
 
 

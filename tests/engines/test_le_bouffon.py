@@ -51,7 +51,7 @@ def play_state(hands, roles=None, deals=5, leader=None):
 def act(state, seat, kind, *played):
     action = {"type": kind} if kind == "pass" else {"type": kind, "cards": list(played)}
     ENGINE.check_action(state, seat, action)
-    return ENGINE.apply(state, seat, action)
+    return ENGINE.step(state, seat, action)
 
 
 def turn(state):
@@ -62,7 +62,7 @@ def illegal(state, seat, action, rule_part=None):
     with pytest.raises(IllegalAction) as info:
         ENGINE.check_action(state, seat, action)
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, seat, action)
+        ENGINE.step(state, seat, action)
     if rule_part:
         assert rule_part in info.value.rule
     return info.value
@@ -80,7 +80,7 @@ def deal_with(state, hands_by_seat):
         assert pools[seat], "hand sizes do not match the deal"
         order.append(pools[seat].pop(0))
         index += 1
-    return ENGINE.apply(state, CHANCE, {"type": "shuffle", "order": order})
+    return ENGINE.step(state, CHANCE, {"type": "shuffle", "order": order})
 
 
 # -- registry, options -------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_rulebook_2_deck_sizes_and_unique_ids():
     """Rulebook 2 / house rule 5.2: 54 cards for 3-4 players, two decks (108) for 5-6; unique ids."""
     for n, size in ((3, 54), (4, 54), (5, 108), (6, 108)):
         state = ENGINE.initial_state(n, {})
-        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, random.Random(n)))
+        state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, random.Random(n)))
         outcome = ENGINE.sample_chance(state, random.Random(n))
         assert len(outcome["order"]) == size == len(set(outcome["order"]))
     kinds = Counter(card.split("#")[0] for card in DECK[1])
@@ -130,31 +130,31 @@ def test_rulebook_1_first_roles_are_a_public_chance_draw():
     assert ROLES_BY_COUNT[5] == ["roi", "héritier", "noble", "ouvrier", "bouffon"]
     state = ENGINE.initial_state(4, {})
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, CHANCE, {"type": "roles", "roles": ["roi", "roi", "ouvrier", "bouffon"]})
+        ENGINE.step(state, CHANCE, {"type": "roles", "roles": ["roi", "roi", "ouvrier", "bouffon"]})
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, CHANCE, {"type": "roles", "roles": ["roi", "noble", "ouvrier", "bouffon"]})
+        ENGINE.step(state, CHANCE, {"type": "roles", "roles": ["roi", "noble", "ouvrier", "bouffon"]})
 
 
 def test_deal_starts_with_the_roi_and_shuffle_is_hidden():
     """House rule 5.4 deal: one card at a time in role order from the roi; extra cards go to the
     higher roles. Rulebook 4: the roi leads the first trick; no exchange in the first deal."""
     state = ENGINE.initial_state(4, {})
-    state = ENGINE.apply(state, CHANCE, {"type": "roles", "roles": ["ouvrier", "bouffon", "roi", "héritier"]})
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": ["ouvrier", "bouffon", "roi", "héritier"]})
     assert state["order"] == [2, 3, 0, 1]
     order = list(DECK[1])
-    shuffled = ENGINE.apply(state, CHANCE, {"type": "shuffle", "order": order})
+    shuffled = ENGINE.step(state, CHANCE, {"type": "shuffle", "order": order})
     assert [len(hand) for hand in shuffled["hands"]] == [13, 13, 14, 14]
     assert order[0] in shuffled["hands"][2] and order[1] in shuffled["hands"][3] and order[2] in shuffled["hands"][0]
     assert shuffled["phase"] == "play" and turn(shuffled) == (2,)
     assert ENGINE.redact(state, CHANCE, {"type": "shuffle", "order": order}, 2) is None
     for bad in (order[:-1], order[:-1] + [order[0]], order + ["joker#1"]):
         with pytest.raises(IllegalAction):
-            ENGINE.apply(state, CHANCE, {"type": "shuffle", "order": bad})
+            ENGINE.step(state, CHANCE, {"type": "shuffle", "order": bad})
     sizes = {}
     for n in (3, 5, 6):
         s = ENGINE.initial_state(n, {})
-        s = ENGINE.apply(s, CHANCE, {"type": "roles", "roles": list(ROLES_BY_COUNT[n])})
-        s = ENGINE.apply(s, CHANCE, ENGINE.sample_chance(s, random.Random(0)))
+        s = ENGINE.step(s, CHANCE, {"type": "roles", "roles": list(ROLES_BY_COUNT[n])})
+        s = ENGINE.step(s, CHANCE, ENGINE.sample_chance(s, random.Random(0)))
         sizes[n] = [len(hand) for hand in s["hands"]]
     assert sizes == {3: [18, 18, 18], 5: [22, 22, 22, 21, 21], 6: [18] * 6}
 
@@ -456,10 +456,10 @@ def test_end_of_deal_scoring_and_new_roles():
     assert auto == {"type": "score-deal", "deal": 1, "order": [2, 0, 3, 1], "points": [2, 0, 3, 1],
                     "totals": [2, 0, 3, 1], "roles": {"roi": 2, "héritier": 0, "ouvrier": 3, "bouffon": 1}}
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, SYSTEM, dict(auto, points=[3, 2, 1, 0]))
+        ENGINE.step(state, SYSTEM, dict(auto, points=[3, 2, 1, 0]))
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, 1, {"type": "pass"})
-    state = ENGINE.apply(state, SYSTEM, auto)
+        ENGINE.step(state, 1, {"type": "pass"})
+    state = ENGINE.step(state, SYSTEM, auto)
     assert state["roles"] == ["héritier", "bouffon", "roi", "ouvrier"] and state["order"] == [2, 0, 3, 1]
     assert ENGINE.to_act(state).kind == Phase.CHANCE and state["deal"] == 2 and state["scores"] == [2, 0, 3, 1]
     assert all(hand == [] for hand in state["hands"])
@@ -497,14 +497,14 @@ def test_rulebook_3_exchange_four_players():
     illegal(state, 1, {"type": "give", "cards": [c("paladin", 2)]}, "own cards")
     illegal(state, 1, {"type": "play", "cards": [hands[1][0]]}, "rulebook 3")
     gift = {"type": "give", "cards": [c("paladin", 2), c("soldat-1")]}
-    after_roi = ENGINE.apply(state, 0, gift)
+    after_roi = ENGINE.step(state, 0, gift)
     assert turn(after_roi) == (1,)
     assert ENGINE.redact(state, 0, gift, 3) == gift and ENGINE.redact(state, 0, gift, 0) == gift
     assert ENGINE.redact(state, 0, gift, 1) == {"type": "give", "count": 2}
     assert ENGINE.redact(state, 0, gift, None) == {"type": "give", "count": 2}
     assert "gift" in ENGINE.observation(after_roi, 0) and "gift" not in ENGINE.observation(after_roi, 3)
     herit_gift = hands[1][0]
-    done = ENGINE.apply(after_roi, 1, {"type": "give", "cards": [herit_gift]})
+    done = ENGINE.step(after_roi, 1, {"type": "give", "cards": [herit_gift]})
     assert done["phase"] == "play" and turn(done) == (0,)
     assert set(cards("minotaure", 2)) <= set(done["hands"][0])
     assert c("paladin", 2) in done["hands"][3] and c("soldat-1") in done["hands"][3]
@@ -524,7 +524,7 @@ def test_exchange_uses_hands_before_gifts():
     assert len(hands[2]) == 18 and len(set(sum(hands.values(), []))) == 54
     state = deal_with(_second_deal_state(3), hands)
     assert turn(state) == (0,)
-    done = ENGINE.apply(state, 0, {"type": "give", "cards": cards("minotaure", 2)})
+    done = ENGINE.step(state, 0, {"type": "give", "cards": cards("minotaure", 2)})
     assert set(cards("minotaure", 2)) <= set(done["hands"][2])
     assert set(ENGINE.strongest(hands[2], 2)) <= set(done["hands"][0])
     assert done["hands"][1] == sort_cards(hands[1])
@@ -533,8 +533,8 @@ def test_exchange_uses_hands_before_gifts():
 def test_no_exchange_in_the_first_deal():
     """House rule 5.4 exchange: none in the first deal (roles are random)."""
     state = ENGINE.initial_state(4, {})
-    state = ENGINE.apply(state, CHANCE, {"type": "roles", "roles": ROLES4})
-    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, random.Random(3)))
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": ROLES4})
+    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, random.Random(3)))
     assert state["phase"] == "play" and turn(state) == (0,)
 
 
@@ -566,7 +566,7 @@ def test_malformed_actions_raise_illegal_action():
         with pytest.raises(IllegalAction):
             ENGINE.check_action(state, 0, action)
         with pytest.raises(IllegalAction):
-            ENGINE.apply(state, 0, action)
+            ENGINE.step(state, 0, action)
     for seat in (1, 4, -1, "0", None, CHANCE):
         with pytest.raises(IllegalAction):
             ENGINE.check_action(state, seat, {"type": "play", "cards": [c("soldat-8")]})
@@ -602,10 +602,10 @@ def test_legal_actions_agree_with_check_action():
             while ENGINE.to_act(state).kind != Phase.OVER:
                 to_act = ENGINE.to_act(state)
                 if to_act.kind == Phase.CHANCE:
-                    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+                    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
                     continue
                 if to_act.kind == Phase.AUTO:
-                    state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+                    state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
                     continue
                 seat = to_act.seats[0]
                 legal = ENGINE.legal_actions(state, seat)
@@ -626,7 +626,7 @@ def test_legal_actions_agree_with_check_action():
                             accepted = False
                         assert accepted == (action in legal), (action, state["trick"]["top"])
                         checked += 1
-                state = ENGINE.apply(state, seat, rng.choice(legal))
+                state = ENGINE.step(state, seat, rng.choice(legal))
     assert checked > 1000
 
 
@@ -641,16 +641,16 @@ def test_bots_play_whole_matches_from_observations_only():
         while ENGINE.to_act(state).kind != Phase.OVER:
             to_act = ENGINE.to_act(state)
             if to_act.kind == Phase.CHANCE:
-                state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+                state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
             elif to_act.kind == Phase.AUTO:
-                state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+                state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
             else:
                 seat = to_act.seats[0]
                 legal = ENGINE.legal_actions(state, seat)
                 bot = bots["basic" if seat % 2 else "random"]
                 action = bot(ENGINE.observation(state, seat), legal, rng)
                 assert action in legal
-                state = ENGINE.apply(state, seat, action)
+                state = ENGINE.step(state, seat, action)
         assert ENGINE.result(state) is not None
     laugh_state = play_state([filler(3, "soldat-8"), filler(3, "soldat-7"), [c("archer")] + filler(2),
                               [c("archer", 2), c("assassin")] + filler(2, "soldat-2")], leader=2)
@@ -666,13 +666,13 @@ def test_exchange_six_players_noble_and_marchand_keep_their_hands():
     """Rulebook 3: noble and marchand give nothing; with two decks the bouffon still gives exactly his
     2 strongest and the ouvrier his strongest (house rule 5.4: on the hands before any exchange)."""
     state = _second_deal_state(6)  # seats 0 roi, 1 héritier, 2 noble, 3 marchand, 4 ouvrier, 5 bouffon
-    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, random.Random(21)))
+    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, random.Random(21)))
     before = [list(hand) for hand in state["hands"]]
     assert turn(state) == (0, 1) and ENGINE.public_observation(state)["waiting"] == [0, 1]
     assert ENGINE.legal_actions(state, 2) == [] and ENGINE.legal_actions(state, 3) == []
-    state = ENGINE.apply(state, 1, {"type": "give", "cards": [before[1][0]]})
+    state = ENGINE.step(state, 1, {"type": "give", "cards": [before[1][0]]})
     assert ENGINE.public_observation(state)["waiting"] == [0]
-    state = ENGINE.apply(state, 0, {"type": "give", "cards": before[0][:2]})
+    state = ENGINE.step(state, 0, {"type": "give", "cards": before[0][:2]})
     assert state["hands"][2] == before[2] and state["hands"][3] == before[3]
     strongest_b = sort_cards(before[5])[-2:]
     strongest_o = sort_cards(before[4])[-1:]

@@ -61,9 +61,9 @@ def start(roles: list[str], wanted_by_role: dict, deals: int = 5):
     """Deal 1 through the public API: the roles draw, then a shuffle dealing the wanted cards."""
     n = len(roles)
     state = ENGINE.initial_state(n, {"deals": deals})
-    state = ENGINE.apply(state, CHANCE, {"type": "roles", "roles": list(roles)})
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": list(roles)})
     wanted = {roles.index(role): chosen for role, chosen in wanted_by_role.items()}
-    return ENGINE.apply(state, CHANCE, shuffle_for(state, wanted))
+    return ENGINE.step(state, CHANCE, shuffle_for(state, wanted))
 
 
 def seat_of(state, role: str) -> int:
@@ -77,7 +77,7 @@ def turn(state):
 def act(state, seat, kind, *played):
     action = {"type": kind} if kind == "pass" else {"type": kind, "cards": list(played)}
     ENGINE.check_action(state, seat, action)
-    return ENGINE.apply(state, seat, action)
+    return ENGINE.step(state, seat, action)
 
 
 def illegal(state, seat, action, rule_part):
@@ -85,7 +85,7 @@ def illegal(state, seat, action, rule_part):
         ENGINE.check_action(state, seat, action)
     assert rule_part in info.value.rule, info.value.rule
     with pytest.raises(IllegalAction):
-        ENGINE.apply(state, seat, action)
+        ENGINE.step(state, seat, action)
     assert action not in ENGINE.legal_actions(state, seat)
 
 
@@ -98,7 +98,7 @@ def play_state(hands, roles):
     the engine's own initial state with the play phase set up as the shuffle would."""
     n = len(hands)
     state = ENGINE.initial_state(n, {"deals": 2})
-    state = ENGINE.apply(state, CHANCE, {"type": "roles", "roles": list(roles)})
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": list(roles)})
     state = dict(state, hands=[sort_cards(hand) for hand in hands], phase="play")
     state["trick"] = {"leader": state["order"][0], "turn": state["order"][0], "acted": [], "top": None,
                       "plays": [], "last": None}
@@ -111,13 +111,13 @@ def finish_deal_by_bot(state, rng):
     while state["phase"] not in ("shuffle", "over"):
         to_act = ENGINE.to_act(state)
         if to_act.kind == Phase.AUTO:
-            state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+            state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
         elif to_act.kind == Phase.CHANCE:
-            state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+            state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
         else:
             seat = to_act.seats[0]
             legal = ENGINE.legal_actions(state, seat)
-            state = ENGINE.apply(state, seat, bot(ENGINE.observation(state, seat), legal, rng))
+            state = ENGINE.step(state, seat, bot(ENGINE.observation(state, seat), legal, rng))
     return state
 
 
@@ -139,7 +139,7 @@ def test_house_rule_5_4_roles_by_count_and_cyclic_order_of_play(n):
         seat = turn(state)[0]
         seen.append(state["roles"][seat])
         legal = ENGINE.legal_actions(state, seat)
-        state = ENGINE.apply(state, seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
+        state = ENGINE.step(state, seat, {"type": "pass"} if {"type": "pass"} in legal else legal[0])
     assert seen == expected
     # everyone passed on the roi's lead: the roi laid last and leads again (rulebook 8)
     assert turn(state) == (seat_of(state, "roi"),) and state["trick"]["top"] is None
@@ -149,10 +149,10 @@ def test_house_rule_5_4_deal_one_card_at_a_time_from_the_roi_six_players():
     """Rulebook 2: two decks for 6 players; house rule 5.4 deal: card i goes to the (i mod n)-th role."""
     roles = ["bouffon", "noble", "roi", "ouvrier", "marchand", "héritier"]
     state = ENGINE.initial_state(6, {})
-    state = ENGINE.apply(state, CHANCE, {"type": "roles", "roles": roles})
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": roles})
     order = list(DECK[2])
     random.Random(4).shuffle(order)
-    dealt = ENGINE.apply(state, CHANCE, {"type": "shuffle", "order": order})
+    dealt = ENGINE.step(state, CHANCE, {"type": "shuffle", "order": order})
     for index, card in enumerate(order):
         role = ROLES_BY_COUNT[6][index % 6]
         assert card in dealt["hands"][roles.index(role)]
@@ -431,7 +431,7 @@ def test_rulebook_1_next_roles_follow_the_finishing_order(n):
         seat = turn(state)[0]
         legal = plays_of(state, seat)
         if legal:
-            state = ENGINE.apply(state, seat, legal[0])
+            state = ENGINE.step(state, seat, legal[0])
             if not state["hands"][seat]:
                 finish.append(seat)
         else:
@@ -441,7 +441,7 @@ def test_rulebook_1_next_roles_follow_the_finishing_order(n):
     assert full[:len(finish)] == finish and sorted(full) == list(range(n))
     assert auto["roles"] == {role: full[place] for place, role in enumerate(ROLES_BY_COUNT[n])}
     assert [auto["points"][seat] for seat in full] == list(range(n - 1, -1, -1))
-    nxt = ENGINE.apply(state, SYSTEM, auto)
+    nxt = ENGINE.step(state, SYSTEM, auto)
     assert [nxt["roles"][seat] for seat in full] == ROLES_BY_COUNT[n]
     assert nxt["phase"] == "shuffle" and nxt["deal"] == 2
 
@@ -454,8 +454,8 @@ def _second_deal(n: int, seed: int = 5):
     shuffle."""
     rng = random.Random(seed)
     state = ENGINE.initial_state(n, {"deals": 2})
-    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
-    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
+    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
     assert state["phase"] == "play"  # no exchange in the first deal (house rule 5.4)
     state = finish_deal_by_bot(state, rng)
     assert state["phase"] == "shuffle" and state["deal"] == 2
@@ -472,7 +472,7 @@ def test_rulebook_3_five_players_exchange_noble_keeps_his_cards_strongest_with_t
     wanted = {bouf: [c("minotaure")] + cards("paladin", 3), ouv: cards("assassin", 2),
               roi: cards("soldat-1", 2), her: [c("soldat-1", 3)], noble: [c("minotaure", 2)]}
     # everything else the bouffon and ouvrier hold is weaker: they get the weakest fillers
-    state = ENGINE.apply(state, CHANCE, shuffle_for(state, wanted, fill_first=(bouf, ouv)))
+    state = ENGINE.step(state, CHANCE, shuffle_for(state, wanted, fill_first=(bouf, ouv)))
     before = [list(hand) for hand in state["hands"]]
     assert max(STRENGTH[card] for card in before[ouv]) == 12
     assert state["phase"] == "exchange" and turn(state) == tuple(sorted((roi, her)))
@@ -502,7 +502,7 @@ def test_rulebook_3_roi_may_give_any_two_cards_even_his_best():
     gift is worked out on the hands before the exchange, so the bouffon keeps it."""
     state = _second_deal(3, seed=8)
     roi, noble, bouf = (seat_of(state, role) for role in ROLES_BY_COUNT[3])
-    state = ENGINE.apply(state, CHANCE, shuffle_for(state, {roi: cards("minotaure", 2) + [c("paladin")]}))
+    state = ENGINE.step(state, CHANCE, shuffle_for(state, {roi: cards("minotaure", 2) + [c("paladin")]}))
     assert turn(state) == (roi,)  # 3 players: only the roi gives (no héritier)
     legal = ENGINE.legal_actions(state, roi)
     assert len(legal) == 18 * 17 // 2 and {"type": "give", "cards": cards("minotaure", 2)} in legal
@@ -525,15 +525,15 @@ def test_house_rule_5_4_match_of_five_deals_by_default():
     while ENGINE.to_act(state).kind != Phase.OVER:
         assert state["phase"] in ("roles", "shuffle")
         if state["phase"] == "roles":
-            state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+            state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
         if previous_order is not None:
             assert [state["roles"][seat] for seat in previous_order] == ROLES_BY_COUNT[3]
-        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+        state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
         deals_seen += 1
         assert state["phase"] == ("play" if deals_seen == 1 else "exchange")
         if state["phase"] == "exchange":
             seat = turn(state)[0]
-            state = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+            state = ENGINE.step(state, seat, ENGINE.legal_actions(state, seat)[0])
         assert turn(state) == (seat_of(state, "roi"),)
         before_scores = list(state["scores"])
         state = finish_deal_by_bot(state, rng) if state["phase"] != "over" else state
@@ -571,18 +571,18 @@ def test_malformed_input_in_every_phase_raises_illegal_action_with_a_rule():
                         ENGINE.check_action(state, actor, action)
                     assert info.value.rule and info.value.detail
                 with pytest.raises(IllegalAction) as info:
-                    ENGINE.apply(state, actor, action)
+                    ENGINE.step(state, actor, action)
                 assert isinstance(info.value, RuleViolation) and info.value.rule
         to_act = ENGINE.to_act(state)
         if to_act.kind == Phase.OVER:
             break
         if to_act.kind == Phase.CHANCE:
-            state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+            state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
         elif to_act.kind == Phase.AUTO:
-            state = ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+            state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
         else:
             seat = to_act.seats[0]
-            state = ENGINE.apply(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+            state = ENGINE.step(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
     assert phases == {"roles", "shuffle", "exchange", "play", "score", "over"}
     with pytest.raises(IllegalAction):
         ENGINE.sample_chance(state, rng)
@@ -594,10 +594,10 @@ def test_observation_hides_other_hands_and_gifts_during_the_exchange():
     """Observations never reveal hidden information: in the exchange phase a seat sees its own hand
     and gift only; spectators see counts and who still has to give."""
     state = _second_deal(4, seed=3)
-    state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, random.Random(1)))
+    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, random.Random(1)))
     roi, her, ouv, bouf = (seat_of(state, role) for role in FOUR)
     gift = ENGINE.legal_actions(state, roi)[0]
-    state = ENGINE.apply(state, roi, gift)
+    state = ENGINE.step(state, roi, gift)
     public = ENGINE.public_observation(state)
     assert public["waiting"] == [her] and "hand" not in public and "gift" not in public
     for seat in range(4):
@@ -647,8 +647,8 @@ def test_reference_model_of_turns_tricks_and_legal_plays():
     for game in range(200):
         n = 3 + game % 4
         state = ENGINE.initial_state(n, {"deals": 1})
-        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
-        state = ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng))
+        state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
+        state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
         order = [state["roles"].index(role) for role in ROLES_BY_COUNT[n]]
         bouffon = state["roles"].index("bouffon")
         hands = [set(hand) for hand in state["hands"]]
@@ -667,7 +667,7 @@ def test_reference_model_of_turns_tricks_and_legal_plays():
             compared += 1
             plays = [a for a in legal if a["type"] != "pass"]
             action = rng.choice(plays) if plays and rng.random() < 0.7 else rng.choice(legal)
-            state = ENGINE.apply(state, turn_seat, action)
+            state = ENGINE.step(state, turn_seat, action)
             seat, ends = turn_seat, False
             if action["type"] != "pass":
                 laid = action["cards"]

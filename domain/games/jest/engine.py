@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct, copy_json
 
 from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
 
@@ -86,6 +86,9 @@ class JestEngine(Engine):
             "winners": None,
             "scores": None,
         }
+
+    def num_players(self, state: dict) -> int:
+        return state["n"]
 
     # -- whose move ----------------------------------------------------------------------------
     def to_act(self, state: dict) -> ToAct:
@@ -197,23 +200,23 @@ class JestEngine(Engine):
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: dict, actor: Any, action: Any) -> dict:
+        """The trusted transition (the contract in domain/engine.py): ``step`` checked the action
+        once, replay feeds stored ones; nothing is re-checked here."""
         if actor == CHANCE:
             return self._apply_chance(state, action)
         if actor == SYSTEM:
-            if state["phase"] != "scoring" or action != self.auto_action(state):
-                raise IllegalAction("jest R4-R7", "this is not the final scoring of this match")
+            # The final scoring (R4-R7) as the checked step computed it: trophies and scores.
+            winners = dict(action["trophies"])
             new = _copy(state)
-            winners, scores = self._final(state)
             for trophy, seat in winners.items():
                 if seat is not None:
                     new["jests"][seat].append(trophy)
             # Awarded trophies move into the Jests; an unclaimed trophy stays aside (R4).
             new["trophies"] = [trophy for trophy in state["trophies"] if winners[trophy] is None]
             new["winners"] = winners
-            new["scores"] = scores
+            new["scores"] = list(action["scores"])
             new["phase"] = "over"
             return new
-        self.check_action(state, actor, action)
         if state["phase"] == "offer":
             new = _copy(state)
             new["offers"][actor] = {"up": action["up"], "down": action["down"]}
@@ -225,19 +228,21 @@ class JestEngine(Engine):
             return new
         return self._apply_take(state, actor, action)
 
-    def _apply_chance(self, state: dict, action: Any) -> dict:
-        if state["phase"] != "deal":
-            raise IllegalAction("chance", "no shuffle is due now")
-        if not isinstance(action, dict) or set(action) != {"type", "order"} or action["type"] != "shuffle":
+    def validate_chance(self, state: dict, outcome: Any) -> None:
+        """A shuffle is a permutation of exactly the cards being dealt now (rulebook SETUP: all 17
+        cards in round 1; later rounds: the leftover offer cards and the refill from the deck)."""
+        order = outcome.get("order")
+        if set(outcome) != {"type", "order"} or outcome["type"] != "shuffle":
             raise IllegalAction("chance", 'a shuffle is {"type": "shuffle", "order": [...]}')
-        order = action["order"]
-        expected = self._deal_cards(state)
         if (
-            not isinstance(order, list)
-            or not all(isinstance(card, str) for card in order)
-            or sorted(order) != sorted(expected)
+            type(order) is not list
+            or not all(type(card) is str for card in order)
+            or sorted(order) != sorted(self._deal_cards(state))
         ):
             raise IllegalAction("chance", "the shuffle must be a permutation of exactly the cards being dealt")
+
+    def _apply_chance(self, state: dict, action: Any) -> dict:
+        order = action["order"]
         new = _copy(state)
         n = new["n"]
         if new["round"] == 0:
@@ -325,7 +330,7 @@ class JestEngine(Engine):
             view["jest"] = list(state["jests"][seat])
         if over:
             view["jests"] = [list(jest) for jest in state["jests"]]
-            view["trophy_winners"] = dict(state["winners"])
+            view["trophy_winners"] = copy_json(state["winners"])
             view["scores"] = list(state["scores"])
             result = self.result(state)
             view["ranks"] = list(result.ranks)
@@ -338,12 +343,11 @@ class JestEngine(Engine):
     def public_observation(self, state: dict) -> dict:
         return self._view(state, None)
 
-    def redact(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
-        if actor == CHANCE:
-            return None  # shuffles are secret
+    def redact_action(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
+        # Shuffles are secret (the base ``redact`` hides chance outcomes that are not public).
         if isinstance(action, dict) and action.get("type") == "offer" and viewer != actor:
             return {"type": "offer"}  # sealed: others see only that the seat offered
-        return action  # takes never name a card; the final scoring is public
+        return copy_json(action)  # takes never name a card; the final scoring is public
 
     # -- the end -------------------------------------------------------------------------------
     def result(self, state: dict) -> Optional[Result]:

@@ -11,7 +11,7 @@ from itertools import combinations, permutations
 from math import factorial
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct, copy_json
 
 from .cards import (
     DECK,
@@ -100,6 +100,9 @@ class LeBouffonEngine(Engine):
             "scores": [0] * n,
             "history": [],  # one {"deal", "order", "points"} per finished deal
         }
+
+    def num_players(self, state: dict) -> int:
+        return state["n"]
 
     # -- helpers -------------------------------------------------------------------------------
     @staticmethod
@@ -287,51 +290,44 @@ class LeBouffonEngine(Engine):
 
     # -- applying ------------------------------------------------------------------------------
     def apply(self, state: dict, actor: Any, action: Any) -> dict:
-        phase = state["phase"]
+        """The trusted transition (the contract in domain/engine.py): ``step`` checked the action
+        once, replay feeds stored ones; nothing is re-checked here."""
         if actor == CHANCE:
-            return self._apply_chance(state, action)
+            if state["phase"] == "roles":
+                return self._apply_roles(state, action)
+            return self._apply_shuffle(state, action)
         if actor == SYSTEM:
-            if phase != "score" or action != self.auto_action(state):
-                raise IllegalAction("house rule 5.4 match", "this is not the deal's score as the rules compute it")
             return self._apply_score(state, action)
-        self.check_action(state, actor, action)
-        if phase == "exchange":
+        if state["phase"] == "exchange":
             return self._apply_give(state, actor, action)
         return self._apply_play(state, actor, action)
 
-    def _apply_chance(self, state: dict, action: Any) -> dict:
-        phase = state["phase"]
-        if not isinstance(action, dict):
-            raise IllegalAction("chance", "a chance outcome is a JSON object")
-        if phase == "roles":
-            roles = action.get("roles")
-            if (
-                set(action) != {"type", "roles"}
-                or action["type"] != "roles"
-                or not isinstance(roles, list)
-                or sorted(map(str, roles)) != sorted(ROLES_BY_COUNT[state["n"]])
-                or not all(isinstance(role, str) for role in roles)
-            ):
-                raise IllegalAction("le-bouffon rulebook 1", "the first roles are a permutation of this count's roles")
-            new = dict(state)
-            new["roles"] = list(roles)
-            new["order"] = [roles.index(role) for role in ROLES_BY_COUNT[state["n"]]]
-            new["phase"] = "shuffle"
-            return new
-        if phase != "shuffle":
-            raise IllegalAction("chance", "no chance step is due")
-        order = action.get("order")
+    def validate_chance(self, state: dict, outcome: Any) -> None:
+        """The roles are listed (``chance_outcomes``); a shuffle is a permutation of the deck of this
+        player count (rulebook 2: one deck for 3-4 players, two for 5-6)."""
+        order = outcome.get("order")
         deck = DECK[decks_for(state["n"])]
         if (
-            set(action) != {"type", "order"}
-            or action["type"] != "shuffle"
-            or not isinstance(order, list)
+            set(outcome) != {"type", "order"}
+            or outcome["type"] != "shuffle"
+            or type(order) is not list
             or len(order) != len(deck)
-            or not all(isinstance(card, str) for card in order)
+            or not all(type(card) is str for card in order)
             or sorted(order) != sorted(deck)
         ):
             raise IllegalAction("le-bouffon rulebook 2", "the shuffle is a permutation of the deck")
+
+    def _apply_roles(self, state: dict, action: dict) -> dict:
+        roles = action["roles"]
+        new = dict(state)
+        new["roles"] = list(roles)
+        new["order"] = [roles.index(role) for role in ROLES_BY_COUNT[state["n"]]]
+        new["phase"] = "shuffle"
+        return new
+
+    def _apply_shuffle(self, state: dict, action: dict) -> dict:
         # House rule 5.4 deal: one card at a time in role order, starting with the roi.
+        order = action["order"]
         seats = state["order"]
         n = len(seats)
         hands = [[] for _ in range(n)]
@@ -465,19 +461,26 @@ class LeBouffonEngine(Engine):
         return new
 
     # -- what each one sees ----------------------------------------------------------------------
+    # ``apply`` shares unchanged parts between successive states, so an observation copies every
+    # list and dict it takes from the state: a caller may change it freely (the contract).
     def public_observation(self, state: dict) -> dict:
         trick = state["trick"]
         obs = {
             "phase": state["phase"],
             "deal": state["deal"],
             "deals": state["deals"],
-            "roles": state["roles"],
+            "roles": copy_json(state["roles"]),
             "hand_counts": list(map(len, state["hands"])),
-            "finished": state["finished"],
-            "scores": state["scores"],
+            "finished": list(state["finished"]),
+            "scores": list(state["scores"]),
         }
         if trick is not None:
-            obs["trick"] = {"leader": trick["leader"], "turn": trick["turn"], "top": trick["top"], "plays": trick["plays"]}
+            obs["trick"] = {
+                "leader": trick["leader"],
+                "turn": trick["turn"],
+                "top": copy_json(trick["top"]),
+                "plays": copy_json(trick["plays"]),
+            }
         if state["phase"] == "exchange":
             obs["waiting"] = list(self.to_act(state).seats)
         return obs
@@ -485,25 +488,24 @@ class LeBouffonEngine(Engine):
     def observation(self, state: dict, seat: int) -> dict:
         obs = self.public_observation(state)
         obs["seat"] = seat
-        obs["hand"] = state["hands"][seat]
+        obs["hand"] = list(state["hands"][seat])
         if state["gifts"][seat] is not None:
-            obs["gift"] = state["gifts"][seat]
+            obs["gift"] = list(state["gifts"][seat])
         if state["exchanged"][seat] is not None:
-            obs["exchange"] = state["exchanged"][seat]
+            obs["exchange"] = copy_json(state["exchanged"][seat])
         return obs
 
-    def redact(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
-        if actor == CHANCE:
-            return action if self.chance_is_public(state, action) else None
+    def redact_action(self, state: dict, actor: Any, action: Any, viewer: Optional[int]) -> Optional[dict]:
+        # The shuffle is secret, the first roles public (``chance_is_public``; base ``redact``).
         if isinstance(action, dict) and action.get("type") == "give" and isinstance(actor, int):
             receiver = None
             if state.get("roles") and state["roles"][actor] in EXCHANGES:
                 receiver = state["roles"].index(EXCHANGES[state["roles"][actor]][0])
             if viewer in (actor, receiver):
-                return action
+                return copy_json(action)  # rulebook 3: the giver and the receiver see the cards
             cards = action.get("cards")
             return {"type": "give", "count": len(cards) if isinstance(cards, list) else 0}
-        return action
+        return copy_json(action)
 
     # -- the end -------------------------------------------------------------------------------
     def result(self, state: dict) -> Optional[Result]:
@@ -521,7 +523,7 @@ class LeBouffonEngine(Engine):
         return Result(
             scores=tuple(scores),
             ranks=tuple(ranks),
-            detail={"deals": state["history"], "tiebreak": "finishing place in the last deal"},
+            detail={"deals": copy_json(state["history"]), "tiebreak": "finishing place in the last deal"},
         )
 
     # -- computer opponents --------------------------------------------------------------------
