@@ -1,10 +1,18 @@
 """The one place that turns every refusal into an RFC 9457 problem document
-(``application/problem+json``): service errors, validation errors, malformed JSON, unknown routes."""
+(``application/problem+json``): service errors, validation errors, malformed JSON, unknown routes.
+
+A service refusal carries its own answer (status, type, title: the table in ``application.errors``);
+this module only renders it. Anything unexpected is a 500 that says nothing was changed, except a
+database or broker that cannot be reached, which is a 503 with ``Retry-After``.
+"""
 
 from __future__ import annotations
 
 import logging
+import math
+from typing import Optional
 
+from eventsourcing.persistence import OperationalError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
@@ -13,24 +21,11 @@ from application import errors
 log = logging.getLogger(__name__)
 
 PROBLEM_JSON = "application/problem+json"
-
-# Service errors, most specific first: (class, HTTP status, problem type slug).
-STATUS = [
-    (errors.NotFound, 404, "not-found"),
-    (errors.Unauthenticated, 401, "unauthenticated"),
-    (errors.Forbidden, 403, "forbidden"),
-    (errors.IllegalMove, 422, "illegal-move"),
-    (errors.InvalidRequest, 422, "invalid-request"),
-    (errors.StaleVersion, 409, "stale-version"),
-    (errors.NotYourTurn, 409, "not-your-turn"),
-    (errors.NoLongerLegal, 409, "move-overtaken"),
-    (errors.TimeIsUp, 409, "time-is-up"),
-    (errors.Conflict, 409, "conflict"),
-    (errors.TooSoon, 429, "too-soon"),
-]
+#: Seconds a client waits before retrying after a 503 (the database or the broker is away).
+RETRY_AFTER_UNAVAILABLE = 2
 
 
-def problem(status: int, slug: str, title: str, detail: str, headers=None, **extra) -> Response:
+def problem(status: int, slug: str, title: str, detail: str, headers: Optional[dict] = None, **extra) -> Response:
     body = {
         "type": f"urn:motley:problem:{slug}",
         "title": title,
@@ -46,13 +41,12 @@ def problem(status: int, slug: str, title: str, detail: str, headers=None, **ext
 
 
 def service_error(error: errors.ServiceError) -> Response:
-    for cls, status, slug in STATUS:
-        if isinstance(error, cls):
-            break
-    else:
-        status, slug = 400, "bad-request"
-    headers = {"WWW-Authenticate": 'Bearer realm="motley"'} if status == 401 else None
-    return problem(status, slug, error.title, error.detail, headers=headers, rule=error.rule, **error.extra)
+    headers = dict(error.headers)
+    retry_after = error.extra.get("retry_after")
+    if retry_after is not None:
+        headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
+    return problem(error.status, error.slug, error.title, error.detail, headers=headers, rule=error.rule,
+                   **error.extra)
 
 
 def http_error(error: HTTPException) -> Response:
@@ -65,12 +59,27 @@ def http_error(error: HTTPException) -> Response:
                        "some fields are missing, unknown or of the wrong type", errors=messages)
     if error.code == 400 and (messages is not None or "json" in str(error.description).lower()):
         return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON")
+    if error.code == 413:
+        return service_error(errors.TooLarge(
+            f"the request body is larger than {request.max_content_length} bytes"))
+    headers = dict(data.get("headers") or {})
+    valid_methods = getattr(error, "valid_methods", None)
+    if error.code == 405 and valid_methods:  # RFC 9110 §15.5.6: a 405 names the allowed methods
+        headers["Allow"] = ", ".join(sorted(valid_methods))
     detail = data.get("message") or error.description or error.name
-    return problem(error.code or 500, error.name.lower().replace(" ", "-"), error.name, detail,
-                   headers=data.get("headers"))
+    return problem(error.code or 500, error.name.lower().replace(" ", "-"), error.name, detail, headers=headers)
+
+
+def unavailable(error: Exception) -> Response:
+    """The event store could not be reached (an outage, a full pool): nothing was saved."""
+    log.warning("the event store is unavailable: %s", error)
+    return service_error(errors.Unavailable("the database cannot be reached now; nothing was changed",
+                                            retry_after=RETRY_AFTER_UNAVAILABLE))
 
 
 def internal_error(error: Exception) -> Response:
+    if isinstance(error, OperationalError):
+        return unavailable(error)
     log.exception("unhandled error", exc_info=error)
     return problem(500, "internal", "Internal server error", "the server failed; nothing was changed")
 

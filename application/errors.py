@@ -1,69 +1,127 @@
-"""What the service layer refuses, and why. The API maps each class to one HTTP status."""
+"""What the service refuses, and the one table of how each refusal is answered.
+
+Each refusal class states its HTTP answer once, in its own body: the status, the problem type (the
+slug of ``urn:motley:problem:<slug>``) and the title. The API reads those attributes and keeps no list
+of its own. A refusal raised by the domain (a rule engine's ``IllegalAction``, a match's
+``NotYourTurn``) becomes the refusal that ``FROM_DOMAIN`` names for its class, found along the
+error's class hierarchy, so the most specific entry wins without a hand-kept order.
+"""
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, ClassVar, Optional
+
+from domain import match as match_domain
+from domain.engine import IllegalAction, InvalidOptions
 
 
 class ServiceError(Exception):
-    title = "Request refused"
+    """A request refused; nothing was changed."""
 
-    def __init__(self, detail: str, rule: Optional[str] = None, **extra):
+    status: ClassVar[int] = 400  # the HTTP status the API answers with
+    slug: ClassVar[str] = "bad-request"  # the problem type: urn:motley:problem:<slug>
+    title: ClassVar[str] = "Request refused"
+    headers: ClassVar[dict[str, str]] = {}  # HTTP headers every answer of this refusal carries
+
+    def __init__(self, detail: str, rule: Optional[str] = None, **extra: Any):
         super().__init__(detail)
         self.detail = detail
         self.rule = rule
         self.extra = extra
 
 
-class NotFound(ServiceError):
-    title = "Not found"
+class BadRequest(ServiceError):
+    """The request cannot be read at all (malformed JSON, a header that is not what it must be)."""
 
 
 class Unauthenticated(ServiceError):
-    title = "Missing or wrong API key"
+    status, slug, title = 401, "unauthenticated", "Missing or wrong API key"
+    headers = {"WWW-Authenticate": 'Bearer realm="motley"'}
 
 
 class Forbidden(ServiceError):
-    title = "Not allowed"
+    status, slug, title = 403, "forbidden", "Not allowed"
 
 
-class InvalidRequest(ServiceError):
-    """The request is well-formed JSON but asks for something the rules never allow (422)."""
-
-    title = "Invalid request"
-
-
-class IllegalMove(ServiceError):
-    """The move breaks a rule of the game in the state the client saw (422)."""
-
-    title = "Illegal move"
+class NotFound(ServiceError):
+    status, slug, title = 404, "not-found", "Not found"
 
 
 class Conflict(ServiceError):
-    """The match is not in a state where this request applies (409)."""
+    """The match is not in a state where this request applies."""
 
-    title = "Conflict with the match's state"
+    status, slug, title = 409, "conflict", "Conflict with the match's state"
 
 
 class NotYourTurn(Conflict):
-    title = "Not your turn"
+    slug, title = "not-your-turn", "Not your turn"
 
 
 class StaleVersion(Conflict):
-    title = "Stale version"
+    slug, title = "stale-version", "Stale version"
 
 
 class NoLongerLegal(Conflict):
     """The move was legal when sent, but another move landed first and made it illegal."""
 
-    title = "Move overtaken"
+    slug, title = "move-overtaken", "Move overtaken"
 
 
 class TimeIsUp(Conflict):
     """The timed phase the move belongs to is over (the server's clock decides)."""
 
-    title = "Time is up"
+    slug, title = "time-is-up", "Time is up"
+
+
+class TooLarge(ServiceError):
+    """The request body is larger than the service reads."""
+
+    status, slug, title = 413, "too-large", "Request too large"
+
+
+class InvalidRequest(ServiceError):
+    """The request is well-formed JSON but asks for something the rules never allow."""
+
+    status, slug, title = 422, "invalid-request", "Invalid request"
+
+
+class IllegalMove(ServiceError):
+    """The move breaks a rule of the game in the state the client saw."""
+
+    status, slug, title = 422, "illegal-move", "Illegal move"
 
 
 class TooSoon(ServiceError):
-    title = "Too many requests"
+    """A game's cooldown (the match says when the seat may act again)."""
+
+    status, slug, title = 429, "too-soon", "Too many requests"
+
+
+class RateLimited(ServiceError):
+    """The caller sent more requests of a kind than the service's limits allow."""
+
+    status, slug, title = 429, "rate-limited", "Too many requests"
+
+
+class Unavailable(ServiceError):
+    """A dependency (the database, the broker) cannot be reached now; nothing was changed."""
+
+    status, slug, title = 503, "unavailable", "Service unavailable"
+
+
+#: The refusal each domain error becomes.
+FROM_DOMAIN: dict[type[Exception], type[ServiceError]] = {
+    IllegalAction: IllegalMove,
+    InvalidOptions: InvalidRequest,
+    match_domain.MatchError: Conflict,
+    match_domain.NotYourTurn: NotYourTurn,
+    match_domain.NotYourSeat: Forbidden,
+    match_domain.TooSoon: TooSoon,
+    match_domain.TimeIsUp: TimeIsUp,
+}
+
+
+def from_domain(error: Exception) -> ServiceError:
+    """The refusal for a domain error (its nearest class in ``FROM_DOMAIN``; a Conflict if none)."""
+    refusal = next((FROM_DOMAIN[cls] for cls in type(error).__mro__ if cls in FROM_DOMAIN), Conflict)
+    return refusal(getattr(error, "detail", str(error)), rule=getattr(error, "rule", None))

@@ -116,7 +116,7 @@ class Motley(Application):
         try:
             full_options = engine.check_options(seats, options)
         except InvalidOptions as error:
-            raise errors.InvalidRequest(error.detail, rule=error.rule) from None
+            raise errors.from_domain(error) from None
         levels = engine.bots()
         for seat, level in computers.items():
             if not 0 <= seat < seats:
@@ -268,22 +268,12 @@ class Motley(Application):
 
     @staticmethod
     def _refusal(error: Exception, raced: bool) -> errors.ServiceError:
-        rule = getattr(error, "rule", None)
         if raced and isinstance(error, (IllegalAction, match_domain.NotYourTurn)):
             return errors.NoLongerLegal(
-                f"another move landed first and this one is no longer legal: {error.detail}", rule=rule
+                f"another move landed first and this one is no longer legal: {error.detail}",
+                rule=getattr(error, "rule", None),
             )
-        if isinstance(error, IllegalAction):
-            return errors.IllegalMove(error.detail, rule=rule)
-        if isinstance(error, match_domain.NotYourTurn):
-            return errors.NotYourTurn(error.detail, rule=rule)
-        if isinstance(error, match_domain.NotYourSeat):
-            return errors.Forbidden(error.detail, rule=rule)
-        if isinstance(error, match_domain.TooSoon):
-            return errors.TooSoon(error.detail, rule=rule)
-        if isinstance(error, match_domain.TimeIsUp):
-            return errors.TimeIsUp(error.detail, rule=rule)
-        return errors.Conflict(error.detail, rule=rule)
+        return errors.from_domain(error)
 
     def _command(self, match_id: Any, act: Callable[[Match], Any]) -> tuple[Any, int]:
         """Get, act, save, retrying on a lost race; returns (what ``act`` returned, version)."""
