@@ -59,7 +59,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     @app.get("/health")
     def health():
         """Liveness and the event store's reach: 200 with the log position, else a problem (500)."""
-        return {"status": "ok", "position": motley.app.recorder.max_notification_id() or 0}
+        return {"status": "ok", "position": motley.app.log_position()}
 
     @app.get("/")
     def index():

@@ -10,6 +10,7 @@ from flask_smorest import Blueprint
 from api import schemas
 from api.context import container, current_player, optional_player, service
 from application.errors import InvalidRequest
+from application.freshness import wait_until_applied
 from application.views import event_view, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
@@ -43,7 +44,7 @@ def version_from_etag(value: str) -> int:
 def written(match):
     """Headers after a write: the log position now is at or past the write, so a client that waits
     for it in ``GET /matches?after=`` reads its own write."""
-    return headers_for(match, service().recorder.max_notification_id())
+    return headers_for(match, service().log_position())
 
 
 @blp.route("")
@@ -53,8 +54,7 @@ class Matches(MethodView):
     def get(self, query):
         """List matches (the read model kept by the workers), newest activity first."""
         motley = container()
-        if query["after"] is not None:
-            motley.match_list.wait(motley.app.name, query["after"], timeout=5.0)
+        wait_until_applied(motley.match_list, motley.app.name, query["after"])
         page = motley.match_list.query(
             game=query["game"], status=query["status"], player_id=query["player"],
             open_only=query["open"], limit=query["limit"], offset=query["offset"],

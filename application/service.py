@@ -218,6 +218,11 @@ class Motley(Application):
             aggregate = domain_event.mutate(None if before is None else _shallow_copy(before))
             yield domain_event, before
 
+    def log_position(self) -> int:
+        """The notification id of the last event stored (0 when none). A write answers with it as
+        ``Motley-Position``; ``application.freshness`` waits for a read model to reach it."""
+        return self.recorder.max_notification_id() or 0
+
     # -- the machinery ---------------------------------------------------------------------------
     def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None) -> Any:
         try:

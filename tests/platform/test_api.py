@@ -217,3 +217,18 @@ def test_if_match_states_the_version_seen(table):
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": "soon"}).status == 422
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": etag}).status == 201
     assert client.get("/health").body["status"] == "ok"
+
+
+def test_a_match_list_that_has_not_caught_up_is_a_503_with_retry_after(client, motley, monkeypatch):
+    """Read your own writes: a list asked to include a position it has not reached is refused, never
+    answered stale."""
+    monkeypatch.setattr("application.freshness.WAIT_SECONDS", 0.2)
+    _, key = client.register("ann")
+    created = client.post("/matches", {"game": "jest", "seats": 3}, key=key)
+    position = int(created.headers["Motley-Position"])
+    assert position == motley.app.log_position()
+    assert client.get("/matches", query={"after": position}).body["total"] == 1
+    behind = client.get("/matches", query={"after": position + 1000})
+    assert behind.status == 503 and behind.body["type"].endswith("unavailable")
+    assert int(behind.headers["Retry-After"]) >= 1
+    assert client.get("/health").body["position"] == position
