@@ -23,9 +23,32 @@ def Int(**kwargs):
     return fields.Integer(strict=True, **kwargs)
 
 
+#: The largest integer a query or body may hold: the stores keep versions, offsets and positions in
+#: 32- or 64-bit columns, and no match comes near this.
+MAX_INT = 2**31 - 1
+
+#: No control characters (C0, DEL, C1) and no lone surrogates: a NUL cannot be stored in PostgreSQL
+#: text or jsonb, a lone surrogate cannot be encoded as UTF-8, and the others only serve to forge what
+#: other clients display.
+no_control_characters = validate.Regexp(r"^[^\x00-\x1f\x7f-\x9f\ud800-\udfff]*\Z",
+                                        error="Must not hold control characters.")
+
+
+def Text(validate_also=(), **kwargs):
+    """A string free of control characters."""
+    return fields.String(validate=[no_control_characters, *validate_also], **kwargs)
+
+
+def Count(**kwargs):
+    """A query integer from 0 (or ``min``) to ``MAX_INT`` (a larger one is a 422, not a database error)."""
+    minimum = kwargs.pop("min", 0)
+    maximum = kwargs.pop("max", MAX_INT)
+    return fields.Integer(validate=validate.Range(min=minimum, max=maximum), **kwargs)
+
+
 # -- players ---------------------------------------------------------------------------------------
 class RegisterPlayer(StrictSchema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40))
+    name = Text(required=True, validate_also=[validate.Length(min=1, max=40)])
 
 
 class PlayerOut(Schema):
@@ -63,31 +86,33 @@ class CreateMatch(StrictSchema):
 
 
 class JoinMatch(StrictSchema):
-    seat = Int(validate=validate.Range(min=0), load_default=None, allow_none=True)
+    seat = Int(validate=validate.Range(min=0, max=MAX_INT), load_default=None, allow_none=True)
 
 
 class SubmitMove(StrictSchema):
     action = fields.Dict(keys=fields.String(), required=True,
                          metadata={"description": "One of the legal_actions the match lists for you"})
-    expected_version = Int(validate=validate.Range(min=1), load_default=None, allow_none=True,
+    expected_version = Int(validate=validate.Range(min=1, max=MAX_INT), load_default=None, allow_none=True,
                            metadata={"description": "The version you saw; a stale one is refused (409)"})
 
 
 class MatchQuery(StrictSchema):
-    version = fields.Integer(validate=validate.Range(min=1), load_default=None,
+    version = Count(min=1, load_default=None,
                   metadata={"description": "Rewind: the match as it was at this version"})
 
 
 class MatchListQuery(StrictSchema):
-    game = fields.String(load_default=None)
+    game = Text(load_default=None, validate_also=[validate.Length(max=100)])
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
-    player = fields.String(load_default=None, metadata={"description": "Only matches this player is seated at"})
+    player = Text(load_default=None, validate_also=[validate.Length(max=100)],
+                  metadata={"description": "Only matches this player is seated at"})
     open = fields.Boolean(load_default=False, metadata={"description": "Only matches with a free seat"})
-    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=200))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
-    after = fields.Integer(load_default=None, validate=validate.Range(min=0),
+    limit = Count(load_default=20, min=1, max=200)
+    offset = Count(load_default=0)
+    after = Count(load_default=None,
                            metadata={"description": "Wait (up to 5 s) until the list includes the change at this "
-                                                    "Motley-Position (read your own writes)"})
+                                                    "Motley-Position (read your own writes); 503 with "
+                                                    "Retry-After if it has not caught up by then"})
 
 
 class StreamQuery(StrictSchema):
@@ -98,9 +123,8 @@ class StreamQuery(StrictSchema):
 
 
 class EventQuery(StrictSchema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0),
-                           metadata={"description": "Only events after this version"})
-    limit = fields.Integer(load_default=500, validate=validate.Range(min=1, max=5000))
+    after = Count(load_default=0, metadata={"description": "Only events after this version"})
+    limit = Count(load_default=500, min=1, max=5000)
 
 
 class SeatOut(Schema):

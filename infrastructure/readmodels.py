@@ -7,6 +7,7 @@ position are written in one transaction on the same connection pool as the event
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
 from typing import Any, Optional, Sequence
 
@@ -23,6 +24,21 @@ COLUMNS = (
     "winners", "created_at", "updated_at",
 )
 JSON_COLUMNS = {"players", "to_act", "winners"}
+#: What PostgreSQL's text and jsonb refuse (NUL) and UTF-8 cannot encode (lone surrogates).
+UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def storable(value: Any) -> Any:
+    """``value`` with every string made storable (U+FFFD for each unstorable character). A stored
+    event is permanent and may hold anything (a name registered before names were checked): the
+    projection must never wedge on one, so the row holds the nearest text the column can keep."""
+    if isinstance(value, str):
+        return UNSTORABLE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {storable(k): storable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [storable(v) for v in value]
+    return value
 
 
 class _Shared(MatchListView):
@@ -44,7 +60,7 @@ class _Shared(MatchListView):
     def _values(self, row: MatchRow) -> list:
         values = []
         for column in COLUMNS:
-            value = getattr(row, column)
+            value = storable(getattr(row, column))
             values.append(json.dumps(value) if column in JSON_COLUMNS else self._encode(value))
         return values
 

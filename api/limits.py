@@ -1,0 +1,81 @@
+"""What the API bounds before a view runs: the body's size and nesting, and the headers it trusts.
+
+A hostile request must be refused with a clear 4xx problem before it costs anything: a body larger
+than ``MAX_CONTENT_LENGTH`` is a 413 (werkzeug stops reading it), JSON nested deeper than any real
+action is a 400 (Python's parser would otherwise exhaust the stack), and the headers the views read
+as numbers or store in events are checked to be what they must be.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import Flask, request
+
+from application import errors
+
+#: The largest request body read, in bytes (a move, a match to create: a few hundred bytes).
+MAX_BODY_BYTES = 64 * 1024
+#: The deepest JSON nesting accepted (every game's actions are a few levels deep).
+MAX_JSON_DEPTH = 32
+#: An Idempotency-Key is up to this many visible ASCII characters (a UUID is 36); it is kept in the
+#: match's events, so it must not grow them.
+MAX_IDEMPOTENCY_KEY = 128
+
+IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
+#: ``If-Match`` holds the ETag of a match read: a version such as ``"12"`` (RFC 9110 §8.8.3).
+ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})"?\s*')
+#: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
+EVENT_ID = re.compile(r"[0-9]{1,9}")
+
+
+def json_depth(value) -> int:
+    """How deep a parsed JSON value nests (walked without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+def check_body() -> None:
+    limit = request.max_content_length
+    if limit is not None and request.content_length is not None and request.content_length > limit:
+        raise errors.TooLarge(f"the request body is larger than {limit} bytes")
+    if not request.is_json:
+        return
+    raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH: werkzeug stops reading
+    if not raw:
+        return
+    try:
+        parsed = json.loads(raw)
+    except RecursionError:
+        raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError:
+        return  # malformed JSON: the view's parser answers 400 malformed-json
+    if json_depth(parsed) > MAX_JSON_DEPTH:
+        raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+
+
+def check_headers() -> None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
+        raise errors.InvalidRequest(
+            f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters (a UUID will do)")
+    etag = request.headers.get("If-Match")
+    if etag is not None and etag.strip() and not ETAG.fullmatch(etag):
+        raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12"')
+    event_id = request.headers.get("Last-Event-ID")
+    if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
+        raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version)")
+
+
+def register(app: Flask) -> None:
+    if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: unbounded
+        app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.before_request(check_headers)
+    app.before_request(check_body)

@@ -1,0 +1,111 @@
+"""Hostile input (issue 12): every probe that once answered 500 or wedged a projection is a clear 4xx
+problem that changes nothing, and the match list survives whatever a stored event holds."""
+
+from __future__ import annotations
+
+import pytest
+
+from api import create_app, limits
+from application.ports import MatchRow
+from infrastructure.readmodels import storable
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+@pytest.fixture
+def table(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    return client, client.new_match("jest", 3, keys), keys
+
+
+def test_json_nested_100000_deep_is_a_400(client):
+    _, key = client.register("ann")
+    assert client.post("/players", raw="[" * 100_000 + "]" * 100_000).status == 413  # over the body limit
+    for raw in ("[" * 30_000 + "]" * 30_000, '{"action": ' + "[" * 40 + "]" * 40 + "}"):
+        answer = client.post("/players", raw=raw)
+        assert answer.status == 400 and "nests deeper" in answer.body["detail"], answer.text
+    answer = client.post("/matches", raw='{"game": "jest", "seats": 3, "options": ' + '{"a":' * 50 + "1" + "}" * 51,
+                         key=key)
+    assert answer.status == 400
+
+
+def test_huge_integers_in_queries_are_422(table):
+    client, match_id, _ = table
+    for query in ({"offset": "9223372036854775808"}, {"limit": "9223372036854775808"},
+                  {"after": "9223372036854775808"}):
+        assert client.get("/matches", query=query).status == 422, query
+    assert client.get(f"/matches/{match_id}", query={"version": "9223372036854775808"}).status == 422
+    assert client.get(f"/matches/{match_id}/events", query={"after": "99999999999999999999"}).status == 422
+
+
+def test_nul_in_list_filters_is_422(client):
+    for query in ({"player": "a\x00b"}, {"game": "jest\x00"}):
+        answer = client.get("/matches", query=query)
+        assert answer.status == 422 and list(answer.body["errors"]["query"]) == list(query), answer.text
+
+
+def test_non_ascii_digits_in_if_match_and_last_event_id_are_422(table):
+    client, match_id, keys = table
+    before = client.get(f"/matches/{match_id}").body["version"]
+    answer = client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer"}}, key=keys[0],
+                         headers={"If-Match": '"²"'})
+    assert answer.status == 422 and "If-Match" in answer.body["detail"]
+    answer = client.get(f"/matches/{match_id}/stream", headers={"Last-Event-ID": "²"}, query={"seconds": 0.1})
+    assert answer.status == 422 and "Last-Event-ID" in answer.body["detail"]
+    assert client.get(f"/matches/{match_id}").body["version"] == before
+
+
+def test_a_body_over_the_limit_is_413_and_the_limit_is_stated(client):
+    big = '{"name": "' + "x" * (limits.MAX_BODY_BYTES + 1) + '"}'
+    answer = client.post("/players", raw=big)
+    assert answer.status == 413 and str(limits.MAX_BODY_BYTES) in answer.body["detail"]
+    answer = client.call("POST", "/players", raw="x" * (50 * 1024 * 1024))
+    assert answer.status == 413
+    assert client.get("/matches").body["total"] == 0
+
+
+def test_an_idempotency_key_is_bounded(table):
+    client, match_id, keys = table
+    view = client.get(f"/matches/{match_id}", key=keys[0]).body
+    for key in ("k" * 200_000, "k" * (limits.MAX_IDEMPOTENCY_KEY + 1), "a b", "é"):
+        answer = client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0],
+                             headers={"Idempotency-Key": key})
+        assert answer.status == 422 and "Idempotency-Key" in answer.body["detail"]
+    assert client.get(f"/matches/{match_id}").body["version"] == view["version"]
+    ok = client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0],
+                     headers={"Idempotency-Key": "k" * limits.MAX_IDEMPOTENCY_KEY})
+    assert ok.status == 201
+
+
+@pytest.mark.parametrize("name", ["evil\x00", "tab\there", "bell\x07", "del\x7f", "c1\x85", "half\ud800"])
+def test_control_characters_in_names_are_refused(client, name):
+    answer = client.post("/players", {"name": name})
+    assert answer.status == 422 and "name" in answer.body["errors"]["json"], answer.text
+
+
+def test_the_match_list_survives_a_stored_name_holding_nul(motley):
+    """A name stored before names were checked (straight through the service) still projects."""
+    app = motley.app
+    players = []
+    for name in ("evil\x00", "bob", "cy\x00\x1b"):
+        player_id, _ = app.register_player(name)
+        players.append(app.get_player(player_id))
+    match_id = app.create_match(players[0], "jest", 3, {}, {})
+    for player in players:
+        app.join_match(match_id, player)
+    motley.tasks.drain()
+    page = motley.match_list.query()
+    assert page.total == 1
+    names = [seat["name"] for seat in page.rows[0].players]
+    assert names == ["evil\ufffd", "bob", "cy\ufffd\x1b"]
+    assert motley.match_list.position(app.name) == app.recorder.max_notification_id()
+
+
+def test_storable_keeps_everything_else():
+    value = {"a\x00": ["\x00", 1, None, True, {"b": "ok\ud800"}], "plain": "é ✓"}
+    assert storable(value) == {"a\ufffd": ["\ufffd", 1, None, True, {"b": "ok\ufffd"}], "plain": "é ✓"}
+    assert isinstance(MatchRow, type)
