@@ -30,6 +30,7 @@ def main(argv=None) -> None:
     from api import create_app
 
     container = build()
+    container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
     waitress.serve(create_app(container), host=args.host, port=args.port, threads=args.threads)

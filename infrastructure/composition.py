@@ -1,8 +1,15 @@
 """The composition root: builds the application with the event store, read models and task queue
-that the settings ask for. Tests swap parts by passing their own."""
+that the settings ask for. Tests swap parts by passing their own (a task queue, a clock, a seeded
+random generator).
+
+Building starts no work: ``Container.start`` does (``motley serve``; a Celery worker sweeps at its own
+start), so ``motley migrate`` only creates the tables.
+"""
 
 from __future__ import annotations
 
+import os
+import random
 from dataclasses import dataclass
 from typing import Callable, Optional
 
@@ -24,6 +31,10 @@ class Container:
     tasks: TaskQueue
     handlers: TaskHandlers
 
+    def start(self) -> None:
+        """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
+        self.tasks.enqueue(Task(TASK_SWEEP))
+
     def close(self) -> None:
         close = getattr(self.tasks, "close", None)
         if close is not None:
@@ -35,16 +46,27 @@ def build(
     settings: Optional[Settings] = None,
     tasks: Optional[TaskQueue] = None,
     clock: Callable = utcnow,
+    rng: Optional[random.Random] = None,
 ) -> Container:
+    """The container for ``settings``; ``rng`` draws every chance outcome and computer choice (a
+    ``random.SystemRandom`` unless a test passes a seeded generator)."""
     settings = settings or Settings.from_env()
+    if settings.store == "sqlite":
+        _make_parent_directory(settings.sqlite_path)
     if tasks is None:
         tasks = CeleryTaskQueue(settings.broker_url, settings.queue) if settings.tasks == "celery" else InProcessTaskQueue()
-    app = Motley(env=settings.eventsourcing_env(), tasks=tasks, clock=clock)
+    app = Motley(env=settings.eventsourcing_env(), tasks=tasks, clock=clock, rng=rng)
     view_class = PostgresMatchListView if settings.store == "postgres" else SQLiteMatchListView
     match_list = app.factory.tracking_recorder(view_class)
     projection = MatchListProjection(app, match_list)
     handlers = TaskHandlers(app, projection)
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
-        tasks.enqueue(Task(TASK_SWEEP))  # the embedded server picks up work left by its last run
     return Container(settings, app, match_list, projection, tasks, handlers)
+
+
+def _make_parent_directory(sqlite_path: str) -> None:
+    """The embedded store's folder (``var/`` by default) is made when the store is built."""
+    folder = os.path.dirname(sqlite_path)
+    if sqlite_path != ":memory:" and folder:
+        os.makedirs(folder, exist_ok=True)

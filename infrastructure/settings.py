@@ -65,9 +65,7 @@ class Settings:
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_CONN_MAX_AGE": "600",
             }
-        elif self.store == "sqlite":
-            if self.sqlite_path not in (":memory:",) and os.path.dirname(self.sqlite_path):
-                os.makedirs(os.path.dirname(self.sqlite_path), exist_ok=True)
+        elif self.store == "sqlite":  # its folder is made by the composition root, not here
             env = {
                 "PERSISTENCE_MODULE": "eventsourcing.sqlite",
                 "SQLITE_DBNAME": self.sqlite_path,

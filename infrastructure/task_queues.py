@@ -51,8 +51,8 @@ class InProcessTaskQueue(TaskQueue):
         self._busy = 0
         self._waiting: set = set()  # immediate tasks queued but not started
         self._stopped = False
+        # Started by the first task, so that building a container (``motley migrate``) starts nothing.
         self._thread = threading.Thread(target=self._loop, name="motley-tasks", daemon=True)
-        self._thread.start()
 
     def bind(self, handlers: TaskHandlers) -> None:
         self.handlers = handlers
@@ -68,6 +68,8 @@ class InProcessTaskQueue(TaskQueue):
                 self._waiting.add(task)
             heapq.heappush(self._heap, (due, next(self._counter), task))
             self._condition.notify_all()
+            if self._thread.ident is None and not self._stopped:  # not started yet
+                self._thread.start()
 
     def _loop(self) -> None:
         while True:
@@ -104,4 +106,5 @@ class InProcessTaskQueue(TaskQueue):
         with self._condition:
             self._stopped = True
             self._condition.notify_all()
-        self._thread.join(timeout=5)
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
