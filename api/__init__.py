@@ -9,7 +9,7 @@ import flask_swagger_ui
 from flask import Flask, redirect, send_from_directory
 from flask_smorest import Api
 
-from api import games, limits, matches, players, problems
+from api import games, headers, limits, matches, players, problems
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
@@ -48,6 +48,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         api.register_blueprint(blueprint)
     problems.register(app)
     limits.register(app)
+    headers.register(app)
 
     @app.get("/docs")
     def docs():

@@ -35,6 +35,9 @@ from domain.match import Match
 from domain.player import Player, hash_secret
 
 RETRIES = 20
+#: The events ``Match.settle`` appends after a command, in the command's own save (domain/match.py).
+SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "ResolutionDue", "Finished"})
+REPLAY_LOOKAHEAD = 500  # events read past a replayed move to find the end of its save
 log = logging.getLogger(__name__)
 
 
@@ -46,7 +49,7 @@ def utcnow() -> datetime:
 class MoveReceipt:
     match_id: UUID
     version: int  # the match's version once the move and its consequences were saved
-    position: Optional[int]  # notification id of the last event saved (None on a replayed request)
+    position: Optional[int]  # notification id of the last event saved (a replay: the log position now, past it)
     replayed: bool = False  # True when an idempotency key matched an earlier request
     match: Optional[Match] = None  # the match as saved (None on a replayed request)
 
@@ -263,13 +266,20 @@ class Motley(Application):
         raise errors.Conflict("the match is too busy; try again")
 
     def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
+        """The receipt of the first answer: the version at the end of the save that held the move
+        (its chance draws, timer and resolution events), and a log position at or past it."""
         version = match.request_keys[request_key]
-        original = next(e for e in self.events.get(match.id, gt=version - 1, lte=version))
-        if original.action != action:
+        saved = list(self.events.get(match.id, gt=version - 1, limit=REPLAY_LOOKAHEAD))
+        if saved[0].action != action:
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
             )
-        return MoveReceipt(match.id, version, None, replayed=True)
+        end = version
+        for later in saved[1:]:
+            if type(later).__name__ not in SETTLING_EVENTS:
+                break  # the next command's first event: the move's save ended before it
+            end = later.originator_version
+        return MoveReceipt(match.id, end, self.log_position(), replayed=True)
 
     @staticmethod
     def _refusal(error: Exception, raced: bool) -> errors.ServiceError:

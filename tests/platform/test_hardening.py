@@ -3,6 +3,8 @@ problem that changes nothing, and the match list survives whatever a stored even
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from api import create_app, limits
@@ -109,3 +111,47 @@ def test_storable_keeps_everything_else():
     value = {"a\x00": ["\x00", 1, None, True, {"b": "ok\ud800"}], "plain": "é ✓"}
     assert storable(value) == {"a\ufffd": ["\ufffd", 1, None, True, {"b": "ok\ufffd"}], "plain": "é ✓"}
     assert isinstance(MatchRow, type)
+
+
+def test_a_retried_move_is_answered_exactly_as_the_first(table, motley):
+    """The retry shows the state at the end of the save that held the move (its chance draws, its
+    resolution), with the same ETag, never the move's own intermediate version."""
+    client, match_id, keys = table
+    rng = random.Random(12)
+    jumps = 0
+    for number in range(60):
+        view = client.get(f"/matches/{match_id}", key=keys[0]).body
+        if view["status"] == "finished":
+            break
+        if view["to_act"]["kind"] != "players":
+            motley.tasks.drain()
+            continue
+        seat = rng.choice(view["to_act"]["seats"])
+        mine = client.get(f"/matches/{match_id}", key=keys[seat]).body
+        headers = {"Idempotency-Key": f"move-{number}"}
+        body = {"action": rng.choice(mine["legal_actions"])}
+        first = client.post(f"/matches/{match_id}/moves", body, key=keys[seat], headers=headers)
+        assert first.status == 201, first.text
+        again = client.post(f"/matches/{match_id}/moves", body, key=keys[seat], headers=headers)
+        assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true"
+        assert again.body == first.body
+        assert again.headers["ETag"] == first.headers["ETag"]
+        assert int(again.headers["Motley-Position"]) >= int(first.headers["Motley-Position"])
+        jumps += first.body["version"] > mine["version"] + 1
+    assert jumps, "no move in this match was saved with consequences (chance, resolution)"
+
+
+def test_private_answers_are_not_stored_and_vary_on_credentials(table):
+    client, match_id, keys = table
+    registered = client.http.post("/players", json={"name": "dan"})
+    assert registered.headers["Cache-Control"] == "no-store"
+    seat_view = client.get(f"/matches/{match_id}", key=keys[0])
+    assert seat_view.headers["Cache-Control"] == "no-store"
+    spectator = client.get(f"/matches/{match_id}")
+    assert "no-store" not in spectator.headers.get("Cache-Control", "")
+    refused = client.get("/players/me", key="nobody.wrong")
+    for answer in (seat_view, spectator, refused):
+        assert answer.headers["X-Content-Type-Options"] == "nosniff"
+        vary = {v.strip() for v in answer.headers["Vary"].split(",")}
+        assert {"Authorization", "X-API-Key"} <= vary
+    assert refused.status == 401 and refused.headers["Cache-Control"] == "no-store"
