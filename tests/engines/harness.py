@@ -1,10 +1,15 @@
 """Random playouts that check the rule-engine contract at every step (OpenSpiel style).
 
-Every game's tests call :func:`random_playout` many times. At every step it checks that the engine
-lists legal actions for whoever must act, accepts them, leaves the old state untouched, produces JSON
-observations, and (through ``check_observation``) hides what each seat must not see; at the end that
-the match is over with a well-formed result and that replaying the recorded actions from the initial
-state rebuilds every intermediate state exactly.
+Every game's tests call :func:`random_playout` many times. The match is driven by the domain's one
+playout loop (``domain.playout.next_step``) and every new step goes through the checked entry point
+``engine.step``, as the application sends it. At every step the harness checks that the engine lists
+legal actions for whoever must act and none for anyone else, that listed chance outcomes are
+possible ones, that ``step`` leaves the old state untouched, that observations are JSON, share no
+list or dict with the state nor with each other's, and can be changed freely (each one is mutated
+deeply; the state must not change), that ``observe`` refuses what is not a seat, and (through
+``check_observation``) that each seat sees nothing it must not. At the end: the match is over with
+a well-formed result, and replaying the recorded steps through the trusted ``apply`` (what replay of
+stored events uses) rebuilds every intermediate state exactly. See domain/engine.py for the contract.
 """
 
 from __future__ import annotations
@@ -15,7 +20,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, Phase
+from domain.engine import CHANCE, Engine, IllegalAction, Phase
+from domain.playout import new_match, next_step, uniform
 
 
 @dataclass
@@ -31,6 +37,78 @@ class Playout:
 
 def _roundtrip(value):
     return json.loads(json.dumps(value))
+
+
+def _containers(value, found: Optional[dict] = None) -> dict:
+    """Every list and dict object inside ``value`` (by id), walking dicts, lists, tuples and
+    dataclass-like objects (a typed state)."""
+    if found is None:
+        found = {}
+    if isinstance(value, (dict, list, set)):
+        if id(value) in found:
+            return found
+        found[id(value)] = value
+        items = value.values() if isinstance(value, dict) else value
+        for item in items:
+            _containers(item, found)
+    elif isinstance(value, tuple):
+        for item in value:
+            _containers(item, found)
+    elif hasattr(value, "__dict__") and not isinstance(value, type):
+        _containers(vars(value), found)
+    return found
+
+
+def _mutate(value) -> None:
+    """Change a JSON observation deeply, the way a careless caller might: append to every list,
+    add a key to every dict and change every value of it."""
+    if isinstance(value, list):
+        for item in value:
+            _mutate(item)
+        value.append("<mutated>")
+    elif isinstance(value, dict):
+        for key in list(value):
+            item = value[key]
+            _mutate(item)
+            if not isinstance(item, (list, dict)):
+                value[key] = "<mutated>"
+        value["<mutated>"] = True
+
+
+def check_observations(engine: Engine, state: Any, num_players: int, snapshot: Any = None) -> list:
+    """The observations of ``state`` (public first, then each seat's): JSON, sharing no list or dict
+    with the state nor with one another, and refusing non-seats. Every one is then mutated deeply;
+    if ``snapshot`` (a deep copy of ``state``) is given, the state must still equal it.
+
+    Returns copies of the observations taken before mutation."""
+    public = engine.public_observation(state)
+    observations = [public] + [engine.observation(state, seat) for seat in range(num_players)]
+    pristine = [_roundtrip(observation) for observation in observations]
+    for observation, plain in zip(observations, pristine):
+        assert plain == observation, f"observation is not plain JSON: {observation!r}"
+    in_state = _containers(state)
+    seen: dict = {}
+    for index, observation in enumerate(observations):
+        viewer = "public" if index == 0 else f"seat {index - 1}"
+        mine = _containers(observation)
+        shared = mine.keys() & in_state.keys()
+        assert not shared, f"{engine.name}: the {viewer} observation shares {len(shared)} list(s)/dict(s) with the state"
+        aliased = mine.keys() & seen.keys()
+        assert not aliased, f"{engine.name}: the {viewer} observation shares list(s)/dict(s) with {seen[next(iter(aliased))]}"
+        seen.update(dict.fromkeys(mine, viewer))
+    for bad in (True, False, -1, num_players, "0", 1.0):
+        try:
+            engine.observe(state, bad)
+        except IllegalAction:
+            continue
+        raise AssertionError(f"{engine.name}: observe(state, {bad!r}) must be refused")
+    checked = engine.observe(state, 0)
+    assert checked == pristine[1], "observe(state, 0) is seat 0's observation"
+    for observation in observations + [checked, engine.observe(state, None)]:
+        _mutate(observation)
+    if snapshot is not None:
+        assert state == snapshot, f"{engine.name}: changing an observation changed the state"
+    return pristine
 
 
 def random_playout(
@@ -50,58 +128,50 @@ def random_playout(
     ``check_observation(state, seat, observation)`` raises if ``observation`` shows ``seat``
     anything it must not see; ``invariant(state)`` raises if a conserved quantity is off.
     ``policy(state, seat, legal, rng)`` may replace the uniform random choice.
+    ``check_purity_every``: every that many steps the state is deep-copied and compared after
+    ``step`` and after the observations were mutated (the aliasing checks by object identity, and
+    the mutation itself, run at every step; the final replay then catches any change they caused).
     """
     rng = random.Random(seed)
-    options = engine.check_options(num_players, options or {})
-    state = engine.initial_state(num_players, options)
-    initial = state
+    state = new_match(engine, num_players, options)
+    initial = copy.deepcopy(state)
     playout = Playout()
-    for step in range(max_steps):
+    for index in range(max_steps):
+        full = index % check_purity_every == 0
+        snapshot = copy.deepcopy(state) if full else None
+        observations = check_observations(engine, state, num_players, snapshot)
+        if index:  # the game's own checks, on every state a step produced
+            for seat in range(num_players):
+                if check_observation is not None:
+                    check_observation(state, seat, observations[seat + 1])
+            if invariant is not None:
+                invariant(state)
         turn = engine.to_act(state)
-        if turn.kind == Phase.OVER:
+        if turn.kind == Phase.PLAYERS:
+            assert turn.seats, turn
+            for seat in turn.seats:
+                assert engine.legal_actions(state, seat), f"seat {seat} must act but has no legal action"
+            for other in range(num_players):
+                if other not in turn.seats:
+                    assert engine.legal_actions(state, other) == [], other
+        chosen = next_step(engine, state, rng, policy or uniform, timeout_probability)
+        if chosen is None:
             break
-        if turn.kind == Phase.CHANCE:
-            actor, action = CHANCE, engine.sample_chance(state, rng)
+        actor, action = chosen
+        if actor == CHANCE:
             listed = engine.chance_outcomes(state)
             if listed is not None:
                 assert action in [outcome for outcome, _ in listed], action
                 total = sum(p for _, p in listed)
                 assert abs(total - 1.0) < 1e-9, total
-        elif turn.kind == Phase.AUTO:
-            actor, action = SYSTEM, engine.auto_action(state)
-        else:
-            assert turn.kind == Phase.PLAYERS and turn.seats, turn
-            timer = engine.timer(state)
-            if timer is not None and rng.random() < timeout_probability:
-                actor, action = SYSTEM, engine.timeout_action(state)
-            else:
-                seat = rng.choice(turn.seats)
-                legal = engine.legal_actions(state, seat)
-                assert legal, f"seat {seat} must act but has no legal action"
-                action = policy(state, seat, legal, rng) if policy else rng.choice(legal)
-                engine.check_action(state, seat, action)
-                for other in range(num_players):
-                    if other not in turn.seats:
-                        assert engine.legal_actions(state, other) == [], other
-                actor = seat
         assert isinstance(action, dict) and "type" in action, action
         assert _roundtrip(action) == action, f"action is not plain JSON: {action!r}"
-        before = copy.deepcopy(state) if step % check_purity_every == 0 else None
-        new_state = engine.apply(state, actor, action)
-        if before is not None:
-            assert state == before, f"apply mutated the state it was given (step {step})"
+        new_state = engine.step(state, actor, action)
+        if snapshot is not None:
+            assert state == snapshot, f"step mutated the state it was given (step {index})"
         playout.states.append(state)
         playout.log.append((actor, action))
         state = new_state
-        public = engine.public_observation(state)
-        _roundtrip(public)
-        for seat in range(num_players):
-            observation = engine.observation(state, seat)
-            assert _roundtrip(observation) == observation, "observation is not plain JSON"
-            if check_observation is not None:
-                check_observation(state, seat, observation)
-        if invariant is not None:
-            invariant(state)
     else:
         raise AssertionError(f"{engine.name}: no end after {max_steps} steps")
 
@@ -113,7 +183,8 @@ def random_playout(
     for seat in range(num_players):
         assert engine.legal_actions(state, seat) == []
 
-    # Replay: the recorded actions rebuild every state exactly, drawing no chance again.
+    # Replay: the recorded steps, applied through the trusted ``apply`` as stored events are,
+    # rebuild every state exactly, drawing no chance again.
     replayed = initial
     for index, (actor, action) in enumerate(playout.log):
         assert replayed == playout.states[index], f"replay diverged before step {index}"
