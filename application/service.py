@@ -18,7 +18,8 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
-from application import errors
+from application import errors, snapshots
+from application.chance import new_chance
 from application.ports import (
     TASK_BOT,
     TASK_PROJECT,
@@ -67,6 +68,11 @@ class Motley(Application):
         "AGGREGATE_CACHE_MAXSIZE": "2000",
         "AGGREGATE_CACHE_FASTFORWARD": "y",
     }
+    # Snapshots keyed to the rules version bound the cost of any read (application/snapshots.py).
+    is_snapshotting_enabled = True
+
+    def construct_repository(self):
+        return snapshots.KeyedSnapshotRepository.like(super().construct_repository())
 
     def __init__(
         self,
@@ -110,7 +116,8 @@ class Motley(Application):
         return available_engines()
 
     def create_match(
-        self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str]
+        self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
+        reveal_at_end: bool = True,
     ) -> UUID:
         try:
             engine = get_engine(game)
@@ -134,6 +141,8 @@ class Motley(Application):
             options=full_options,
             bots={str(seat): level for seat, level in computers.items()},
             created_by=str(creator.id),
+            reveal_at_end=reveal_at_end,
+            chance=new_chance(),
         )
         self._save_match(match)
         return match.id
@@ -309,7 +318,9 @@ class Motley(Application):
         raise errors.Conflict("the match is too busy; try again")
 
     def _save_match(self, match: Match):
+        saved_from = match.version - len(match.pending_events)
         recordings = self.save(match)
+        snapshots.take_due(self, match, saved_from)
         for task in self.follow_ups(match):
             self.tasks.enqueue(task)
         return recordings

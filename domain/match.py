@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from eventsourcing.domain import Aggregate, event
 
+from domain.chance import ChanceStream
 from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase, ToAct
 from domain.games import get_engine
 
@@ -64,7 +65,13 @@ class Match(Aggregate):
         options: dict,
         bots: dict,
         created_by: Optional[str],
+        reveal_at_end: bool = True,
+        chance: Optional[dict] = None,
+        parent: Optional[dict] = None,
+        rated: bool = True,
     ):
+        # Defaults keep matches stored before issue 11 readable: they reveal at the end, drew chance
+        # from the server's generator (no commitment) and have no parent.
         self.game = game
         self.rules_version = rules_version
         self.options = options
@@ -82,6 +89,13 @@ class Match(Aggregate):
         self.moves = 0
         self.result: Optional[dict] = None
         self.awaiting_resolution = False
+        self.reveal_at_end = reveal_at_end
+        # {"scheme", "commitment", "seed"}: the seed stays secret until the end (application/views.py).
+        self.chance = chance
+        self.parent = parent  # {"match_id", "version"} of the match this one was forked from
+        self.rated = rated  # counted for the players' ratings (issue 10); "rated": false opts out
+        self.reserved: dict = {}  # a fork's seats kept for a player: seat (str) -> player id
+        self.seed_revealed = False
 
     # -- the engine ------------------------------------------------------------------------------
     @property
@@ -114,6 +128,8 @@ class Match(Aggregate):
             raise SeatingError("you already hold a seat at this match")
         free = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
         if seat is None:
+            mine = [s for s in free if self.reserved.get(str(s)) == player_id]
+            free = mine or [s for s in free if str(s) not in self.reserved]
             if not free:
                 raise SeatingError("every seat at this match is taken")
             seat = free[0]
@@ -121,6 +137,9 @@ class Match(Aggregate):
             raise SeatingError(f"seat {seat} does not exist (seats are 0 to {self.num_seats - 1})")
         elif seat not in free:
             raise SeatingError(f"seat {seat} is already taken")
+        holder = self.reserved.get(str(seat))
+        if holder is not None and holder != player_id:
+            raise SeatingError(f"seat {seat} of this fork is kept for another player")
         self._seat_taken(seat=seat, player_id=player_id, name=name)
         return seat
 
@@ -136,12 +155,36 @@ class Match(Aggregate):
         empty = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
         if empty:
             raise SeatingError(f"seats {empty} are still empty")
-        self._started()
+        if self.state is None:
+            self._started()
+        else:  # a fork: play goes on from the state its parent had at the fork point
+            self._resumed()
 
     @event("Started")
     def _started(self) -> None:
         self.status = STATUS_ACTIVE
         self.state = self.engine.initial_state(self.num_seats, self.options)
+
+    @event("Resumed")
+    def _resumed(self) -> None:
+        self.status = STATUS_ACTIVE
+
+    def reopen(self, reserved: dict) -> None:
+        """End a fork's copied prefix: every seat is free again, ``reserved`` (seat as str -> player
+        id) keeps a seat for one player, and play resumes at the next start."""
+        self._reopened(reserved=reserved)
+
+    @event("Reopened")
+    def _reopened(self, reserved: dict) -> None:
+        self.status = STATUS_OPEN
+        self.players = [None] * self.num_seats
+        self.names = [None] * self.num_seats
+        for seat in self.bots:
+            self.names[int(seat)] = f"computer ({self.bots[seat]})"
+        self.reserved = dict(reserved)
+        self.timer = None
+        self.awaiting_resolution = False
+        self.last_acted_at = {}
 
     # -- moves -----------------------------------------------------------------------------------
     def check_open(self) -> None:
@@ -185,6 +228,8 @@ class Match(Aggregate):
     def draw_chance(self, rng) -> None:
         """Draw chance outcomes (in the application, never on replay) until someone else acts."""
         while self.status == STATUS_ACTIVE and self.to_act().kind == Phase.CHANCE:
+            if self.chance is not None:  # provable chance: derived from the committed seed (domain/chance.py)
+                rng = ChanceStream(self.chance["seed"], self.version + 1)
             self._chance_drawn(outcome=self.engine.sample_chance(self.state, rng))
 
     @event("ChanceDrawn")
@@ -237,7 +282,8 @@ class Match(Aggregate):
             # The play of a round (or of the match) has ended: say so, for the worker to resolve.
             self._resolution_due()
         if kind == Phase.OVER:
-            self._finished(result=self.engine.result(self.state).to_json())
+            seed = None if self.chance is None else self.chance["seed"]
+            self._finished(result=self.engine.result(self.state).to_json(), seed=seed)
 
     @event("ResolutionDue")
     def _resolution_due(self) -> None:
@@ -252,10 +298,12 @@ class Match(Aggregate):
         self.timer = None
 
     @event("Finished")
-    def _finished(self, result: dict) -> None:
+    def _finished(self, result: dict, seed: Optional[str] = None) -> None:
+        # The seed is revealed with the result, so anyone can re-derive every chance outcome.
         self.status = STATUS_FINISHED
         self.result = result
         self.timer = None
+        self.seed_revealed = seed is not None
 
 
 def _cooldown_key(seat: int, action: Any) -> str:

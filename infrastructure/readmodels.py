@@ -41,10 +41,16 @@ def storable(value: Any) -> Any:
     return value
 
 
-class _Shared(MatchListView):
+class _Shared(MatchListView, TrackingRecorder):
     """What both backends share: the row mapping, the filters and waiting."""
 
     placeholder = "%s"
+
+    def _player_clause(self) -> str:
+        raise NotImplementedError
+
+    def _player_param(self, player_id: str) -> str:
+        raise NotImplementedError
 
     def position(self, application_name: str) -> int:
         return self.max_tracking_id(application_name) or 0
@@ -94,7 +100,8 @@ class _Shared(MatchListView):
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
-class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
+# The port's wait answers True/False where the library's raises TimeoutError (see _Shared.wait).
+class PostgresMatchListView(_Shared, PostgresTrackingRecorder):  # type: ignore[misc]
     def __init__(self, datastore, **kwargs):
         super().__init__(datastore, **kwargs)
         schema = Identifier(self.datastore.schema)
@@ -157,7 +164,7 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
         return MatchPage([self._row(r) for r in records], total)
 
 
-class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
+class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):  # type: ignore[misc]  (as above)
     placeholder = "?"
 
     def construct_create_table_statements(self) -> list[str]:

@@ -1,0 +1,119 @@
+"""Bounded-cost rewind: snapshots of a match, keyed to the rules that made its state.
+
+A match is rebuilt by replaying its events; without help, reading version N of it costs N events.
+After a save crosses a multiple of ``INTERVAL`` versions, the match is snapshotted (its whole aggregate
+state, engine state included) into the event store's snapshot table. Any read, the latest after a cold
+start as well as a rewind to version N, then loads the nearest snapshot at or below N and replays at
+most about ``INTERVAL`` events (plus the events of one save) after it.
+
+Each snapshot carries a key: the game, its rules version, the engine's ``state_layout`` (an engine
+bumps it when it changes the shape of its state without changing its rules) and ``MATCH_LAYOUT``
+(bumped when the match aggregate's own attributes change). A snapshot whose key is not the one the
+current code would write is never loaded: the read replays from an older valid snapshot or from the
+first event instead, so a code change can cost time but never load a stale state layout.
+(docs/architecture.md, "Snapshots".)
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Repository
+from eventsourcing.domain import Snapshot
+from eventsourcing.utils import get_topic
+
+from domain.games import UnknownGame, UnknownRulesVersion, get_engine
+from domain.match import Match
+
+INTERVAL = 100
+#: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
+MATCH_LAYOUT = 2
+#: How many older snapshots a read looks through for one with a valid key.
+LOOKBACK = 4
+
+log = logging.getLogger(__name__)
+
+
+class MatchSnapshot(Snapshot):
+    """The library's snapshot with the key of the code that wrote it."""
+
+    key: str
+
+
+def snapshot_key(game: str, rules_version: str) -> Optional[str]:
+    try:
+        engine = get_engine(game, rules_version)
+    except (UnknownGame, UnknownRulesVersion):
+        return None  # no engine plays it any more: nothing may be loaded for it
+    return f"{game}/{rules_version}/layout-{getattr(engine, 'state_layout', 1)}/match-{MATCH_LAYOUT}"
+
+
+def take(match: Match) -> MatchSnapshot:
+    state = dict(vars(match))
+    for private in ("_id", "_version", "_pending_events"):
+        state.pop(private, None)
+    return MatchSnapshot(  # type: ignore[call-arg]
+        originator_id=match.id,
+        originator_version=match.version,
+        timestamp=MatchSnapshot.create_timestamp(),
+        topic=get_topic(Match),
+        state=state,
+        key=snapshot_key(match.game, match.rules_version),
+    )
+
+
+def take_due(app: Any, match: Match, saved_from: int) -> None:
+    """After a save that took ``match`` from version ``saved_from`` to ``match.version``: snapshot it
+    if the save crossed a multiple of ``INTERVAL``. The events are committed already, so a snapshot
+    that fails is logged and skipped (the next one will do), never raised."""
+    if app.snapshots is None or match.version // INTERVAL == saved_from // INTERVAL:
+        return
+    try:
+        snapshot = take(match)
+        stored = app.mapper.to_stored_event(snapshot)
+        # A state the transcoder cannot give back exactly (a tuple, a set) must not be snapshotted.
+        if app.mapper.to_domain_event(stored).state["state"] != match.state:
+            log.warning("match %s: state of %s does not survive the transcoder; no snapshot", match.id, match.game)
+            return
+        app.snapshots.recorder.insert_events([stored])
+    except Exception:  # noqa: BLE001 - the move is saved; a missing snapshot only costs time
+        log.exception("snapshot of match %s at version %s failed", match.id, match.version)
+
+
+class KeyedSnapshotRepository(Repository):
+    """The library's repository, loading only snapshots whose key the current code would write."""
+
+    @classmethod
+    def like(cls, base: Repository) -> "KeyedSnapshotRepository":
+        repository = cls(
+            base.event_store,
+            snapshot_store=base.snapshot_store,
+            fastforward=base.fastforward,
+            fastforward_skipping=base.fastforward_skipping,
+            deepcopy_from_cache=base.deepcopy_from_cache,
+        )
+        repository.cache = base.cache
+        return repository
+
+    def nearest_snapshot(self, aggregate_id: UUID, version: Optional[int]) -> Optional[Snapshot]:
+        if self.snapshot_store is None:
+            return None
+        for snapshot in self.snapshot_store.get(aggregate_id, desc=True, limit=LOOKBACK, lte=version):
+            if not isinstance(snapshot, MatchSnapshot):
+                continue
+            state = snapshot.state
+            if snapshot.key is not None and snapshot.key == snapshot_key(state["game"], state["rules_version"]):
+                return snapshot
+        return None
+
+    def _reconstruct_aggregate(self, aggregate_id, version, projector_func):
+        snapshot = self.nearest_snapshot(aggregate_id, version)
+        events = self.event_store.get(
+            aggregate_id, gt=None if snapshot is None else snapshot.originator_version, lte=version
+        )
+        aggregate = projector_func(None, [snapshot, *events] if snapshot is not None else events)
+        if aggregate is None:
+            raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
+        return aggregate
