@@ -55,7 +55,9 @@ class _Shared(MatchListView, TrackingRecorder):
     def position(self, application_name: str) -> int:
         return self.max_tracking_id(application_name) or 0
 
-    def wait(self, application_name: str, position: int, timeout: float) -> bool:
+    # The port's wait (application.ports.MatchListView) answers whether the position was reached;
+    # the library's raises TimeoutError. Same name, other contract: hence the one ignore.
+    def wait(self, application_name: str, position: int, timeout: float) -> bool:  # type: ignore[override]
         try:
             # The library's polling wait (the port's abstract method stands first in the MRO).
             TrackingRecorder.wait(self, application_name, position, timeout=timeout)
@@ -100,8 +102,7 @@ class _Shared(MatchListView, TrackingRecorder):
         return (" WHERE " + " AND ".join(clauses)) if clauses else "", params
 
 
-# The port's wait answers True/False where the library's raises TimeoutError (see _Shared.wait).
-class PostgresMatchListView(_Shared, PostgresTrackingRecorder):  # type: ignore[misc]
+class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
     def __init__(self, datastore, **kwargs):
         super().__init__(datastore, **kwargs)
         schema = Identifier(self.datastore.schema)
@@ -139,7 +140,8 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):  # type: ignore[
             # One consumer at a time: the lock serialises writers, the check refuses a stale one.
             curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.qualified,))
             curs.execute(self.max_tracking_id_statement, (tracking.application_name,))
-            current = curs.fetchone()["max"] or 0
+            record = curs.fetchone()
+            current = (record["max"] if record else None) or 0
             if current != expected:
                 raise IntegrityError(f"read model moved from {expected} to {current}")
             for row in rows:
@@ -154,7 +156,8 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):  # type: ignore[
         where, params = self._where(game, status, player_id, open_only)
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) AS n FROM {self.qualified}{where}", params)
-            total = curs.fetchone()["n"]
+            counted = curs.fetchone()
+            total = counted["n"] if counted else 0
             curs.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
                 "ORDER BY updated_at DESC, match_id LIMIT %s OFFSET %s",
@@ -164,7 +167,7 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):  # type: ignore[
         return MatchPage([self._row(r) for r in records], total)
 
 
-class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):  # type: ignore[misc]  (as above)
+class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
     placeholder = "?"
 
     def construct_create_table_statements(self) -> list[str]:

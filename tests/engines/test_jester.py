@@ -8,10 +8,11 @@ import copy
 import pytest
 
 from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase
-from domain.games.jester import ENGINE
+from domain.games.jester import ENGINE, ENGINES
 from domain.games.jester.data import DISCIPLINES, PLACES
 
 E = ENGINE
+V1_1 = ENGINES["1.1.0"]  # the rules before 1.2.0's departures (docs/rules/jester.md, changelog)
 
 
 def setup_outcome(s, **changes):
@@ -27,10 +28,10 @@ def setup_state(n=4, red_chairs=False, start=0):
     stamps in discipline order (King acrobatics, Queen singing, Prince harp, Princess magic);
     price tokens 1,2,2,2,3,3,3; each player puts his 2 starting markers in guild 1."""
     s = E.initial_state(n, E.check_options(n, {"red_chairs": red_chairs}))
-    s = E.apply(s, CHANCE, setup_outcome(s))
-    s = E.apply(s, CHANCE, {"type": "start", "seat": start})
+    s = E.step(s, CHANCE, setup_outcome(s))
+    s = E.step(s, CHANCE, {"type": "start", "seat": start})
     for k in range(n):
-        s = E.apply(s, (start + k) % n, {"type": "setup-guild", "guilds": [1, 1]})
+        s = E.step(s, (start + k) % n, {"type": "setup-guild", "guilds": [1, 1]})
     return s
 
 
@@ -47,14 +48,14 @@ def board(n=4, seat=0, round_=1, **kw):
     return s
 
 
-def act(s, seat, action):
-    E.check_action(s, seat, action)
-    return E.apply(s, seat, action)
+def act(s, seat, action, engine=E):
+    """The checked entry point (engine contract): check, then the trusted apply."""
+    return engine.step(s, seat, action)
 
 
 def auto(s):
     assert E.to_act(s).kind == Phase.AUTO
-    return E.apply(s, SYSTEM, E.auto_action(s))
+    return E.step(s, SYSTEM, E.auto_action(s))
 
 
 def kind(s):
@@ -138,15 +139,15 @@ def test_setup_chance_steps_validated():
                 setup_outcome(s, court=["harp"] * 7), setup_outcome(s, deck="city"),
                 {"type": "shuffle", "deck": "setup"}):
         with pytest.raises(IllegalAction):
-            E.apply(s, CHANCE, bad)
-    s = E.apply(s, CHANCE, setup_outcome(s, events=[6, 5, 4, 3, 2, 1], favors=[7, 6, 5, 4, 3, 2, 1]))
+            E.step(s, CHANCE, bad)
+    s = E.step(s, CHANCE, setup_outcome(s, events=[6, 5, 4, 3, 2, 1], favors=[7, 6, 5, 4, 3, 2, 1]))
     assert s["events"] == [6, 5, 4] and s["favors"] == [3, 4, 5, 6, 7]
     assert s["court"] == list(DISCIPLINES) and s["prices"] == [1, 2, 2, 2, 3, 3, 3]
     outcomes = E.chance_outcomes(s)
     assert [o for o, _ in outcomes] == [{"type": "start", "seat": k} for k in range(3)]
     assert all(abs(p - 1 / 3) < 1e-9 for _, p in outcomes)
     assert E.chance_is_public(s, outcomes[0][0])
-    s = E.apply(s, CHANCE, {"type": "start", "seat": 2})
+    s = E.step(s, CHANCE, {"type": "start", "seat": 2})
     assert kind(s) == "setup-guild" and E.to_act(s).seats == (2,)
 
 
@@ -157,7 +158,7 @@ def test_starting_markers_are_player_decisions():
     import random
     rng = random.Random(0)
     while kind(s) != "setup-guild":
-        s = E.apply(s, CHANCE, E.sample_chance(s, rng) if kind(s) != "ch-start" else
+        s = E.step(s, CHANCE, E.sample_chance(s, rng) if kind(s) != "ch-start" else
                     {"type": "start", "seat": 1})
     legal = E.legal_actions(s, 1)
     assert len(legal) == 21 and {"type": "setup-guild", "guilds": [4, 4]} in legal
@@ -818,11 +819,12 @@ def test_round_end_everyone_same_number_of_turns():
 def round_end(s, trigger=0):
     from domain.games.jester.core import settle
     from domain.games.jester.round_end import begin_round_end
+    from domain.games.jester.rules import handlers
     s = copy.deepcopy(s)
     s["trigger"] = trigger
     s["stack"] = []
     begin_round_end(s)
-    settle(s)
+    settle(s, handlers(E.rules_version))
     return s
 
 
@@ -968,7 +970,7 @@ def test_auto_step_must_match():
     step = E.auto_action(s)
     step["vp"] = [99, 0, 0, 0]
     with pytest.raises(IllegalAction):
-        E.apply(s, SYSTEM, step)
+        E.step(s, SYSTEM, step)
     with pytest.raises(IllegalAction):
         E.check_action(s, 0, {"type": "favor", "favor": 1})
 
@@ -1019,7 +1021,7 @@ def test_task_5_next_round():
     assert all(p["pawn"] is None for p in s["players"]) and sum(s["city"]) == 0
     assert E.to_act(s).kind == Phase.CHANCE
     pool = [d for d in DISCIPLINES for _ in range(s["pool"][D(d)])]
-    s = E.apply(s, CHANCE, {"type": "shuffle", "deck": "city", "stamps": pool,
+    s = E.step(s, CHANCE, {"type": "shuffle", "deck": "city", "stamps": pool,
                             "prices": [3, 3, 3, 2, 2, 2, 1]})
     assert sum(s["city"]) == 12 and s["prices"] == [3, 3, 3, 2, 2, 2, 1]
     assert s["stack"][-1] == {"kind": "play", "seat": 1}
@@ -1126,9 +1128,10 @@ def test_observation_hides_hands_crowns_and_future_events():
     pub = E.public_observation(s)
     assert "hand" not in pub and "my_crowns" not in pub
     buy = {"type": "buy", "place": "court"}
-    assert E.redact(s, 0, buy, 1) == {"type": "buy", "place": "hidden"}
-    assert E.redact(s, 0, buy, None) == {"type": "buy", "place": "hidden"}
-    assert E.redact(s, 0, buy, 0) == buy
+    assert V1_1.redact(s, 0, buy, 1) == {"type": "buy", "place": "hidden"}  # before 1.2.0
+    assert V1_1.redact(s, 0, buy, None) == {"type": "buy", "place": "hidden"}
+    assert V1_1.redact(s, 0, buy, 0) == buy
+    assert E.redact(s, 0, buy, 1) == buy  # 1.2.0: shown (test_event_list_shows_where_a_card_came_from)
     assert E.redact(s, 0, {"type": "play", "place": "court"}, 1) == {"type": "play", "place": "court"}
     fresh = E.initial_state(2, E.check_options(2, {}))
     assert E.redact(fresh, CHANCE, setup_outcome(fresh), 0) is None
@@ -1172,11 +1175,11 @@ def test_observation_shares_nothing_with_the_state():
 
 
 def test_malformed_actions_fuzz_only_illegal_action():
-    """check_action and apply refuse anything not legal with IllegalAction (wrong seat, wrong
-    phase, wrong or extra keys, wrong types), across the states of a whole match."""
+    """check_action and the checked step refuse anything not legal with IllegalAction (wrong seat,
+    wrong phase, wrong or extra keys, wrong types), across the states of a whole match."""
     import random
 
-    from domain.games.jester.core import same
+    from domain.engine import same_json as same
     from tests.engines.harness import random_playout
     playout = random_playout(E, 3, {"red_chairs": True}, seed=11, check_purity_every=1000)
     rng = random.Random(5)
@@ -1194,13 +1197,13 @@ def test_malformed_actions_fuzz_only_illegal_action():
                 with pytest.raises(IllegalAction):
                     E.check_action(state, seat, bad)
                 with pytest.raises(IllegalAction):
-                    E.apply(state, seat, bad)
+                    E.step(state, seat, bad)
         if actor == SYSTEM:
             with pytest.raises(IllegalAction):
-                E.apply(state, SYSTEM, {**action, "round": 9})
+                E.step(state, SYSTEM, {**action, "round": 9})
         if actor == CHANCE:
             with pytest.raises(IllegalAction):
-                E.apply(state, CHANCE, {**action, "type": "nope"})
+                E.step(state, CHANCE, {**action, "type": "nope"})
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1219,7 +1222,8 @@ def _rescue_state(**player):
 
 
 def test_rescue_sources_are_guilds_court_and_specialization_table_not_the_reserve():
-    """Rules 1.1.0 - rulebook 2nd Action (buying): "The marker removed by the player may be taken
+    """Rules 1.1.0 (replaced in 1.2.0, see test_rescue_boxes_any_of_his_markers_reserve_included) -
+    rulebook 2nd Action (buying): "The marker removed by the player may be taken
     from any guild, from the court (royalty spaces and Counselor) and also from the specializations
     table"; "if the marker is removed from one of the four royalty spaces ... move the remaining
     markers back". The reserve is not among them: with 5 markers in reserve, seat 0 may box only
@@ -1229,29 +1233,31 @@ def test_rescue_sources_are_guilds_court_and_specialization_table_not_the_reserv
     s["royalty"], s["counselor"] = [2, 0, 1, None], [0]
     P(s, 0)["spec"][D("acrobatics")] = True
     assert kind(s) == "rescue"
-    assert E.legal_actions(s, 0) == [{"type": "rescue", "from": f}
-                                     for f in (3, "queen", "counselor", "acrobatics")]
+    assert V1_1.legal_actions(s, 0) == [{"type": "rescue", "from": f}
+                                        for f in (3, "queen", "counselor", "acrobatics")]
     with pytest.raises(IllegalAction):
-        act(s, 0, {"type": "rescue", "from": "reserve"})
-    s = act(s, 0, {"type": "rescue", "from": "queen"})
+        act(s, 0, {"type": "rescue", "from": "reserve"}, engine=V1_1)
+    s = act(s, 0, {"type": "rescue", "from": "queen"}, engine=V1_1)
     assert s["royalty"] == [2, 1, None, None]
     assert P(s, 0)["boxed"] == 1 and P(s, 0)["money"] == 3 and P(s, 0)["reserve"] == 5
     assert P(s, 0)["guilds"][2] == 1 and s["counselor"] == [0]
-    s = act(s, 0, {"type": "buy", "place": "court"})
+    s = act(s, 0, {"type": "buy", "place": "court"}, engine=V1_1)
     assert P(s, 0)["money"] == 2 and P(s, 0)["hand"] == [0, 0, 1, 0]
 
 
 def test_rescue_from_the_reserve_only_without_a_marker_on_the_board_or_table():
     """Rules 1.1.0 - rulebook 2nd Action + house rule P5 [ENGINE fallback]: only when none of his
     markers is in a guild, at court or on the specialization table may he box one from the reserve
-    (4 -> 3, $3); with no marker at all he takes back the card just played (P5)."""
-    s = _rescue_state(reserve=4, guilds=[0] * 6)
-    assert kind(s) == "rescue" and E.legal_actions(s, 0) == [{"type": "rescue", "from": "reserve"}]
-    s = act(s, 0, {"type": "rescue", "from": "reserve"})
-    assert P(s, 0)["reserve"] == 3 and P(s, 0)["boxed"] == 1 and P(s, 0)["money"] == 3
-    s = _rescue_state(reserve=0, guilds=[0] * 6)
-    assert P(s, 0)["hand"] == [0, 0, 0, 1] and P(s, 0)["table"] == [0, 0, 0, 0]
-    assert s["stack"][-1] == {"kind": "play", "seat": 1}
+    (4 -> 3, $3); with no marker at all he takes back the card just played (P5). (1.2.0 lists the
+    same single source here.)"""
+    for engine in (V1_1, E):
+        s = _rescue_state(reserve=4, guilds=[0] * 6)
+        assert kind(s) == "rescue" and engine.legal_actions(s, 0) == [{"type": "rescue", "from": "reserve"}]
+        s = act(s, 0, {"type": "rescue", "from": "reserve"}, engine=engine)
+        assert P(s, 0)["reserve"] == 3 and P(s, 0)["boxed"] == 1 and P(s, 0)["money"] == 3
+        s = _rescue_state(reserve=0, guilds=[0] * 6)
+        assert P(s, 0)["hand"] == [0, 0, 0, 1] and P(s, 0)["table"] == [0, 0, 0, 0]
+        assert s["stack"][-1] == {"kind": "play", "seat": 1}
 
 
 def test_favor_consolation_only_for_the_last_chooser():

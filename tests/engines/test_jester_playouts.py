@@ -12,7 +12,7 @@ from concurrent.futures import ProcessPoolExecutor
 import pytest
 
 from domain.engine import CHANCE
-from domain.games.jester import ENGINE
+from domain.games.jester import ENGINE, ENGINES
 from domain.games.jester.core import markers_total
 from domain.games.jester.data import DISCIPLINES, PLACES
 from tests.engines.harness import random_playout
@@ -66,6 +66,10 @@ def check_observation(state, seat, obs):
 
 
 def check_redaction(playout, n):
+    """The event list: shuffles hidden from all; since 1.2.0 every player action shown as played
+    (where a card came from is public: docs/rules/jester.md, Hidden information); under 1.0.0 and
+    1.1.0 the others saw a ``buy``, ``take-card`` or ``keep`` as ``"place": "hidden"``."""
+    old = ENGINES["1.1.0"]
     for before, (actor, action) in zip(playout.states, playout.log):
         for viewer in list(range(n)) + [None]:
             shown = ENGINE.redact(before, actor, action, viewer)
@@ -73,10 +77,12 @@ def check_redaction(playout, n):
                 if action["type"] == "shuffle":  # face-down events, removed favors, stamps
                     assert shown is None
                 continue
+            assert shown == action and shown is not action
+            shown_before = old.redact(before, actor, action, viewer)
             if viewer != actor and action["type"] in ("buy", "take-card", "keep"):
-                assert shown["place"] == "hidden", (action, shown)
+                assert shown_before["place"] == "hidden", (action, shown_before)
             else:
-                assert shown == action
+                assert shown_before == action
             json.dumps(shown)
 
 
@@ -119,13 +125,15 @@ ACTION_TYPES = {
     "final-scoring"}
 
 
-def run_playouts(n, seeds):
-    """The playouts of ``seeds``; returns the kinds of action seen. Raises on any failure."""
+def run_playouts(n, seeds, version=None):
+    """The playouts of ``seeds`` (under rules ``version``, default the current one); returns the
+    kinds of action seen. Raises on any failure."""
+    engine = ENGINES.get(version, ENGINE)
     seen = set()
     for seed in seeds:
         full = seed % 200 == 0
         playout = random_playout(
-            ENGINE, n, {"red_chairs": seed % 3 == 0}, seed=seed * 7 + n,
+            engine, n, {"red_chairs": seed % 3 == 0}, seed=seed * 7 + n,
             policy=None if seed % 50 == 3 else by_type,
             check_observation=check_observation if full or seed % 20 == 0 else None,
             invariant=invariant if full or seed % 10 == 0 else None,
@@ -133,7 +141,7 @@ def run_playouts(n, seeds):
         )
         final = playout.final
         assert final["over"] and final["round"] == 3
-        assert ENGINE.result(final).scores == tuple(p["vp"] for p in final["players"])
+        assert engine.result(final).scores == tuple(p["vp"] for p in final["players"])
         if full or seed % 25 == 0:
             check_redaction(playout, n)
         seen.update(action["type"] for _, action in playout.log)
@@ -152,6 +160,18 @@ def two_workers():
         return None
 
 
+@pytest.mark.parametrize("version", [None, "1.1.0", "1.0.0"])
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_a_few_random_playouts(n, version):
+    """The fast tier: a few playouts per player count and rules version (under the current rules
+    one with every check at every step): contract, purity, aliasing and replay through the
+    harness, conservation, three rounds; the current rules and every older shipped version, whose
+    matches in progress go on under their own rules (docs/rules/jester.md, changelog)."""
+    seen = run_playouts(n, [10, 25] if version else [0, 10, 25], version)
+    assert {"play", "buy", "final-scoring"} <= seen
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_1000_random_playouts(n):
     """1000 playouts per player count: contract, conservation, hidden information, three rounds;

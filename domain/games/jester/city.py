@@ -3,7 +3,7 @@ Master Buffoon (two classes) and Craftsmen (free order)."""
 
 from __future__ import annotations
 
-from .core import has_power, marker_sources, pl, pop, push, register, take_marker
+from .core import Handler, has_power, marker_sources, pl, pop, push, take_marker
 from .data import BUFFOON, CRAFTSMEN, DISCIPLINES
 
 
@@ -122,5 +122,7 @@ def apply_specialize(state, frame, seat, action):
     pop(state)
 
 
-register("city", legal_city, apply_city, settle_city, rule="jester Visiting the CITY")
-register("specialize", legal_specialize, apply_specialize, rule="jester Visiting the CITY (house rule P1)")
+HANDLERS = {
+    "city": Handler("jester Visiting the CITY", legal_city, apply_city, settle_city),
+    "specialize": Handler("jester Visiting the CITY (house rule P1)", legal_specialize, apply_specialize),
+}

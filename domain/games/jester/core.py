@@ -1,35 +1,34 @@
 """Shared helpers of the Jester engine: the decision stack, player data and small rule helpers.
 
 The state is plain JSON. Pending decisions live on ``state["stack"]`` (last = current). Each frame
-has a ``kind``; every module registers, per kind, the legal actions (``LEGAL``), how an action
-applies (``APPLY``) and, optionally, a ``SETTLE`` function that resolves the frame without a
-decision when nobody has a real choice (returns True when it changed the stack).
+has a ``kind``; every module declares, per kind, a :class:`Handler` in its ``HANDLERS`` table: the
+rule cited when an action is refused, the legal actions, how an action applies and, optionally, a
+``settle`` function that resolves the frame without a decision when nobody has a real choice
+(returns True when it changed the stack). ``rules.py`` puts the tables of one rules version
+together; the tables are read-only module constants.
 """
 
 from __future__ import annotations
+
+from typing import Callable, NamedTuple, Optional
 
 from domain.engine import IllegalAction
 
 from .data import EVENTS, FAME_MAX, GUILD_IDS, PLACES, THRESHOLD
 
-LEGAL: dict = {}
-APPLY: dict = {}
-SETTLE: dict = {}
-RULE: dict = {}  # kind -> rule cited when an action is refused
-
-CHANCE_KINDS = {"ch-setup", "ch-city", "ch-start"}
-AUTO_KINDS = {"round-end-scoring", "next-round", "final-scoring"}
+CHANCE_KINDS = frozenset({"ch-setup", "ch-city", "ch-start"})
+AUTO_KINDS = frozenset({"round-end-scoring", "next-round", "final-scoring"})
 
 
-def register(kind, legal=None, apply=None, settle=None, rule=None):
-    if legal is not None:
-        LEGAL[kind] = legal
-    if apply is not None:
-        APPLY[kind] = apply
-    if settle is not None:
-        SETTLE[kind] = settle
-    if rule is not None:
-        RULE[kind] = rule
+class Handler(NamedTuple):
+    """What the engine does with a frame of one kind."""
+
+    rule: str  # cited when an action is refused
+    legal: Optional[Callable] = None  # (state, frame, seat) -> the legal actions, listed
+    apply: Optional[Callable] = None  # (state, frame, actor, action): changes the (copied) state
+    settle: Optional[Callable] = None  # (state, frame) -> True when it resolved something itself
+    # action -> the listed form of an accepted variant (say, a pair given in the other order)
+    canonical: Optional[Callable] = None
 
 
 def top(state):
@@ -44,13 +43,13 @@ def pop(state):
     return state["stack"].pop()
 
 
-def settle(state):
-    """Resolve every frame that needs no decision."""
+def settle(state, handlers):
+    """Resolve every frame that needs no decision (``handlers``: the rules version's table)."""
     for _ in range(1000):
         frame = top(state)
         if frame is None:
             return
-        fn = SETTLE.get(frame["kind"])
+        fn = handlers[frame["kind"]].settle
         if fn is None or not fn(state, frame):
             return
     raise RuntimeError("jester: settle loop")
@@ -62,17 +61,6 @@ def frame_seats(frame):
     if "seat" in frame:
         return [frame["seat"]]
     return []
-
-
-def same(a, b):
-    """Strict JSON equality (True is not 1)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def illegal(rule, detail):

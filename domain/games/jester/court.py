@@ -4,8 +4,21 @@ stamp swap by majority or the Grand Duke)."""
 
 from __future__ import annotations
 
-from .core import (add_vp, fame_loss_possible, hand_size, has_power, lose_fame, marker_sources, pl,
-                   pop, push, push_king, register, royalty_count, take_marker)
+from .core import (
+    Handler,
+    add_vp,
+    fame_loss_possible,
+    hand_size,
+    has_power,
+    lose_fame,
+    marker_sources,
+    pl,
+    pop,
+    push,
+    push_king,
+    royalty_count,
+    take_marker,
+)
 from .data import DISCIPLINES, GRAND_DUKE, GUILD_IDS, PLACES, RED_CHAIRS
 
 
@@ -132,6 +145,17 @@ def apply_victim(state, frame, seat, action):
         pop(state)
 
 
+def settle_victims_1_0(state, frame):
+    """Rules 1.0.0: a victim with a single possible answer (no crown, one way to suffer) suffered at
+    once, which told the others his screen held no crown (1.1.0 asks every victim)."""
+    for seat in list(frame["seats"]):
+        options = legal_victim(state, frame, seat)
+        if len(options) == 1:
+            apply_victim(state, frame, seat, options[0])
+            return True
+    return False
+
+
 def may_swap(state, seat):
     """Play B: the active player may swap with the royalty majority, after the fame tie-break;
     if still tied, when among the tied (house rule P2); or with the Grand Duke and 1 marker."""
@@ -152,6 +176,16 @@ def legal_swap(state, frame, seat):
     return [{"type": "swap", "disciplines": list(pair)} for pair in SWAP_PAIRS] + [{"type": "no-swap"}]
 
 
+def swap_either_order(action):
+    """Rules 1.2.0 - Court Play B: "swap the positions of any two stamps among the seven": a swap
+    names two stamps, in no order, so ``[d2, d1]`` is the listed ``[d1, d2]`` (discipline order)."""
+    pair = action.get("disciplines")
+    if action.get("type") == "swap" and type(pair) is list and len(pair) == 2 \
+            and all(type(d) is str and d in DISCIPLINES for d in pair):
+        return {**action, "disciplines": sorted(pair, key=DISCIPLINES.index)}
+    return action
+
+
 def apply_swap(state, frame, seat, action):
     if action["type"] == "swap":
         a, b = action["disciplines"]
@@ -161,7 +195,9 @@ def apply_swap(state, frame, seat, action):
     pop(state)
 
 
-register("court", legal_court, apply_court, settle_court, rule="jester Visiting the COURT")
-register("chair-guild", legal_chair_guild, apply_chair_guild, rule="jester Chair Effects II")
-register("victims", legal_victim, apply_victim, rule="jester Chair Effects (house rule P4)")
-register("swap", legal_swap, apply_swap, rule="jester Court Play B (house rule P2)")
+HANDLERS = {
+    "court": Handler("jester Visiting the COURT", legal_court, apply_court, settle_court),
+    "chair-guild": Handler("jester Chair Effects II", legal_chair_guild, apply_chair_guild),
+    "victims": Handler("jester Chair Effects (house rule P4)", legal_victim, apply_victim),
+    "swap": Handler("jester Court Play B (house rule P2)", legal_swap, apply_swap),
+}

@@ -1,31 +1,20 @@
-"""The Jester rule engine: dispatch of the decision stack onto the modules."""
+"""The Jester rule engine: dispatch of the decision stack onto the handlers of its rules version."""
 
 from __future__ import annotations
 
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct
+from domain.engine import Engine, IllegalAction, InvalidOptions, Result, ToAct, copy_json, strictly_in
 
-from . import city, court, guilds, observation, round_end, scoring, setup, theater, turn  # noqa: F401
-from .core import APPLY, AUTO_KINDS, CHANCE_KINDS, LEGAL, RULE, same, settle, top
+from . import observation, round_end, rules, scoring, setup
+from .core import AUTO_KINDS, CHANCE_KINDS, settle, top
 
-HIDDEN_GAINS = {"buy", "take-card", "keep"}  # the card taken goes to a hidden hand
-# The last (state, seat, action) that check_action accepted: apply need not check it again. States
-# are immutable values (apply always returns a new one), so identity is a safe key.
-_CHECKED: list = [None, None, None]
+SOURCED_GAINS = frozenset({"buy", "take-card", "keep"})  # a card from a pile or the table to a hand
 
 
 _PLAYER_LISTS = ("hand", "table", "guilds", "spec", "stamps", "round_stamps", "made")
 _STATE_LISTS = ("events", "favors", "favors_used", "court", "royalty", "counselor", "chairs", "city",
                 "prices", "objects", "pool", "piles", "blocked", "prestige")
-
-
-def _copy_value(value):
-    if type(value) is list:
-        return [_copy_value(v) for v in value]
-    if type(value) is dict:
-        return {k: _copy_value(v) for k, v in value.items()}
-    return value
 
 
 def _copy(state):
@@ -41,20 +30,28 @@ def _copy(state):
             q[key] = p[key][:]
         players.append(q)
     new["players"] = players
-    new["stack"] = [_copy_value(f) for f in state["stack"]]
+    new["stack"] = [copy_json(f) for f in state["stack"]]
     if "final" in state:
-        new["final"] = _copy_value(state["final"])
+        new["final"] = copy_json(state["final"])
     return new
 
 
 class JesterEngine(Engine):
     name = "jester"
     title = "Jester"
-    rules_version = "1.1.0"
+    rules_version = rules.CURRENT
     min_players = 2
     max_players = 4
     summary = ("Medieval artists compete for the post of court Jester over three rounds: classes in "
                "the city, performances at the theater, intrigue at court and influence in the guilds.")
+
+    def __init__(self, rules_version: str = rules.CURRENT):
+        self.rules_version = rules_version
+        self._handlers = rules.handlers(rules_version)  # raises on an unknown version
+        self._shows_sources = rules.shows_card_sources(rules_version)
+
+    def __repr__(self) -> str:
+        return f"JesterEngine(rules_version={self.rules_version!r})"
 
     def default_options(self) -> dict:
         return {"red_chairs": False}
@@ -67,6 +64,9 @@ class JesterEngine(Engine):
     def initial_state(self, num_players, options):
         opts = self.check_options(num_players, options)
         return setup.initial_state(num_players, opts)
+
+    def num_players(self, state) -> int:
+        return state["n"]
 
     # -- whose move ------------------------------------------------------------------------------
     def to_act(self, state) -> ToAct:
@@ -99,26 +99,24 @@ class JesterEngine(Engine):
         frame = top(state)
         if frame is None or type(seat) is not int or seat not in self._seats(frame):
             return []
-        return LEGAL[frame["kind"]](state, frame, seat)
+        return self._handlers[frame["kind"]].legal(state, frame, seat)
 
     def check_action(self, state, seat, action) -> None:
         frame = top(state)
-        rule = RULE.get(frame["kind"], "jester") if frame else "jester"
         if frame is None or type(seat) is not int or seat not in self._seats(frame):
             raise IllegalAction("jester turn order", "it is not this seat's turn to act")
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str) \
-                or not all(isinstance(key, str) for key in action):
+        handler = self._handlers[frame["kind"]]
+        rule = handler.rule
+        if not isinstance(action, dict) or type(action.get("type")) is not str:
             raise IllegalAction(rule, "an action is a JSON object (string keys) with a string 'type'")
-        legal = LEGAL[frame["kind"]](state, frame, seat)
-        for option in legal:
-            if option == action and same(option, action):
-                _CHECKED[0], _CHECKED[1], _CHECKED[2] = state, seat, option
-                return
+        legal = handler.legal(state, frame, seat)
+        if strictly_in(handler.canonical(action) if handler.canonical else action, legal):
+            return
         types = sorted({o["type"] for o in legal})
         if action["type"] not in types:
             raise IllegalAction(rule, f"the {frame['kind']} decision expects one of: {', '.join(types)}")
         shapes = sorted({tuple(sorted(o)) for o in legal if o["type"] == action["type"]})
-        if tuple(sorted(action)) not in shapes:
+        if tuple(sorted(map(str, action))) not in shapes:
             raise IllegalAction(rule, f"a {action['type']} action has the keys {list(shapes[0])}")
         raise IllegalAction(rule, f"this {action['type']} is not allowed now (see the legal actions)")
 
@@ -129,6 +127,9 @@ class JesterEngine(Engine):
 
     def sample_chance(self, state, rng):
         return setup.sample(state, top(state), rng)
+
+    def validate_chance(self, state, outcome) -> None:
+        setup.validate_shuffle(state, top(state), outcome)
 
     def chance_is_public(self, state, outcome) -> bool:
         frame = top(state)
@@ -147,25 +148,12 @@ class JesterEngine(Engine):
 
     # -- applying --------------------------------------------------------------------------------
     def apply(self, state, actor, action):
-        frame = top(state)
-        if frame is None:
-            raise IllegalAction("jester End of the Game", "the match is over")
-        kind = frame["kind"]
-        if actor == CHANCE:
-            if kind not in CHANCE_KINDS:
-                raise IllegalAction("jester", "no chance step is due")
-        elif actor == SYSTEM:
-            if kind not in AUTO_KINDS:
-                raise IllegalAction("jester", "no automatic step is due")
-            if not same(action, self.auto_action(state)):
-                raise IllegalAction(RULE[kind], "the automatic step does not match the computed one")
-        elif not (_CHECKED[0] is state and type(actor) is int and _CHECKED[1] == actor
-                  and same(_CHECKED[2], action)):
-            self.check_action(state, actor, action)
+        """Trusted (``step`` checked it once): copy, apply the frame's handler, settle what needs
+        no decision."""
         new = _copy(state)
         frame = new["stack"][-1]
-        APPLY[kind](new, frame, actor, action)
-        settle(new)
+        self._handlers[frame["kind"]].apply(new, frame, actor, action)
+        settle(new, self._handlers)
         return new
 
     # -- what each one sees ------------------------------------------------------------------------
@@ -175,17 +163,18 @@ class JesterEngine(Engine):
     def public_observation(self, state):
         return observation.public(state)
 
-    def redact(self, state, actor, action, viewer: Optional[int]):
-        if actor == CHANCE:
-            return action if self.chance_is_public(state, action) else None
-        if actor != viewer and isinstance(action, dict) and action.get("type") in HIDDEN_GAINS \
-                and "place" in action:
-            return {**action, "place": "hidden"}
-        return action
+    def redact_action(self, state, actor, action, viewer: Optional[int]):
+        """Shown as played (1.2.0): where a card came from is on the table for all to see (the pile
+        counts and the tables are public), so the event list shows it too. 1.0.0 and 1.1.0 showed the
+        others ``"place": "hidden"``, which hid nothing the observations did not reveal."""
+        if not self._shows_sources and actor != viewer and isinstance(action, dict) \
+                and action.get("type") in SOURCED_GAINS and "place" in action:
+            return {**copy_json(action), "place": "hidden"}
+        return copy_json(action)
 
     # -- the end -----------------------------------------------------------------------------------
     def result(self, state):
         if not state["over"]:
             return None
         return Result(scores=tuple(p["vp"] for p in state["players"]),
-                      ranks=tuple(scoring.ranks(state)), detail=state["final"])
+                      ranks=tuple(scoring.ranks(state)), detail=copy_json(state["final"]))

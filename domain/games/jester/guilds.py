@@ -3,7 +3,7 @@ guild card of the round; the same frame serves King's Favor 7 (up to three marke
 
 from __future__ import annotations
 
-from .core import pl, pop, push, register
+from .core import Handler, pl, pop, push
 from .data import GUILD_IDS, PLACES
 
 
@@ -47,4 +47,6 @@ def settle_guild(state, frame):
     return False
 
 
-register("guild", legal_guild, apply_guild, settle_guild, rule="jester Visiting the GUILDS")
+HANDLERS = {
+    "guild": Handler("jester Visiting the GUILDS", legal_guild, apply_guild, settle_guild),
+}

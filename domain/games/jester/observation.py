@@ -4,15 +4,13 @@ face-down leftover stamps."""
 
 from __future__ import annotations
 
-import copy
+from domain.engine import copy_json
 
 from .core import top
 from .data import DISCIPLINES, EVENTS, PLACES
 
-# The public part of the last state observed, reused for the other seats of the same state (states
-# are immutable values: ``apply`` always returns a new one). Observations share no list with the
-# state; the observations of one state share their public lists (treat them as read-only).
-_CACHE: list = [None, None]
+# Every observation is built afresh: it shares no list or dict with the state nor with any other
+# observation, so a caller may change it freely (the engine contract).
 
 
 def decision(state):
@@ -65,16 +63,12 @@ def _build(state):
     if any(state["prestige"]):
         obs["prestige"] = state["prestige"][:]  # during task 4 only
     if state["over"]:
-        obs["final"] = copy.deepcopy(state["final"])  # the screens are removed: crowns are shown
+        obs["final"] = copy_json(state["final"])  # the screens are removed: crowns are shown
     return obs
 
 
 def public(state):
-    if _CACHE[0] is state:
-        return dict(_CACHE[1])
-    obs = _build(state)
-    _CACHE[0], _CACHE[1] = state, obs
-    return dict(obs)
+    return _build(state)
 
 
 def for_seat(state, seat):

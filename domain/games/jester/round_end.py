@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core import add_vp, has_power, pl, pop, push, register, royalty_count
+from .core import Handler, add_vp, has_power, pl, pop, push, royalty_count
 from .data import CHAIRS, COUNSELOR_POINTS, GUILD_IDS, HERALDS, MERCHANTS, PLACES, PRESTIGE
 
 
@@ -83,6 +83,17 @@ def legal_favor(state, frame, seat):
     if last and not any(favor_effective(state, seat, f) for f in avail):
         # rulebook note: only the LAST player to choose receives 1 VP and $1 instead; an earlier
         # chooser takes one of the available favors even if it has no effect for him
+        return [{"type": "favor-consolation"}]
+    return [{"type": "favor", "favor": f} for f in avail]
+
+
+def legal_favor_1_0(state, frame, seat):
+    """Rules 1.0.0: the consolation for ANY chooser with no available favor that has an effect for
+    him (1.1.0 kept it for the last chooser, as the rulebook note says)."""
+    if seat != frame["order"][frame["idx"]]:
+        return []
+    avail = available_favors(state)
+    if not any(favor_effective(state, seat, f) for f in avail):
         return [{"type": "favor-consolation"}]
     return [{"type": "favor", "favor": f} for f in avail]
 
@@ -236,8 +247,10 @@ def apply_next_round(state, frame, actor, action):
     push(state, {"kind": "ch-city"})
 
 
-register("keep", legal_keep, apply_keep, settle_keep, rule="jester End of the Round task 1")
-register("favor", legal_favor, apply_favor, settle_favor, rule="jester King's Favors")
-register("round-end-scoring", apply=apply_round_scoring, rule="jester End of the Round tasks 3-4")
-register("convert", legal_convert, apply_convert, settle_convert, rule="house rule task 4")
-register("next-round", apply=apply_next_round, rule="house rule task 5")
+HANDLERS = {
+    "keep": Handler("jester End of the Round task 1", legal_keep, apply_keep, settle_keep),
+    "favor": Handler("jester King's Favors", legal_favor, apply_favor, settle_favor),
+    "round-end-scoring": Handler("jester End of the Round tasks 3-4", apply=apply_round_scoring),
+    "convert": Handler("house rule task 4", legal_convert, apply_convert, settle_convert),
+    "next-round": Handler("house rule task 5", apply=apply_next_round),
+}

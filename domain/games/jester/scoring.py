@@ -3,7 +3,7 @@ the winner and tie-breaks."""
 
 from __future__ import annotations
 
-from .core import markers_on_board, pl, pop, register
+from .core import Handler, markers_on_board, pl, pop
 from .data import SPEC_VP
 
 
@@ -76,4 +76,6 @@ def ranks(state):
     return [1 + sum(1 for o in range(n) if keys[o] > keys[s]) for s in range(n)]
 
 
-register("final-scoring", apply=apply_final, rule="jester End of the Game")
+HANDLERS = {
+    "final-scoring": Handler("jester End of the Game", apply=apply_final),
+}

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
-from .core import illegal, pl, pop, push, register
-from .data import (CARDS_PER_PLACE, CHAIRS, CITY_STAMPS, DISCIPLINES, FAVORS, GUILD_IDS, MARKERS,
-                   OBJECTS_PER_DISCIPLINE, PRICE_TOKENS, START_MONEY, STAMPS_PER_DISCIPLINE)
+from domain.engine import json_key
+
+from .core import Handler, illegal, pl, pop, push
+from .data import (
+    CARDS_PER_PLACE,
+    CHAIRS,
+    CITY_STAMPS,
+    DISCIPLINES,
+    FAVORS,
+    GUILD_IDS,
+    MARKERS,
+    OBJECTS_PER_DISCIPLINE,
+    PRICE_TOKENS,
+    STAMPS_PER_DISCIPLINE,
+    START_MONEY,
+)
 
 
 def initial_state(n, options):
@@ -68,17 +81,20 @@ def sample(state, frame, rng):
     return out
 
 
-def _check_shuffle(state, frame, outcome):
+def validate_shuffle(state, frame, outcome):
+    """A shuffle outcome is exactly a permutation of each deck the chance step shuffles (the checked
+    path: ``apply_chance`` trusts it)."""
     kind = frame["kind"]
+    if kind not in DECK_NAMES:
+        illegal("jester Setup", "no shuffle is due now")
     decks = expected_decks(state, kind)
-    if not isinstance(outcome, dict) or set(outcome) != {"type", "deck", *decks} \
-            or outcome["type"] != "shuffle" or outcome["deck"] != DECK_NAMES[kind]:
+    if set(outcome) != {"type", "deck", *decks} or outcome["type"] != "shuffle" \
+            or type(outcome["deck"]) is not str or outcome["deck"] != DECK_NAMES[kind]:
         illegal("jester Setup", f"expected a shuffle of the {DECK_NAMES[kind]} decks: {', '.join(decks)}")
     for name, expected in decks.items():
         order = outcome[name]
-        if not isinstance(order, list) or len(order) != len(expected) \
-                or any(type(x) is not type(expected[0]) for x in order) \
-                or sorted(order) != sorted(expected):
+        # json_key keeps types apart: a shuffled ``true`` is not the event card 1
+        if type(order) is not list or sorted(map(json_key, order)) != sorted(map(json_key, expected)):
             illegal("jester Setup", f"the {name} must be a permutation of the {name} deck")
 
 
@@ -86,9 +102,6 @@ def apply_chance(state, frame, actor, outcome):
     kind = frame["kind"]
     n = state["n"]
     if kind == "ch-start":
-        if not isinstance(outcome, dict) or set(outcome) != {"type", "seat"} or outcome["type"] != "start" \
-                or type(outcome["seat"]) is not int or not 0 <= outcome["seat"] < n:
-            illegal("house rule S3", "the starting player must be a seat")
         pop(state)
         start = outcome["seat"]
         state["start"] = start
@@ -98,7 +111,6 @@ def apply_chance(state, frame, actor, outcome):
         for k in reversed(range(n)):
             push(state, {"kind": "setup-guild", "seat": (start + k) % n})
         return
-    _check_shuffle(state, frame, outcome)
     pop(state)
     if kind == "ch-setup":
         state["events"] = outcome["events"][:3]  # three removed unseen; the pile: rounds 1, 2, 3
@@ -141,6 +153,9 @@ def apply_setup_guild(state, frame, seat, action):
     pop(state)
 
 
-register("setup-guild", legal_setup_guild, apply_setup_guild, rule="house rule S2")
-for _kind in ("ch-setup", "ch-city", "ch-start"):
-    register(_kind, apply=apply_chance, rule="jester Setup")
+HANDLERS = {
+    "setup-guild": Handler("house rule S2", legal_setup_guild, apply_setup_guild),
+    "ch-setup": Handler("jester Setup", apply=apply_chance),
+    "ch-city": Handler("jester Setup", apply=apply_chance),
+    "ch-start": Handler("jester Setup", apply=apply_chance),
+}

@@ -3,7 +3,7 @@ also the shared frame that takes a place card from a pile (Musical, chair II, fa
 
 from __future__ import annotations
 
-from .core import (card_options, gain_fame, has_power, pl, pop, push, push_king, register)
+from .core import Handler, card_options, gain_fame, has_power, pl, pop, push, push_king
 from .data import DIRECTORS, GENRES, GUILD_IDS, PLACES
 
 
@@ -99,6 +99,8 @@ def settle_take_card(state, frame):
     return False
 
 
-register("genre", legal_genre, apply_genre, rule="jester Visiting the THEATER")
-register("tragedy", legal_tragedy, apply_tragedy, settle_tragedy, rule="jester Theater bonuses (Tragedy)")
-register("take-card", legal_take_card, apply_take_card, settle_take_card, rule="jester place cards")
+HANDLERS = {
+    "genre": Handler("jester Visiting the THEATER", legal_genre, apply_genre),
+    "tragedy": Handler("jester Theater bonuses (Tragedy)", legal_tragedy, apply_tragedy, settle_tragedy),
+    "take-card": Handler("jester place cards", legal_take_card, apply_take_card, settle_take_card),
+}

@@ -4,7 +4,7 @@ the no-money rescue (house rule P5); the round-end trigger."""
 from __future__ import annotations
 
 from . import city, court, guilds, round_end, theater
-from .core import card_options, pl, place_price, pop, push, register, remove_royalty
+from .core import Handler, card_options, pl, place_price, pop, push, remove_royalty
 from .data import DISCIPLINES, GUILD_IDS, PLACES, ROYALTY
 
 
@@ -64,6 +64,7 @@ def settle_buy(state, frame):
     if sum(p["hand"]) > 0:
         end_turn(state, seat)  # nothing to buy and no obligation: the turn ends
         return True
+    # (every rules version lists a source exactly when he has a marker left to box)
     if card_options(state) and rescue_sources(state, seat):
         push(state, {"kind": "rescue", "seat": seat})  # house rule P5
         return True
@@ -76,22 +77,42 @@ def settle_buy(state, frame):
 
 
 def rescue_sources(state, seat):
-    """Rulebook 2nd Action: the boxed marker "may be taken from any guild, from the court (royalty
-    spaces and Counselor) and also from the specializations table". [ENGINE] Only when he has no
-    marker in any of those places may he box one from his reserve."""
+    """Rules 1.2.0 - rulebook 2nd Action: "The player removes one of his influence markers from the
+    game"; it "may be taken from any guild, from the court (royalty spaces and Counselor) and also
+    from the specializations table" and "the player must evaluate where to take the marker from in
+    order to minimize his loss". Any of his markers, his choice, the reserve included (as in 1.0.0):
+    the list adds the board and the table (whose markers otherwise never move) to his own supply."""
+    p = pl(state, seat)
+    out = ["reserve"] if p["reserve"] > 0 else []
+    return out + _placed_sources(state, seat)
+
+
+def _placed_sources(state, seat):
     p = pl(state, seat)
     out = [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
     out += [ROYALTY[i] for i, s in enumerate(state["royalty"]) if s == seat]
     if seat in state["counselor"]:
         out.append("counselor")
     out += [d for i, d in enumerate(DISCIPLINES) if p["spec"][i]]
-    if not out and p["reserve"] > 0:
+    return out
+
+
+def rescue_sources_1_1(state, seat):
+    """Rules 1.1.0: only the places the rulebook lists (guilds, court, specialization table); the
+    reserve only as a fallback when he has no marker in any of them [ENGINE]. Dropped in 1.2.0: it
+    could cost a guild power or royalty points while unused markers sat in his reserve."""
+    out = _placed_sources(state, seat)
+    if not out and pl(state, seat)["reserve"] > 0:
         out.append("reserve")
     return out
 
 
 def legal_rescue(state, frame, seat):
     return [{"type": "rescue", "from": s} for s in rescue_sources(state, seat)]
+
+
+def legal_rescue_1_1(state, frame, seat):
+    return [{"type": "rescue", "from": s} for s in rescue_sources_1_1(state, seat)]
 
 
 def apply_rescue(state, frame, seat, action):
@@ -125,6 +146,8 @@ def end_turn(state, seat):
         push(state, {"kind": "play", "seat": (seat + 1) % n})
 
 
-register("play", legal_play, apply_play, rule="jester 1st Action")
-register("buy", legal_buy, apply_buy, settle_buy, rule="jester 2nd Action")
-register("rescue", legal_rescue, apply_rescue, rule="house rule P5")
+HANDLERS = {
+    "play": Handler("jester 1st Action", legal_play, apply_play),
+    "buy": Handler("jester 2nd Action", legal_buy, apply_buy, settle_buy),
+    "rescue": Handler("house rule P5", legal_rescue, apply_rescue),
+}

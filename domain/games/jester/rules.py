@@ -1,0 +1,48 @@
+"""The rules versions of Jester and the frame handlers each one plays (docs/rules/jester.md, the
+changelog at its top). A stored match replays with exactly the version it was played with; every
+version is the same modules with a few handlers swapped, each swap citing the change."""
+
+from __future__ import annotations
+
+from functools import cache
+from types import MappingProxyType
+from typing import Mapping
+
+from . import city, court, guilds, round_end, scoring, setup, theater, turn
+from .core import Handler
+
+CURRENT = "1.2.0"
+#: Every shipped version, oldest first.
+VERSIONS = ("1.0.0", "1.1.0", CURRENT)
+
+
+def at_least(version: str, oldest: str) -> bool:
+    return VERSIONS.index(version) >= VERSIONS.index(oldest)
+
+
+@cache
+def handlers(version: str) -> Mapping[str, Handler]:
+    """Kind of frame -> its handler under rules ``version`` (read-only, built once per version)."""
+    if version not in VERSIONS:
+        raise ValueError(f"jester has no rules version {version!r}")
+    table = {}
+    for module in (setup, turn, city, theater, court, guilds, round_end, scoring):
+        table.update(module.HANDLERS)
+    if version == "1.0.0":
+        # 1.1.0 fix 1: every red-chair victim is asked; 1.0.0 resolved a victim without a choice
+        table["victims"] = table["victims"]._replace(settle=court.settle_victims_1_0)
+        # 1.1.0 fix 3: the favor consolation for the last chooser only; 1.0.0 for any chooser
+        table["favor"] = table["favor"]._replace(legal=round_end.legal_favor_1_0)
+    if version == "1.1.0":
+        # 1.1.0 fix 2, reverted in 1.2.0: the rescue boxes from the reserve only as a fallback
+        table["rescue"] = table["rescue"]._replace(legal=turn.legal_rescue_1_1)
+    if at_least(version, "1.2.0"):
+        # 1.2.0: Court Play B "swap any two stamps" takes the two disciplines in either order
+        table["swap"] = table["swap"]._replace(canonical=court.swap_either_order)
+    return MappingProxyType(table)
+
+
+def shows_card_sources(version: str) -> bool:
+    """1.2.0: the event list shows where a ``buy``, ``take-card`` or ``keep`` came from, as the pile
+    counts and the tables do (no rule hides it); 1.0.0 and 1.1.0 showed ``"place": "hidden"``."""
+    return at_least(version, "1.2.0")
