@@ -9,7 +9,7 @@ import flask_swagger_ui
 from flask import Flask, redirect, send_from_directory
 from flask_smorest import Api
 
-from api import games, headers, limits, matches, players, problems
+from api import games, headers, limits, matches, players, problems, rates
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
@@ -48,6 +48,9 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         api.register_blueprint(blueprint)
     problems.register(app)
     limits.register(app)
+    settings = getattr(motley, "settings", None)
+    app.extensions["motley.rates"] = rates.register(
+        app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"))
     headers.register(app)
 
     @app.get("/docs")

@@ -26,6 +26,10 @@ class Settings:
     broker_url: str = "amqp://guest:guest@127.0.0.1:5672//"
     queue: str = "motley"
     create_tables: bool = True
+    # Rate limits (api/rates.py): "register=60/minute,moves=600/minute", over its defaults; and where
+    # the counters live ("memory://" per process, "redis://host:6379" shared by all API processes).
+    rate_limits: str = ""
+    rate_limit_storage: str = "memory://"
     extra_env: dict = field(default_factory=dict)
 
     @classmethod
@@ -45,6 +49,8 @@ class Settings:
             broker_url=env.get("MOTLEY_BROKER_URL", cls.broker_url),
             queue=env.get("MOTLEY_QUEUE", cls.queue),
             create_tables=_flag(env.get("MOTLEY_CREATE_TABLES", "y")),
+            rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
+            rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
         )
         values.update(overrides)
         return cls(**values)

@@ -155,3 +155,51 @@ def test_private_answers_are_not_stored_and_vary_on_credentials(table):
         vary = {v.strip() for v in answer.headers["Vary"].split(",")}
         assert {"Authorization", "X-API-Key"} <= vary
     assert refused.status == 401 and refused.headers["Cache-Control"] == "no-store"
+
+
+@pytest.fixture
+def limited(motley):
+    """An app with tight limits, to see each one bite."""
+    from dataclasses import replace
+
+    motley.settings = replace(motley.settings, rate_limits="register=3/minute,auth_failures=2/minute,"
+                                                           "create=2/minute,moves=2/minute,computer_only=1/hour")
+    return ApiClient(create_app(motley))
+
+
+def test_registration_is_rate_limited_per_address(limited):
+    for name in ("a", "b", "c"):
+        limited.register(name)
+    refused = limited.post("/players", {"name": "d"})
+    assert refused.status == 429 and refused.body["type"].endswith("rate-limited")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    other = limited.http.post("/players", json={"name": "e"}, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert other.status_code == 201
+
+
+def test_failed_authentication_is_rate_limited_per_address(limited):
+    _, key = limited.register("ann")
+    for _ in range(2):
+        assert limited.get("/players/me", key=key + "x").status == 401
+    assert limited.get("/players/me", key=key + "x").status == 429
+    assert limited.get("/players/me", key=key).status == 429  # the address is locked out for a while
+    elsewhere = limited.http.get("/players/me", headers={"Authorization": f"Bearer {key}"},
+                                 environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    assert elsewhere.status_code == 200
+
+
+def test_match_creation_moves_and_computer_only_matches_are_rate_limited_per_player(limited, motley):
+    _, ann = limited.register("ann")
+    _, bob = limited.register("bob")
+    computers = {"computers": {"0": "random", "1": "random", "2": "random"}}
+    first = limited.post("/matches", {"game": "le-bouffon", "seats": 3, **computers}, key=ann)
+    assert first.status == 201, first.text
+    again = limited.post("/matches", {"game": "le-bouffon", "seats": 3, **computers}, key=ann)
+    assert again.status == 429 and "computer only" in again.body["detail"]
+    assert limited.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
+    assert limited.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 429
+    match_id = limited.post("/matches", {"game": "jest", "seats": 3}, key=bob).body["id"]
+    for _ in range(2):
+        assert limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob).status in (403, 409, 422)
+    refused = limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob)
+    assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1

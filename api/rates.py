@@ -1,0 +1,115 @@
+"""Rate limits on what costs the service or its players: registration and failed authentication per
+client address, match creation and moves per player, and matches with no human seat (they play
+themselves on the workers) per player. Over a limit the answer is 429 ``rate-limited`` with
+``Retry-After``; the counters are the ``limits`` library's (in memory, or in Redis to share them).
+
+A request is counted only once it was authenticated (or, for failed authentication, once it was
+refused with 401), so nobody can spend another player's budget with a wrong key.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Optional
+
+from flask import Flask, Response, g, request
+from limits import RateLimitItem, parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+from api.context import api_key
+from application import errors
+
+#: The defaults, generous enough for a tournament table registering at one address, tight enough
+#: that a script cannot flood the event store. ``MOTLEY_RATE_LIMITS`` overrides any of them.
+DEFAULTS = {
+    "register": "60/minute",  # POST /players, per client address
+    "auth_failures": "30/minute",  # answers 401, per client address
+    "create": "60/minute",  # POST /matches, per player
+    "computer_only": "10/hour",  # POST /matches with every seat a computer's, per player
+    "moves": "600/minute",  # POST /matches/{id}/moves, per player (10 a second)
+}
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str
+    item: RateLimitItem
+
+
+def parse_limits(text: str) -> dict[str, RateLimitItem]:
+    """``"register=10/minute,moves=5/second"`` over the defaults."""
+    chosen = dict(DEFAULTS)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        kind, _, rate = part.partition("=")
+        if kind.strip() not in DEFAULTS:
+            raise ValueError(f"unknown rate limit {kind!r} (known: {', '.join(DEFAULTS)})")
+        chosen[kind.strip()] = rate.strip()
+    return {kind: parse(rate) for kind, rate in chosen.items()}
+
+
+class RateLimits:
+    def __init__(self, limits: str = "", storage: str = "memory://"):
+        self.items = parse_limits(limits)
+        self.limiter = MovingWindowRateLimiter(storage_from_string(storage))
+
+    def refuse_if_spent(self, kind: str, who: str) -> None:
+        item = self.items[kind]
+        if not self.limiter.test(item, kind, who):
+            reset = self.limiter.get_window_stats(item, kind, who).reset_time
+            raise errors.RateLimited(f"at most {item} for {kind.replace('_', ' ')}; try again later",
+                                     retry_after=max(1.0, reset - time.time()), limit=kind)
+
+    def spend(self, kind: str, who: str) -> None:
+        self.limiter.hit(self.items[kind], kind, who)
+
+
+def address() -> str:
+    return request.remote_addr or "unknown"
+
+
+def caller() -> Optional[str]:
+    """The player a key names (its id part); checked by authentication before it is ever counted."""
+    key = api_key()
+    return None if key is None else key.partition(".")[0]
+
+
+def kinds_of_request() -> list[tuple[str, str]]:
+    """The (limit, counted party) pairs this request spends if it is answered."""
+    kinds = []
+    endpoint, method, player = request.endpoint, request.method, caller()
+    if method == "POST" and endpoint == "players.Players":
+        kinds.append(("register", address()))
+    if method == "POST" and endpoint == "matches.Matches" and player:
+        kinds.append(("create", player))
+        body = request.get_json(silent=True)
+        if isinstance(body, dict) and isinstance(body.get("seats"), int) and isinstance(body.get("computers"), dict):
+            if len(body["computers"]) >= body["seats"]:
+                kinds.append(("computer_only", player))
+    if method == "POST" and endpoint == "matches.Moves" and player:
+        kinds.append(("moves", player))
+    return kinds
+
+
+def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLimits:
+    rates = RateLimits(limits, storage)
+
+    @app.before_request
+    def check_rates() -> None:
+        if api_key() is not None:
+            rates.refuse_if_spent("auth_failures", address())
+        g.rate_kinds = kinds_of_request()
+        for kind, who in g.rate_kinds:
+            rates.refuse_if_spent(kind, who)
+
+    @app.after_request
+    def count(response: Response) -> Response:
+        if response.status_code == 401:
+            rates.spend("auth_failures", address())
+        elif response.status_code != 429:  # a refusal for the rate itself spends nothing
+            for kind, who in g.get("rate_kinds", ()):
+                rates.spend(kind, who)
+        return response
+
+    return rates
