@@ -8,6 +8,7 @@ A consumer that finds the position moved by another consumer stops: that one did
 from __future__ import annotations
 
 import logging
+from typing import Optional
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
@@ -68,7 +69,7 @@ class MatchListProjection:
                 return applied  # another consumer moved the position: it carries on
             applied += len(notifications)
 
-    def _row(self, match_id: str):
+    def _row(self, match_id: str) -> Optional[MatchRow]:
         try:
             return match_row(self.app.get_match(match_id))
         except Exception:  # one match that cannot be rebuilt must not stop the list for all others

@@ -175,7 +175,7 @@ class RuleViolation(Exception):
         self.rule = rule
         self.detail = detail
 
-    def __reduce__(self):  # picklable, so a worker can report it
+    def __reduce__(self) -> tuple[type, tuple[str, str]]:  # picklable, so a worker can report it
         return type(self), (self.rule, self.detail)
 
 
