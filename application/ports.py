@@ -96,3 +96,58 @@ class MatchListView(ABC):
     @abstractmethod
     def wait(self, application_name: str, position: int, timeout: float) -> bool:
         """Wait until ``position`` is applied; False on timeout."""
+
+
+@dataclass(frozen=True)
+class Doc:
+    """One row of the league read models (ratings, statistics, rating history, tournaments,
+    standings, sanction reports): ``kind`` and ``group`` say which list, ``key`` which row in it,
+    ``tag`` and ``sort`` what the list is filtered and ordered by, ``data`` the row itself (JSON)."""
+
+    kind: str
+    group: str
+    key: str
+    tag: str
+    sort: float
+    data: dict
+
+
+@dataclass
+class DocPage:
+    rows: list[Doc]
+    total: int
+
+
+class LeagueView(ABC):
+    """The league read models, with tracking positions (the rows and a position in one transaction)."""
+
+    @abstractmethod
+    def position(self, application_name: str) -> int:
+        ...
+
+    @abstractmethod
+    def wait(self, application_name: str, position: int, timeout: float) -> bool:
+        ...
+
+    @abstractmethod
+    def write(self, puts: Sequence[Doc], drops: Sequence[tuple[str, str]], expected: int, tracking: Tracking) -> None:
+        """Delete the rows of each ``(kind, group)`` in ``drops``, upsert ``puts`` and move the
+        position of ``tracking.application_name`` from ``expected``, in one transaction; raise
+        ``IntegrityError`` (writing nothing) if another consumer moved it first."""
+
+    @abstractmethod
+    def get(self, kind: str, group: str, key: str) -> Optional[Doc]:
+        ...
+
+    @abstractmethod
+    def page(self, kind: str, group: Optional[str] = None, tag: Optional[str] = None, *, by_sort: bool = False,
+             limit: int = 1000000, offset: int = 0) -> DocPage:
+        """Rows of a kind (and group, tag), by ``sort`` descending or else by key."""
+
+    @abstractmethod
+    def dump(self, kinds: Sequence[str]) -> list[Doc]:
+        """Every row of ``kinds``, in a fixed order (to compare the live rows with a rebuild)."""
+
+    @abstractmethod
+    def reset(self, application_name: str, kinds: Sequence[str]) -> None:
+        """Delete every row of ``kinds`` and the position of ``application_name`` (a rebuild)."""

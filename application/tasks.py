@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from application.projections import MatchListProjection, sweep_pending_work
@@ -10,19 +10,24 @@ from application.service import Motley
 
 
 class TaskHandlers:
-    def __init__(self, app: Motley, projection: MatchListProjection):
+    def __init__(self, app: Motley, projection: MatchListProjection, followers: Sequence[Any] = ()):
         self.app = app
         self.projection = projection
+        # Other followers of the log (the round keeper, the league read models), run after the list.
+        self.followers = list(followers)
         self.handlers = {
             TASK_RESOLVE: app.resolve_automatic_step,
             TASK_TIMEOUT: app.close_timed_phase,
             TASK_BOT: app.play_computer_move,
-            TASK_PROJECT: projection.run,
+            TASK_PROJECT: self.project,
             TASK_SWEEP: self.sweep,
         }
 
+    def project(self) -> int:
+        return self.projection.run() + sum(follower.run() for follower in self.followers)
+
     def sweep(self) -> int:
-        self.projection.run()  # the list of active matches must be current first
+        self.project()  # the list of active matches (and the tournaments' rounds) must be current first
         return sweep_pending_work(self.app, self.projection.view)
 
     def run(self, name: str, *args: Any) -> Any:

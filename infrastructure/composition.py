@@ -13,10 +13,13 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from application.ports import TASK_SWEEP, MatchListView, Task, TaskQueue
+from application.league import LeagueProjection
+from application.ports import TASK_SWEEP, LeagueView, MatchListView, Task, TaskQueue
 from application.projections import MatchListProjection
 from application.service import Motley, utcnow
 from application.tasks import TaskHandlers
+from application.tournaments import RoundKeeper, Tournaments
+from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
 from infrastructure.readmodels import PostgresMatchListView, SQLiteMatchListView
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue
@@ -30,6 +33,10 @@ class Container:
     projection: MatchListProjection
     tasks: TaskQueue
     handlers: TaskHandlers
+    tournaments: Tournaments
+    league_view: LeagueView
+    league: LeagueProjection
+    keeper: RoundKeeper
 
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
@@ -59,10 +66,14 @@ def build(
     view_class = PostgresMatchListView if settings.store == "postgres" else SQLiteMatchListView
     match_list = app.factory.tracking_recorder(view_class)
     projection = MatchListProjection(app, match_list)
-    handlers = TaskHandlers(app, projection)
+    league_view = app.factory.tracking_recorder(PostgresLeagueView if settings.store == "postgres" else SQLiteLeagueView)
+    tournaments = Tournaments(app)
+    keeper = RoundKeeper(app, tournaments, league_view)
+    league = LeagueProjection(app, league_view)
+    handlers = TaskHandlers(app, projection, followers=[keeper, league])
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
-    return Container(settings, app, match_list, projection, tasks, handlers)
+    return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper)
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

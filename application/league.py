@@ -1,0 +1,198 @@
+"""The league read models, projected from the event log with tracking (each event applied once):
+ratings and leaderboards per game, player statistics, rating histories, the tournament list,
+standings, and the report of what each sanction changed.
+
+Ratings are updated in the log's order, one finished rated match at a time
+(``application.ratings``). A voided match changes the past: the projection then replays the game's
+finished matches (kept as ``finished`` rows) from the first, without the voided ones, so the live
+numbers always equal a rebuild from the events. A sanction is applied in a batch of its own, so its
+report compares the read models just before and just after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Optional
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from application.ports import Doc, LeagueView
+from application.ratings import Rating, rate
+from application.service import Motley
+from domain.tournament import Tournament, standings
+
+log = logging.getLogger(__name__)
+BATCH = 500
+LEAGUE = "league"
+KINDS = ("rating", "stats", "history", "finished", "voided", "tournament", "standing", "report")
+SANCTIONS = ("Tournament.PlayerDisqualified", "Tournament.MatchVoided")
+
+
+def _key(position: int) -> str:
+    return f"{position:012d}"
+
+
+class Changes:
+    """The rows a batch writes, over the rows already stored (reads see the batch's own writes)."""
+
+    def __init__(self, view: LeagueView):
+        self.view = view
+        self.docs: dict[tuple[str, str, str], Doc] = {}
+        self.drops: list[tuple[str, str]] = []
+
+    def get(self, kind: str, group: str, key: str) -> Optional[Doc]:
+        if (kind, group, key) in self.docs:
+            return self.docs[(kind, group, key)]
+        if (kind, group) in self.drops:
+            return None
+        return self.view.get(kind, group, key)
+
+    def put(self, doc: Doc) -> None:
+        self.docs[(doc.kind, doc.group, doc.key)] = doc
+
+    def drop(self, kind: str, group: str) -> None:
+        self.drops.append((kind, group))
+        self.docs = {k: d for k, d in self.docs.items() if (k[0], k[1]) != (kind, group)}
+
+
+class LeagueProjection:
+    def __init__(self, app: Motley, view: LeagueView):
+        self.app = app
+        self.view = view
+        self.name = f"{app.name}.{LEAGUE}"
+
+    def run(self) -> int:
+        applied = 0
+        while True:
+            start = self.view.position(self.name)
+            notifications = self.app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
+            if not notifications:
+                return applied
+            cut = next((i for i, n in enumerate(notifications) if n.topic.endswith(SANCTIONS)), None)
+            batch = notifications[:1] if cut == 0 else notifications[:cut]
+            changes = Changes(self.view)
+            touched: dict[str, int] = {}
+            for n in batch:
+                if n.topic.endswith("Match.Finished"):
+                    self._finished(changes, n.id, str(n.originator_id))
+                elif ":Tournament." in n.topic:
+                    touched[str(n.originator_id)] = n.originator_version
+                    if n.topic.endswith(SANCTIONS):
+                        self._sanction(changes, n.id, str(n.originator_id), n.originator_version)
+            for tournament_id, version in touched.items():
+                self._tournament(changes, self._tournament_at(tournament_id, version))
+            try:
+                self.view.write(list(changes.docs.values()), changes.drops, start, Tracking(self.name, batch[-1].id))
+            except IntegrityError:
+                return applied  # another consumer moved the position: it carries on
+            applied += len(batch)
+
+    def rebuild(self) -> int:
+        """Forget every row and the position, then apply the whole log again."""
+        self.view.reset(self.name, KINDS)
+        return self.run()
+
+    # -- matches and ratings ----------------------------------------------------------------------
+    def _finished(self, changes: Changes, position: int, match_id: str) -> None:
+        match = self.app.get_match(match_id)
+        seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
+        if match.result is None or not seats:
+            return
+        row = {
+            "match_id": match_id,
+            "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],
+            "ranks": [match.result["ranks"][s] for s in seats],
+            "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2,
+            "at": match.modified_on.isoformat(),
+            "position": position,
+        }
+        changes.put(Doc("finished", match.game, _key(position), "", float(position), row))
+        if changes.get("voided", "", match_id) is None:
+            self._score(changes, match.game, row)
+
+    def _score(self, changes: Changes, game: str, row: dict) -> None:
+        players, ranks = row["players"], row["ranks"]
+        for player, place in zip(players, ranks):
+            pid = player["player_id"]
+            stats = dict(getattr(changes.get("stats", game, pid), "data", None) or
+                         {"player_id": pid, "game": game, "played": 0, "wins": 0, "place_sum": 0})
+            stats.update(name=player["name"], played=stats["played"] + 1, wins=stats["wins"] + (place == 1),
+                         place_sum=stats["place_sum"] + place)
+            stats["average_place"] = round(stats["place_sum"] / stats["played"], 4)
+            changes.put(Doc("stats", game, pid, pid, float(stats["played"]), stats))
+        if not row["rated"]:
+            return
+        current = [changes.get("rating", game, p["player_id"]) for p in players]
+        before = [Rating() if doc is None else Rating(doc.data["mu"], doc.data["sigma"]) for doc in current]
+        after = rate(before, ranks)
+        for player, place, doc, rating in zip(players, ranks, current, after):
+            pid = player["player_id"]
+            data = dict(doc.data) if doc is not None else {"player_id": pid, "game": game, "played": 0, "wins": 0}
+            data.update(name=player["name"], mu=rating.mu, sigma=rating.sigma, ordinal=rating.ordinal,
+                        played=data["played"] + 1, wins=data["wins"] + (place == 1))
+            changes.put(Doc("rating", game, pid, pid, rating.ordinal, data))
+            changes.put(Doc("history", game, f"{pid}/{_key(row['position'])}", pid, float(row["position"]), {
+                "match_id": row["match_id"], "position": row["position"], "at": row["at"], "place": place,
+                "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal,
+            }))
+
+    def _replay_game(self, changes: Changes, game: str) -> None:
+        """Ratings, statistics and histories of ``game`` again from its first finished match."""
+        for kind in ("rating", "stats", "history"):
+            changes.drop(kind, game)
+        voided = {d.key for d in self.view.page("voided").rows} | {
+            k[2] for k in changes.docs if k[0] == "voided"}
+        for doc in self.view.page("finished", group=game).rows:
+            if doc.data["match_id"] not in voided:
+                self._score(changes, game, doc.data)
+
+    # -- tournaments ------------------------------------------------------------------------------
+    def _tournament_at(self, tournament_id: str, version: int) -> Tournament:
+        return self.app.repository.get(UUID(tournament_id), version=version)
+
+    def _tournament(self, changes: Changes, tournament: Tournament) -> None:
+        tid = str(tournament.id)
+        changes.put(Doc("tournament", tournament.game, tid, tournament.status, tournament.created_on.timestamp(), {
+            "id": tid, "game": tournament.game, "name": tournament.name, "status": tournament.status,
+            "format": tournament.format, "table_size": tournament.table_size,
+            "rounds": tournament.rounds_planned, "rounds_paired": len(tournament.rounds),
+            "players": len(tournament.players), "organiser": tournament.organiser,
+            "created_at": tournament.created_on.isoformat(),
+        }))
+        changes.drop("standing", tid)
+        for i, row in enumerate(standings(tournament)):
+            changes.put(Doc("standing", tid, f"{i:04d}", row["player_id"], float(-i), row))
+
+    def _sanction(self, changes: Changes, position: int, tournament_id: str, version: int) -> None:
+        before = self._tournament_at(tournament_id, version - 1)
+        after = self._tournament_at(tournament_id, version)
+        sanction = after.sanctions[-1]
+        game = after.game
+        ratings_before = {p: self._rating(changes, game, p) for p in after.players}
+        if sanction["kind"] == "void":
+            changes.put(Doc("voided", "", sanction["match_id"], tournament_id, float(position),
+                            {"match_id": sanction["match_id"], "tournament_id": tournament_id}))
+            self._replay_game(changes, game)
+        ratings_after = {p: self._rating(changes, game, p) for p in after.players}
+        rows_before = {r["player_id"]: r for r in standings(before)}
+        changed = []
+        for row in standings(after):
+            pid = row["player_id"]
+            old = rows_before.get(pid, {})
+            entry = {
+                "player_id": pid, "name": row["name"],
+                "rank": {"before": old.get("rank"), "after": row["rank"]},
+                "points": {"before": old.get("points"), "after": row["points"]},
+                "tie_breaks": {"before": old.get("tie_breaks"), "after": row["tie_breaks"]},
+                "rating": {"before": ratings_before[pid], "after": ratings_after[pid]},
+            }
+            if any(entry[k]["before"] != entry[k]["after"] for k in ("rank", "points", "tie_breaks", "rating")):
+                changed.append(entry)
+        report = {**sanction, "tournament_id": tournament_id, "position": position, "changed": changed}
+        changes.put(Doc("report", tournament_id, f"{sanction['number']:04d}", sanction["kind"], float(position), report))
+
+    @staticmethod
+    def _rating(changes: Changes, game: str, player_id: str) -> Optional[dict[str, Any]]:
+        doc = changes.get("rating", game, player_id)
+        return None if doc is None else {k: doc.data[k] for k in ("mu", "sigma", "ordinal", "played")}

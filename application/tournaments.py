@@ -1,0 +1,246 @@
+"""Tournaments in the service layer: commands (get, act, save) and the worker that runs the rounds.
+
+A tournament lives in the same application (the same event store and notification log) as its
+matches, so pairing a round saves the tournament's ``RoundPaired`` and every new match's events in
+one atomic save. The matches' ids come from the tournament id, round and table
+(``domain.tournament.match_id_for``): a second save of the same pairing is refused by the store
+(and by the aggregate, which pairs a round once), so nothing is ever paired twice.
+
+:class:`RoundKeeper` follows the event log (a tracking position of its own): when a tournament's
+match finishes, it records the table's result and, if that completed the round, pairs the next one
+in the same save. It runs in the workers, never in the request that finished the match; each of its
+commands is idempotent, so a worker that dies anywhere and a notification delivered again change
+nothing twice.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any, Optional, Sequence
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError, Tracking
+
+from application import errors
+from application.ports import TASK_PROJECT, Doc, LeagueView, Task
+from application.service import RETRIES, Motley, parse_id
+from domain import tournament as tournament_domain
+from domain.engine import InvalidOptions
+from domain.games import UnknownGame, available_engines, get_engine
+from domain.match import Match
+from domain.player import Player
+from domain.tournament import Tournament
+
+log = logging.getLogger(__name__)
+BATCH = 500
+KEEPER = "rounds"  # the tracking name suffix of the round keeper
+TABLE_DOC = "tournament-table"  # the keeper's own map: match id -> tournament id
+
+#: Refusals of the tournament aggregate, as service refusals.
+REFUSALS: dict[type, type[errors.ServiceError]] = {
+    tournament_domain.InvalidTournament: errors.InvalidRequest,
+    tournament_domain.NotOrganiser: errors.Forbidden,
+    tournament_domain.RegistrationError: errors.Conflict,
+    tournament_domain.TournamentStateError: errors.Conflict,
+}
+
+
+def refusal(error: tournament_domain.TournamentError) -> errors.ServiceError:
+    kind = next((REFUSALS[c] for c in type(error).__mro__ if c in REFUSALS), errors.Conflict)
+    return kind(error.detail, rule=error.rule)
+
+
+def new_match(match_id: UUID, **fields: Any) -> Match:
+    """A match with a chosen id (the aggregate otherwise draws a random one); unnamed fields of
+    ``Match.__init__`` take their defaults."""
+    bound = inspect.signature(Match.__init__).bind(None, **fields)
+    bound.apply_defaults()
+    arguments = dict(bound.arguments)
+    arguments.pop("self")
+    return Match._create(event_class=Match.Created, id=match_id, **arguments)
+
+
+class Tournaments:
+    def __init__(self, app: Motley):
+        self.app = app
+
+    # -- commands ---------------------------------------------------------------------------------
+    def create(self, organiser: Player, body: dict) -> UUID:
+        game = body["game"]
+        try:
+            engine = get_engine(game)
+        except UnknownGame:
+            raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines())) from None
+        table_size = body.get("table_size") or min(engine.max_players, 4)
+        points = body.get("points") or tournament_domain.default_points(table_size)
+        tie_breaks = body.get("tie_breaks")
+        tie_breaks = ["opponents-points", "wins"] if tie_breaks is None else tie_breaks
+        try:
+            Tournament.check_options(table_size, engine.min_players, engine.max_players, body["format"],
+                                     body["rounds"], points, tie_breaks)
+            options = engine.check_options(table_size, body.get("match_options") or {})
+        except tournament_domain.TournamentError as error:
+            raise refusal(error) from None
+        except InvalidOptions as error:
+            raise errors.from_domain(error) from None
+        bye_points = body.get("bye_points")
+        tournament = Tournament(
+            game=game,
+            name=body["name"],
+            organiser=str(organiser.id),
+            table_size=table_size,
+            min_players=engine.min_players,
+            format=body["format"],
+            rounds=body["rounds"],
+            points=list(points),
+            bye_points=points[(table_size - 1) // 2] if bye_points is None else bye_points,
+            tie_breaks=list(tie_breaks),
+            match_options=options,
+            rated=body.get("rated", True),
+            round_deadline_seconds=body.get("round_deadline_seconds"),
+        )
+        self._save(tournament, [])
+        return tournament.id
+
+    def get(self, tournament_id: Any) -> Tournament:
+        try:
+            tournament = self.app.repository.get(parse_id(tournament_id, "tournament"))
+        except AggregateNotFoundError:
+            tournament = None
+        if not isinstance(tournament, Tournament):
+            raise errors.NotFound(f"no tournament with id {tournament_id}")
+        return tournament
+
+    def register(self, tournament_id: Any, player: Player) -> None:
+        self._command(tournament_id, lambda t: t.register(str(player.id), player.name))
+
+    def withdraw(self, tournament_id: Any, player_id: str, by: Player) -> None:
+        self._command(tournament_id, lambda t: t.withdraw(player_id, str(by.id)))
+
+    def start(self, tournament_id: Any, by: Player) -> None:
+        self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
+
+    def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str]) -> None:
+        self._command(tournament_id, lambda t: t.forfeit(str(by.id), list(player_ids), self.app.clock()))
+
+    def sanction(self, tournament_id: Any, by: Player, body: dict) -> int:
+        """Disqualify a player or void a match; returns the sanction's number."""
+        if body["kind"] == "disqualify":
+            if not body.get("player_id"):
+                raise errors.InvalidRequest("a disqualification names the player_id")
+            return self._command(tournament_id, lambda t: (
+                t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []))
+        if not body.get("match_id"):
+            raise errors.InvalidRequest("voiding names the match_id")
+        return self._command(tournament_id, lambda t: t.void_match(
+            str(by.id), body["match_id"], body.get("reason", ""), self.app.clock()))
+
+    def record_result(self, tournament_id: str, match: Match) -> bool:
+        """Record a finished match's result (and pair the next round if it completed one); False if
+        it was already recorded. Called by the round keeper."""
+        ranks = match.result["ranks"] if match.result else None
+        if ranks is None:
+            return False
+        return self._command(tournament_id, lambda t: t.record_result(str(match.id), ranks, self.app.clock())) is not None
+
+    # -- the machinery ----------------------------------------------------------------------------
+    def _command(self, tournament_id: Any, act) -> Any:
+        """Get, act, save (with the matches of any round the act paired), retrying a lost race."""
+        for _ in range(RETRIES):
+            tournament = self.get(tournament_id)
+            try:
+                outcome = act(tournament)
+            except tournament_domain.TournamentError as error:
+                raise refusal(error) from None
+            number, tables = outcome if isinstance(outcome, tuple) else (None, outcome)
+            if not tournament.pending_events:
+                return None if number is None else number
+            matches = [self._match_for(tournament, table) for table in tables or []]
+            try:
+                self._save(tournament, matches)
+            except IntegrityError:
+                continue
+            return outcome if number is None else number
+        raise errors.Conflict("the tournament is too busy; try again")
+
+    def _match_for(self, tournament: Tournament, table: dict) -> Match:
+        engine = get_engine(tournament.game)
+        seats = len(table["players"])
+        match = new_match(
+            UUID(table["match_id"]),
+            game=tournament.game,
+            rules_version=engine.rules_version,
+            seats=seats,
+            options=_options_for(engine, seats, tournament.match_options),
+            bots={},
+            created_by=tournament.organiser,
+            rated=tournament.rated,
+        )
+        for seat, player_id in enumerate(table["players"]):
+            match.join(player_id, tournament.players[player_id]["name"], seat)
+        match.start(tournament.organiser)
+        match.settle(self.app.rng, self.app.clock())
+        return match
+
+    def _save(self, tournament: Tournament, matches: list[Match]) -> None:
+        self.app.save(tournament, *matches)  # one transaction: the round and all its matches
+        self.app.tasks.enqueue(Task(TASK_PROJECT))
+        for match in matches:
+            for task in self.app.follow_ups(match):
+                if task.name != TASK_PROJECT:
+                    self.app.tasks.enqueue(task)
+
+
+def _options_for(engine, seats: int, options: dict) -> dict:
+    """The tournament's match options for a smaller table: those the engine accepts at that size."""
+    try:
+        return engine.check_options(seats, options)
+    except InvalidOptions:
+        return engine.check_options(seats, {})
+
+
+class RoundKeeper:
+    """Follows the log: a finished tournament match's result is recorded, rounds are paired."""
+
+    def __init__(self, app: Motley, tournaments: Tournaments, view: LeagueView):
+        self.app = app
+        self.tournaments = tournaments
+        self.view = view
+        self.name = f"{app.name}.{KEEPER}"
+
+    def run(self) -> int:
+        applied = 0
+        while True:
+            start = self.view.position(self.name)
+            notifications = self.app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
+            if not notifications:
+                return applied
+            paired: dict[str, str] = {}
+            docs = []
+            for n in notifications:
+                topic = n.topic
+                if topic.endswith("Tournament.RoundPaired"):
+                    tournament_id = str(n.originator_id)
+                    for table in self._tables_paired(tournament_id, n.originator_version):
+                        paired[table["match_id"]] = tournament_id
+                        docs.append(Doc(TABLE_DOC, "", table["match_id"], "", 0.0, {"tournament_id": tournament_id}))
+                elif topic.endswith("Match.Finished"):
+                    match_id = str(n.originator_id)
+                    tournament_id = paired.get(match_id) or self._tournament_of(match_id)
+                    if tournament_id is not None:
+                        self.tournaments.record_result(tournament_id, self.app.get_match(match_id))
+            try:
+                self.view.write(docs, [], start, Tracking(self.name, notifications[-1].id))
+            except IntegrityError:
+                return applied  # another keeper moved on; what this one did was idempotent
+            applied += len(notifications)
+
+    def _tables_paired(self, tournament_id: str, version: int) -> list[dict]:
+        tournament = self.app.repository.get(UUID(tournament_id), version=version)
+        return tournament.rounds[-1]["tables"]
+
+    def _tournament_of(self, match_id: str) -> Optional[str]:
+        doc = self.view.get(TABLE_DOC, "", match_id)
+        return None if doc is None else doc.data["tournament_id"]

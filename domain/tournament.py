@@ -1,0 +1,395 @@
+"""A tournament: rounds of matches of one game, an event-sourced aggregate (docs/tournaments.md).
+
+Its creator is its organiser. Players register and withdraw; the organiser starts it; each round is
+paired into tables (``RoundPaired`` names each table's match id, derived from the tournament id, the
+round and the table, so a pairing can never create a second set of matches); each table's result
+is recorded once (``TableResultRecorded``); sanctions (a disqualification, a voided match) and
+forfeits are events too, never deletions. Standings are computed from the events by
+:func:`standings`.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any, Optional, Sequence
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate, event
+
+from domain import pairing
+
+FORMATS = ("swiss", "round-robin")
+TIE_BREAKS = ("opponents-points", "wins", "average-place")
+#: A round-robin is offered where the field is small enough for every pair to meet in a few rounds.
+ROUND_ROBIN_MAX_FIELD = 12
+
+STATUS_OPEN = "open"
+STATUS_ACTIVE = "active"
+STATUS_FINISHED = "finished"
+
+ENTRANT = "registered"
+WITHDRAWN = "withdrawn"
+DISQUALIFIED = "disqualified"
+
+PLAYED, FORFEIT, VOID = "played", "forfeit", "void"
+
+
+class TournamentError(Exception):
+    """A request the tournament refuses; the subclass says why."""
+
+    def __init__(self, detail: str, rule: Optional[str] = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.rule = rule
+
+
+class InvalidTournament(TournamentError):
+    """Options that can never make a tournament (a bad format, points or table size)."""
+
+
+class NotOrganiser(TournamentError):
+    pass
+
+
+class RegistrationError(TournamentError):
+    pass
+
+
+class TournamentStateError(TournamentError):
+    """The tournament is not in a state where the request applies."""
+
+
+def match_id_for(tournament_id: UUID, round_no: int, table: int) -> UUID:
+    """The one match id a table can ever have: pairing the same round again creates nothing new."""
+    return uuid5(tournament_id, f"round-{round_no}/table-{table}")
+
+
+def default_points(table_size: int) -> list[int]:
+    return [table_size - place for place in range(1, table_size + 1)]
+
+
+class Tournament(Aggregate):
+    @event("Created")
+    def __init__(
+        self,
+        game: str,
+        name: str,
+        organiser: str,
+        table_size: int,
+        min_players: int,
+        format: str,
+        rounds: int,
+        points: list,
+        bye_points: int,
+        tie_breaks: list,
+        match_options: dict,
+        rated: bool,
+        round_deadline_seconds: Optional[int],
+    ):
+        self.game = game
+        self.name = name
+        self.organiser = organiser
+        self.table_size = table_size
+        self.min_players = min_players
+        self.format = format
+        self.rounds_planned = rounds
+        self.points = points
+        self.bye_points = bye_points
+        self.tie_breaks = tie_breaks
+        self.match_options = match_options
+        self.rated = rated
+        self.round_deadline_seconds = round_deadline_seconds
+        self.status = STATUS_OPEN
+        self.players: dict[str, dict] = {}  # player id -> {"name", "status"}, in registration order
+        self.rounds: list[dict] = []
+        self.sanctions: list[dict] = []
+
+    @staticmethod
+    def check_options(
+        table_size: int, min_players: int, max_players: int, format: str, rounds: int, points: list,
+        tie_breaks: list,
+    ) -> None:
+        if not min_players <= table_size <= max_players:
+            raise InvalidTournament(f"tables of this game seat {min_players} to {max_players} players")
+        if format not in FORMATS:
+            raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}")
+        if not 1 <= rounds <= 20:
+            raise InvalidTournament("a tournament has 1 to 20 rounds")
+        if len(points) != table_size or any(type(p) is not int or p < 0 for p in points):
+            raise InvalidTournament(f"points name one whole number (>= 0) per place 1 to {table_size}")
+        if list(points) != sorted(points, reverse=True):
+            raise InvalidTournament("a better place never scores fewer points")
+        unknown = [t for t in tie_breaks if t not in TIE_BREAKS]
+        if unknown or len(set(tie_breaks)) != len(tie_breaks):
+            raise InvalidTournament(f"tie-breaks are distinct ones of {', '.join(TIE_BREAKS)}")
+
+    # -- who may do what --------------------------------------------------------------------------
+    def check_organiser(self, player_id: str) -> None:
+        if player_id != self.organiser:
+            raise NotOrganiser("only the tournament's organiser may do this")
+
+    def check_status(self, *allowed: str) -> None:
+        if self.status not in allowed:
+            raise TournamentStateError(f"the tournament is {self.status}")
+
+    def entrants(self) -> list[str]:
+        """Players still in the tournament, in registration order."""
+        return [p for p, info in self.players.items() if info["status"] == ENTRANT]
+
+    # -- registration -----------------------------------------------------------------------------
+    def register(self, player_id: str, name: str) -> None:
+        self.check_status(STATUS_OPEN)
+        if player_id in self.players and self.players[player_id]["status"] == ENTRANT:
+            raise RegistrationError("you are already registered for this tournament")
+        self._registered(player_id=player_id, name=name)
+
+    @event("PlayerRegistered")
+    def _registered(self, player_id: str, name: str) -> None:
+        self.players.pop(player_id, None)  # one registered again after withdrawing moves to the end
+        self.players[player_id] = {"name": name, "status": ENTRANT}
+
+    def withdraw(self, player_id: str, by: str) -> None:
+        if by != player_id:
+            self.check_organiser(by)
+        self.check_status(STATUS_OPEN, STATUS_ACTIVE)
+        if self.players.get(player_id, {}).get("status") != ENTRANT:
+            raise RegistrationError(f"player {player_id} is not registered for this tournament")
+        self._withdrawn(player_id=player_id, by=by)
+
+    @event("PlayerWithdrawn")
+    def _withdrawn(self, player_id: str, by: str) -> None:
+        if self.status == STATUS_OPEN:
+            del self.players[player_id]  # before the start a withdrawal leaves no trace in standings
+        else:
+            self.players[player_id]["status"] = WITHDRAWN
+
+    # -- rounds -----------------------------------------------------------------------------------
+    def start(self, by: str, now: datetime) -> list[dict]:
+        """Start and pair round 1; returns its tables, for the application to create the matches."""
+        self.check_organiser(by)
+        self.check_status(STATUS_OPEN)
+        entrants = self.entrants()
+        if len(entrants) < self.table_size:
+            raise RegistrationError(
+                f"a tournament with tables of {self.table_size} needs at least {self.table_size} players;"
+                f" {len(entrants)} registered"
+            )
+        if self.format == "round-robin" and len(entrants) > ROUND_ROBIN_MAX_FIELD:
+            raise RegistrationError(
+                f"a round-robin takes at most {ROUND_ROBIN_MAX_FIELD} players; use swiss for {len(entrants)}"
+            )
+        self._started()
+        return self.pair_round(1, now)
+
+    @event("Started")
+    def _started(self) -> None:
+        self.status = STATUS_ACTIVE
+
+    def pair_round(self, round_no: int, now: datetime) -> list[dict]:
+        self.check_status(STATUS_ACTIVE)
+        if round_no != len(self.rounds) + 1:
+            # The guard that makes pairing idempotent: a round is paired once, whoever asks again.
+            raise TournamentStateError(f"round {round_no} cannot be paired: {len(self.rounds)} rounds are")
+        if self.rounds and not self.round_complete(self.rounds[-1]):
+            raise TournamentStateError(f"round {len(self.rounds)} is still being played")
+        order = self.pairing_order()
+        met = pairing.meetings([t["players"] for r in self.rounds for t in r["tables"]])
+        byes_had: dict[str, int] = {}
+        for r in self.rounds:
+            for p in r["byes"]:
+                byes_had[p] = byes_had.get(p, 0) + 1
+        result = pairing.pair(order, met, byes_had, self.table_size, self.min_players)
+        tables = [
+            {"table": i + 1, "match_id": str(match_id_for(self.id, round_no, i + 1)), "players": players,
+             "result": None}
+            for i, players in enumerate(result.tables)
+        ]
+        deadline = None if self.round_deadline_seconds is None else now + timedelta(seconds=self.round_deadline_seconds)
+        self._round_paired(round=round_no, tables=tables, byes=result.byes, deadline=deadline)
+        return tables
+
+    def pairing_order(self) -> list[str]:
+        entrants = self.entrants()
+        if self.format == "round-robin" or not self.rounds:
+            # A fixed seed order, a rotation of the registration order by the round (round-robin),
+            # or the registration order itself for the first swiss round.
+            shift = len(self.rounds) % max(1, len(entrants))
+            return entrants[shift:] + entrants[:shift] if self.format == "round-robin" else entrants
+        ranked = [row["player_id"] for row in standings(self)]
+        return [p for p in ranked if p in entrants]
+
+    @event("RoundPaired")
+    def _round_paired(self, round: int, tables: list, byes: list, deadline: Optional[datetime]) -> None:
+        self.rounds.append({"round": round, "tables": tables, "byes": byes, "deadline": deadline})
+
+    @staticmethod
+    def round_complete(round_: dict) -> bool:
+        return all(t["result"] is not None for t in round_["tables"])
+
+    def table_of_match(self, match_id: str) -> Optional[tuple[dict, dict]]:
+        for round_ in self.rounds:
+            for table in round_["tables"]:
+                if table["match_id"] == match_id:
+                    return round_, table
+        return None
+
+    def record_result(self, match_id: str, ranks: Sequence[int], now: datetime) -> Optional[list[dict]]:
+        """Record a finished match's ranks (one per seat, seats in the table's order) once. Returns
+        the next round's tables if this completed a round (empty after the last round), ``None`` if
+        nothing was recorded (already recorded, forfeited or voided: a duplicate delivery)."""
+        found = self.table_of_match(match_id)
+        if found is None:
+            raise TournamentStateError(f"match {match_id} is not one of this tournament's")
+        round_, table = found
+        if table["result"] is not None:
+            return None
+        if len(ranks) != len(table["players"]):
+            raise TournamentStateError(f"match {match_id} has {len(ranks)} ranks for {len(table['players'])} seats")
+        self._result_recorded(round=round_["round"], table=table["table"], ranks=list(ranks), how=PLAYED)
+        return self._advance(now)
+
+    @event("TableResultRecorded")
+    def _result_recorded(self, round: int, table: int, ranks: list, how: str) -> None:
+        self.rounds[round - 1]["tables"][table - 1]["result"] = {"ranks": ranks, "how": how}
+
+    def forfeit(self, by: str, player_ids: Sequence[str], now: datetime) -> Optional[list[dict]]:
+        """The organiser forfeits absent players of an unfinished table of the current round once its
+        deadline has passed: they share the last place, the players present share the first."""
+        self.check_organiser(by)
+        self.check_status(STATUS_ACTIVE)
+        round_ = self.rounds[-1]
+        if round_["deadline"] is None:
+            raise TournamentStateError("this tournament's rounds have no deadline: nobody can be forfeited")
+        if now < round_["deadline"]:
+            raise TournamentStateError(f"round {round_['round']} runs until {round_['deadline'].isoformat()}")
+        tables = {t["table"] for t in round_["tables"] for p in player_ids if p in t["players"]}
+        if not player_ids or len(tables) != 1:
+            raise TournamentStateError("name the absent players of one table of the current round")
+        table = next(t for t in round_["tables"] if t["table"] in tables)
+        if not set(player_ids) <= set(table["players"]):
+            raise TournamentStateError("every forfeited player must sit at that table")
+        if table["result"] is not None:
+            raise TournamentStateError(f"table {table['table']} already has its result")
+        present = sum(1 for p in table["players"] if p not in player_ids)
+        ranks = [present + 1 if p in player_ids else 1 for p in table["players"]]
+        self._players_forfeited(round=round_["round"], table=table["table"], player_ids=list(player_ids))
+        self._result_recorded(round=round_["round"], table=table["table"], ranks=ranks, how=FORFEIT)
+        return self._advance(now)
+
+    @event("PlayersForfeited")
+    def _players_forfeited(self, round: int, table: int, player_ids: list) -> None:
+        pass  # the result that follows carries the ranks; this event says who was absent
+
+    def _advance(self, now: datetime) -> list[dict]:
+        if not self.round_complete(self.rounds[-1]):
+            return []
+        if len(self.rounds) >= self.rounds_planned or len(self.entrants()) < self.min_players:
+            self._finished()
+            return []
+        return self.pair_round(len(self.rounds) + 1, now)
+
+    @event("Finished")
+    def _finished(self) -> None:
+        self.status = STATUS_FINISHED
+
+    # -- sanctions --------------------------------------------------------------------------------
+    def disqualify(self, by: str, player_id: str, reason: str) -> int:
+        self.check_organiser(by)
+        self.check_status(STATUS_ACTIVE, STATUS_FINISHED)
+        if self.players.get(player_id, {}).get("status") not in (ENTRANT, WITHDRAWN):
+            raise RegistrationError(f"player {player_id} is not in this tournament (or is already disqualified)")
+        number = len(self.sanctions) + 1
+        self._disqualified(number=number, player_id=player_id, reason=reason, by=by)
+        return number
+
+    @event("PlayerDisqualified")
+    def _disqualified(self, number: int, player_id: str, reason: str, by: str) -> None:
+        self.players[player_id]["status"] = DISQUALIFIED
+        self.sanctions.append({"number": number, "kind": "disqualify", "player_id": player_id, "reason": reason})
+
+    def void_match(self, by: str, match_id: str, reason: str, now: datetime) -> tuple[int, list[dict]]:
+        self.check_organiser(by)
+        self.check_status(STATUS_ACTIVE, STATUS_FINISHED)
+        found = self.table_of_match(match_id)
+        if found is None:
+            raise TournamentStateError(f"match {match_id} is not one of this tournament's")
+        if found[1]["result"] is not None and found[1]["result"]["how"] == VOID:
+            raise TournamentStateError(f"match {match_id} is already void")
+        number = len(self.sanctions) + 1
+        self._voided(number=number, match_id=match_id, reason=reason, by=by)
+        # A void table counts as settled: a round waiting only for it goes on.
+        return number, self._advance(now) if self.status == STATUS_ACTIVE else []
+
+    @event("MatchVoided")
+    def _voided(self, number: int, match_id: str, reason: str, by: str) -> None:
+        round_, table = self.table_of_match(match_id)  # type: ignore[misc]
+        table["result"] = {"ranks": None, "how": VOID}
+        self.sanctions.append({"number": number, "kind": "void", "match_id": match_id, "reason": reason})
+
+
+def standings(tournament: Tournament) -> list[dict]:
+    """Points, tie-breaks and rank of every player (docs/tournaments.md, "Standings").
+
+    A table scores ``points[place - 1]`` for each player's place (tied players share the better
+    place); a bye scores ``bye_points``; a void table scores nothing and counts for no tie-break.
+    Disqualified players are listed last without a rank; their past opponents keep what they scored.
+    """
+    rows: dict[str, dict[str, Any]] = {
+        p: {"player_id": p, "name": info["name"], "status": info["status"], "points": 0, "played": 0,
+            "wins": 0, "byes": 0, "places": [], "opponents": []}
+        for p, info in tournament.players.items()
+    }
+    for round_ in tournament.rounds:
+        for p in round_["byes"]:
+            rows[p]["points"] += tournament.bye_points
+            rows[p]["byes"] += 1
+        for table in round_["tables"]:
+            result = table["result"]
+            if result is None or result["how"] == VOID:
+                continue
+            for seat, p in enumerate(table["players"]):
+                place = result["ranks"][seat]
+                rows[p]["points"] += tournament.points[place - 1]
+                rows[p]["played"] += 1
+                rows[p]["wins"] += 1 if place == 1 else 0
+                rows[p]["places"].append(place)
+                rows[p]["opponents"].extend(q for q in table["players"] if q != p)
+    for row in rows.values():
+        row["opponents-points"] = sum(rows[q]["points"] for q in row["opponents"])
+        row["average-place"] = round(sum(row["places"]) / len(row["places"]), 4) if row["places"] else None
+
+    def key(row: dict) -> tuple:
+        parts: list[Any] = [-row["points"]]
+        for tie_break in tournament.tie_breaks:
+            value = row[tie_break]
+            if tie_break == "average-place":
+                parts.append(value if value is not None else float("inf"))  # lower is better
+            else:
+                parts.append(-value)
+        return tuple(parts)
+
+    order = list(tournament.players)  # registration order settles what the tie-breaks do not
+    ranked = sorted((r for r in rows.values() if r["status"] != DISQUALIFIED),
+                    key=lambda r: (key(r), order.index(r["player_id"])))
+    out = []
+    previous, rank = None, 0
+    for i, row in enumerate(ranked):
+        if key(row) != previous:
+            rank, previous = i + 1, key(row)
+        out.append(_public(row, rank, tournament.tie_breaks))
+    out.extend(_public(r, None, tournament.tie_breaks) for r in rows.values() if r["status"] == DISQUALIFIED)
+    return out
+
+
+def _public(row: dict, rank: Optional[int], tie_breaks: list) -> dict:
+    return {
+        "rank": rank,
+        "player_id": row["player_id"],
+        "name": row["name"],
+        "status": row["status"],
+        "points": row["points"],
+        "played": row["played"],
+        "wins": row["wins"],
+        "byes": row["byes"],
+        "tie_breaks": {t: row[t] for t in tie_breaks},
+    }
