@@ -39,21 +39,28 @@ def _roundtrip(value):
     return json.loads(json.dumps(value))
 
 
+_LEAVES = (str, int, float, bool, type(None))
+
+
 def _containers(value, found: Optional[dict] = None) -> dict:
-    """Every list and dict object inside ``value`` (by id), walking dicts, lists, tuples and
+    """Every list, dict and set object inside ``value`` (by id), walking dicts, lists, tuples and
     dataclass-like objects (a typed state)."""
     if found is None:
         found = {}
-    if isinstance(value, (dict, list, set)):
+    kind = type(value)
+    if kind in _LEAVES:
+        return found
+    if kind is dict or kind is list or kind is set or isinstance(value, (dict, list, set)):
         if id(value) in found:
             return found
         found[id(value)] = value
-        items = value.values() if isinstance(value, dict) else value
-        for item in items:
-            _containers(item, found)
-    elif isinstance(value, tuple):
+        for item in value.values() if isinstance(value, dict) else value:
+            if type(item) not in _LEAVES:
+                _containers(item, found)
+    elif kind is tuple:
         for item in value:
-            _containers(item, found)
+            if type(item) not in _LEAVES:
+                _containers(item, found)
     elif hasattr(value, "__dict__") and not isinstance(value, type):
         _containers(vars(value), found)
     return found
@@ -62,15 +69,16 @@ def _containers(value, found: Optional[dict] = None) -> dict:
 def _mutate(value) -> None:
     """Change a JSON observation deeply, the way a careless caller might: append to every list,
     add a key to every dict and change every value of it."""
-    if isinstance(value, list):
+    if type(value) is list:
         for item in value:
-            _mutate(item)
+            if type(item) is list or type(item) is dict:
+                _mutate(item)
         value.append("<mutated>")
-    elif isinstance(value, dict):
-        for key in list(value):
-            item = value[key]
-            _mutate(item)
-            if not isinstance(item, (list, dict)):
+    elif type(value) is dict:
+        for key, item in list(value.items()):
+            if type(item) is list or type(item) is dict:
+                _mutate(item)
+            else:
                 value[key] = "<mutated>"
         value["<mutated>"] = True
 
@@ -92,9 +100,10 @@ def check_observations(engine: Engine, state: Any, num_players: int, snapshot: A
         viewer = "public" if index == 0 else f"seat {index - 1}"
         mine = _containers(observation)
         shared = mine.keys() & in_state.keys()
-        assert not shared, f"{engine.name}: the {viewer} observation shares {len(shared)} list(s)/dict(s) with the state"
+        assert not shared, f"{engine.name}: {viewer} observation shares {len(shared)} list/dict with state"
         aliased = mine.keys() & seen.keys()
-        assert not aliased, f"{engine.name}: the {viewer} observation shares list(s)/dict(s) with {seen[next(iter(aliased))]}"
+        other = seen[min(aliased)] if aliased else None
+        assert not aliased, f"{engine.name}: {viewer} observation shares a list/dict with {other}'s"
         seen.update(dict.fromkeys(mine, viewer))
     for bad in (True, False, -1, num_players, "0", 1.0):
         try:

@@ -9,6 +9,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase
 from domain.games import get_engine
 from domain.games.jest import CARDS, ENGINE, award_trophies, score_jest
+from domain.playout import next_step
 
 E = ENGINE
 
@@ -450,12 +451,7 @@ def test_last_offer_card_joins_the_jest_then_final_scoring_r5():
     rng = random.Random(3)
     state = E.initial_state(4, {})
     while E.to_act(state).kind != Phase.AUTO:
-        turn = E.to_act(state)
-        if turn.kind == Phase.CHANCE:
-            state = E.step(state, CHANCE, E.sample_chance(state, rng))
-        else:
-            seat = turn.seats[0]
-            state = E.step(state, seat, rng.choice(E.legal_actions(state, seat)))
+        state = E.step(state, *next_step(E, state, rng))
     assert [len(jest) for jest in state["jests"]] == [4, 4, 4, 4]  # 3 takes + the last offer card
     assert state["offers"] == [None] * 4 and state["deck"] == [] and len(state["trophies"]) == 1
     auto = E.auto_action(state)

@@ -13,6 +13,7 @@ import pytest
 
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, RuleViolation
 from domain.games.jest import CARDS, ENGINE, award_trophies, score_jest
+from domain.playout import next_step
 from tests.engines.test_jest import deal
 
 E = ENGINE
@@ -325,16 +326,10 @@ def test_junk_actions_in_every_phase_raise_only_illegal_action():
                 if actor not in (CHANCE, SYSTEM):
                     with pytest.raises(IllegalAction):
                         E.check_action(state, actor, action)
-        turn = E.to_act(state)
-        if turn.kind == Phase.OVER:
+        chosen = next_step(E, state, rng)
+        if chosen is None:
             break
-        if turn.kind == Phase.CHANCE:
-            state = E.step(state, CHANCE, E.sample_chance(state, rng))
-        elif turn.kind == Phase.AUTO:
-            state = E.step(state, SYSTEM, E.auto_action(state))
-        else:
-            seat = turn.seats[0]
-            state = E.step(state, seat, rng.choice(E.legal_actions(state, seat)))
+        state = E.step(state, *chosen)
     assert seen == {"deal", "offer", "take", "scoring", "over"}
 
 

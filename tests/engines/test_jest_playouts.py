@@ -116,10 +116,9 @@ def check_shape(playout, n):
     assert sorted(result.ranks) == list(range(1, n + 1))  # R7 breaks every tie
 
 
-@pytest.mark.parametrize("n", [3, 4])
-def test_random_playouts(n):
-    for seed in range(PLAYOUTS):
-        full = seed < FULL_CHECKS
+def _playouts(n, count, full_checks):
+    for seed in range(count):
+        full = seed < full_checks
         playout = random_playout(
             E,
             n,
@@ -130,3 +129,15 @@ def test_random_playouts(n):
         )
         check_shape(playout, n)
         check_redaction(playout, n)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [3, 4])
+def test_random_playouts(n):
+    _playouts(n, PLAYOUTS, FULL_CHECKS)
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_few_random_playouts(n):
+    """The fast tier's share of the above: every check, every step, on 30 playouts per count."""
+    _playouts(n, 30, 30)

@@ -16,6 +16,7 @@ from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase
 from domain.games import get_engine
 from domain.games.le_bouffon import ENGINE
 from domain.games.le_bouffon.cards import DECK, ROLES_BY_COUNT, STRENGTH, sort_cards
+from domain.playout import new_match, next_step, play
 
 ROLES4 = ["roi", "héritier", "ouvrier", "bouffon"]
 
@@ -599,17 +600,10 @@ def test_legal_actions_agree_with_check_action():
     for n in (3, 4, 5, 6):
         for game in range(3):
             state = ENGINE.initial_state(n, {"deals": 2})
-            while ENGINE.to_act(state).kind != Phase.OVER:
-                to_act = ENGINE.to_act(state)
-                if to_act.kind == Phase.CHANCE:
-                    state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
-                    continue
-                if to_act.kind == Phase.AUTO:
-                    state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
-                    continue
-                seat = to_act.seats[0]
-                legal = ENGINE.legal_actions(state, seat)
-                if state["phase"] == "play" and rng.random() < 0.3:
+            while (chosen := next_step(ENGINE, state, rng)) is not None:
+                seat, action = chosen
+                if type(seat) is int and state["phase"] == "play" and rng.random() < 0.3:
+                    legal = ENGINE.legal_actions(state, seat)
                     groups = {}
                     for card in state["hands"][seat]:
                         groups.setdefault(STRENGTH[card], []).append(card)
@@ -626,7 +620,7 @@ def test_legal_actions_agree_with_check_action():
                             accepted = False
                         assert accepted == (action in legal), (action, state["trick"]["top"])
                         checked += 1
-                state = ENGINE.step(state, seat, rng.choice(legal))
+                state = ENGINE.step(state, *chosen)
     assert checked > 1000
 
 
@@ -636,22 +630,15 @@ def test_bots_play_whole_matches_from_observations_only():
     bots = ENGINE.bots()
     assert set(bots) == {"random", "basic"}
     rng = random.Random(11)
+
+    def by_bot(state, seat, legal, rng):
+        action = bots["basic" if seat % 2 else "random"](ENGINE.observe(state, seat), legal, rng)
+        assert action in legal
+        return action
+
     for n in (3, 4, 5, 6):
-        state = ENGINE.initial_state(n, {"deals": 2})
-        while ENGINE.to_act(state).kind != Phase.OVER:
-            to_act = ENGINE.to_act(state)
-            if to_act.kind == Phase.CHANCE:
-                state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
-            elif to_act.kind == Phase.AUTO:
-                state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
-            else:
-                seat = to_act.seats[0]
-                legal = ENGINE.legal_actions(state, seat)
-                bot = bots["basic" if seat % 2 else "random"]
-                action = bot(ENGINE.observation(state, seat), legal, rng)
-                assert action in legal
-                state = ENGINE.step(state, seat, action)
-        assert ENGINE.result(state) is not None
+        outcome = play(ENGINE, new_match(ENGINE, n, {"deals": 2}), rng, policy=by_bot, checked=True)
+        assert outcome.result is not None and ENGINE.result(outcome.state) is not None
     laugh_state = play_state([filler(3, "soldat-8"), filler(3, "soldat-7"), [c("archer")] + filler(2),
                               [c("archer", 2), c("assassin")] + filler(2, "soldat-2")], leader=2)
     laugh_state = act(laugh_state, 2, "play", c("archer"))

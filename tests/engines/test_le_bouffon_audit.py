@@ -16,6 +16,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, RuleViolation
 from domain.games.le_bouffon import ENGINE
 from domain.games.le_bouffon.cards import DECK, ROLES_BY_COUNT, STRENGTH, decks_for, sort_cards
+from domain.playout import next_step
 
 
 def c(kind: str, copy: int = 1) -> str:
@@ -108,16 +109,12 @@ def play_state(hands, roles):
 def finish_deal_by_bot(state, rng):
     """Play on with the basic bot until the deal is scored (public API only)."""
     bot = ENGINE.bots()["basic"]
+
+    def by_bot(state, seat, legal, rng):
+        return bot(ENGINE.observe(state, seat), legal, rng)
+
     while state["phase"] not in ("shuffle", "over"):
-        to_act = ENGINE.to_act(state)
-        if to_act.kind == Phase.AUTO:
-            state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
-        elif to_act.kind == Phase.CHANCE:
-            state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
-        else:
-            seat = to_act.seats[0]
-            legal = ENGINE.legal_actions(state, seat)
-            state = ENGINE.step(state, seat, bot(ENGINE.observation(state, seat), legal, rng))
+        state = ENGINE.step(state, *next_step(ENGINE, state, rng, by_bot))
     return state
 
 
@@ -573,16 +570,10 @@ def test_malformed_input_in_every_phase_raises_illegal_action_with_a_rule():
                 with pytest.raises(IllegalAction) as info:
                     ENGINE.step(state, actor, action)
                 assert isinstance(info.value, RuleViolation) and info.value.rule
-        to_act = ENGINE.to_act(state)
-        if to_act.kind == Phase.OVER:
+        chosen = next_step(ENGINE, state, rng)
+        if chosen is None:
             break
-        if to_act.kind == Phase.CHANCE:
-            state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
-        elif to_act.kind == Phase.AUTO:
-            state = ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
-        else:
-            seat = to_act.seats[0]
-            state = ENGINE.step(state, seat, rng.choice(ENGINE.legal_actions(state, seat)))
+        state = ENGINE.step(state, *chosen)
     assert phases == {"roles", "shuffle", "exchange", "play", "score", "over"}
     with pytest.raises(IllegalAction):
         ENGINE.sample_chance(state, rng)

@@ -142,13 +142,12 @@ def eager(state, seat, legal, rng):
     return rng.choice(plays)
 
 
-@pytest.mark.parametrize("num_players", [3, 4, 5, 6])
-def test_random_playouts(num_players):
+def _playouts(num_players, count, full_checks, matches):
     steps = 0
     laughs = exceptions = 0
-    for seed in range(PLAYOUTS):
-        full = seed < FULL_CHECKS
-        deals = 3 if full else 2 if seed < MATCHES else 1
+    for seed in range(count):
+        full = seed < full_checks
+        deals = 3 if full else 2 if seed < matches else 1
         playout = random_playout(
             ENGINE,
             num_players,
@@ -157,10 +156,10 @@ def test_random_playouts(num_players):
             check_observation=check_observation,
             invariant=make_invariant(num_players),
             check_purity_every=1 if full else 50,
-            policy=None if seed < MATCHES else eager,
+            policy=None if seed < matches else eager,
         )
         check_match(playout, num_players, deals)
-        if seed < MATCHES or seed % 50 == 0:
+        if seed < matches or seed % 50 == 0:
             check_redaction(ENGINE, playout, num_players)
         steps += playout.steps
         laughs += sum(1 for _, action in playout.log if action["type"] == "laugh")
@@ -169,6 +168,19 @@ def test_random_playouts(num_players):
             if action["type"] == "play" and state["trick"]["top"] is not None
             and len(action["cards"]) != state["trick"]["top"]["count"]
         )
-    assert steps > PLAYOUTS * 40
+    assert steps > count * 40
     # the random games do reach the special rules
     assert laughs > 0 and exceptions > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [3, 4, 5, 6])
+def test_random_playouts(num_players):
+    _playouts(num_players, PLAYOUTS, FULL_CHECKS, MATCHES)
+
+
+@pytest.mark.parametrize("num_players", [3, 4, 5, 6])
+def test_a_few_random_playouts(num_players):
+    """The fast tier's share of the above: one 3-deal match checked at every step, two of 2 deals,
+    and eight eager single-deal matches per count."""
+    _playouts(num_players, 11, 1, 3)
