@@ -17,8 +17,10 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase, Timer
 from domain.games import get_engine
 from domain.games.tumult_royale import data as D
+from domain.games.tumult_royale.state import field_types
 
 E = get_engine("tumult-royale")
+E10 = get_engine("tumult-royale", "1.0.0")  # before the ready step and the zero-take fix
 
 
 # ---------------------------------------------------------------------------------------------
@@ -39,17 +41,24 @@ def tiles(codes: str, used=None) -> list:
 def started(n=2, ranks=None, options=None, firsts=None, spin=3):
     """A match in round 1 right at tax collection (regions 1..10 in order, identity shuffle)."""
     s = E.initial_state(n, E.check_options(n, options or {}))
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
-    s = E.apply(s, CHANCE, {"type": "deal", "ranks": ranks or list(range(1, n + 1))})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.step(s, CHANCE, {"type": "deal", "ranks": ranks or list(range(1, n + 1))})
     i = 0
     while s["phase"] == "first-statues":
         seat = s["turn"]
         field = firsts[seat] if firsts else E.legal_actions(s, seat)[0]["field"]
-        s = E.apply(s, seat, {"type": "first-statue", "field": field})
+        s = E.step(s, seat, {"type": "first-statue", "field": field})
         i += 1
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
     if not s["options"]["gamble"]:
-        s = E.apply(s, CHANCE, {"type": "spin", "value": spin})
+        s = E.step(s, CHANCE, {"type": "spin", "value": spin})
+    return all_ready(s)
+
+
+def all_ready(s):
+    """1.1.0 ready step (rulebook 2 Get Taxes): every seat says it is ready, the hourglass turns."""
+    while s["phase"] == "ready":
+        s = E.step(s, E.to_act(s).seats[0], {"type": "ready"})
     return s
 
 
@@ -97,7 +106,14 @@ def empty_board(n=2):
 # ---------------------------------------------------------------------------------------------
 def test_options_defaults_and_validation():
     """Options gamble / tax_seconds / tax_mode (brief); 2-4 players (rulebook components)."""
-    assert E.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live"}
+    assert E10.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live"}
+    assert E.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live", "ready_seconds": 30}
+    assert E.check_options(2, {"ready_seconds": 5})["ready_seconds"] == 5
+    for bad in ({"ready_seconds": 0}, {"ready_seconds": False}, {"ready_seconds": "5"}):
+        with pytest.raises(InvalidOptions):
+            E.check_options(2, bad)
+    with pytest.raises(InvalidOptions):  # 1.0.0 had no ready step to bound
+        E10.check_options(2, {"ready_seconds": 5})
     assert E.check_options(2, {"tax_seconds": 12.5})["tax_seconds"] == 12.5
     assert E.check_options(4, {"tax_mode": "async", "gamble": True})["tax_mode"] == "async"
     for bad in ({"tax_mode": "slow"}, {"tax_seconds": True}, {"tax_seconds": 0}, {"gamble": 1}, {"x": 1}):
@@ -115,14 +131,14 @@ def test_setup_supporters_regions_and_ranks(n, each):
     s = E.initial_state(n, E.check_options(n, {}))
     assert s["supporters"] == [each] * n and s["pool"] + each * n == 105
     assert E.to_act(s).kind == Phase.CHANCE and E.chance_outcomes(s) is None
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(10, 0, -1))})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(10, 0, -1))})
     assert len(s["regions"]) == 2 * D.COLUMNS[n]
     assert [p for p, up in enumerate(s["face_up"]) if not up] == list(D.FACE_DOWN[n])
     outcomes = E.chance_outcomes(s)
     assert len(outcomes) == [1, 1, 2, 6, 24][n] and abs(sum(p for _, p in outcomes) - 1) < 1e-9
     assert E.chance_is_public(s, outcomes[0][0])
     with pytest.raises(IllegalAction):
-        E.apply(s, CHANCE, {"type": "deal", "ranks": [1] * n})
+        E.step(s, CHANCE, {"type": "deal", "ranks": [1] * n})
     obs = E.observation(s, 0)
     assert all(obs["regions"][p] is None for p in D.FACE_DOWN[n])
     assert "?" * 3 in "".join(obs["fields"])
@@ -131,10 +147,10 @@ def test_setup_supporters_regions_and_ranks(n, each):
 def test_first_statues_lowest_rank_first_on_pastures():
     """Rulebook "Placing the First Statue": lowest rank first, the king last, pastures only."""
     s = E.initial_state(3, E.check_options(3, {}))
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
-    s = E.apply(s, CHANCE, {"type": "deal", "ranks": [2, 3, 1]})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.step(s, CHANCE, {"type": "deal", "ranks": [2, 3, 1]})
     assert E.to_act(s).seats == (1,)  # rank 3
-    types = E._types(s)
+    types = field_types(s)
     legal = E.legal_actions(s, 1)
     assert legal and all(types[a["field"]] == "P" for a in legal)
     mountain = types.index("M")
@@ -143,13 +159,13 @@ def test_first_statues_lowest_rank_first_on_pastures():
     hidden = types.index(None)
     with pytest.raises(IllegalAction):
         E.check_action(s, 1, {"type": "first-statue", "field": hidden})
-    s = E.apply(s, 1, legal[0])
+    s = E.step(s, 1, legal[0])
     assert E.to_act(s).seats == (0,)  # rank 2
     with pytest.raises(IllegalAction):  # occupied
         E.check_action(s, 0, legal[0])
-    s = E.apply(s, 0, E.legal_actions(s, 0)[0])
+    s = E.step(s, 0, E.legal_actions(s, 0)[0])
     assert E.to_act(s).seats == (2,)  # the king places last
-    s = E.apply(s, 2, E.legal_actions(s, 2)[0])
+    s = E.step(s, 2, E.legal_actions(s, 2)[0])
     assert s["phase"] == "shuffle" and s["round"] == 1
     assert [25 - x for x in s["statues_left"]] == [1, 1, 1]
 
@@ -157,21 +173,22 @@ def test_first_statues_lowest_rank_first_on_pastures():
 def test_shuffle_sets_aside_twelve_and_spinner():
     """HR 4.5: 12 unseen tiles set aside, 27 face down in the centre; spinner 2-5 public (HR 4.4)."""
     s = E.initial_state(4, E.check_options(4, {}))
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
-    s = E.apply(s, CHANCE, {"type": "deal", "ranks": [1, 2, 3, 4]})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.step(s, CHANCE, {"type": "deal", "ranks": [1, 2, 3, 4]})
     while s["phase"] == "first-statues":
-        s = E.apply(s, s["turn"], E.legal_actions(s, s["turn"])[0])
+        s = E.step(s, s["turn"], E.legal_actions(s, s["turn"])[0])
     with pytest.raises(IllegalAction):
-        E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(38)) + [0]})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(38, -1, -1))})
+        E.step(s, CHANCE, {"type": "shuffle", "order": list(range(38)) + [0]})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(38, -1, -1))})
     assert len(s["set_aside"]) == 12 and len(s["layout"]) == 27
     assert not E.chance_is_public(s, {"type": "shuffle", "order": list(range(39))})
     outcomes = E.chance_outcomes(s)
     assert sorted(o["value"] for o, _ in outcomes) == [2, 3, 4, 5]
     assert all(abs(p - 0.25) < 1e-12 for _, p in outcomes)
     assert E.chance_is_public(s, outcomes[0][0])
-    s = E.apply(s, CHANCE, {"type": "spin", "value": 5})
-    assert s["demand"] == 5 and s["phase"] == "tax"
+    assert E10.step(s, CHANCE, {"type": "spin", "value": 5})["phase"] == "tax"  # 1.0.0: no ready step
+    s = E.step(s, CHANCE, {"type": "spin", "value": 5})
+    assert s["demand"] == 5 and s["phase"] == "ready"  # 1.1.0: the ready step comes first
 
 
 # ---------------------------------------------------------------------------------------------
@@ -186,7 +203,7 @@ def test_live_tax_simultaneous_timer_peek_keep_return():
     assert E.timeout_action(s) == {"type": "close-tax"}
     assert E.cooldown(s, 0, {"type": "peek", "tile": 4}) == 0.6
     assert E.cooldown(s, 0, {"type": "done"}) == 0.0
-    s = E.apply(s, 0, {"type": "peek", "tile": 4})
+    s = E.step(s, 0, {"type": "peek", "tile": 4})
     tid = s["layout"][4]
     c, v = D.TILES[tid]
     assert E.observation(s, 0)["hand"] == {"slot": 4, "commodity": D.COMMODITIES[c], "value": v}
@@ -203,33 +220,33 @@ def test_live_tax_simultaneous_timer_peek_keep_return():
         E.check_action(s, 0, {"type": "done"})  # keep or return first
     # the redacted event carries the slot, never the value
     assert E.redact(s, 0, {"type": "peek", "tile": 4}, 1) == {"type": "peek", "tile": 4}
-    s = E.apply(s, 0, {"type": "keep"})
+    s = E.step(s, 0, {"type": "keep"})
     assert s["castle"][0] == [tid] and s["layout"][4] is None
     assert E.observation(s, 0)["castles"][0] == [D.COMMODITIES[c][0].upper() + str(v)]
     assert E.observation(s, 1)["castles"][0] == 1  # only the count before the reveal
     with pytest.raises(IllegalAction):  # a kept tile cannot go back / be peeked again
         E.check_action(s, 1, {"type": "peek", "tile": 4})
-    s = E.apply(s, 1, {"type": "peek", "tile": 7})
-    s = E.apply(s, 1, {"type": "return"})
+    s = E.step(s, 1, {"type": "peek", "tile": 7})
+    s = E.step(s, 1, {"type": "return"})
     assert s["hand"][1] is None and s["layout"][7] == 12 + 7  # back face down in its slot
     # timeout: tiles in hand go back, everything is revealed
-    s = E.apply(s, 2, {"type": "peek", "tile": 9})
-    closed = E.apply(s, SYSTEM, {"type": "close-tax"})
+    s = E.step(s, 2, {"type": "peek", "tile": 9})
+    closed = E.step(s, SYSTEM, {"type": "close-tax"})
     assert closed["phase"] == "tumults" and closed["hand"] == [None] * 3
     assert s["layout"][9] in closed["centre"] and tid not in closed["centre"]
     assert E.observation(closed, 1)["castles"][0] == [D.COMMODITIES[c][0].upper() + str(v)]
     with pytest.raises(IllegalAction):
-        E.apply(s, SYSTEM, {"type": "close-tax", "x": 1})
+        E.step(s, SYSTEM, {"type": "close-tax", "x": 1})
 
 
 def test_live_tax_ends_when_every_seat_is_done():
     """Engine (documented): when every seat has said done the phase ends without the timer."""
     s = started(2)
-    s = E.apply(s, 0, {"type": "peek", "tile": 0})
-    s = E.apply(s, 0, {"type": "keep"})
-    s = E.apply(s, 0, {"type": "done"})
+    s = E.step(s, 0, {"type": "peek", "tile": 0})
+    s = E.step(s, 0, {"type": "keep"})
+    s = E.step(s, 0, {"type": "done"})
     assert E.to_act(s).seats == (1,) and E.legal_actions(s, 0) == []
-    s = E.apply(s, 1, {"type": "done"})
+    s = E.step(s, 1, {"type": "done"})
     assert s["phase"] == "tumults" and E.timer(s) is None and s["revealed"]
 
 
@@ -238,15 +255,15 @@ def test_async_tax_alternates_and_limits_peeks():
     s = started(2, ranks=[2, 1], options={"tax_mode": "async"})
     assert E.timer(s) is None
     assert E.to_act(s).seats == (1,)  # the king
-    s = E.apply(s, 1, {"type": "peek", "tile": 3})
+    s = E.step(s, 1, {"type": "peek", "tile": 3})
     assert E.to_act(s).seats == (1,)  # decide first
-    s = E.apply(s, 1, {"type": "return"})
+    s = E.step(s, 1, {"type": "return"})
     assert E.to_act(s).seats == (0,)
-    s = E.apply(s, 0, {"type": "done"})
+    s = E.step(s, 0, {"type": "done"})
     for _ in range(7):
         assert E.to_act(s).seats == (1,)
-        s = E.apply(s, 1, {"type": "peek", "tile": E.legal_actions(s, 1)[0]["tile"]})
-        s = E.apply(s, 1, {"type": "keep"})
+        s = E.step(s, 1, {"type": "peek", "tile": E.legal_actions(s, 1)[0]["tile"]})
+        s = E.step(s, 1, {"type": "keep"})
     assert s["phase"] == "tumults" and len(s["castle"][1]) == 7 and s["peeks"][1] == 8
 
 
@@ -254,10 +271,10 @@ def test_gamble_variant_spins_after_tax():
     """HR 4.5 variant "Taxing Royalty Who Love to Gamble": the spinner is spun after tax collection."""
     s = started(2, options={"gamble": True})
     assert s["phase"] == "tax" and s["demand"] is None
-    s = E.apply(s, 0, {"type": "done"})
-    s = E.apply(s, 1, {"type": "done"})
+    s = E.step(s, 0, {"type": "done"})
+    s = E.step(s, 1, {"type": "done"})
     assert s["phase"] == "spin" and E.to_act(s).kind == Phase.CHANCE
-    s = E.apply(s, CHANCE, {"type": "spin", "value": 2})
+    s = E.step(s, CHANCE, {"type": "spin", "value": 2})
     assert s["phase"] == "tumults" and s["demand"] == 2
 
 
@@ -300,7 +317,7 @@ def test_tumult_rulebook_example_duchess_and_prince():
     bread, tools = step["tumults"]
     assert bread["took"] == [0, 5, 4] and bread["counted"] == [0, 4, 4] and bread["greediest"] == duchess
     assert tools["counted"] == [0, 3, 4] and tools["greediest"] == prince
-    after = E.apply(s, SYSTEM, step)
+    after = E.step(s, SYSTEM, step)
     assert after["supporters"] == [20, 20 - 3, 20 - 3]  # duchess and prince lose 3 each
     assert after["pool"] == s["pool"] + 6
     # the duchess hands back her two higher bread tiles ("the two bread tiles with red arrows")
@@ -312,7 +329,7 @@ def test_tumult_rulebook_example_duchess_and_prince():
     # the returned tiles lie face up in the centre
     assert sorted(D.TILES[t] for t in after["centre"] if D.TILES[t][0] == 0) == [(0, 2), (0, 2), (0, 2)]
     with pytest.raises(IllegalAction):
-        E.apply(s, SYSTEM, dict(step, tumults=[]))
+        E.step(s, SYSTEM, dict(step, tumults=[]))
 
 
 def test_tumult_ties_higher_rank_and_single_tile_kept():
@@ -339,7 +356,7 @@ def test_no_mercy_in_round_one_and_no_taker_no_greediest():
     assert [t["greediest"] for t in step["tumults"]] == [None, None, None]
     s = tumult_state(["M3", ""], "M1 B3 T3", demand=2, mercy=[False, False], ranks=[1, 2])
     s["supporters"] = [2, 58]
-    after = E.apply(s, SYSTEM, E.auto_action(s))
+    after = E.step(s, SYSTEM, E.auto_action(s))
     assert after["supporters"][0] == 0 and after["pool"] == s["pool"] + 2
 
 
@@ -369,7 +386,7 @@ def test_costs_adjacency_and_double_cost():
         E.check_action(s, 0, place(20, [1], [1]))
     with pytest.raises(IllegalAction, match="payment"):
         E.check_action(s, 0, place(19, [1], [1], [1]))  # 2 tools needed
-    after = E.apply(s, 0, place(19, [1], [1], [2]))
+    after = E.step(s, 0, place(19, [1], [1], [2]))
     assert after["board"][19] == 0 and after["statues_left"][0] == 23
     assert after["supporters"][0] == 30  # exact payment: no supporters
     assert sorted(D.TILES[t] for t in after["castle"][0]) == [(0, 1), (1, 1), (2, 1), (2, 1)]
@@ -384,14 +401,14 @@ def test_forest_village_palace_costs():
     legal = E.legal_actions(s, 0)
     assert place(24, [2], [2], [1]) in legal  # forest next to 18
     assert place(27, [], [2], [3]) in legal  # palace next to 33
-    after = E.apply(s, 0, place(27, [], [2], [3]))
+    after = E.step(s, 0, place(27, [], [2], [3]))
     assert after["statues_left"][0] == 25 - 2 - 3 and after["board"][27] == 0
     # village 29 (r4c5): next to nobody of seat 0 -> build the pasture 28 first? use a fresh board
     board = empty_board()
     board[28] = 0  # pasture r4c4 next to the village 29
     s = at_placement(castles=[tiles("B1 B1 T2 M3"), []], board=board)
     assert place(29, [1, 1], [], [2]) in E.legal_actions(s, 0)
-    after = E.apply(s, 0, place(29, [1, 1], [], [2]))
+    after = E.step(s, 0, place(29, [1, 1], [], [2]))
     assert after["statues_left"][0] == 22 and after["placed_round"][0] == 2
 
 
@@ -412,15 +429,15 @@ def test_overpayment_gives_supporters_rulebook_examples():
     board = empty_board()
     board[18] = 0
     s = at_placement(castles=[tiles("M3 B2 M1 T3 B1"), []], board=board)
-    after = E.apply(s, 0, place(24, [2], [3], [3]))  # forest 1B 1M 1T next to 18
+    after = E.step(s, 0, place(24, [2], [3], [3]))  # forest 1B 1M 1T next to 18
     assert after["supporters"][0] == 30 + (2 - 1) + (3 - 1) + (3 - 1)
     board2 = empty_board()
     board2[19] = 0  # mountain r3c1, next to the pasture 20 and 18
     s = at_placement(castles=[tiles("M3 B2"), []], board=board2)
-    after = E.apply(s, 0, place(20, [2], [3]))
+    after = E.step(s, 0, place(20, [2], [3]))
     assert after["supporters"][0] == 33 and after["pool"] == s["pool"] - 3
     s = at_placement(castles=[tiles("B2 M1 T3 B1 T1 T1"), []], board=board)
-    after = E.apply(s, 0, place(19, [2], [1], [3]))
+    after = E.step(s, 0, place(19, [2], [1], [3]))
     assert after["supporters"][0] == 32
 
 
@@ -434,7 +451,7 @@ def test_no_excess_tiles_and_no_split():
         E.check_action(s, 0, place(18, [1, 1], [1]))
     with pytest.raises(IllegalAction, match="do not hold"):
         E.check_action(s, 0, place(18, [3], [1]))
-    after = E.apply(s, 0, place(18, [1], [2]))  # overpays 1 marble -> 1 supporter
+    after = E.step(s, 0, place(18, [1], [2]))  # overpays 1 marble -> 1 supporter
     assert after["supporters"][0] == 31
     # the M2 is spent whole: the remaining B1 M1 still pay one more pasture (20), nothing more
     assert sorted(D.TILES[t] for t in after["castle"][0]) == [(0, 1), (1, 1)]
@@ -471,9 +488,9 @@ def test_placement_rounds_pass_final_and_auto_pass():
     board[35] = 1
     s = at_placement(castles=[tiles("B1 M1 B1 M1"), tiles("B1 M1 T1 T1")], board=board, ranks=[1, 2])
     assert s["turn"] == 0
-    s = E.apply(s, 0, {"type": "pass"})
+    s = E.step(s, 0, {"type": "pass"})
     assert s["passed"][0] and s["turn"] == 1
-    s = E.apply(s, 1, place(34, [1], [1], [1]))  # forest r5c4 next to 35
+    s = E.step(s, 1, place(34, [1], [1], [1]))  # forest r5c4 next to 35
     # seat 1 now holds T1 only: cannot pay anything -> passed automatically, phase over
     assert s["phase"] == "round-end" and s["passed"] == [True, True]
 
@@ -496,7 +513,7 @@ def test_round_end_expiry_consolation_ranks_giveback_mercy():
     # supporters 22, 22, 20 -> seat 0 (king before) stays king on the tie, seat 1 duke
     assert step["ranks"] == [1, 2, 3] and step["king"] == 0 and step["give_back"] == 5
     assert step["statues"] == 1 and step["space"] == 2
-    after = E.apply(s, SYSTEM, step)
+    after = E.step(s, SYSTEM, step)
     assert after["supporters"] == [17, 22, 20] and after["castle"] == [[], [], []]
     assert tiles("B3")[0] in after["centre"]
     assert after["chronicle"] == [[0, 1]]
@@ -515,7 +532,7 @@ def test_rank_redistribution_rulebook_example():
     s["supporters"] = [21, 25, 23, 21]
     step = E.auto_action(s)
     assert step["ranks"] == [3, 1, 2, 4] and step["king"] == blue
-    assert E.apply(s, SYSTEM, step)["supporters"][blue] == 20  # the king's give-back
+    assert E.step(s, SYSTEM, step)["supporters"][blue] == 20  # the king's give-back
     s["supporters"] = [25, 25, 23, 21]  # Blue = Purple: Purple stays king
     assert E.auto_action(s)["ranks"] == [1, 2, 3, 4]
 
@@ -540,7 +557,7 @@ def test_chronicle_reveals_at_spaces_three_and_five():
         s["phase"] = "round-end"
         s["round"] = 3
         s["placed_round"] = [1] * n
-        s = E.apply(s, SYSTEM, E.auto_action(s))
+        s = E.step(s, SYSTEM, E.auto_action(s))
         assert s["phase"] == "reveal" and s["reveals_left"] == first
         king = s["ranks"].index(1)
         assert E.to_act(s).seats == (king,)
@@ -549,7 +566,7 @@ def test_chronicle_reveals_at_spaces_three_and_five():
         with pytest.raises(IllegalAction):
             E.check_action(s, king, {"type": "reveal", "region": s["face_up"].index(True)})
         for _ in range(first):
-            s = E.apply(s, king, E.legal_actions(s, king)[-1])
+            s = E.step(s, king, E.legal_actions(s, king)[-1])
         assert s["phase"] == "shuffle" and s["face_up"].count(False) == len(D.FACE_DOWN[n]) - first
         s = at_placement(n=n, ranks=list(range(1, n + 1)))
         s["phase"] = "round-end"
@@ -558,7 +575,7 @@ def test_chronicle_reveals_at_spaces_three_and_five():
         s["face_up"][D.FACE_DOWN[n][0]] = True
         step = E.auto_action(s)
         assert step["reveal"] == list(D.FACE_DOWN[n][1:])
-        assert all(E.apply(s, SYSTEM, step)["face_up"])
+        assert all(E.step(s, SYSTEM, step)["face_up"])
 
 
 def test_double_spaces_and_end_check_rulebook_example():
@@ -573,14 +590,14 @@ def test_double_spaces_and_end_check_rulebook_example():
     s["statues_left"] = [25 - 19, 25 - 15, 25 - 19]
     step = E.auto_action(s)
     assert step["statues"] == 2 and step["difference"] == 6 and step["threshold"] == 5 and step["game_over"]
-    over = E.apply(s, SYSTEM, step)
+    over = E.step(s, SYSTEM, step)
     assert E.to_act(over).kind == Phase.OVER
     result = E.result(over)
     assert result.winners == (blue,) and result.scores == (21, 15, 19) and result.ranks == (1, 3, 2)
     s["statues_left"] = [25 - 19, 25 - 16, 25 - 19]  # difference 5: not bigger -> continue
     step = E.auto_action(s)
     assert not step["game_over"] and step["difference"] == 5
-    assert E.apply(s, SYSTEM, step)["phase"] == "shuffle"
+    assert E.step(s, SYSTEM, step)["phase"] == "shuffle"
 
 
 def test_thresholds_and_tenth_round():
@@ -594,7 +611,7 @@ def test_thresholds_and_tenth_round():
     s["statues_left"] = [10, 12]  # seat 1 (king) places 2 -> 15 each
     step = E.auto_action(s)
     assert step["game_over"] and step["reason"] == "tenth round" and step["difference"] == 0
-    result = E.result(E.apply(s, SYSTEM, step))
+    result = E.result(E.step(s, SYSTEM, step))
     assert result.scores == (15, 15) and result.winners == (1,)  # the tie goes to the king
     s["round"] = 6
     s["statues_left"] = [20, 12]  # 5 vs 15 -> difference 10 > 6
@@ -608,7 +625,7 @@ def test_twenty_fifth_statue_on_a_field():
     s = at_placement(castles=[tiles("B3 M3"), tiles("B1 M1 T1")], board=board, ranks=[2, 1])
     s["statues_left"] = [10, 1]
     s["turn"] = 1
-    s = E.apply(s, 1, place(34, [1], [1], [1]))  # forest r5c4
+    s = E.step(s, 1, place(34, [1], [1], [1]))  # forest r5c4
     assert s["phase"] == "over" and E.result(s).winners == (1,)
     assert E.result(s).detail["reason"] == "25th statue"
     assert E.legal_actions(s, 0) == [] and E.legal_actions(s, 1) == []
@@ -623,7 +640,7 @@ def test_twenty_fifth_statue_in_the_chronicle():
     s["statues_left"] = [1, 5]
     step = E.auto_action(s)
     assert step["game_over"] and step["reason"] == "25th statue" and step["statues"] == 1
-    assert E.result(E.apply(s, SYSTEM, step)).winners == (0,)
+    assert E.result(E.step(s, SYSTEM, step)).winners == (0,)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -670,7 +687,7 @@ def test_malformed_actions_are_illegal_not_crashes():
     with pytest.raises(IllegalAction):
         E.check_action(p, 1, {"type": "pass"})
     with pytest.raises(IllegalAction):
-        E.apply(p, SYSTEM, {"type": "close-tax"})
+        E.step(p, SYSTEM, {"type": "close-tax"})
 
 
 def test_malformed_chance_and_auto_steps_are_illegal():
@@ -685,16 +702,16 @@ def test_malformed_chance_and_auto_steps_are_illegal():
         {"type": "spin", "value": 3},
     ):
         with pytest.raises(IllegalAction):
-            E.apply(s, CHANCE, bad)
+            E.step(s, CHANCE, bad)
     s = started(2)
-    s = E.apply(s, 0, {"type": "done"})
-    s2 = E.apply(s, 1, {"type": "done"})
+    s = E.step(s, 0, {"type": "done"})
+    s2 = E.step(s, 1, {"type": "done"})
     with pytest.raises(IllegalAction):
-        E.apply(s2, SYSTEM, {"type": "tumults"})
+        E.step(s2, SYSTEM, {"type": "tumults"})
     with pytest.raises(IllegalAction):
-        E.apply(s2, CHANCE, {"type": "spin", "value": 3})
+        E.step(s2, CHANCE, {"type": "spin", "value": 3})
     with pytest.raises(IllegalAction):
-        E.apply(s2, 0, {"type": "done"})
+        E.step(s2, 0, {"type": "done"})
 
 
 def test_fuzzed_actions_raise_illegal_action_only():
@@ -703,7 +720,8 @@ def test_fuzzed_actions_raise_illegal_action_only():
     from tests.engines.harness import random_playout
 
     junk = [None, True, -1, 0, 1, 5, 26, 27, 99, "1", 1.0, [], {}, [1], {"bread": [1]}]
-    kinds = ["peek", "keep", "return", "done", "place", "pass", "reveal", "first-statue", "close-tax", "x"]
+    kinds = ["peek", "keep", "return", "done", "place", "pass", "reveal", "first-statue", "close-tax", "x",
+             "ready", "start-tax"]
     rng = random.Random(7)
     accepted = 0
     for seed in range(6):
@@ -720,13 +738,13 @@ def test_fuzzed_actions_raise_illegal_action_only():
                 except IllegalAction:
                     pass
                 else:
-                    E.apply(state, seat, action)
+                    E.step(state, seat, action)
                     accepted += 1
                 for actor in (SYSTEM, CHANCE):
-                    if actor == SYSTEM and action == {"type": "close-tax"} and E.timer(state) is not None:
-                        continue  # the legal timeout
+                    if actor == SYSTEM and E.timer(state) is not None and action == E.timeout_action(state):
+                        continue  # the legal timeout (close-tax, or start-tax closing the ready step)
                     with pytest.raises(IllegalAction):
-                        E.apply(state, actor, action)
+                        E.step(state, actor, action)
     assert accepted > 0
 
 
@@ -885,6 +903,7 @@ def settings(seed, n):
     return options, policy, timeout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_random_playouts(n):
     """1000 playouts per player count, live and async tax, gamble on and off: conservation at every

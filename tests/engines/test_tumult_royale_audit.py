@@ -21,7 +21,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase
 from domain.games import get_engine
 from domain.games.tumult_royale import data as D
-from tests.engines.test_tumult_royale import tiles
+from tests.engines.test_tumult_royale import all_ready, tiles
 
 E = get_engine("tumult-royale")
 
@@ -40,12 +40,12 @@ def codes(tile_ids) -> list:
 def setup(n=2, ranks=None, firsts=None, options=None):
     """Regions 1..10 in order, the chosen deal, first statues (dict seat -> field) -> shuffle phase."""
     s = E.initial_state(n, E.check_options(n, options or {}))
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
-    s = E.apply(s, CHANCE, {"type": "deal", "ranks": list(ranks or range(1, n + 1))})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.step(s, CHANCE, {"type": "deal", "ranks": list(ranks or range(1, n + 1))})
     while s["phase"] == "first-statues":
         seat = s["turn"]
         field = (firsts or {}).get(seat, E.legal_actions(s, seat)[0]["field"])
-        s = E.apply(s, seat, {"type": "first-statue", "field": field})
+        s = E.step(s, seat, {"type": "first-statue", "field": field})
     assert s["phase"] == "shuffle"
     return s
 
@@ -67,28 +67,29 @@ def tax(s, keeps, aside="", spin=3):
             rest.remove(pick)
             side.append(pick)
     layout = [t for k in kept for t in k] + rest
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": side + layout})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": side + layout})
     if not s["options"]["gamble"]:
-        s = E.apply(s, CHANCE, {"type": "spin", "value": spin})
+        s = E.step(s, CHANCE, {"type": "spin", "value": spin})
+    s = all_ready(s)
     slot = 0
     for seat, k in enumerate(kept):
         for _ in k:
-            s = E.apply(s, seat, {"type": "peek", "tile": slot})
-            s = E.apply(s, seat, {"type": "keep"})
+            s = E.step(s, seat, {"type": "peek", "tile": slot})
+            s = E.step(s, seat, {"type": "keep"})
             slot += 1
     for seat in range(s["n"]):
         if s["phase"] == "tax" and seat in E.to_act(s).seats:
-            s = E.apply(s, seat, {"type": "done"})
+            s = E.step(s, seat, {"type": "done"})
     return s
 
 
 def auto(s):
-    return E.apply(s, SYSTEM, E.auto_action(s))
+    return E.step(s, SYSTEM, E.auto_action(s))
 
 
 def pass_all(s):
     while s["phase"] == "placement":
-        s = E.apply(s, s["turn"], {"type": "pass"})
+        s = E.step(s, s["turn"], {"type": "pass"})
     return s
 
 
@@ -101,7 +102,7 @@ def end_round(s):
     s = pass_all(s)
     s = auto(s)
     while s["phase"] == "reveal":
-        s = E.apply(s, s["turn"], E.legal_actions(s, s["turn"])[0])
+        s = E.step(s, s["turn"], E.legal_actions(s, s["turn"])[0])
     return s
 
 
@@ -198,7 +199,7 @@ def test_rb4_consolation_not_for_the_greediest():
     assert s["greedy"] == [True, False]
     step = E.auto_action(pass_all(s))
     assert step["consolation"] == [1]
-    after = E.apply(pass_all(s), SYSTEM, step)
+    after = E.step(pass_all(s), SYSTEM, step)
     # seat 0: 30 - 3 = 27; seat 1: 30 + 2 = 32 -> seat 1 stays king and gives back 5
     assert after["supporters"] == [27, 27] and after["ranks"] == [2, 1]
 
@@ -219,7 +220,7 @@ def test_rb4_placement_in_rank_order_king_first_repeating():
         order.append(seat)
         legal = [a for a in E.legal_actions(s, seat) if a["type"] == "place"]
         # the cheapest payment: B1 M1 on the adjacent pasture, then B2 M2 on a distant pasture
-        s = E.apply(s, seat, min(legal, key=lambda a: (sum(map(sum, a["pay"].values())), a["field"])))
+        s = E.step(s, seat, min(legal, key=lambda a: (sum(map(sum, a["pay"].values())), a["field"])))
     assert order == [1, 2, 0, 1, 2, 0]
 
 
@@ -241,7 +242,7 @@ def test_rb4_orthogonal_adjacency_across_tile_border_and_diagonal_distant():
     with pytest.raises(IllegalAction, match="payment"):
         E.check_action(s, 0, place(21, [3], [3], [1]))  # single cost for a distant forest
     # the palace at 27 is orthogonally next: 2 marble + 3 tools, 3 statues at once
-    after = E.apply(s, 0, place(27, [], [3], [3]))
+    after = E.step(s, 0, place(27, [], [3], [3]))
     assert after["statues_left"][0] == 25 - 1 - 3 and after["supporters"][0] == 30 + 1
     # now 21 (forest above the palace 27, across the T3/T4 border) is orthogonally next: single cost
     assert after["turn"] == 0  # seat 1 holds nothing: passed automatically
@@ -256,7 +257,7 @@ def test_rb4_distant_field_double_cost_and_overpayment():
     # pasture 33 (r5c3) is diagonal to 28 and touches the palace 27: distant, costs 2 bread 2 marble
     assert place(33, [3], [3]) in E.legal_actions(s, 0)
     pool = s["pool"]
-    after = E.apply(s, 0, place(33, [3], [3]))
+    after = E.step(s, 0, place(33, [3], [3]))
     assert after["supporters"][0] == 32 and after["pool"] == pool - 2
     assert after["board"][33] == 0 and after["placed_round"][0] == 1
 
@@ -278,7 +279,7 @@ def test_rb4_occupied_field_and_village_statue_count():
     s = auto(tax(s, ["B1 B1 T2", ""]))
     with pytest.raises(IllegalAction, match="occupied"):
         E.check_action(s, 0, place(22, [1], [1]))
-    after = E.apply(s, 0, place(29, [1, 1], [], [2]))  # village next to 28
+    after = E.step(s, 0, place(29, [1, 1], [], [2]))  # village next to 28
     assert after["statues_left"][0] == 22 and E.public_observation(after)["statues_placed"] == [3, 1]
     assert E.public_observation(after)["owners"].split("/")[4][5] == "0"
 
@@ -298,11 +299,11 @@ def test_rb4_unused_tiles_expire_without_supporters():
     supporters (the +2 consolation is separate)."""
     s = setup(2, ranks=[1, 2], firsts={0: 28, 1: 18})
     s = auto(tax(s, ["B1 M1 T3 T3", "M3"]))
-    s = E.apply(s, 0, place(22, [1], [1]))
+    s = E.step(s, 0, place(22, [1], [1]))
     s = pass_all(s)
     step = E.auto_action(s)
     assert codes(step["expired"]) == ["M3", "T3", "T3"]
-    after = E.apply(s, SYSTEM, step)
+    after = E.step(s, SYSTEM, step)
     # seat 0 placed (no consolation): 30; seat 1 placed nothing: 30 + 2 -> the new king, gives back 5
     assert after["supporters"] == [30, 27] and after["ranks"] == [2, 1]
     assert all(c == [] for c in after["castle"])
@@ -355,7 +356,7 @@ def test_rb6_give_back_is_capped_and_the_king_fills_the_chronicle():
     s["placed_round"] = [1, 1]
     step = E.auto_action(s)
     assert step["king"] == 0 and step["give_back"] == 1 and step["space"] == 2 and step["statues"] == 1
-    after = E.apply(s, SYSTEM, step)
+    after = E.step(s, SYSTEM, step)
     assert after["supporters"] == [0, 0] and after["chronicle"] == [[0, 1]]
     assert E.public_observation(after)["statues_placed"][0] == 2
 
@@ -372,7 +373,7 @@ def test_hr45_thresholds_on_the_double_spaces(space, threshold):
     s["statues_left"][1] += 1
     step = E.auto_action(s)
     assert step["game_over"] and step["reason"] == "chronicle threshold"
-    result = E.result(E.apply(s, SYSTEM, step))
+    result = E.result(E.step(s, SYSTEM, step))
     assert result.winners == (0,) and result.scores == (12, 11 - threshold)
 
 
@@ -385,10 +386,10 @@ def test_rb_end_tie_on_statues_goes_to_the_higher_rank():
     assert step["king"] == 0 and step["game_over"]
     s["supporters"] = [10, 30, 10]
     step = E.auto_action(s)  # seat 1 king: 20, 22, 14
-    result = E.result(E.apply(s, SYSTEM, step))
+    result = E.result(E.step(s, SYSTEM, step))
     assert result.winners == (1,)
     s["statues_left"] = [25 - 22, 25 - 20, 25 - 14]  # seat 1 king places 2: 22, 22, 14
-    result = E.result(E.apply(s, SYSTEM, E.auto_action(s)))
+    result = E.result(E.step(s, SYSTEM, E.auto_action(s)))
     assert result.scores == (22, 22, 14) and result.winners == (1,)  # the new king outranks seat 0
 
 
@@ -402,7 +403,7 @@ def test_rb_end_twenty_fifth_statue_on_a_village():
     with pytest.raises(IllegalAction, match="2 statues"):
         E.check_action(s, 0, place(29, [1, 1], [], [2]))
     s["statues_left"][0] = 2
-    over = E.apply(s, 0, place(29, [1, 1], [], [2]))
+    over = E.step(s, 0, place(29, [1, 1], [], [2]))
     assert E.to_act(over).kind == Phase.OVER
     result = E.result(over)
     assert result.winners == (0,) and result.detail["reason"] == "25th statue" and result.scores[0] == 25
@@ -430,7 +431,7 @@ def test_rb_chronicle_space_three_reveal_is_the_kings_choice():
             E.check_action(s, 1, {"type": "reveal", "region": bad})
         assert "Chronicle" in rule_of(exc)
     assert E.public_observation(s)["regions"] == [None, None, 3, 4]
-    s = E.apply(s, 1, {"type": "reveal", "region": 1})
+    s = E.step(s, 1, {"type": "reveal", "region": 1})
     assert E.public_observation(s)["regions"] == [None, 2, 3, 4]
     assert s["phase"] == "shuffle"
 
@@ -443,11 +444,11 @@ def test_rb2_hidden_information_during_and_after_tax():
     as a count until the reveal, set-aside tiles never shown; after the reveal every castle and the
     centre are face up."""
     s = setup(3)
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
-    s = E.apply(s, CHANCE, {"type": "spin", "value": 2})
-    s = E.apply(s, 0, {"type": "peek", "tile": 0})  # tile 12, B3
-    s = E.apply(s, 0, {"type": "keep"})
-    s = E.apply(s, 1, {"type": "peek", "tile": 26})  # tile 38, T3
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    s = all_ready(E.step(s, CHANCE, {"type": "spin", "value": 2}))
+    s = E.step(s, 0, {"type": "peek", "tile": 0})  # tile 12, B3
+    s = E.step(s, 0, {"type": "keep"})
+    s = E.step(s, 1, {"type": "peek", "tile": 26})  # tile 38, T3
     for viewer in (0, 2, None):
         obs = E.observation(s, viewer) if viewer is not None else E.public_observation(s)
         assert obs.get("hand") is None
@@ -457,7 +458,7 @@ def test_rb2_hidden_information_during_and_after_tax():
             assert obs["castles"][0] == 1 and "B3" not in text
     assert E.observation(s, 1)["hand"] == {"slot": 26, "commodity": "tools", "value": 3}
     assert E.observation(s, 0)["castles"][0] == ["B3"]
-    s = E.apply(s, SYSTEM, E.timeout_action(s))
+    s = E.step(s, SYSTEM, E.timeout_action(s))
     obs = E.public_observation(s)
     assert obs["castles"][0] == ["B3"] and len(obs["centre"]) == 26
     # the 12 set-aside tiles (ids 0-11: all B1 and B2, one B3) stay unseen: the centre holds no B1/B2
@@ -468,10 +469,10 @@ def test_rb2_hidden_information_during_and_after_tax():
 def test_rb2_kept_tile_cannot_go_back_and_hand_must_be_empty_to_peek():
     """Rulebook step 2: a tile placed on the castle board cannot be put back; one tile at a time."""
     s = setup(2)
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
-    s = E.apply(s, CHANCE, {"type": "spin", "value": 3})
-    s = E.apply(s, 0, {"type": "peek", "tile": 3})
-    s = E.apply(s, 0, {"type": "keep"})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    s = all_ready(E.step(s, CHANCE, {"type": "spin", "value": 3}))
+    s = E.step(s, 0, {"type": "peek", "tile": 3})
+    s = E.step(s, 0, {"type": "keep"})
     with pytest.raises(IllegalAction) as exc:
         E.check_action(s, 0, {"type": "return"})
     assert "Get Taxes" in rule_of(exc)
@@ -482,7 +483,9 @@ def test_rb2_kept_tile_cannot_go_back_and_hand_must_be_empty_to_peek():
 def test_gamble_variant_demand_unknown_during_tax():
     """HR 4.5 variant: the royals tax without knowing the people's demand (spun after the hourglass)."""
     s = setup(2, options={"gamble": True})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    assert s["phase"] == "ready" and E.public_observation(s)["demand"] is None  # 1.1.0 ready step
+    s = all_ready(s)
     assert s["phase"] == "tax" and E.public_observation(s)["demand"] is None
     assert E.chance_outcomes(s) is None
 
@@ -490,14 +493,14 @@ def test_gamble_variant_demand_unknown_during_tax():
 def test_async_mode_king_first_in_rank_order():
     """HR 4.5 asynchronous mode: single peeks in turn, the king (hourglass holder) first, rank order."""
     s = setup(3, ranks=[2, 3, 1], options={"tax_mode": "async"})
-    s = E.apply(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
-    s = E.apply(s, CHANCE, {"type": "spin", "value": 3})
+    s = E.step(s, CHANCE, {"type": "shuffle", "order": list(range(39))})
+    s = E.step(s, CHANCE, {"type": "spin", "value": 3})
     seen = []
     for slot in range(3):
         seat = E.to_act(s).seats[0]
         seen.append(seat)
-        s = E.apply(s, seat, {"type": "peek", "tile": slot})
-        s = E.apply(s, seat, {"type": "return"})
+        s = E.step(s, seat, {"type": "peek", "tile": slot})
+        s = E.step(s, seat, {"type": "return"})
     assert seen == [2, 0, 1]
 
 
@@ -529,7 +532,7 @@ def test_malformed_placement_actions_name_a_rule(action):
     TypeError or IndexError), both in check_action and in apply."""
     s = setup(2, ranks=[1, 2], firsts={0: 28, 1: 18})
     s = auto(tax(s, ["B1 M1", ""]))
-    for call in (lambda: E.check_action(s, 0, action), lambda: E.apply(s, 0, action)):
+    for call in (lambda: E.check_action(s, 0, action), lambda: E.step(s, 0, action)):
         with pytest.raises(IllegalAction) as exc:
             call()
         assert rule_of(exc) and exc.value.detail
@@ -550,7 +553,7 @@ def test_apply_rejects_a_wrong_actor_or_phase():
         (None, {"type": "pass"}),
     ):
         with pytest.raises(IllegalAction):
-            E.apply(s, actor, action)
+            E.step(s, actor, action)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -561,13 +564,13 @@ def test_rb_four_players_setup_and_first_statue_order():
     down from the lowest rank (4) to the king (1), each on an empty pasture."""
     s = E.initial_state(4, E.check_options(4, {}))
     assert s["supporters"] == [15] * 4
-    s = E.apply(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
-    s = E.apply(s, CHANCE, {"type": "deal", "ranks": [2, 4, 1, 3]})
+    s = E.step(s, CHANCE, {"type": "regions", "order": list(range(1, 11))})
+    s = E.step(s, CHANCE, {"type": "deal", "ranks": [2, 4, 1, 3]})
     order = []
     while s["phase"] == "first-statues":
         seat = E.to_act(s).seats[0]
         order.append(seat)
-        s = E.apply(s, seat, E.legal_actions(s, seat)[-1])
+        s = E.step(s, seat, E.legal_actions(s, seat)[-1])
     assert order == [1, 3, 0, 2]
     assert E.public_observation(s)["statues_placed"] == [1, 1, 1, 1]
     assert E.public_observation(s)["regions"] == [None, 2, 3, None, None, 6, 7, None]
@@ -592,7 +595,7 @@ def test_rb_ten_rounds_without_building_chronicle_ranks_mercy_and_end():
         supporters[king] -= 5
         assert step["consolation"] == [0, 1] and step["king"] == king and step["ranks"] == ranks
         assert step["statues"] == (1 if r <= 5 else 2) and step["space"] == r
-        s = E.apply(s, SYSTEM, step)
+        s = E.step(s, SYSTEM, step)
         assert s["supporters"] == supporters
         placed = E.public_observation(s)["statues_placed"]
         assert placed == [1 + sum(c for k, c in s["chronicle"] if k == seat) for seat in range(2)]
@@ -604,7 +607,7 @@ def test_rb_ten_rounds_without_building_chronicle_ranks_mercy_and_end():
         assert s["mercy"] == ([False, False] if placed[0] == placed[1] else [p == low for p in placed])
         if r == 3:
             assert s["phase"] == "reveal" and E.to_act(s).seats == (king,)
-            s = E.apply(s, king, {"type": "reveal", "region": 0})
+            s = E.step(s, king, {"type": "reveal", "region": 0})
             assert s["face_up"] == [True, False, True, True]
         if r >= 5:
             assert all(s["face_up"])

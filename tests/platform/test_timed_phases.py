@@ -23,10 +23,12 @@ class Clock:
         return self.now
 
 
-def play_until_timer(app, match_id, players, rng, clock):
+def play_until_timer(app, match_id, players, rng, clock, prefix="tax-"):
+    """Random legal moves until a timed phase named ``prefix``<round> runs (since Tumult Royale 1.1.0
+    the ready step, itself timed, comes before the hourglass: its only move is "ready")."""
     for _ in range(500):
         match = app.get_match(match_id)
-        if match.timer is not None:
+        if match.timer is not None and match.timer["phase"].startswith(prefix):
             return match
         turn = match.to_act()
         seat = rng.choice(turn.seats)
@@ -78,7 +80,7 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     for _ in range(300):
         sqlite_motley.tasks.drain()
         view = client.get(f"/matches/{match_id}", key=keys[0]).body
-        if view["timer"]:
+        if view["timer"] and view["timer"]["phase"].startswith("tax-"):
             break
         for seat in view["to_act"]["seats"]:
             legal = client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
@@ -92,3 +94,33 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
     again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
     assert again.status == 429 and again.body["type"].endswith("too-soon")
+
+
+def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
+    """Tumult Royale 1.1.0, rulebook 2 Get Taxes: the king asks whether everyone is ready before the
+    hourglass turns; the server bounds that question too. Nobody answers: at its deadline the worker's
+    timeout starts the tax collection, whose own timer then runs."""
+    clock = Clock()
+    queue = NoTaskQueue()
+    container = build(settings, tasks=queue, clock=clock)
+    try:
+        app = container.app
+        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 20, "ready_seconds": 9}, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        match = play_until_timer(app, match_id, players, random.Random(2), clock, prefix="ready-")
+        phase, deadline = match.timer["phase"], match.timer["deadline"]
+        assert phase == "ready-1" and deadline == clock.now + timedelta(seconds=9)
+        assert [a["type"] for a in match.engine.legal_actions(match.state, 0)] == ["ready"]
+        assert any(t.name == TASK_TIMEOUT and t.args[1] == phase and t.eta == deadline for t in queue.dropped)
+        assert app.close_timed_phase(match_id, phase) is False  # not yet
+        clock.now = deadline + timedelta(milliseconds=1)
+        assert app.close_timed_phase(match_id, phase) is True
+        match = app.get_match(match_id)
+        assert match.state["phase"] == "tax" and match.timer["phase"] == "tax-1"
+        assert match.timer["deadline"] == clock.now + timedelta(seconds=20)
+        assert app.close_timed_phase(match_id, phase) is False  # delivered twice, closed once
+    finally:
+        container.close()
