@@ -50,16 +50,15 @@ def _all_cards(state):
 
 
 def act(state, seat, action):
-    ENGINE.check_action(state, seat, action)
-    return ENGINE.apply(state, seat, action)
+    return ENGINE.step(state, seat, action)
 
 
 def roll(state, seat, dice, kind="roll"):
-    return ENGINE.apply(state, CHANCE, {"type": kind, "seat": seat, "dice": list(dice)})
+    return ENGINE.step(state, CHANCE, {"type": kind, "seat": seat, "dice": list(dice)})
 
 
 def auto(state):
-    return ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state))
+    return ENGINE.step(state, SYSTEM, ENGINE.auto_action(state))
 
 
 def commit(state, seat, a, b):
@@ -230,7 +229,7 @@ def test_gamble_joker_shuffled_in_first_and_can_come_straight_back():
     assert sorted(s["discard"]) == ["2S", "3D"] and len(s["hands"][0]) == 3
     assert ENGINE.to_act(s).kind == Phase.CHANCE
     order = ["JOKER1"] + s["deck"]
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": order})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
     assert s["jokers"][0] == ["JOKER1"]  # came straight back, kept
     assert len(s["hands"][0]) == 5 and s["hands"][0][3:] == order[1:3]  # and replaced
     assert s["stage"] == "commit" and not s["done"][0]  # still commits normally
@@ -253,7 +252,7 @@ def test_gamble_shuffle_must_hold_the_joker():
     s = board([HAND_A, HAND_B], jokers=[["JOKER1"], []])
     s = act(s, 0, {"type": "gamble", "cards": ["2S"]})
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": list(s["deck"])})
+        ENGINE.step(s, CHANCE, {"type": "shuffle", "order": list(s["deck"])})
 
 
 def test_gambled_joker_loses_its_bonus():
@@ -261,7 +260,7 @@ def test_gambled_joker_loses_its_bonus():
     s = board([HAND_A, HAND_B], jokers=[["JOKER1"], []])
     s = act(s, 0, {"type": "gamble", "cards": ["2S"]})
     deck = [c for c in s["deck"]] + ["JOKER1"]
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": deck})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": deck})
     assert s["jokers"][0] == []
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "9S")
     assert ENGINE.auto_action(roll(roll(s, 0, [3, 3]), 1, [3, 3]))["strengths"][0] == 19
@@ -438,9 +437,9 @@ def test_reshuffle_discards_when_the_deck_runs_out():
     assert s["stage"] == "reshuffle" and s["deck"] == []
     assert ENGINE.to_act(s).kind == Phase.CHANCE
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": s["discard"][1:]})
+        ENGINE.step(s, CHANCE, {"type": "shuffle", "order": s["discard"][1:]})
     order = list(reversed(s["discard"]))
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": order})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
     assert s["stage"] == "commit" and [len(h) for h in s["hands"]] == [5, 5]
     assert sorted(_all_cards(s)) == sorted(ALL_CARDS)
 
@@ -451,7 +450,7 @@ def test_initial_deal_jokers_revealed_and_replaced():
     s = ENGINE.initial_state(2, {})
     assert ENGINE.to_act(s).kind == Phase.CHANCE and ENGINE.chance_outcomes(s) is None
     order = ["JOKER1"] + [c for c in DRAW_DECK if c != "JOKER1"]
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": order})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
     assert s["jokers"] == [["JOKER1"], []]
     assert [len(h) for h in s["hands"]] == [5, 5] and s["centre"] == CROWNS
     assert len(s["deck"]) == 50 - 11 and s["stage"] == "commit"
@@ -468,9 +467,9 @@ def test_dice_are_public_chance_with_36_outcomes():
     assert ENGINE.redact(s, CHANCE, outcomes[5][0], 1) == outcomes[5][0]
     assert ENGINE.redact(s, CHANCE, {"type": "shuffle", "order": ["2C"]}, 0) is None
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "roll", "seat": 0, "dice": [0, 7]})
+        ENGINE.step(s, CHANCE, {"type": "roll", "seat": 0, "dice": [0, 7]})
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "roll", "seat": 1, "dice": [1, 2]})  # seat 0 rolls first
+        ENGINE.step(s, CHANCE, {"type": "roll", "seat": 1, "dice": [1, 2]})  # seat 0 rolls first
 
 
 def test_resolution_must_match_the_rules():
@@ -480,7 +479,7 @@ def test_resolution_must_match_the_rules():
     assert ENGINE.to_act(s).kind == Phase.AUTO
     forged = dict(ENGINE.auto_action(s), winner=1)
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, SYSTEM, forged)
+        ENGINE.step(s, SYSTEM, forged)
 
 
 def test_gamble_redacted_to_a_count():
@@ -516,7 +515,7 @@ def test_malformed_or_illegal_actions_are_refused(seat, action):
     error = illegal(s, seat, action)
     assert error.rule and error.detail
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, seat, action)
+        ENGINE.step(s, seat, action)
 
 
 def test_challenge_malformed_target_refused():
@@ -550,14 +549,14 @@ def test_options_and_player_counts():
 def test_seat_order_round_one_leader_is_random():
     """House rule 3.4 step 2 "round 1: random": a public CHANCE step picks the first committer."""
     s = ENGINE.initial_state(3, {"commit_order": "seat-order"})
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": list(DRAW_DECK)})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": list(DRAW_DECK)})
     assert s["stage"] == "first-player"
     outcomes = ENGINE.chance_outcomes(s)
     assert [o["seat"] for o, _ in outcomes] == [0, 1, 2] and abs(sum(p for _, p in outcomes) - 1) < 1e-12
     assert ENGINE.chance_is_public(s, outcomes[0][0])
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "first-player", "seat": 3})
-    s = ENGINE.apply(s, CHANCE, {"type": "first-player", "seat": 2})
+        ENGINE.step(s, CHANCE, {"type": "first-player", "seat": 3})
+    s = ENGINE.step(s, CHANCE, {"type": "first-player", "seat": 2})
     assert s["stage"] == "commit" and ENGINE.to_act(s).seats == (2,)
 
 

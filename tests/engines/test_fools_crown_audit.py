@@ -22,7 +22,7 @@ def dealt(order, players=2, options=None):
     """A match whose initial shuffle was ``order`` (completed with the rest of the draw deck)."""
     rest = [c for c in DRAW_DECK if c not in order]
     s = ENGINE.initial_state(players, options or {})
-    return ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": list(order) + rest})
+    return ENGINE.step(s, CHANCE, {"type": "shuffle", "order": list(order) + rest})
 
 
 def conserved(state):
@@ -38,7 +38,7 @@ def test_setup_deck_is_48_cards_and_2_jokers_aces_are_the_crowns_in_the_centre()
     assert len(DRAW_DECK) == 50 and sorted(DRAW_DECK) == sorted(PLAYABLE + JOKERS)
     assert len(PLAYABLE) == 48 and not any(c.startswith("A") for c in PLAYABLE)
     with pytest.raises(IllegalAction):  # the Aces are never shuffled into the draw deck
-        ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": DRAW_DECK[:-1] + ["AS"]})
+        ENGINE.step(s, CHANCE, {"type": "shuffle", "order": DRAW_DECK[:-1] + ["AS"]})
 
 
 def test_deal_five_each_one_at_a_time_in_seat_order():
@@ -206,7 +206,7 @@ def test_gamble_may_come_before_a_noble_exchange_and_can_find_a_squire():
     assert kinds == {"gamble", "noble-exchange"}
     s = act(s, 0, {"type": "gamble", "cards": ["JC", "QC"]})
     deck = list(s["deck"])
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": deck + ["JOKER1"]})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": deck + ["JOKER1"]})
     assert sorted(s["hands"][0]) == sorted(["KC", "JD", "QD", "4S", "KS"]) and s["jokers"][0] == []
     assert {a["type"] for a in ENGINE.legal_actions(s, 0)} == {"commit"}
 
@@ -219,10 +219,10 @@ def test_gamble_shuffle_is_the_live_deck_plus_the_joker_not_the_discards():
     s = act(s, 0, {"type": "gamble", "cards": ["2S", "3D", "7C"]})
     assert ENGINE.chance_outcomes(s) is None and not ENGINE.chance_is_public(s, {"type": "shuffle", "order": []})
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": s["deck"] + ["JOKER1", "2S"]})
+        ENGINE.step(s, CHANCE, {"type": "shuffle", "order": s["deck"] + ["JOKER1", "2S"]})
     order = list(s["deck"])
     order.insert(2, "JOKER1")
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": order})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
     assert s["jokers"][0] == ["JOKER1"]  # drawn as the third card: revealed, kept, replaced
     assert sorted(s["hands"][0]) == sorted(["KH", "8H"] + order[:2] + order[3:4])
     assert sorted(s["discard"]) == ["2S", "3D", "7C"]
@@ -233,7 +233,7 @@ def test_gamble_with_two_jokers_sacrifices_one_and_keeps_the_other_bonus():
     """Rulebook "sacrifice one Joker per round"; the other keeps its lasting +1."""
     s = board([HAND_A, HAND_B], jokers=[["JOKER1", "JOKER2"], []])
     s = act(s, 0, {"type": "gamble", "cards": ["2S"]})
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": s["deck"] + [s["gamble"]["joker"]]})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": s["deck"] + [s["gamble"]["joker"]]})
     assert len(s["jokers"][0]) == 1
     assert all(a["type"] != "gamble" for a in ENGINE.legal_actions(s, 0))  # once per round
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "9S")
@@ -244,7 +244,7 @@ def test_gamble_allowed_again_next_round():
     """Rulebook "one Joker per round": the limit resets with the next round."""
     s = board([HAND_A, HAND_B], jokers=[["JOKER1", "JOKER2"], []])
     s = act(s, 0, {"type": "gamble", "cards": ["2S"]})
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": s["deck"] + [s["gamble"]["joker"]]})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": s["deck"] + [s["gamble"]["joker"]]})
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "9S")
     s = auto(roll(roll(s, 0, [1, 1]), 1, [1, 1]))
     assert s["round"] == 2 and s["gambled"] == [0, 0]
@@ -255,7 +255,7 @@ def test_gambler_still_rolls_and_can_fail():
     """Rulebook "The player still commits and rolls normally, and can fail qualification"."""
     s = board([HAND_A, HAND_B], jokers=[["JOKER1"], []])
     s = act(s, 0, {"type": "gamble", "cards": ["2S"]})
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": ["JOKER1"] + s["deck"]})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": ["JOKER1"] + s["deck"]})
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "2C")
     resolution = ENGINE.auto_action(roll(roll(s, 0, [1, 4]), 1, [3, 3]))
     assert resolution["qualified"] == [1] and resolution["winner"] == 1
@@ -267,11 +267,11 @@ def test_gamble_reshuffles_the_discard_pile_when_the_deck_runs_out():
     rest = s["deck"]
     s["deck"], s["discard"] = [], list(rest)
     s = act(s, 0, {"type": "gamble", "cards": ["2S", "3D"]})
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": ["JOKER1"]})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": ["JOKER1"]})
     assert s["jokers"][0] == ["JOKER1"] and s["stage"] == "reshuffle"
     order = list(reversed(s["discard"]))
     assert "2S" in order and "3D" in order  # the exchanged cards are in the pile now
-    s = ENGINE.apply(s, CHANCE, {"type": "shuffle", "order": order})
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
     assert s["stage"] == "commit" and len(s["hands"][0]) == 5 and s["discard"] == []
     assert sorted(s["hands"][0]) == sorted(["KH", "8H", "7C"] + order[:2])
     conserved(s)
@@ -489,7 +489,7 @@ def test_malformed_actions_raise_illegal_action_naming_a_rule(action):
     error = illegal(s, 0, action)
     assert error.rule and error.detail
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, 0, action)
+        ENGINE.step(s, 0, action)
 
 
 @pytest.mark.parametrize("seat", [True, False, None, "0", 0.0, -1, 2, [0]])
@@ -500,7 +500,7 @@ def test_bad_seats_are_refused(seat):
     with pytest.raises(IllegalAction):
         ENGINE.check_action(s, seat, action)
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, seat, action)
+        ENGINE.step(s, seat, action)
     assert ENGINE.legal_actions(s, seat) == []
 
 
@@ -518,14 +518,14 @@ def test_malformed_chance_outcomes_refused(outcome):
     """Contract: a chance outcome that is not one of the possible ones raises IllegalAction."""
     s = commit(commit(board([HAND_A, HAND_B]), 0, "KH", "8H"), 1, "QS", "2C")
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, CHANCE, outcome)
+        ENGINE.step(s, CHANCE, outcome)
 
 
 def test_system_step_only_when_due():
     """Contract: the automatic step is refused unless the round is being resolved."""
     s = board([HAND_A, HAND_B])
     with pytest.raises(IllegalAction):
-        ENGINE.apply(s, SYSTEM, {"type": "resolve-round"})
+        ENGINE.step(s, SYSTEM, {"type": "resolve-round"})
     with pytest.raises(IllegalAction):
         ENGINE.auto_action(s)
 

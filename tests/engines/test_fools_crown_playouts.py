@@ -14,8 +14,8 @@ import pytest
 
 from domain.engine import CHANCE, SYSTEM
 from domain.games.fools_crown import ENGINE
-from domain.games.fools_crown.bots import win_shares
 from domain.games.fools_crown.cards import ALL_CARDS, JOKERS, face_up_first
+from bench.fools_crown_matches import win_shares
 from tests.engines.harness import random_playout
 
 ALL = frozenset(ALL_CARDS)

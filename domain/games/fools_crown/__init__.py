@@ -1,7 +1,11 @@
-"""Fool's Crown: the crown-claiming card-and-dice game (rulebooks/fools-crown.txt, house rules 3.4)."""
+"""Fool's Crown: the crown-claiming card-and-dice game (rulebooks/fools-crown.txt, house rules 3.4).
+
+``ENGINE`` plays the current rules; ``ENGINES`` every older shipped version, so that a match replays
+under the rules it was played with (docs/rules/fools-crown.md, "Changes")."""
 
 from .engine import FoolsCrownEngine
 
 ENGINE = FoolsCrownEngine()
+ENGINES = {"1.0.1": FoolsCrownEngine(rules_version="1.0.1")}
 
-__all__ = ["ENGINE", "FoolsCrownEngine"]
+__all__ = ["ENGINE", "ENGINES", "FoolsCrownEngine"]

@@ -144,49 +144,4 @@ def strong_bot(observation, legal: Sequence[dict], rng: random.Random) -> dict:
     return legal[0]
 
 
-def random_bot(observation, legal: Sequence[dict], rng: random.Random) -> dict:
-    """Uniform random legal play (the baseline the other levels must beat)."""
-    return rng.choice(list(legal))
-
-
 BOTS = {"basic": basic_bot, "strong": strong_bot}
-
-
-def play_match(engine, policies: Sequence, seed: int, options: dict | None = None):
-    """Play one match with one bot per seat (each sees only its observation); return the Result.
-
-    Used by the bot benchmark and tests; pure apart from the seeded ``random.Random`` it creates.
-    """
-    from domain.engine import CHANCE, SYSTEM, Phase
-
-    rng = random.Random(seed)
-    n = len(policies)
-    state = engine.initial_state(n, engine.check_options(n, options or {}))
-    while True:
-        turn = engine.to_act(state)
-        if turn.kind == Phase.OVER:
-            return engine.result(state)
-        if turn.kind == Phase.CHANCE:
-            actor, action = CHANCE, engine.sample_chance(state, rng)
-        elif turn.kind == Phase.AUTO:
-            actor, action = SYSTEM, engine.auto_action(state)
-        else:
-            actor = turn.seats[0] if len(turn.seats) == 1 else rng.choice(turn.seats)
-            action = policies[actor](engine.observation(state, actor), engine.legal_actions(state, actor), rng)
-        state = engine.apply(state, actor, action)
-
-
-def win_shares(engine, levels: Sequence[str], matches: int, num_players: int, seed: int = 0) -> dict:
-    """Win share of each bot level over ``matches`` matches of ``num_players`` seats, the levels
-    seated alternately (level i of a two-level pairing sits at seats i, i+2 ... in even matches and is
-    swapped in odd ones). A shared win counts fractionally. Returns {level: share of matches won}."""
-    table = dict(BOTS, random=random_bot)
-    wins = {level: 0.0 for level in levels}
-    for index in range(matches):
-        order = list(levels) if index % 2 == 0 else list(reversed(levels))
-        seating = [order[i % len(order)] for i in range(num_players)]
-        result = play_match(engine, [table[level] for level in seating], seed + index)
-        winners = result.winners
-        for seat in winners:
-            wins[seating[seat]] += 1 / len(winners)
-    return {level: wins[level] / matches for level in levels}

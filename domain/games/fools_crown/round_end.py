@@ -1,0 +1,41 @@
+"""The end of a round (rulebook "Played cards are discarded and hands refill to five playable cards";
+house rule 3.4 step 7) and the safety cap (house rule 3.4 "Optional safety cap: after 30 rounds")."""
+
+from __future__ import annotations
+
+from .deck import run_draws
+from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, Rules, RoundSummary
+
+
+def summary(s: FoolsCrownState) -> RoundSummary:
+    """The previous round in brief, for the observation (the full resolution is in the event list)."""
+    return {"round": s["round"], "winner": s["winner"], "claimed": s["claimed"]}
+
+
+def cleanup(rules: Rules, s: FoolsCrownState) -> None:
+    """Committed cards to the discard pile; after round 30 (with the cap) the match ends; otherwise the
+    next round: with seat-order commits the lead passes left of the round winner (no winner: left of the
+    leader, FC-ORDER), and every hand refills to five in seat order."""
+    n = s["players"]
+    s["last"] = summary(s)
+    for c in s["commits"]:
+        if c is not None:
+            s["discard"].extend(c)
+    s["commits"] = [None] * n
+    if s["options"]["safety_cap"] and s["round"] >= CAP_ROUNDS:
+        s["stage"] = "over"
+        s["end"] = {"reason": "safety-cap", "winner": None, "rounds": s["round"]}
+        return
+    if s["leader"] is not None:
+        s["leader"] = ((s["winner"] if s["winner"] is not None else s["leader"]) + 1) % n
+    s["round"] += 1
+    s["done"] = [False] * n
+    s["exchanged"] = [None] * n
+    s["gambled"] = [0] * n
+    s["rolls"] = [None] * n
+    s["outcome"] = None
+    s["tiebreak"] = None
+    s["winner"] = None
+    s["claimed"] = None
+    s["draws"] = [[i, HAND_SIZE - len(s["hands"][i])] for i in range(n) if len(s["hands"][i]) < HAND_SIZE]
+    run_draws(rules, s)

@@ -1,0 +1,187 @@
+"""The state of a Fool's Crown match: its typed shape, the rules-version switches, and the copy
+that ``apply`` works on.
+
+The state is a plain JSON object (so replayed states compare with ``==`` and copy cheaply); its shape
+is :class:`FoolsCrownState`. ``stage`` names the phase the match is in, and the engine dispatches on
+it through the table in ``phases.py``. Per-seat facts are lists indexed by seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Optional, TypedDict
+
+from .cards import CROWNS
+
+HAND_SIZE = 5
+CAP_ROUNDS = 30  # house rule 3.4 "Optional safety cap: after 30 rounds"
+QUALIFY = 6  # rulebook: "A total of 6–12 qualifies"
+GAME = "fools-crown"
+#: FC-SEAL: all seats commit at once, sealed (default); "seat-order" is house rule 3.4 step 2 as written.
+COMMIT_ORDERS = ("simultaneous", "seat-order")
+
+Stage = Literal[
+    "shuffle",  # CHANCE: the initial shuffle of the 50-card draw deck, then the deal
+    "first-player",  # CHANCE (seat-order commits only): round 1's first committer
+    "commit",  # players: gamble / commit / Noble Exchange
+    "gamble-shuffle",  # CHANCE: the sacrificed Joker shuffled into the live deck
+    "reshuffle",  # CHANCE: the discard pile becomes the new deck
+    "roll",  # CHANCE: one qualification roll per committed seat, in seat order
+    "resolve",  # AUTO: resolve-round
+    "tiebreak",  # CHANCE: tiebreak rolls of the tied highest qualifiers
+    "claim",  # the round winner: claim / challenge / pass
+    "over",
+]
+
+
+class Options(TypedDict):
+    safety_cap: bool
+    commit_order: str  # one of COMMIT_ORDERS
+
+
+class Gamble(TypedDict):
+    """A gamble under way: the sacrificed Joker on its way into the deck, the cards to draw back."""
+
+    seat: int
+    joker: str
+    count: int
+
+
+class Tiebreak(TypedDict, total=False):
+    seats: list[int]  # the tied seats still rolling, in seat order
+    rolls: list[Optional[list[int]]]  # their tiebreak dice (None: not rolled yet)
+    winner: int  # set once the tiebreak is decided
+
+
+class Resolution(TypedDict):
+    """The resolve-round automatic step (and the round's outcome, once applied)."""
+
+    type: str
+    round: int
+    commits: list[Optional[list[str]]]
+    strengths: list[Optional[int]]
+    bonuses: list[Optional[dict]]
+    rolls: list[Optional[list[int]]]
+    qualified: list[int]
+    winner: Optional[int]
+    tied: list[int]
+
+
+#: The Crown the round winner gained, and from whom (None: from the centre); "from" is a Python
+#: keyword, hence the functional form.
+Claimed = TypedDict("Claimed", {"crown": str, "from": Optional[int]})
+
+
+class RoundSummary(TypedDict):
+    round: int
+    winner: Optional[int]
+    claimed: Optional[Claimed]
+
+
+class End(TypedDict):
+    reason: str  # "four-crowns" | "safety-cap"
+    winner: Optional[int]
+    rounds: int
+
+
+class FoolsCrownState(TypedDict):
+    players: int
+    options: Options
+    stage: Stage
+    round: int
+    deck: list[str]  # the draw deck, top first
+    discard: list[str]  # face down (FC-DISCARD)
+    hands: list[list[str]]
+    jokers: list[list[str]]  # Jokers held (each +1, rulebook)
+    crowns: list[list[str]]
+    centre: list[str]  # Crowns still in the centre battlefield
+    done: list[bool]  # committed or exchanged this round
+    commits: list[Optional[list[str]]]  # [face up, face down]
+    exchanged: list[Optional[list[str]]]  # the hand revealed by this round's Noble Exchange
+    gambled: list[int]  # cards exchanged by this round's gamble (0: none)
+    rolls: list[Optional[list[int]]]  # qualification dice
+    outcome: Optional[Resolution]  # this round's resolution, once applied
+    tiebreak: Optional[Tiebreak]
+    winner: Optional[int]  # this round's winner
+    claimed: Optional[Claimed]
+    gamble: Optional[Gamble]
+    draws: list[list[int]]  # pending draws, [seat, cards still to draw], carried out in order
+    last: Optional[RoundSummary]  # the previous round in brief
+    end: Optional[End]
+    leader: Optional[int]  # seat-order commits: this round's first committer
+
+
+@dataclass(frozen=True)
+class Rules:
+    """What differs between the shipped rules versions (docs/rules/fools-crown.md, "Changes")."""
+
+    version: str
+    #: 1.1.0 (FC-DRAW): the discard pile is reshuffled as soon as the draw deck runs out (rulebook "The
+    #: discard pile is reshuffled if the draw deck runs out"); 1.0.1 waited until a card had to be drawn.
+    reshuffle_at_once: bool
+
+    @classmethod
+    def of(cls, version: str) -> "Rules":
+        if version not in RULES_VERSIONS:
+            raise ValueError(f"{GAME} has no rules version {version!r}")
+        return cls(version=version, reshuffle_at_once=version != "1.0.1")
+
+
+RULES_VERSIONS = ("1.0.1", "1.1.0")
+CURRENT_VERSION = RULES_VERSIONS[-1]
+
+
+def new_state(num_players: int, options: Options) -> FoolsCrownState:
+    n = num_players
+    return {
+        "players": n,
+        "options": {"safety_cap": options["safety_cap"], "commit_order": options["commit_order"]},
+        "stage": "shuffle",
+        "round": 1,
+        "deck": [],
+        "discard": [],
+        "hands": [[] for _ in range(n)],
+        "jokers": [[] for _ in range(n)],
+        "crowns": [[] for _ in range(n)],
+        "centre": list(CROWNS),
+        "done": [False] * n,
+        "commits": [None] * n,
+        "exchanged": [None] * n,
+        "gambled": [0] * n,
+        "rolls": [None] * n,
+        "outcome": None,
+        "tiebreak": None,
+        "winner": None,
+        "claimed": None,
+        "gamble": None,
+        "draws": [],
+        "last": None,
+        "end": None,
+        "leader": None,
+    }
+
+
+def copy_state(s: FoolsCrownState) -> FoolsCrownState:
+    """A copy deep enough for ``apply``: nested values that are only ever replaced, never changed in
+    place (commits, exchanged hands, rolls, outcome, last, gamble, claimed, end, options), are shared."""
+    t = dict(s)
+    t["deck"] = list(s["deck"])
+    t["discard"] = list(s["discard"])
+    t["hands"] = [list(h) for h in s["hands"]]
+    t["jokers"] = [list(j) for j in s["jokers"]]
+    t["crowns"] = [list(c) for c in s["crowns"]]
+    t["centre"] = list(s["centre"])
+    t["done"] = list(s["done"])
+    t["commits"] = list(s["commits"])
+    t["exchanged"] = list(s["exchanged"])
+    t["gambled"] = list(s["gambled"])
+    t["rolls"] = list(s["rolls"])
+    t["draws"] = [list(d) for d in s["draws"]]
+    tiebreak = s["tiebreak"]
+    if tiebreak is not None:
+        t["tiebreak"] = dict(tiebreak, seats=list(tiebreak["seats"]), rolls=list(tiebreak["rolls"]))
+    return t  # type: ignore[return-value]
+
+
+def seat_order(state: FoolsCrownState) -> bool:
+    return state["options"]["commit_order"] == "seat-order"
