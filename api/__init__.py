@@ -7,6 +7,7 @@ from typing import Optional
 
 import flask_swagger_ui
 from flask import Flask, redirect, send_from_directory
+from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
 from api import games, headers, limits, matches, players, problems, rates
@@ -40,6 +41,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         JSON_SORT_KEYS=False,
     )
     app.config.update(config or {})
+    assert isinstance(app.json, DefaultJSONProvider)
     app.json.sort_keys = False  # keep the schemas' field order: id and status first, not alphabetical
     app.extensions["motley"] = motley
     api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."}})

@@ -138,7 +138,7 @@ class Events(MethodView):
         player = optional_player()
         motley = service()
         seat = seat_of_caller(motley.get_match(match_id), player)
-        items = []
+        items: list[dict] = []
         for domain_event, before in motley.history(match_id):
             if domain_event.originator_version <= query["after"]:
                 continue

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from application.projections import MatchListProjection, sweep_pending_work
@@ -15,7 +15,7 @@ class TaskHandlers:
         self.projection = projection
         # Other followers of the log (the round keeper, the league read models), run after the list.
         self.followers = list(followers)
-        self.handlers = {
+        self.handlers: dict[str, Callable[..., Any]] = {
             TASK_RESOLVE: app.resolve_automatic_step,
             TASK_TIMEOUT: app.close_timed_phase,
             TASK_BOT: app.play_computer_move,
