@@ -1,4 +1,4 @@
-"""Players: register (get an API key), and read a player."""
+"""Players: register (get an API key), rotate and revoke keys, and read a player."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -16,7 +16,7 @@ class Players(MethodView):
     def post(self, body):
         """Register a player; the API key in the answer is shown once and stored hashed."""
         player_id, key = service().register_player(body["name"])
-        return {"id": str(player_id), "name": body["name"], "api_key": key}
+        return {"id": str(player_id), "name": body["name"], "api_key": key, "key_id": service().key_id_of(key)}
 
 
 @blp.route("/me")
@@ -26,6 +26,25 @@ class Me(MethodView):
         """The player whose API key authenticates this request."""
         player = current_player()
         return {"id": str(player.id), "name": player.name}
+
+
+@blp.route("/me/keys")
+class MyKeys(MethodView):
+    @blp.response(201, schemas.NewKey)
+    def post(self):
+        """Add an API key (rotation): the new key is shown once; revoke the old one once clients use it."""
+        player = current_player()
+        new_id, key = service().add_key(player)
+        return {"key_id": new_id, "api_key": key}
+
+
+@blp.route("/me/keys/<key_id>")
+class MyKey(MethodView):
+    @blp.response(204)
+    def delete(self, key_id):
+        """Revoke one of your keys (not your only one): requests with it are refused from now on."""
+        service().revoke_key(current_player(), key_id)
+        return ""
 
 
 @blp.route("/<player_id>")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Optional
 
 from domain import match as match_domain
+from domain import player as player_domain
 from domain.engine import IllegalAction, InvalidOptions
 
 
@@ -118,6 +119,8 @@ FROM_DOMAIN: dict[type[Exception], type[ServiceError]] = {
     match_domain.NotYourSeat: Forbidden,
     match_domain.TooSoon: TooSoon,
     match_domain.TimeIsUp: TimeIsUp,
+    player_domain.UnknownKey: NotFound,
+    player_domain.KeyLimit: Conflict,
 }
 
 

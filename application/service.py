@@ -33,7 +33,7 @@ from domain import match as match_domain
 from domain.engine import IllegalAction, InvalidOptions, Phase
 from domain.games import UnknownGame, available_engines, get_engine
 from domain.match import Match
-from domain.player import Player, hash_secret
+from domain.player import KeyRefused, Player, hash_secret, key_id
 
 RETRIES = 20
 #: The events ``Match.settle`` appends after a command, in the command's own save (domain/match.py).
@@ -92,6 +92,31 @@ class Motley(Application):
         player = Player(name=name, key_hash=hash_secret(secret))
         self.save(player)
         return player.id, f"{player.id.hex}.{secret}"
+
+    def add_key(self, player: Player) -> tuple[str, str]:
+        """A new API key beside the player's others (rotation): (its id, the key, shown once)."""
+        secret = secrets.token_urlsafe(32)
+        new_id = self._change_player(player, lambda p: p.add_key(hash_secret(secret)))
+        return new_id, f"{player.id.hex}.{secret}"
+
+    def revoke_key(self, player: Player, key_id: str) -> None:
+        """Revoke one of the player's keys (never its last): requests with it are refused from now on."""
+        self._change_player(player, lambda p: p.revoke_key(key_id))
+
+    @staticmethod
+    def key_id_of(api_key: str) -> str:
+        return key_id(hash_secret(api_key.partition(".")[2]))
+
+    def _change_player(self, player: Player, act: Callable[[Player], Any]) -> Any:
+        try:
+            outcome = act(player)
+        except KeyRefused as error:
+            raise errors.from_domain(error) from None
+        try:
+            self.save(player)
+        except IntegrityError:
+            raise errors.Conflict("the player changed meanwhile; try again") from None
+        return outcome
 
     def authenticate(self, api_key: Optional[str]) -> Player:
         if not api_key:

@@ -9,6 +9,7 @@ import pytest
 
 from api import create_app, limits
 from application.ports import MatchRow
+from application.service import Motley
 from infrastructure.readmodels import storable
 from tests.platform.client import ApiClient
 
@@ -203,3 +204,25 @@ def test_match_creation_moves_and_computer_only_matches_are_rate_limited_per_pla
         assert limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob).status in (403, 409, 422)
     refused = limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob)
     assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
+
+
+def test_keys_are_rotated_and_revoked(client):
+    player_id, old = client.register("ann")
+    registered = client.http.post("/players", json={"name": "bob"}).get_json()
+    assert registered["key_id"] == Motley.key_id_of(registered["api_key"])
+    assert registered["key_id"] not in registered["api_key"]  # an id, not a part of the secret
+    old_id = client.get("/players/me", key=old).body["id"]
+    assert old_id == player_id
+    rotated = client.post("/players/me/keys", key=old)
+    assert rotated.status == 201 and rotated.headers["Cache-Control"] == "no-store"
+    new = rotated.body["api_key"]
+    assert client.get("/players/me", key=new).body["id"] == player_id  # both work during the move
+    assert client.get("/players/me", key=old).status == 200
+    old_key_id = Motley.key_id_of(old)
+    assert client.call("DELETE", f"/players/me/keys/{old_key_id}", key=new).status == 204
+    assert client.get("/players/me", key=old).status == 401
+    assert client.get("/players/me", key=new).status == 200
+    assert client.call("DELETE", f"/players/me/keys/{old_key_id}", key=new).status == 404
+    only = client.call("DELETE", f"/players/me/keys/{rotated.body['key_id']}", key=new)
+    assert only.status == 409 and "only key" in only.body["detail"]
+    assert client.call("DELETE", f"/players/me/keys/{rotated.body['key_id']}", key=old).status == 401
