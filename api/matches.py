@@ -67,7 +67,8 @@ class Matches(MethodView):
         """Create a match; seats may be given to computer opponents. Players then join and start it."""
         player = current_player()
         computers = {int(seat): level for seat, level in body["computers"].items()}
-        match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers)
+        match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers,
+                                          rated=body["rated"])
         match = service().get_match(match_id)
         return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{match_id}"}
 

@@ -4,7 +4,10 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import current_player, service
+from api.context import container, current_player, service
+from application import errors
+from application.freshness import wait_until_applied
+from application.league import player_league, rating_history
 
 blp = Blueprint("players", __name__, url_prefix="/players", description="Register and identify players")
 
@@ -49,8 +52,30 @@ class MyKey(MethodView):
 
 @blp.route("/<player_id>")
 class PlayerById(MethodView):
-    @blp.response(200, schemas.PlayerOut)
-    def get(self, player_id):
-        """A player's public profile."""
+    @blp.arguments(schemas.AfterQuery, location="query")
+    @blp.response(200, schemas.ProfileOut)
+    def get(self, query, player_id):
+        """A player's public profile: rating and statistics per game, recent matches."""
         player = service().get_player(player_id)
-        return {"id": str(player.id), "name": player.name}
+        motley = container()
+        wait_until_applied(motley.league_view, motley.league.name, query["after"])
+        ratings, statistics = player_league(motley.league_view, str(player.id))
+        recent = motley.match_list.query(player_id=str(player.id), limit=10).rows
+        return {"id": str(player.id), "name": player.name, "ratings": ratings, "statistics": statistics,
+                "recent_matches": [{"id": m.match_id, "game": m.game, "status": m.status, "winners": m.winners,
+                                    "last_activity": m.updated_at.isoformat()} for m in recent]}
+
+
+@blp.route("/<player_id>/ratings/<game>")
+class RatingHistory(MethodView):
+    @blp.arguments(schemas.AfterQuery, location="query")
+    @blp.response(200, schemas.RatingHistoryOut)
+    def get(self, query, player_id, game):
+        """A player's rating in ``game`` now and after each rated match, in the order they finished."""
+        player = service().get_player(player_id)
+        if game not in service().games():
+            raise errors.NotFound(f"no game named {game!r}", games=sorted(service().games()))
+        motley = container()
+        wait_until_applied(motley.league_view, motley.league.name, query["after"])
+        rating, history = rating_history(motley.league_view, game, str(player.id))
+        return {"player_id": str(player.id), "game": game, "rating": rating, "history": history}

@@ -196,3 +196,37 @@ class LeagueProjection:
     def _rating(changes: Changes, game: str, player_id: str) -> Optional[dict[str, Any]]:
         doc = changes.get("rating", game, player_id)
         return None if doc is None else {k: doc.data[k] for k in ("mu", "sigma", "ordinal", "played")}
+
+
+# -- reads ----------------------------------------------------------------------------------------
+def tournament_page(view: LeagueView, game: Optional[str], status: Optional[str], limit: int, offset: int):
+    page = view.page("tournament", group=game, tag=status, by_sort=True, limit=limit, offset=offset)
+    return [d.data for d in page.rows], page.total
+
+
+def standings_rows(view: LeagueView, tournament_id: str) -> list[dict]:
+    return [d.data for d in view.page("standing", group=tournament_id).rows]
+
+
+def leaderboard(view: LeagueView, game: str, limit: int, offset: int) -> tuple[list[dict], int]:
+    """Players of ``game`` by ``mu - 3 sigma``, best first, with their place on the board."""
+    page = view.page("rating", group=game, by_sort=True, limit=limit, offset=offset)
+    return [{"place": offset + i + 1, **_rating_out(d.data)} for i, d in enumerate(page.rows)], page.total
+
+
+def rating_history(view: LeagueView, game: str, player_id: str) -> tuple[Optional[dict], list[dict]]:
+    doc = view.get("rating", game, player_id)
+    history = [d.data for d in view.page("history", group=game, tag=player_id).rows]
+    return (None if doc is None else _rating_out(doc.data)), history
+
+
+def player_league(view: LeagueView, player_id: str) -> tuple[list[dict], list[dict]]:
+    """A player's rating and statistics in every game played."""
+    ratings = [_rating_out(d.data) for d in view.page("rating", tag=player_id).rows]
+    stats = [{k: d.data[k] for k in ("game", "played", "wins", "average_place")}
+             for d in view.page("stats", tag=player_id).rows]
+    return ratings, stats
+
+
+def _rating_out(data: dict) -> dict:
+    return {k: data[k] for k in ("player_id", "name", "game", "mu", "sigma", "ordinal", "played", "wins")}

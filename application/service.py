@@ -143,6 +143,7 @@ class Motley(Application):
     def create_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
         reveal_at_end: bool = True,
+        rated: bool = True,
     ) -> UUID:
         try:
             engine = get_engine(game)
@@ -168,6 +169,7 @@ class Motley(Application):
             created_by=str(creator.id),
             reveal_at_end=reveal_at_end,
             chance=new_chance(),
+            rated=rated,  # "rated": false keeps the match out of the ratings (issue 10)
         )
         self._save_match(match)
         return match.id

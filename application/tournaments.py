@@ -24,6 +24,7 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError, Tracking
 
 from application import errors
+from application.chance import new_chance
 from application.ports import TASK_PROJECT, Doc, LeagueView, Task
 from application.service import RETRIES, Motley, parse_id
 from domain import tournament as tournament_domain
@@ -177,6 +178,7 @@ class Tournaments:
             bots={},
             created_by=tournament.organiser,
             rated=tournament.rated,
+            chance=new_chance(),  # committed like every match's chance (application/chance.py)
         )
         for seat, player_id in enumerate(table["players"]):
             match.join(player_id, tournament.players[player_id]["name"], seat)

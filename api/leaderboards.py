@@ -1,0 +1,31 @@
+"""Leaderboards: the players of a game by their conservative rating (mu - 3 sigma)."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import container
+from api.tournaments import fresh
+from application import errors
+from application.league import leaderboard
+from domain.games import available_engines
+
+blp = Blueprint("leaderboards", __name__, url_prefix="/leaderboards", description="Ratings per game")
+
+
+def check_game(game: str) -> None:
+    if game not in available_engines():
+        raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines()))
+
+
+@blp.route("/<game>")
+class Leaderboard(MethodView):
+    @blp.arguments(schemas.PageQuery, location="query")
+    @blp.response(200, schemas.LeaderboardOut)
+    def get(self, query, game):
+        """Rated players of ``game`` best first (openskill Plackett-Luce, ordered by mu - 3 sigma),
+        with rated games played and won."""
+        check_game(game)
+        fresh(query["after"])
+        items, total = leaderboard(container().league_view, game, query["limit"], query["offset"])
+        return {"game": game, "items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}

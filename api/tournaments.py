@@ -1,0 +1,151 @@
+"""Tournaments: create, list, read, register and withdraw, start, forfeit, sanctions, standings."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import container, current_player, service
+from application import errors
+from application.freshness import wait_until_applied
+from application.league import standings_rows, tournament_page
+
+blp = Blueprint("tournaments", __name__, url_prefix="/tournaments",
+                description="Tournaments: rounds of matches paired by the workers, standings, sanctions")
+
+
+def tournaments():
+    return container().tournaments
+
+
+def fresh(after) -> None:
+    """Wait until the league read models have applied ``after`` (a Motley-Position)."""
+    motley = container()
+    wait_until_applied(motley.league_view, motley.league.name, after)
+
+
+def written(status=200, **extra):
+    return {"Motley-Position": str(service().log_position()), **extra}
+
+
+def tournament_out(tournament) -> dict:
+    rounds = [
+        {**r, "deadline": None if r["deadline"] is None else r["deadline"].isoformat()}
+        for r in tournament.rounds
+    ]
+    return {
+        "id": str(tournament.id), "game": tournament.game, "name": tournament.name, "status": tournament.status,
+        "organiser": tournament.organiser, "format": tournament.format, "table_size": tournament.table_size,
+        "rounds_planned": tournament.rounds_planned, "points": tournament.points,
+        "bye_points": tournament.bye_points, "tie_breaks": tournament.tie_breaks,
+        "match_options": tournament.match_options, "rated": tournament.rated,
+        "round_deadline_seconds": tournament.round_deadline_seconds,
+        "players": [{"player_id": p, **info} for p, info in tournament.players.items()],
+        "rounds": rounds, "sanctions": tournament.sanctions,
+    }
+
+
+@blp.route("")
+class Tournaments(MethodView):
+    @blp.arguments(schemas.TournamentListQuery, location="query")
+    @blp.response(200, schemas.TournamentPageOut)
+    def get(self, query):
+        """List tournaments (the read model kept by the workers), newest first."""
+        fresh(query["after"])
+        items, total = tournament_page(container().league_view, query["game"], query["status"],
+                                       query["limit"], query["offset"])
+        return {"items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}
+
+    @blp.arguments(schemas.CreateTournament)
+    @blp.response(201, schemas.TournamentOut)
+    def post(self, body):
+        """Create a tournament; the caller is its organiser (who need not play)."""
+        tournament_id = tournaments().create(current_player(), body)
+        return tournament_out(tournaments().get(tournament_id)), 201, written(Location=f"/tournaments/{tournament_id}")
+
+
+@blp.route("/<tournament_id>")
+class TournamentById(MethodView):
+    @blp.response(200, schemas.TournamentOut)
+    def get(self, tournament_id):
+        """The tournament: its players, rounds and tables (with their match ids), sanctions, status."""
+        return tournament_out(tournaments().get(tournament_id))
+
+
+@blp.route("/<tournament_id>/players")
+class Players(MethodView):
+    @blp.response(201, schemas.TournamentOut)
+    def post(self, tournament_id):
+        """Register the caller."""
+        tournaments().register(tournament_id, current_player())
+        return tournament_out(tournaments().get(tournament_id)), 201, written()
+
+
+@blp.route("/<tournament_id>/players/<player_id>")
+class PlayerById(MethodView):
+    @blp.response(200, schemas.TournamentOut)
+    def delete(self, tournament_id, player_id):
+        """Withdraw a player (the player or the organiser): not paired again; past results stand."""
+        tournaments().withdraw(tournament_id, player_id, current_player())
+        return tournament_out(tournaments().get(tournament_id)), 200, written()
+
+
+@blp.route("/<tournament_id>/start")
+class Start(MethodView):
+    @blp.response(200, schemas.TournamentOut)
+    def post(self, tournament_id):
+        """Start (the organiser): round 1 is paired and its matches are created and started."""
+        tournaments().start(tournament_id, current_player())
+        return tournament_out(tournaments().get(tournament_id)), 200, written()
+
+
+@blp.route("/<tournament_id>/forfeits")
+class Forfeits(MethodView):
+    @blp.arguments(schemas.Forfeit)
+    @blp.response(200, schemas.TournamentOut)
+    def post(self, body, tournament_id):
+        """Forfeit absent players of a table of the current round, once its deadline has passed
+        (the organiser): they share the last place, the players present the first."""
+        tournaments().forfeit(tournament_id, current_player(), body["player_ids"])
+        return tournament_out(tournaments().get(tournament_id)), 200, written()
+
+
+@blp.route("/<tournament_id>/standings")
+class Standings(MethodView):
+    @blp.arguments(schemas.AfterQuery, location="query")
+    @blp.response(200, schemas.StandingsOut)
+    def get(self, query, tournament_id):
+        """Points, tie-breaks and rank of every player, live as matches finish."""
+        tournament = tournaments().get(tournament_id)
+        fresh(query["after"])
+        return {"tournament_id": str(tournament.id), "status": tournament.status,
+                "rounds_paired": len(tournament.rounds),
+                "items": standings_rows(container().league_view, str(tournament.id))}
+
+
+@blp.route("/<tournament_id>/sanctions")
+class Sanctions(MethodView):
+    @blp.arguments(schemas.Sanction)
+    @blp.response(201, schemas.TournamentOut)
+    def post(self, body, tournament_id):
+        """Disqualify a player or void a match (the organiser). Standings and ratings are computed
+        again from the events; the report is at the Location."""
+        number = tournaments().sanction(tournament_id, current_player(), body)
+        return (tournament_out(tournaments().get(tournament_id)), 201,
+                written(Location=f"/tournaments/{tournament_id}/sanctions/{number}"))
+
+
+@blp.route("/<tournament_id>/sanctions/<int:number>")
+class SanctionReport(MethodView):
+    @blp.arguments(schemas.AfterQuery, location="query")
+    @blp.response(200, schemas.SanctionReportOut)
+    def get(self, query, tournament_id, number):
+        """What sanction ``number`` changed: ranks, points, tie-breaks and ratings before and after."""
+        tournament = tournaments().get(tournament_id)
+        if not 1 <= number <= len(tournament.sanctions):
+            raise errors.NotFound(f"tournament {tournament.id} has {len(tournament.sanctions)} sanctions")
+        fresh(query["after"])
+        motley = container()
+        doc = motley.league_view.get("report", str(tournament.id), f"{number:04d}")
+        if doc is None:  # the workers have not projected it yet: say so rather than answer nothing
+            raise errors.Unavailable("the report is not computed yet; retry shortly", retry_after=1)
+        return doc.data

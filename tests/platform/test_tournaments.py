@@ -1,0 +1,158 @@
+"""Tournaments: pairing (pure), the aggregate's guards, and the HTTP API's refusals and reads on each
+event store with the embedded task queue (docs/tournaments.md)."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from uuid import uuid4
+
+import pytest
+
+from api import create_app
+from domain import pairing
+from domain.tournament import Tournament, TournamentStateError, match_id_for, standings
+from tests.platform.client import ApiClient, play_randomly
+
+T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+# -- pairing --------------------------------------------------------------------------------------
+def test_table_sizes_split_evenly_when_the_game_allows_smaller_tables_else_byes():
+    assert pairing.table_sizes(16, 4, 3) == ([4, 4, 4, 4], 0)
+    assert pairing.table_sizes(9, 4, 3) == ([3, 3, 3], 0)
+    assert pairing.table_sizes(10, 4, 3) == ([4, 3, 3], 0)
+    assert pairing.table_sizes(9, 6, 3) == ([5, 4], 0)
+    assert pairing.table_sizes(5, 4, 4) == ([4], 1)  # a game for exactly four: one sits out
+    assert pairing.table_sizes(2, 4, 3) == ([], 2)
+
+
+def test_swiss_pairs_by_standing_and_avoids_repeat_opponents():
+    order = [f"p{i}" for i in range(8)]
+    first = pairing.pair(order, {}, {}, 4, 3)
+    assert first.tables == [order[:4], order[4:]]
+    met = pairing.meetings(first.tables)
+    second = pairing.pair(order, met, {}, 4, 3)
+    # p0 opens the first table, then the best-placed who have not met p0 or each other.
+    assert second.tables[0][0] == "p0"
+    repeats = sum(met.get(frozenset((a, b)), 0) for t in second.tables for a in t for b in t if a < b)
+    assert repeats == 4  # 8 players in 2 tables of 4 cannot avoid all: 2 per table is the least
+
+
+def test_byes_go_to_the_lowest_placed_with_the_fewest_byes():
+    order = ["a", "b", "c", "d", "e"]
+    assert pairing.pair(order, {}, {}, 4, 4).byes == ["e"]
+    assert pairing.pair(order, {}, {"e": 1}, 4, 4).byes == ["d"]
+
+
+# -- the aggregate --------------------------------------------------------------------------------
+def new_tournament(rounds=2, deadline=None) -> Tournament:
+    return Tournament(game="jest", name="t", organiser="org", table_size=3, min_players=3, format="swiss",
+                      rounds=rounds, points=[2, 1, 0], bye_points=1, tie_breaks=["opponents-points", "wins"],
+                      match_options={}, rated=True, round_deadline_seconds=deadline)
+
+
+def test_a_round_is_paired_once_and_a_result_counted_once():
+    t = new_tournament()
+    for p in "abcdef":
+        t.register(p, p.upper())
+    tables = t.start("org", T0)
+    assert [tb["match_id"] for tb in tables] == [str(match_id_for(t.id, 1, n)) for n in (1, 2)]
+    with pytest.raises(TournamentStateError):
+        t.pair_round(1, T0)  # the same round again: refused
+    assert t.record_result(tables[0]["match_id"], [1, 2, 3], T0) == []
+    assert t.record_result(tables[0]["match_id"], [3, 2, 1], T0) is None  # a duplicate delivery
+    second = t.record_result(tables[1]["match_id"], [1, 1, 3], T0)
+    assert len(second) == 2 and len(t.rounds) == 2
+    rows = {r["player_id"]: r for r in standings(t)}
+    assert (rows["a"]["points"], rows["d"]["points"], rows["e"]["points"], rows["f"]["points"]) == (2, 2, 2, 0)
+
+
+def test_forfeits_wait_for_the_deadline_and_settle_the_table():
+    t = new_tournament(rounds=1, deadline=60)
+    for p in "abc":
+        t.register(p, p.upper())
+    (table,) = t.start("org", T0)
+    with pytest.raises(TournamentStateError):
+        t.forfeit("org", ["c"], T0 + timedelta(seconds=30))
+    t.forfeit("org", ["c"], T0 + timedelta(seconds=61))
+    assert table["result"] == {"ranks": [1, 1, 3], "how": "forfeit"} and t.status == "finished"
+    assert t.record_result(table["match_id"], [3, 2, 1], T0) is None  # the match finishing later: ignored
+
+
+# -- the HTTP API ---------------------------------------------------------------------------------
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def test_refusals_are_problem_answers_and_change_nothing(client, motley):
+    _, org = client.register("org")
+    _, ann = client.register("ann")
+    bad = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "table_size": 9}, key=org)
+    assert bad.status == 422
+    assert client.post("/tournaments", {"game": "nope", "name": "x", "rounds": 2}, key=org).status == 404
+    assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": [1, 2, 3, 4]},
+                       key=org).status == 422
+    assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2}).status == 401
+    created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2}, key=org)
+    assert created.status == 201
+    tid = created.body["id"]
+    assert client.post(f"/tournaments/{tid}/players", key=ann).status == 201
+    again = client.post(f"/tournaments/{tid}/players", key=ann)
+    assert again.status == 409 and again.body["type"] == "urn:motley:problem:conflict"
+    assert client.post(f"/tournaments/{tid}/start", key=ann).status == 403
+    too_few = client.post(f"/tournaments/{tid}/start", key=org)
+    assert too_few.status == 409 and "at least 4" in too_few.body["detail"]
+    assert client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": "x"},
+                       key=ann).status == 403
+    assert client.get(f"/tournaments/{uuid4()}").status == 404
+    assert client.get("/tournaments/not-an-id").status == 404
+    assert client.get(f"/tournaments/{uuid4()}/standings").status == 404
+    assert client.get("/leaderboards/nope").status == 404
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{uuid4()}", key=org).status == 409
+    assert len(client.get(f"/tournaments/{tid}").body["players"]) == 1
+
+
+def test_a_far_future_position_is_answered_503_with_retry_after(client, motley):
+    _, org = client.register("org")
+    created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1}, key=org)
+    tid = created.body["id"]
+    position = int(created.headers["Motley-Position"])
+    assert client.get("/tournaments", query={"after": position}).body["items"][0]["id"] == tid
+    late = client.get(f"/tournaments/{tid}/standings", query={"after": position + 1000})
+    assert late.status == 503 and late.headers["Retry-After"]
+
+
+def test_a_small_tournament_runs_on_the_embedded_queue(client, motley):
+    _, org = client.register("org")
+    created = client.post("/tournaments", {"game": "jest", "name": "small", "rounds": 2, "table_size": 3,
+                                           "format": "round-robin"}, key=org)
+    tid = created.body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy", "dan", "eve", "fay"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        client.post(f"/tournaments/{tid}/players", key=key)
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    rng = random.Random(3)
+    for round_no in (1, 2):
+        view = client.get(f"/tournaments/{tid}").body
+        for _ in range(600):
+            if len(view["rounds"]) >= round_no:
+                break
+            motley.tasks.drain()
+            view = client.get(f"/tournaments/{tid}").body
+        for table in view["rounds"][round_no - 1]["tables"]:
+            play_randomly(client, table["match_id"], [keys[p] for p in table["players"]], rng,
+                          settle=motley.tasks.drain)
+    motley.tasks.drain()
+    view = client.get(f"/tournaments/{tid}").body
+    assert view["status"] == "finished"
+    position = motley.app.log_position()
+    rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
+    assert sum(r["played"] for r in rows) == 12
+    listed = client.get("/tournaments", query={"status": "finished", "game": "jest", "after": position}).body
+    assert [t["id"] for t in listed["items"]] == [tid]
+    board = client.get("/leaderboards/jest", query={"after": position}).body
+    assert board["total"] == 6 and all(r["played"] == 2 for r in board["items"])
