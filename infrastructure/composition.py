@@ -20,6 +20,7 @@ from application.service import Motley, utcnow
 from application.tasks import TaskHandlers
 from application.tournaments import RoundKeeper, Tournaments
 from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
+from infrastructure.health import DatabaseGate, Dependencies, broker_probe, postgres_probe
 from infrastructure.readmodels import PostgresMatchListView, SQLiteMatchListView
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue
@@ -37,6 +38,8 @@ class Container:
     league_view: LeagueView
     league: LeagueProjection
     keeper: RoundKeeper
+    dependencies: Optional[Dependencies] = None  # what the readiness endpoint reports
+    gate: Optional[DatabaseGate] = None  # fast refusals while PostgreSQL is away
 
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
@@ -73,7 +76,24 @@ def build(
     handlers = TaskHandlers(app, projection, followers=[keeper, league])
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
-    return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper)
+    gate, checks = _health(settings, app)
+    return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
+                     Dependencies(checks), gate)
+
+
+def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:
+    """The database gate (PostgreSQL only) and the checks of each dependency for readiness."""
+    gate = None
+    checks: dict = {"database": app.log_position}
+    if settings.store == "postgres":
+        probe = postgres_probe(settings.postgres_host, settings.postgres_port, settings.postgres_dbname,
+                               settings.postgres_user, settings.postgres_password)
+        gate = DatabaseGate(probe)
+        gate.install(getattr(app.factory, "datastore"))
+        checks["database"] = probe
+    if settings.tasks == "celery":
+        checks["broker"] = broker_probe(settings.broker_url)
+    return gate, checks
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

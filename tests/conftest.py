@@ -4,10 +4,12 @@ worker against the machine's RabbitMQ for the end-to-end tests."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 import psycopg
@@ -58,16 +60,41 @@ def settings(request, tmp_path):
 
 
 @pytest.fixture
-def motley(settings):
+def seed(request) -> int:
+    """The seed of this test's random generators (chance outcomes, computers, random moves): fixed per
+    test, or MOTLEY_TEST_SEED for every test. A failing test prints it (see the report hook below)."""
+    chosen = os.environ.get("MOTLEY_TEST_SEED")
+    value = int(chosen) if chosen else zlib.crc32(request.node.nodeid.encode())
+    request.node.motley_seed = value
+    return value
+
+
+@pytest.fixture
+def rng(seed) -> random.Random:
+    """The generator a test's containers draw chance from (``build(..., rng=rng)``)."""
+    return random.Random(seed)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    seed = getattr(item, "motley_seed", None)
+    if report.failed and seed is not None:
+        report.sections.append(("random seed", f"rerun with MOTLEY_TEST_SEED={seed} to draw the same chance"))
+
+
+@pytest.fixture
+def motley(settings, rng):
     """A container with an in-process task queue (tasks run in a background thread)."""
-    container = build(settings)
+    container = build(settings, rng=rng)
     yield container
     container.close()
 
 
 @pytest.fixture
-def sqlite_motley(tmp_path):
-    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "motley.sqlite")))
+def sqlite_motley(tmp_path, rng):
+    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "motley.sqlite")), rng=rng)
     yield container
     container.close()
 
@@ -119,9 +146,9 @@ def worker_env(tmp_path_factory):
 
 
 @pytest.fixture
-def worker_motley(worker_env):
+def worker_motley(worker_env, rng):
     """A container on the worker's schema whose tasks go through the broker to the real worker."""
     settings, _ = worker_env
-    container = build(Settings(**{**settings.__dict__, "create_tables": False}))
+    container = build(Settings(**{**settings.__dict__, "create_tables": False}), rng=rng)
     yield container
     container.close()

@@ -3,15 +3,18 @@ and played to its end; chance and the final scoring are events; replay and rewin
 
 from __future__ import annotations
 
+import copy
 import random
 import threading
 
 import pytest
 
+from api import create_app
 from application import errors
 from application.ports import NoTaskQueue
 from domain.match import Match
 from infrastructure.composition import build
+from tests.platform.client import ApiClient
 
 
 def seat_players(app, count):
@@ -38,15 +41,15 @@ def play_one_random_move(app, match_id, players, rng):
     return app.submit_move(match_id, players[seat], action)
 
 
-def test_replay_equals_the_live_state_after_every_move_over_many_matches(settings):
+def test_replay_equals_the_live_state_after_every_move_over_many_matches(settings, seed):
     """A second application, with no cache, rebuilds each match from the stored events after every
     move: the state it gets equals the live one."""
-    live = build(settings, tasks=NoTaskQueue())
-    reader = build(settings, tasks=NoTaskQueue())
+    live = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
+    reader = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     reader.app.repository.cache = None  # always replay from the store
     try:
         app = live.app
-        rng = random.Random(11)
+        rng = random.Random(f"{seed}-moves")
         for number in range(12):
             players = seat_players(app, 3 + number % 2)
             match_id = new_jest_match(app, players)
@@ -65,16 +68,21 @@ def test_replay_equals_the_live_state_after_every_move_over_many_matches(setting
         reader.close()
 
 
-def test_a_whole_jest_match_is_a_stream_of_events(settings):
+def test_a_whole_jest_match_is_a_stream_of_events(settings, seed):
     """Every move, chance outcome and automatic step is an event; the worker step appends the
     final scoring once; any earlier version can be read again."""
-    live = build(settings, tasks=NoTaskQueue())
+    live = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = live.app
         players = seat_players(app, 3)
         match_id = new_jest_match(app, players)
-        rng = random.Random(7)
-        while app.get_match(match_id).to_act().kind == "players":
+        rng = random.Random(f"{seed}-moves")
+        recorded = {}  # version -> (state, status, moves) as the live match had them
+        while True:
+            live_match = app.get_match(match_id)
+            recorded[live_match.version] = (copy.deepcopy(live_match.state), live_match.status, live_match.moves)
+            if live_match.to_act().kind != "players":
+                break
             play_one_random_move(app, match_id, players, rng)
         match = app.get_match(match_id)
         assert match.to_act().kind == "auto" and match.awaiting_resolution
@@ -87,18 +95,24 @@ def test_a_whole_jest_match_is_a_stream_of_events(settings):
         assert types.count("StepResolved") == 1 and types[-1] == "Finished"
         assert types.count("ChanceDrawn") == 4  # one shuffle per round of a 3-player game
         assert "ResolutionDue" in types
-        # Rewind: the match at every earlier version is the replay of its first events.
+        # Rewind: the match at every earlier version is the replay of its first events, and holds
+        # exactly the state, status and move count it had live at that version.
+        recorded[match.version] = (copy.deepcopy(match.state), match.status, match.moves)
+        assert len(recorded) > 10
         for version in (5, 6, match.version // 2, match.version):
             old = app.get_match(match_id, version=version)
             assert old.version == version
+        for version, (state, status, moves) in recorded.items():
+            old = app.get_match(match_id, version=version)
+            assert (old.version, old.state, old.status, old.moves) == (version, state, status, moves), version
         with pytest.raises(errors.NotFound):
             app.get_match(match_id, version=match.version + 1)
     finally:
         live.close()
 
 
-def test_a_refused_move_appends_nothing(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def test_a_refused_move_appends_nothing(settings, seed):
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         players = seat_players(app, 3)
@@ -127,8 +141,8 @@ def test_a_refused_move_appends_nothing(settings):
         container.close()
 
 
-def test_a_retried_request_is_applied_once(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def test_a_retried_request_is_applied_once(settings, seed):
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         players = seat_players(app, 3)
@@ -146,10 +160,10 @@ def test_a_retried_request_is_applied_once(settings):
         container.close()
 
 
-def test_sealed_offers_racing_on_one_match_all_land(settings):
+def test_sealed_offers_racing_on_one_match_all_land(settings, seed):
     """Moves racing on one match are serialised: the three offers of a round, sent at once from
     three threads, all land, each checked against the state it lands on."""
-    container = build(settings, tasks=NoTaskQueue())
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         players = seat_players(app, 3)
@@ -178,10 +192,10 @@ def test_sealed_offers_racing_on_one_match_all_land(settings):
         container.close()
 
 
-def test_racing_takes_one_wins_the_other_gets_409(settings):
+def test_racing_takes_one_wins_the_other_gets_409(settings, seed):
     """Two requests for the one taker's turn: the first lands; the second, no longer legal on the
     state it would land on, is refused as a conflict and appends nothing."""
-    container = build(settings, tasks=NoTaskQueue())
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         players = seat_players(app, 3)
@@ -215,8 +229,60 @@ def test_racing_takes_one_wins_the_other_gets_409(settings):
         container.close()
 
 
-def test_players_authenticate_only_with_their_own_key(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def overtaking_pair(app, match_id, seat):
+    """(mine, theirs): two legal moves of ``seat`` such that ``mine`` is refused once ``theirs`` landed."""
+    legal = app.get_match(match_id).engine.legal_actions(app.get_match(match_id).state, seat)
+    for theirs in legal:
+        trial = app.get_match(match_id)
+        trial.make_move(seat, theirs, app.clock(), None)
+        trial.settle(random.Random(0), app.clock())
+        for mine in legal:
+            turn = trial.to_act()
+            if seat not in turn.seats or mine not in trial.engine.legal_actions(trial.state, seat):
+                yield mine, theirs
+
+
+def test_a_move_overtaken_by_one_that_landed_first_is_a_409_move_overtaken(settings, seed, monkeypatch):
+    """No expected version is stated: the move is checked against the state it would really land on.
+    Another process's take lands between this request's check and its save; the save loses the race,
+    the request is run again on the new state, where it is no longer legal: 409 ``move-overtaken``,
+    and nothing of it is appended."""
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
+    other = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed + 1))  # a second API process
+    try:
+        app = container.app
+        client = ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+        players = [app.authenticate(key) for key in keys]
+        match_id = client.new_match("jest", 3, keys)
+        for seat, hand in enumerate(app.get_match(match_id).state["hands"]):
+            app.submit_move(match_id, players[seat], {"type": "offer", "up": hand[0], "down": hand[1]})
+        match = app.get_match(match_id)
+        taker = match.state["taker"]
+        mine, theirs = next(overtaking_pair(app, match_id, taker))
+        landed = []
+        save = app._save_match
+
+        def save_after_the_racing_move_lands(match):
+            if not landed:  # the racing request from the other process lands first, once
+                landed.append(other.app.submit_move(match_id, players[taker], theirs))
+            return save(match)
+
+        monkeypatch.setattr(app, "_save_match", save_after_the_racing_move_lands)
+        answer = client.post(f"/matches/{match_id}/moves", {"action": mine}, key=keys[taker])
+        assert answer.status == 409 and answer.body["type"].endswith("move-overtaken"), answer.text
+        assert "another move landed first" in answer.body["detail"]
+        after = app.get_match(match_id)
+        assert after.version == landed[0].version and after.moves == 4  # three offers and their take
+        made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
+        assert made[-1].action == theirs
+    finally:
+        other.close()
+        container.close()
+
+
+def test_players_authenticate_only_with_their_own_key(settings, seed):
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         player_id, key = app.register_player("ann")

@@ -3,17 +3,19 @@ however many consumers race, and a consumer that lost the race writes nothing.""
 
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from application.ports import NoTaskQueue
+from application.ports import TASK_RESOLVE, TASK_SWEEP, NoTaskQueue
 from infrastructure.composition import build
+from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
 
 
-def test_racing_consumers_apply_each_notification_once(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def test_racing_consumers_apply_each_notification_once(settings, seed):
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         creator = app.authenticate(app.register_player("ann")[1])
@@ -41,8 +43,8 @@ def test_racing_consumers_apply_each_notification_once(settings):
         container.close()
 
 
-def test_a_consumer_that_lost_the_race_writes_nothing(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def test_a_consumer_that_lost_the_race_writes_nothing(settings, seed):
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
     try:
         app = container.app
         creator = app.authenticate(app.register_player("ann")[1])
@@ -76,19 +78,15 @@ def test_rows_follow_the_match_through_its_life(sqlite_motley):
     assert sqlite_motley.match_list.query(game="le-bouffon").total == 0
 
 
-def test_a_sweep_finds_work_whose_task_was_lost(settings):
+def test_a_sweep_finds_work_whose_task_was_lost(settings, seed):
     """Tasks are sent after a save; if they are lost (a crash in between), a sweep sends them again."""
-    from application.ports import TASK_RESOLVE, TASK_SWEEP
-    from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
-    import random
-
     lost = NoTaskQueue()
-    container = build(settings, tasks=lost)
+    container = build(settings, tasks=lost, rng=random.Random(seed))
     try:
         app = container.app
         players = seat_players(app, 3)
         match_id = new_jest_match(app, players)
-        rng = random.Random(1)
+        rng = random.Random(f"{seed}-moves")
         while app.get_match(match_id).to_act().kind == "players":
             play_one_random_move(app, match_id, players, rng)
         lost.dropped.clear()  # the resolve task "was lost"
