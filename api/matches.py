@@ -8,10 +8,11 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import container, current_player, optional_player, service
+from api.context import container, current_player, service
 from application.errors import InvalidRequest
 from application.freshness import wait_until_applied
-from application.views import event_view, match_view
+from api.audit import history, viewer
+from application.views import Viewer, lens_for, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
 
@@ -23,7 +24,9 @@ def seat_of_caller(match, player):
 
 
 def caller_view(match, player):
-    return match_view(match, seat_of_caller(match, player))
+    """The match as the caller sees it, by the one visibility policy (application/views.py)."""
+    who = Viewer.spectator() if player is None else Viewer.player(str(player.id))
+    return match_view(match, lens_for(match, who))
 
 
 def headers_for(match, position=None):
@@ -68,7 +71,7 @@ class Matches(MethodView):
         player = current_player()
         computers = {int(seat): level for seat, level in body["computers"].items()}
         match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers,
-                                          rated=body["rated"])
+                                          reveal_at_end=body["reveal_at_end"])
         match = service().get_match(match_id)
         return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{match_id}"}
 
@@ -80,9 +83,8 @@ class MatchById(MethodView):
     def get(self, query, match_id):
         """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
         without), now or rewound to any earlier version."""
-        player = optional_player()
-        match = service().get_match(match_id, version=query["version"])
-        return caller_view(match, player), 200, headers_for(match)
+        match, view = history().match(match_id, viewer(), query["version"])
+        return view, 200, headers_for(match)
 
 
 @blp.route("/<match_id>/seats")
@@ -135,18 +137,9 @@ class Events(MethodView):
     @blp.arguments(schemas.EventQuery, location="query")
     @blp.response(200, schemas.EventPageOut)
     def get(self, query, match_id):
-        """The match's whole history as the caller may see it: hidden content is redacted."""
-        player = optional_player()
-        motley = service()
-        seat = seat_of_caller(motley.get_match(match_id), player)
-        items: list[dict] = []
-        for domain_event, before in motley.history(match_id):
-            if domain_event.originator_version <= query["after"]:
-                continue
-            if len(items) >= query["limit"]:
-                break
-            items.append(event_view(domain_event, before, seat))
-        return {"items": items, "last_version": items[-1]["version"] if items else query["after"]}
+        """The match's history as the caller may see it (hidden content redacted), a page at a time:
+        the events after ``after`` (up to ``until``), read in time proportional to the page."""
+        return history().events(match_id, viewer(), query["after"], query["until"], query["limit"])
 
 
 @blp.route("/<match_id>/stream")
@@ -158,10 +151,9 @@ class Stream(MethodView):
     def get(self, query, match_id):
         """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
         changes, until the match is finished or ``seconds`` pass; reconnect with Last-Event-ID."""
-        player = optional_player()
+        who = viewer()
         motley = service()
         match = motley.get_match(match_id)
-        seat = seat_of_caller(match, player)
         last_seen = request.headers.get("Last-Event-ID", "")
         seen = int(last_seen) if last_seen.isdigit() else 0
 
@@ -173,7 +165,8 @@ class Stream(MethodView):
                 current = motley.get_match(match.id)
                 if current.version > seen:
                     seen = current.version
-                    yield f"id: {seen}\nevent: match\ndata: {json.dumps(match_view(current, seat))}\n\n"
+                    view = match_view(current, lens_for(current, who))
+                    yield f"id: {seen}\nevent: match\ndata: {json.dumps(view)}\n\n"
                     beat = time.monotonic()
                 if current.status == "finished" or time.monotonic() >= deadline:
                     return

@@ -64,6 +64,16 @@ def take(match: Match) -> MatchSnapshot:
     )
 
 
+def encoded(app: Any, match: Match) -> Optional[Any]:
+    """The stored form of a snapshot of ``match`` as it is now, or None when its state would not come
+    back exactly from the transcoder (a tuple, a set): such a state is never snapshotted."""
+    stored = app.mapper.to_stored_event(take(match))
+    if app.mapper.to_domain_event(stored).state["state"] != match.state:
+        log.warning("match %s: state of %s does not survive the transcoder; no snapshot", match.id, match.game)
+        return None
+    return stored
+
+
 def take_due(app: Any, match: Match, saved_from: int) -> None:
     """After a save that took ``match`` from version ``saved_from`` to ``match.version``: snapshot it
     if the save crossed a multiple of ``INTERVAL``. The events are committed already, so a snapshot
@@ -71,15 +81,31 @@ def take_due(app: Any, match: Match, saved_from: int) -> None:
     if app.snapshots is None or match.version // INTERVAL == saved_from // INTERVAL:
         return
     try:
-        snapshot = take(match)
-        stored = app.mapper.to_stored_event(snapshot)
-        # A state the transcoder cannot give back exactly (a tuple, a set) must not be snapshotted.
-        if app.mapper.to_domain_event(stored).state["state"] != match.state:
-            log.warning("match %s: state of %s does not survive the transcoder; no snapshot", match.id, match.game)
-            return
-        app.snapshots.recorder.insert_events([stored])
+        stored = encoded(app, match)
+        if stored is not None:
+            app.snapshots.recorder.insert_events([stored])
     except Exception:  # noqa: BLE001 - the move is saved; a missing snapshot only costs time
         log.exception("snapshot of match %s at version %s failed", match.id, match.version)
+
+
+class Collector:
+    """Snapshots taken while a long history is built in memory (an import, a fork's prefix) and
+    stored once its events are saved, so a rewind into it is bounded too."""
+
+    def __init__(self, app: Any):
+        self.app = app
+        self.stored: list = []
+
+    def __call__(self, match: Match) -> None:
+        if self.app.snapshots is not None and match.version % INTERVAL == 0:
+            stored = encoded(self.app, match)
+            if stored is not None:
+                self.stored.append(stored)
+
+    def flush(self) -> None:
+        if self.stored:
+            self.app.snapshots.recorder.insert_events(self.stored)
+            self.stored = []
 
 
 class KeyedSnapshotRepository(Repository):

@@ -1,11 +1,76 @@
-"""What a caller sees of a match and of its events: only what that seat (or a spectator) may know."""
+"""What a viewer sees of a match and of its events: the one visibility policy of the service.
+
+Every read (the match at any version, the event list, a diff, the live stream, the export) takes a
+:class:`Viewer` and goes through :func:`lens_for`, which decides once what that viewer may see:
+
+* a seat: its own observation (the engine's ``observation``) and the events as the engine redacts
+  them for that seat;
+* a spectator: the public observation and the events as redacted for nobody;
+* the auditor (an admin credential from the settings): everything, the engine state, every event
+  unredacted and the chance seed.
+
+Once a match is finished, everything becomes visible to everyone (at every version of it), unless it
+was created with ``"reveal_at_end": false``; then seats and spectators keep their views, and the chance
+seed is shown only to the auditor (the seed would re-derive every hidden shuffle).
+Nothing else in the service builds a view of a match or of its events (docs/architecture.md,
+"Visibility").
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Optional
 
-from domain.engine import CHANCE, SYSTEM, Phase
-from domain.match import Match
+from domain.engine import CHANCE, SYSTEM, Phase, copy_json
+from domain.match import STATUS_FINISHED, Match
+
+SEAT = "seat"
+SPECTATOR = "spectator"
+AUDITOR = "auditor"
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who reads: a player (seated or not) or the auditor. Anyone else is a spectator."""
+
+    player_id: Optional[str] = None
+    auditor: bool = False
+
+    @classmethod
+    def spectator(cls) -> "Viewer":
+        return cls()
+
+    @classmethod
+    def player(cls, player_id: str) -> "Viewer":
+        return cls(player_id=str(player_id))
+
+    @classmethod
+    def the_auditor(cls) -> "Viewer":
+        return cls(auditor=True)
+
+
+@dataclass(frozen=True)
+class Lens:
+    """The policy applied: what one viewer may see of one match (at any of its versions)."""
+
+    kind: str  # SEAT, SPECTATOR or AUDITOR
+    seat: Optional[int]  # the viewer's seat, if it holds one
+    sees_all: bool  # the auditor, or anyone once a finished match is revealed
+    sees_seed: bool
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "seat": self.seat, "sees_all": self.sees_all}
+
+
+def lens_for(latest: Match, viewer: Viewer) -> Lens:
+    """The policy, decided on the match as it is now (a rewind to an early version of a finished
+    match is revealed too): the one place that says who sees what."""
+    revealed = latest.status == STATUS_FINISHED and latest.reveal_at_end
+    if viewer.auditor:
+        return Lens(AUDITOR, None, True, True)
+    seat = None if viewer.player_id is None else latest.seat_of(viewer.player_id)
+    kind = SPECTATOR if seat is None else SEAT
+    return Lens(kind, seat, revealed, revealed)
 
 
 def iso(moment) -> Optional[str]:
@@ -19,77 +84,115 @@ def seats_view(match: Match) -> list[dict]:
             "player_id": match.players[seat],
             "name": match.names[seat],
             "computer": match.bots.get(str(seat)),
+            "kept_for": match.reserved.get(str(seat)),
         }
         for seat in range(match.num_seats)
     ]
 
 
-def match_view(match: Match, seat: Optional[int]) -> dict:
-    """The match as ``seat`` sees it (``None``: a spectator)."""
+def chance_view(chance: Optional[dict], lens: Lens, revealed_seed: Optional[str] = None) -> Optional[dict]:
+    """The commitment is public from the first event; the seed only when the lens allows it."""
+    if chance is None:
+        return None
+    view = {"scheme": chance["scheme"], "commitment": chance["commitment"], "seed": None}
+    if lens.sees_seed:
+        view["seed"] = chance["seed"]
+    return view
+
+
+def lineage_view(match: Match, forks: Optional[list] = None) -> dict:
+    return {"parent": copy_json(match.parent), "forks": copy_json(forks or [])}
+
+
+def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bool = True) -> dict:
+    """``match`` (at any version) as ``lens`` sees it. ``legal``: list the seat's legal actions
+    (only for the latest version: nobody moves in the past)."""
     engine = match.engine
     turn = match.to_act()
+    seat = lens.seat
     if match.state is None:
         observation = None
-    elif seat is None:
-        observation = engine.public_observation(match.state)
     else:
-        observation = engine.observation(match.state, seat)
-    legal = []
-    if seat is not None and match.status == "active" and turn.kind == Phase.PLAYERS and seat in turn.seats:
-        legal = engine.legal_actions(match.state, seat)
-    return {
+        observation = engine.observe(match.state, seat)
+    legal_actions = []
+    if legal and seat is not None and match.status == "active" and turn.kind == Phase.PLAYERS and seat in turn.seats:
+        legal_actions = engine.legal_actions(match.state, seat)
+    view = {
         "id": str(match.id),
         "game": match.game,
         "rules_version": match.rules_version,
         "status": match.status,
         "version": match.version,
         "seats": seats_view(match),
-        "options": match.options,
+        "options": copy_json(match.options),
         "your_seat": seat,
+        "viewer": lens.to_json(),
         "to_act": {"kind": turn.kind, "seats": list(turn.seats)},
         "timer": None if match.timer is None else {"phase": match.timer["phase"], "deadline": iso(match.timer["deadline"])},
         "observation": observation,
-        "legal_actions": legal,
-        "result": match.result,
+        "legal_actions": legal_actions,
+        "result": copy_json(match.result),
         "moves": match.moves,
+        "reveal_at_end": match.reveal_at_end,
+        "chance": chance_view(match.chance, lens),
+        "lineage": lineage_view(match, forks),
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }
-
-
-def event_view(domain_event: Any, before: Optional[Match], seat: Optional[int]) -> dict:
-    """One stored event as ``seat`` may see it: secrets redacted by the game's engine."""
-    kind = type(domain_event).__name__
-    view: dict[str, Any] = {
-        "version": domain_event.originator_version,
-        "type": kind,
-        "at": iso(domain_event.timestamp),
-    }
-    if kind == "Created":
-        view.update(
-            game=domain_event.game,
-            rules_version=domain_event.rules_version,
-            seats=domain_event.seats,
-            options=domain_event.options,
-            computers=domain_event.bots,
-        )
-    elif kind == "SeatTaken":
-        view.update(seat=domain_event.seat, player_id=domain_event.player_id, name=domain_event.name)
-    elif kind == "MoveMade":
-        shown = before.engine.redact(before.state, domain_event.seat, domain_event.action, seat)
-        view.update(seat=domain_event.seat, action=shown, hidden=shown is None)
-    elif kind == "ChanceDrawn":
-        shown = before.engine.redact(before.state, CHANCE, domain_event.outcome, seat)
-        view.update(outcome=shown, hidden=shown is None)
-    elif kind in ("StepResolved", "TimedOut"):
-        shown = before.engine.redact(before.state, SYSTEM, domain_event.step, seat)
-        view.update(step=shown, hidden=shown is None)
-        if kind == "TimedOut":
-            view.update(phase=domain_event.phase)
-    elif kind in ("TimerStarted", "TimerCleared"):
-        view.update(phase=domain_event.phase)
-        if kind == "TimerStarted":
-            view.update(deadline=iso(domain_event.deadline))
-    elif kind == "Finished":
-        view.update(result=domain_event.result)
+    if lens.sees_all:
+        view["state"] = copy_json(match.state)  # everything: the auditor, or a revealed finished match
     return view
+
+
+def event_data(domain_event: Any) -> dict:
+    """An event's own fields, unredacted (the auditor's export and the import read this form)."""
+    kind = type(domain_event).__name__
+    fields = {
+        "Created": ("game", "rules_version", "seats", "options", "bots", "created_by", "reveal_at_end",
+                    "chance", "parent", "rated"),
+        "SeatTaken": ("seat", "player_id", "name"),
+        "MoveMade": ("seat", "action", "request_key", "moved_at"),
+        "ChanceDrawn": ("outcome",),
+        "StepResolved": ("step",),
+        "TimedOut": ("phase", "step"),
+        "TimerStarted": ("phase", "deadline"),
+        "TimerCleared": ("phase",),
+        "Finished": ("result", "seed"),
+        "Reopened": ("reserved",),
+    }.get(kind, ())
+    data = {}
+    for name in fields:
+        value = getattr(domain_event, "at" if name == "moved_at" else name, None)
+        data[name] = iso(value) if name in ("moved_at", "deadline") else copy_json(value)
+    return data
+
+
+def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
+    """One stored event as ``lens`` sees it: its fields, secrets redacted by the game's engine for the
+    viewer's seat (``before``: the match just before the event), unless the lens sees all."""
+    kind = type(domain_event).__name__
+    data = event_data(domain_event)
+    if not lens.sees_all:
+        data = redacted(kind, data, before, lens)
+    if kind == "Created":
+        data["computers"] = data["bots"]  # the name the API used before issue 11
+    return {"version": domain_event.originator_version, "type": kind, "at": iso(domain_event.timestamp), **data}
+
+
+def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict:
+    seat = lens.seat
+    data.pop("request_key", None)  # a player's idempotency key is its own business
+    if kind == "Created":
+        data["chance"] = chance_view(data["chance"], lens)
+    elif kind == "MoveMade":
+        shown = before.engine.redact(before.state, data["seat"], data["action"], seat)
+        data.update(action=shown, hidden=shown is None)
+    elif kind == "ChanceDrawn":
+        shown = before.engine.redact(before.state, CHANCE, data["outcome"], seat)
+        data.update(outcome=shown, hidden=shown is None)
+    elif kind in ("StepResolved", "TimedOut"):
+        shown = before.engine.redact(before.state, SYSTEM, data["step"], seat)
+        data.update(step=shown, hidden=shown is None)
+    elif kind == "Finished" and not lens.sees_seed:
+        data["seed"] = None
+    return data

@@ -228,7 +228,7 @@ class Match(Aggregate):
     def draw_chance(self, rng) -> None:
         """Draw chance outcomes (in the application, never on replay) until someone else acts."""
         while self.status == STATUS_ACTIVE and self.to_act().kind == Phase.CHANCE:
-            if self.chance is not None:  # provable chance: derived from the committed seed (domain/chance.py)
+            if self.chance is not None and self.chance.get("seed"):  # provable chance (domain/chance.py)
                 rng = ChanceStream(self.chance["seed"], self.version + 1)
             self._chance_drawn(outcome=self.engine.sample_chance(self.state, rng))
 

@@ -22,13 +22,11 @@ class Settings:
     postgres_password: str = ""
     postgres_schema: str = "public"
     postgres_pool_size: int = 5
-    # Seconds a request waits for a pooled connection (the library's POSTGRES_CONNECT_TIMEOUT; its
-    # default of 30, times ten retries, made requests hang for minutes in an outage).
-    postgres_pool_timeout: int = 2
     tasks: str = "inprocess"  # "inprocess" or "celery"
     broker_url: str = "amqp://guest:guest@127.0.0.1:5672//"
     queue: str = "motley"
     create_tables: bool = True
+    auditor_key: str = ""  # the admin credential that reads every match unredacted; empty: no auditor
     # Rate limits (api/rates.py): "register=60/minute,moves=600/minute", over its defaults; and where
     # the counters live ("memory://" per process, "redis://host:6379" shared by all API processes).
     rate_limits: str = ""
@@ -48,11 +46,11 @@ class Settings:
             postgres_password=env.get("MOTLEY_POSTGRES_PASSWORD", cls.postgres_password),
             postgres_schema=env.get("MOTLEY_POSTGRES_SCHEMA", cls.postgres_schema),
             postgres_pool_size=int(env.get("MOTLEY_POSTGRES_POOL_SIZE", cls.postgres_pool_size)),
-            postgres_pool_timeout=int(env.get("MOTLEY_POSTGRES_POOL_TIMEOUT", cls.postgres_pool_timeout)),
             tasks=env.get("MOTLEY_TASKS", cls.tasks),
             broker_url=env.get("MOTLEY_BROKER_URL", cls.broker_url),
             queue=env.get("MOTLEY_QUEUE", cls.queue),
             create_tables=_flag(env.get("MOTLEY_CREATE_TABLES", "y")),
+            auditor_key=env.get("MOTLEY_AUDITOR_KEY", cls.auditor_key),
             rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
         )
@@ -72,8 +70,6 @@ class Settings:
                 "POSTGRES_SCHEMA": self.postgres_schema,
                 "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
                 "POSTGRES_MAX_OVERFLOW": "5",
-                "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_pool_timeout),
-                "POSTGRES_PRE_PING": "y",  # a connection broken by a restart is replaced, not used
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_CONN_MAX_AGE": "600",
             }

@@ -1,0 +1,167 @@
+"""Audit and rewind (issue 11): diffs, export and import, forks, the chance check and the live event
+stream. Every answer goes through the one visibility policy (``application/views.py``) for the
+caller's viewer: a seat (its API key), a spectator (no key) or the auditor (``MOTLEY_AUDITOR_KEY``)."""
+
+from __future__ import annotations
+
+import hmac
+import json
+import time
+
+from flask import Response, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import api_key, container, current_player, service
+from application import errors
+from application.history import History
+from application.views import Viewer
+
+blp = Blueprint("audit", __name__, url_prefix="/matches",
+                description="Audit and rewind: diffs, export and import, forks, provable chance, live events")
+
+JSON_LINES = "application/x-ndjson"
+#: The largest history an import reads (a 10,000-event match is about 2 MB).
+IMPORT_MAX_BYTES = 32 * 1024 * 1024
+
+
+def is_auditor_key(key) -> bool:
+    expected = container().settings.auditor_key
+    return bool(expected) and key is not None and hmac.compare_digest(key.encode(), expected.encode())
+
+
+def viewer() -> Viewer:
+    """The caller as a viewer: the auditor's credential, a player's key (a wrong key is a 401), or
+    nobody (a spectator)."""
+    key = api_key()
+    if key is None:
+        return Viewer.spectator()
+    if is_auditor_key(key):
+        return Viewer.the_auditor()
+    return Viewer.player(str(service().authenticate(key).id))
+
+
+def history() -> History:
+    return History(service())
+
+
+def register(app) -> None:
+    """Before the body limits run: an import may be larger than any other request."""
+
+    @app.before_request
+    def allow_large_imports():
+        if request.endpoint == "audit.Import":
+            request.max_content_length = IMPORT_MAX_BYTES
+
+
+@blp.route("/<match_id>/diff")
+class Diff(MethodView):
+    @blp.arguments(schemas.DiffQuery, location="query")
+    @blp.response(200, schemas.DiffOut)
+    def get(self, query, match_id):
+        """The events between two versions (``from`` < version <= ``to``) as the caller may see them."""
+        return history().diff(match_id, viewer(), query["from_"], query["to"])
+
+
+@blp.route("/<match_id>/export")
+class Export(MethodView):
+    @blp.doc(responses={"200": {"description": "JSON Lines: one event a line, with the game and rules "
+                                                "version, redacted for the caller", "content": {JSON_LINES: {}}}})
+    def get(self, match_id):
+        """The whole match as JSON Lines, as the caller may see it (the auditor's is unredacted and
+        can be imported)."""
+        lines = history().export(match_id, viewer())
+        first = next(lines, "")  # refusals (404, 401) are raised before the answer starts
+        body = (chunk for part in ([first], lines) for chunk in part)
+        response = Response(stream_with_context(body), mimetype=JSON_LINES)
+        response.headers["Content-Disposition"] = f'attachment; filename="match-{match_id}.jsonl"'
+        return response
+
+
+@blp.route("/import")
+class Import(MethodView):
+    @blp.response(201, schemas.MatchOut)
+    @blp.doc(requestBody={"content": {JSON_LINES: {"schema": {"type": "string"}}},
+                          "description": "An auditor's export of a match"})
+    def post(self):
+        """Create a new match from an auditor's export: every event is replayed through the rules
+        (the engine's checked step) and the bookkeeping checked; a tampered or illegal history is
+        refused (422) with its line number and the reason. Auditor only."""
+        if not is_auditor_key(api_key()):
+            if api_key() is None:
+                raise errors.Unauthenticated("import needs the auditor's credential")
+            raise errors.Forbidden("only the auditor imports histories")
+        try:
+            text = request.get_data(as_text=True)
+        except UnicodeDecodeError:
+            raise errors.BadRequest("the history must be UTF-8 JSON Lines") from None
+        match = history().import_history(text)
+        _, view = history().match(match.id, Viewer.the_auditor())
+        return view, 201, {"Location": f"/matches/{match.id}", "ETag": f'"{match.version}"'}
+
+
+@blp.route("/<match_id>/forks")
+class Forks(MethodView):
+    @blp.arguments(schemas.ForkMatch)
+    @blp.response(201, schemas.MatchOut)
+    def post(self, body, match_id):
+        """Fork the match at a version: a new match with that history, its seats open again
+        (``reserved`` keeps a seat for a named player), later chance drawn afresh. The parent is not
+        changed; both show the lineage. Allowed once the match is finished and revealed, or to the
+        auditor."""
+        who = viewer()
+        creator = "auditor" if who.auditor else current_player().id
+        fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator))
+        _, view = history().match(fork.id, who)
+        return view, 201, {"Location": f"/matches/{fork.id}", "ETag": f'"{fork.version}"'}
+
+
+@blp.route("/<match_id>/verify")
+class Verify(MethodView):
+    @blp.response(200, schemas.VerifyOut)
+    def get(self, match_id):
+        """Check the chance commitment and re-derive every chance outcome from the revealed seed
+        (docs/architecture.md, "Provable chance"). 409 until the seed is revealed."""
+        return history().verify(match_id, viewer())
+
+
+@blp.route("/<match_id>/events/stream")
+class EventStream(MethodView):
+    @blp.arguments(schemas.StreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "Server-sent events: one per stored event (id = its version, "
+                                                "data = the event as the caller may see it)",
+                                "content": {"text/event-stream": {}}}})
+    def get(self, query, match_id):
+        """The match's events live, redacted like the event list; resume with ``Last-Event-ID`` (the
+        last version received): nothing is missed, nothing repeated. Ends when the match is finished
+        and every event is sent, or after ``seconds``."""
+        who = viewer()
+        motley_history = history()
+        latest, _ = motley_history.lens(match_id, who)  # 404 before the stream starts
+        last_seen = (request.headers.get("Last-Event-ID") or "").strip()
+        seen = int(last_seen) if last_seen.isdigit() else 0
+
+        def events():
+            nonlocal seen
+            deadline = time.monotonic() + query["seconds"]
+            beat = time.monotonic()
+            while True:
+                page = motley_history.events(latest.id, who, after=seen, limit=500)
+                for item in page["items"]:
+                    seen = item["version"]
+                    yield f"id: {seen}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+                    beat = time.monotonic()
+                if page["items"]:
+                    continue
+                current = service().get_match(latest.id)
+                if (current.status == "finished" and seen >= current.version) or time.monotonic() >= deadline:
+                    return
+                if time.monotonic() - beat > 10:
+                    yield ": still here\n\n"
+                    beat = time.monotonic()
+                time.sleep(query["poll"])
+
+        response = Response(stream_with_context(events()), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        return response

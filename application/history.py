@@ -1,0 +1,417 @@
+"""Audit and rewind (issue 11): a match at any version, pages and diffs of its events, the export and
+the import of whole histories, forks, and the chance check. Every answer is built by
+``application/views.py`` for the caller's :class:`~application.views.Viewer`.
+
+Costs: reading a version loads the nearest keyed snapshot and at most about ``snapshots.INTERVAL``
+events (``application/snapshots.py``); a page or a diff reads the match at its first version and then
+only the events of the page.
+
+Export format (JSON Lines, one event a line, in version order)::
+
+    {"match": "<id>", "game": "jest", "rules_version": "1.0.0", "version": 7,
+     "event": "MoveMade", "at": "<ISO time>", "data": {"seat": 0, "action": {...}, ...}}
+
+``data`` holds the event's fields as the viewer may see them (the auditor's export is unredacted and is
+the one :func:`History.import_history` takes).
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any, Iterable, Iterator, Optional
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from application import errors
+from application.snapshots import Collector
+from application.chance import STEPS, new_chance, step_of, verify
+from application.views import Lens, Viewer, event_view, lens_for, match_view
+from domain.chance import commitment
+from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json
+from domain.games import UnknownGame, UnknownRulesVersion, get_engine
+from domain.lineage import Lineage
+from domain.match import STATUS_ACTIVE, STATUS_OPEN, Match, MatchError
+
+PAGE_MAX = 5000
+IMPORT_MAX_LINES = 200_000
+
+
+class History:
+    def __init__(self, app: Any):
+        self.app = app  # the Motley application
+
+    # -- reading ---------------------------------------------------------------------------------
+    def lens(self, match_id: Any, viewer: Viewer) -> tuple[Match, Lens]:
+        latest = self.app.get_match(match_id)
+        return latest, lens_for(latest, viewer)
+
+    def forks(self, match_id: Any) -> list:
+        try:
+            lineage = self.app.repository.get(Lineage.create_id(str(match_id)))
+        except AggregateNotFoundError:
+            return []
+        return list(lineage.forks)
+
+    def match(self, match_id: Any, viewer: Viewer, version: Optional[int] = None) -> tuple[Match, dict]:
+        """The match now or at ``version``, as ``viewer`` sees it."""
+        latest, lens = self.lens(match_id, viewer)
+        match = latest if version is None or version == latest.version else self.app.get_match(latest.id, version)
+        view = match_view(match, lens, self.forks(latest.id), legal=match is latest)
+        return match, view
+
+    def events(self, match_id: Any, viewer: Viewer, after: int = 0, until: Optional[int] = None,
+               limit: int = 500) -> dict:
+        """The events with ``after < version <= until``, at most ``limit``, as ``viewer`` sees them."""
+        latest, lens = self.lens(match_id, viewer)
+        last = latest.version if until is None else min(until, latest.version)
+        last = min(last, after + limit)
+        items = [event_view(e, before, lens) for e, before in self.walk(latest.id, after, last)]
+        return {"items": items, "last_version": items[-1]["version"] if items else after,
+                "version": latest.version, "viewer": lens.to_json()}
+
+    def diff(self, match_id: Any, viewer: Viewer, start: int, end: int) -> dict:
+        latest, _ = self.lens(match_id, viewer)
+        if not 1 <= start <= end <= latest.version:
+            raise errors.InvalidRequest(f"a diff runs from a version to a later one, within 1 to {latest.version}")
+        if end - start > PAGE_MAX:
+            raise errors.InvalidRequest(f"a diff spans at most {PAGE_MAX} versions; page with /events")
+        page = self.events(latest.id, viewer, after=start, until=end, limit=end - start)
+        return {"from": start, "to": end, "events": page["items"], "viewer": page["viewer"]}
+
+    def walk(self, match_id: Any, after: int, last: int) -> Iterator[tuple[Any, Optional[Match]]]:
+        """Each event with ``after < version <= last`` and the match just before it; reads the match
+        at ``after`` (a bounded rewind) and then only these events."""
+        if last <= after:
+            return
+        before = self.app.get_match(match_id, after) if after >= 1 else None
+        for domain_event in self.app.events.get(match_id, gt=after, lte=last):
+            yield domain_event, before
+            # The mutation replaces the engine state (never changes it in place), so a view built
+            # from ``before`` above stays right.
+            before = domain_event.mutate(before)
+
+    def export(self, match_id: Any, viewer: Viewer, page: int = 1000) -> Iterator[str]:
+        """The whole match as JSON Lines, redacted for ``viewer``, read page by page."""
+        latest, lens = self.lens(match_id, viewer)
+        header = {"match": str(latest.id), "game": latest.game, "rules_version": latest.rules_version}
+        done = 0
+        while done < latest.version:
+            last = min(done + page, latest.version)
+            for domain_event, before in self.walk(latest.id, done, last):
+                view = event_view(domain_event, before, lens)
+                line = {**header, "version": view.pop("version"), "event": view.pop("type"), "at": view.pop("at"),
+                        "data": view}
+                yield json.dumps(line, separators=(",", ":")) + "\n"
+            done = last
+
+    def verify(self, match_id: Any, viewer: Viewer) -> dict:
+        """Check the match's chance commitment and re-derive every outcome, as far as ``viewer``
+        may: the seed is needed, so this works for everyone once the match is revealed."""
+        latest, lens = self.lens(match_id, viewer)
+        if not lens.sees_seed:
+            raise errors.Conflict("the chance seed is revealed when the match ends; verify it then",
+                                  rule="provable chance")
+        lines = [json.loads(text) for text in self.export(latest.id, Viewer.the_auditor())]
+        return verify(lines).to_json()
+
+    # -- forks -----------------------------------------------------------------------------------
+    def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str) -> Match:
+        """A new match whose history is the parent's up to ``version``; its seats are open again
+        (``reserved``: seat -> player id keeps a seat for one player), later chance is drawn afresh
+        from its own seed. The parent is not changed; its lineage lists the fork."""
+        parent, lens = self.lens(match_id, viewer)
+        if not lens.sees_all:
+            # Forking copies the whole state at that version: hidden cards and the deck order too.
+            raise errors.Forbidden("a match may be forked once it is finished and revealed, or by the auditor")
+        if not 1 <= version <= parent.version:
+            raise errors.InvalidRequest(f"fork at a version from 1 to {parent.version}")
+        for seat, player_id in reserved.items():
+            if not (seat.isdigit() and int(seat) < parent.num_seats) or parent.is_bot(int(seat)):
+                raise errors.InvalidRequest(f"seat {seat} cannot be kept: it is not a free seat of this game")
+            self.app.get_player(player_id)
+        steps = [e for e in self.app.events.get(parent.id, lte=version) if type(e).__name__ in STEPS]
+        started = self.app.get_match(parent.id, version).state is not None
+        prefix_end = 1 + (1 + len(steps) if started else 0)
+        fork = Match(
+            game=parent.game, rules_version=parent.rules_version, seats=parent.num_seats,
+            options=parent.options, bots=dict(parent.bots), created_by=creator_id,
+            reveal_at_end=parent.reveal_at_end, chance=new_chance(),
+            parent={"match_id": str(parent.id), "version": version, "prefix_end": prefix_end},
+            rated=False,  # a what-if replay of part of another match never counts for ratings
+        )
+        collect = Collector(self.app)
+        if started:
+            fork._started()
+            for domain_event in steps:
+                replay_step(fork, type(domain_event).__name__, step_data(domain_event))
+                collect(fork)
+            fork.reopen(reserved)
+        self.app._save_match(fork)
+        collect.flush()
+        self._record_fork(parent.id, fork.id, version)
+        return fork
+
+    def _record_fork(self, parent_id: Any, fork_id: Any, version: int) -> None:
+        for _ in range(20):
+            try:
+                lineage = self.app.repository.get(Lineage.create_id(str(parent_id)))
+            except AggregateNotFoundError:
+                lineage = Lineage(str(parent_id))
+            lineage.add_fork(str(fork_id), version)
+            try:
+                self.app.save(lineage)
+                return
+            except IntegrityError:
+                continue
+        raise errors.Conflict("the lineage is too busy; try again")
+
+    # -- import ----------------------------------------------------------------------------------
+    def import_history(self, text: str) -> Match:
+        """A new match from an auditor's export: every event is checked (the rules through the
+        engine's checked step, the bookkeeping against the match), and a history that breaks any
+        check is refused with its line number and the reason; nothing is saved then."""
+        collect = Collector(self.app)
+        match = Importer(collect).run(text)
+        self.app._save_match(match)
+        collect.flush()
+        return match
+
+
+def step_data(domain_event: Any) -> dict:
+    kind = type(domain_event).__name__
+    if kind == "ChanceDrawn":
+        return {"outcome": domain_event.outcome}
+    if kind == "MoveMade":
+        return {"seat": domain_event.seat, "action": domain_event.action, "moved_at": domain_event.at}
+    if kind == "TimedOut":
+        return {"phase": domain_event.phase, "step": domain_event.step}
+    return {"step": domain_event.step}
+
+
+def replay_step(match: Match, kind: str, data: dict) -> None:
+    """Append one already-checked step to ``match`` through its own event methods."""
+    if kind == "ChanceDrawn":
+        match._chance_drawn(outcome=data["outcome"])
+    elif kind == "MoveMade":
+        match._move_made(seat=data["seat"], action=data["action"], request_key=None, at=data.get("moved_at"))
+    elif kind == "StepResolved":
+        match._step_resolved(step=data["step"])
+    else:
+        match._timed_out(phase=data["phase"], step=data["step"])
+
+
+class ImportRefused(errors.InvalidRequest):
+    slug, title = "history-refused", "History refused"
+
+
+class Importer:
+    """Reads an export line by line into a new match, checking each line before it applies it."""
+
+    def __init__(self, on_event=lambda match: None) -> None:
+        self.on_event = on_event  # called after each applied line (snapshots.Collector)
+        self.match: Optional[Match] = None
+        self.header: Optional[dict] = None
+        self.line = 0
+        self.seed: Optional[str] = None
+        self.lines: list[dict] = []
+
+    def refuse(self, reason: str) -> ImportRefused:
+        return ImportRefused(f"line {self.line}: {reason}", line=self.line, reason=reason)
+
+    def run(self, text: str) -> Match:
+        rows = text.splitlines()
+        if not any(row.strip() for row in rows):
+            raise ImportRefused("the history is empty: send the JSON Lines of an auditor's export", line=0,
+                                reason="empty")
+        if len(rows) > IMPORT_MAX_LINES:
+            raise ImportRefused(f"a history holds at most {IMPORT_MAX_LINES} lines", line=0, reason="too long")
+        for self.line, row in enumerate(rows, start=1):
+            if not row.strip():
+                raise self.refuse("an empty line (one event a line, no blank lines)")
+            try:
+                line = json.loads(row)
+            except ValueError:
+                raise self.refuse("not a JSON object") from None
+            self.read(line)
+        self.line = len(rows)
+        self.check_chance()
+        return self.match
+
+    def read(self, line: Any) -> None:
+        if not (isinstance(line, dict) and is_plain_json(line)):
+            raise self.refuse("not a JSON object")
+        for key, kind in (("game", str), ("rules_version", str), ("version", int), ("event", str), ("data", dict)):
+            if type(line.get(key)) is not kind:
+                raise self.refuse(f"'{key}' must be a {kind.__name__}")
+        if line["version"] != self.line:
+            raise self.refuse(f"version {line['version']} where {self.line} comes next (a missing or extra event)")
+        if self.header is None:
+            self.header = line
+            if line["event"] != "Created":
+                raise self.refuse("a history starts with its Created event")
+        elif (line["game"], line["rules_version"]) != (self.header["game"], self.header["rules_version"]):
+            raise self.refuse("every line names the match's game and rules version")
+        handler = getattr(self, f"on_{line['event']}", None)
+        if handler is None:
+            raise self.refuse(f"unknown event {line['event']!r}")
+        try:
+            handler(line["data"], line)
+        except (KeyError, TypeError, ValueError) as error:
+            raise self.refuse(f"malformed {line['event']} data ({error})") from None
+        except (MatchError, IllegalAction) as error:
+            raise self.refuse(getattr(error, "detail", str(error))) from None
+        self.lines.append(line)
+        self.on_event(self.match)
+
+    # -- each event ------------------------------------------------------------------------------
+    def on_Created(self, data: dict, line: dict) -> None:
+        try:
+            engine = get_engine(line["game"], line["rules_version"])
+        except (UnknownGame, UnknownRulesVersion):
+            raise self.refuse(f"no engine plays {line['game']} rules {line['rules_version']}") from None
+        seats, options = data["seats"], data["options"]
+        if type(seats) is not int or not isinstance(options, dict):
+            raise self.refuse("seats must be an int and options an object")
+        try:
+            full = engine.check_options(seats, options)
+        except Exception as error:  # InvalidOptions, or anything a bad option makes an engine raise
+            raise self.refuse(f"invalid options: {getattr(error, 'detail', error)}") from None
+        if json.loads(json.dumps(full)) != options:
+            raise self.refuse("the options are not complete (an export lists every option)")
+        bots = data.get("bots") or {}
+        chance = data.get("chance")
+        if chance is not None:
+            if not (isinstance(chance, dict) and type(chance.get("commitment")) is str):
+                raise self.refuse("chance must hold its commitment")
+            if chance.get("seed") is not None:
+                self.check_seed(chance["seed"], chance)
+        parent = data.get("parent")
+        self.match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
+                           bots=bots, created_by=data.get("created_by"),
+                           reveal_at_end=data.get("reveal_at_end", True) is not False, chance=chance,
+                           parent=parent if isinstance(parent, dict) else None,
+                           rated=False)  # an imported history is audited, never rated again
+
+    def check_seed(self, seed: Any, chance: dict) -> None:
+        if type(seed) is not str or len(seed) != 64 or not all(c in "0123456789abcdef" for c in seed):
+            raise self.refuse("the seed is 64 hex digits")
+        if commitment(seed) != chance["commitment"]:
+            raise self.refuse("the seed does not match the commitment of the first event")
+        self.seed = seed
+
+    def on_SeatTaken(self, data: dict, line: dict) -> None:
+        seat, player_id, name = data["seat"], data["player_id"], data["name"]
+        if type(seat) is not int or type(player_id) is not str or type(name) is not str:
+            raise self.refuse("a seat is an int, its player id and name strings")
+        self.match.join(player_id, name, seat)
+
+    def on_Started(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_open()
+        if match.state is not None:
+            raise self.refuse("the match was already started")
+        empty = [s for s in range(match.num_seats) if match.players[s] is None and not match.is_bot(s)]
+        if empty:
+            raise self.refuse(f"started with seats {empty} empty")
+        match._started()
+
+    def on_Reopened(self, data: dict, line: dict) -> None:
+        if self.match.state is None or self.match.status != STATUS_ACTIVE:
+            raise self.refuse("only a started fork is reopened")
+        reserved = data.get("reserved") or {}
+        if not all(type(v) is str for v in reserved.values()):
+            raise self.refuse("reserved seats map to player ids")
+        self.match._reopened(reserved=reserved)
+
+    def on_Resumed(self, data: dict, line: dict) -> None:
+        if self.match.state is None or self.match.status != STATUS_OPEN:
+            raise self.refuse("only a reopened fork resumes")
+        self.match._resumed()
+
+    def step(self, kind: str, data: dict) -> None:
+        match = self.match
+        match.check_active()
+        actor, action = step_of(kind, data)
+        try:
+            match.engine.check(match.state, actor, action)  # the engine's checked step, before applying
+        except IllegalAction:
+            raise
+        except Exception as error:  # noqa: BLE001 - junk an engine cannot even read is refused too
+            raise self.refuse(f"the rules cannot read this step ({type(error).__name__})") from None
+        if kind == "MoveMade":
+            data = {**data, "moved_at": parse_time(data.get("moved_at"))}
+        if kind == "TimedOut":
+            timer = match.engine.timer(match.state)
+            if timer is None or data["phase"] != timer.phase:
+                raise self.refuse("no timed phase of that name is running")
+        replay_step(match, kind, data)
+
+    def on_ChanceDrawn(self, data: dict, line: dict) -> None:
+        self.step("ChanceDrawn", data)
+
+    def on_MoveMade(self, data: dict, line: dict) -> None:
+        if type(data.get("seat")) is not int:
+            raise self.refuse("a move's seat is an int")
+        self.step("MoveMade", data)
+
+    def on_StepResolved(self, data: dict, line: dict) -> None:
+        self.step("StepResolved", data)
+
+    def on_TimedOut(self, data: dict, line: dict) -> None:
+        self.step("TimedOut", data)
+
+    def on_TimerStarted(self, data: dict, line: dict) -> None:
+        self.match.check_active()
+        timer = self.match.engine.timer(self.match.state)
+        if timer is None or data["phase"] != timer.phase:
+            raise self.refuse("no timed phase of that name is due")
+        self.match._timer_started(phase=data["phase"], deadline=parse_time(data["deadline"]))
+
+    def on_TimerCleared(self, data: dict, line: dict) -> None:
+        if self.match.timer is None or self.match.timer["phase"] != data["phase"]:
+            raise self.refuse("no timer of that name runs")
+        self.match._timer_cleared(phase=data["phase"])
+
+    def on_ResolutionDue(self, data: dict, line: dict) -> None:
+        self.match.check_active()
+        if self.match.engine.to_act(self.match.state).kind != Phase.AUTO:
+            raise self.refuse("no automatic step is due")
+        self.match._resolution_due()
+
+    def on_Finished(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_active()
+        result = match.engine.result(match.state)
+        if match.engine.to_act(match.state).kind != Phase.OVER or result is None:
+            raise self.refuse("the match is not over at this point")
+        if json.loads(json.dumps(result.to_json())) != data["result"]:
+            raise self.refuse("the recorded result is not the one the rules give")
+        seed = data.get("seed")
+        if seed is not None:
+            if match.chance is None:
+                raise self.refuse("a seed revealed by a match without a commitment")
+            self.check_seed(seed, match.chance)
+        match._finished(result=data["result"], seed=seed)
+
+    def check_chance(self) -> None:
+        """With the seed at hand, every chance outcome must be the one it gives (a tampered shuffle
+        may still be a legal one)."""
+        if self.seed is None:
+            return
+        verdict = verify(self.lines)
+        if not verdict.ok:
+            self.line = verdict.version or self.line
+            raise self.refuse(verdict.reason)
+
+
+def parse_time(value: Any) -> Optional[datetime]:
+    if value is None:
+        return None
+    if type(value) is not str:
+        raise ValueError("a time is an ISO 8601 string")
+    return datetime.fromisoformat(value)
+
+
+__all__ = ["History", "ImportRefused", "CHANCE", "SYSTEM"]
