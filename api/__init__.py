@@ -10,7 +10,7 @@ from flask import Flask, redirect, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, games, headers, limits, matches, players, problems, rates
+from api import audit, games, headers, leaderboards, limits, matches, players, problems, rates, tournaments
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
@@ -46,7 +46,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     app.extensions["motley"] = motley
     api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."}})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for blueprint in (players.blp, games.blp, matches.blp, audit.blp):
+    for blueprint in (players.blp, games.blp, matches.blp, audit.blp, tournaments.blp, leaderboards.blp):
         api.register_blueprint(blueprint)
     problems.register(app)
     audit.register(app)  # before the body limits: an import may be larger

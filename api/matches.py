@@ -71,7 +71,7 @@ class Matches(MethodView):
         player = current_player()
         computers = {int(seat): level for seat, level in body["computers"].items()}
         match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers,
-                                          reveal_at_end=body["reveal_at_end"])
+                                          rated=body["rated"], reveal_at_end=body["reveal_at_end"])
         match = service().get_match(match_id)
         return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{match_id}"}
 

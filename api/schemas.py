@@ -92,6 +92,8 @@ class CreateMatch(StrictSchema):
     reveal_at_end = StrictBoolean(load_default=True,
                                   metadata={"description": "false: seats and spectators never see what was "
                                                            "hidden, not even once the match is over"})
+    rated = StrictBoolean(load_default=True,
+                          metadata={"description": "false: the result does not change the players' ratings"})
 
 
 class JoinMatch(StrictSchema):
@@ -243,3 +245,124 @@ class EventOut(Schema):
 class EventPageOut(Schema):
     items = fields.List(fields.Dict())
     last_version = fields.Integer()
+
+# -- tournaments, leaderboards, profiles (issue 10) ------------------------------------------------
+AFTER = dict(load_default=None, metadata={"description": "Wait (up to 5 s) until the read model includes the "
+                                                          "change at this Motley-Position; 503 with Retry-After "
+                                                          "if it has not caught up by then"})
+
+
+class CreateTournament(StrictSchema):
+    game = fields.String(required=True)
+    name = Text(required=True, validate_also=[validate.Length(min=1, max=80)])
+    format = fields.String(load_default="swiss", validate=validate.OneOf(["swiss", "round-robin"]))
+    rounds = Int(required=True, validate=validate.Range(min=1, max=20))
+    table_size = Int(load_default=None, validate=validate.Range(min=1, max=12),
+                     metadata={"description": "Players per table (default: the game's largest up to 4)"})
+    points = fields.List(Int(validate=validate.Range(min=0, max=1000)), load_default=None,
+                         metadata={"description": "Points for places 1, 2, ... (default: table size - place)"})
+    bye_points = Int(load_default=None, validate=validate.Range(min=0, max=1000),
+                     metadata={"description": "Points for a bye (default: the middle place's points)"})
+    tie_breaks = fields.List(fields.String(validate=validate.OneOf(["opponents-points", "wins", "average-place"])),
+                             load_default=None)
+    match_options = fields.Dict(keys=fields.String(), load_default=dict)
+    rated = StrictBoolean(load_default=True)
+    round_deadline_seconds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=30 * 86400),
+                                 metadata={"description": "After it the organiser may forfeit absent players"})
+
+
+class TournamentListQuery(StrictSchema):
+    game = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
+    limit = Count(load_default=20, min=1, max=200)
+    offset = Count(load_default=0)
+    after = Count(**AFTER)
+
+
+class AfterQuery(StrictSchema):
+    after = Count(**AFTER)
+
+
+class PageQuery(AfterQuery):
+    limit = Count(load_default=50, min=1, max=500)
+    offset = Count(load_default=0)
+
+
+class Sanction(StrictSchema):
+    kind = fields.String(required=True, validate=validate.OneOf(["disqualify", "void"]))
+    player_id = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    match_id = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    reason = Text(load_default="", validate_also=[validate.Length(max=500)])
+
+
+class Forfeit(StrictSchema):
+    player_ids = fields.List(Text(validate_also=[validate.Length(max=100)]), required=True,
+                             validate=validate.Length(min=1, max=12))
+
+
+class TournamentOut(Schema):
+    id = fields.String()
+    game = fields.String()
+    name = fields.String()
+    status = fields.String()
+    organiser = fields.String()
+    format = fields.String()
+    table_size = fields.Integer()
+    rounds_planned = fields.Integer()
+    points = fields.List(fields.Integer())
+    bye_points = fields.Integer()
+    tie_breaks = fields.List(fields.String())
+    match_options = fields.Dict()
+    rated = fields.Boolean()
+    round_deadline_seconds = fields.Integer(allow_none=True)
+    players = fields.List(fields.Dict())
+    rounds = fields.List(fields.Dict())
+    sanctions = fields.List(fields.Dict())
+
+
+class TournamentPageOut(Schema):
+    items = fields.List(fields.Dict())
+    total = fields.Integer()
+    limit = fields.Integer()
+    offset = fields.Integer()
+
+
+class StandingsOut(Schema):
+    tournament_id = fields.String()
+    status = fields.String()
+    rounds_paired = fields.Integer()
+    items = fields.List(fields.Dict())
+
+
+class LeaderboardOut(Schema):
+    game = fields.String()
+    items = fields.List(fields.Dict())
+    total = fields.Integer()
+    limit = fields.Integer()
+    offset = fields.Integer()
+
+
+class RatingHistoryOut(Schema):
+    player_id = fields.String()
+    game = fields.String()
+    rating = fields.Dict(allow_none=True)
+    history = fields.List(fields.Dict())
+
+
+class ProfileOut(Schema):
+    id = fields.String()
+    name = fields.String()
+    ratings = fields.List(fields.Dict())
+    statistics = fields.List(fields.Dict())
+    recent_matches = fields.List(fields.Dict())
+
+
+class SanctionReportOut(Schema):
+    number = fields.Integer()
+    kind = fields.String()
+    player_id = fields.String()
+    match_id = fields.String()
+    reason = fields.String()
+    tournament_id = fields.String()
+    position = fields.Integer()
+    changed = fields.List(fields.Dict())

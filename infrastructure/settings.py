@@ -22,6 +22,9 @@ class Settings:
     postgres_password: str = ""
     postgres_schema: str = "public"
     postgres_pool_size: int = 5
+    # Seconds a request waits for a pooled connection (the library's POSTGRES_CONNECT_TIMEOUT; its
+    # default of 30, times ten retries, made requests hang for minutes in an outage).
+    postgres_pool_timeout: int = 2
     tasks: str = "inprocess"  # "inprocess" or "celery"
     broker_url: str = "amqp://guest:guest@127.0.0.1:5672//"
     queue: str = "motley"
@@ -46,6 +49,7 @@ class Settings:
             postgres_password=env.get("MOTLEY_POSTGRES_PASSWORD", cls.postgres_password),
             postgres_schema=env.get("MOTLEY_POSTGRES_SCHEMA", cls.postgres_schema),
             postgres_pool_size=int(env.get("MOTLEY_POSTGRES_POOL_SIZE", cls.postgres_pool_size)),
+            postgres_pool_timeout=int(env.get("MOTLEY_POSTGRES_POOL_TIMEOUT", cls.postgres_pool_timeout)),
             tasks=env.get("MOTLEY_TASKS", cls.tasks),
             broker_url=env.get("MOTLEY_BROKER_URL", cls.broker_url),
             queue=env.get("MOTLEY_QUEUE", cls.queue),
@@ -70,6 +74,8 @@ class Settings:
                 "POSTGRES_SCHEMA": self.postgres_schema,
                 "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
                 "POSTGRES_MAX_OVERFLOW": "5",
+                "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_pool_timeout),
+                "POSTGRES_PRE_PING": "y",  # a connection broken by a restart is replaced, not used
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_CONN_MAX_AGE": "600",
             }
