@@ -1,0 +1,117 @@
+"""The reach of the service's dependencies, and a fast refusal while the database is away.
+
+With PostgreSQL stopped, every query would wait for the connection pool (and the library retries
+each recorder call ten times), so requests would hang for minutes and hold every request thread.
+``DatabaseGate`` sits in front of the pool: once a connection fails, it probes the server directly
+(a fresh connection with a one-second timeout, at most every ``PROBE_EVERY`` seconds) and, while the
+probe fails, refuses at once with the library's ``OperationalError``, which the API answers 503 with
+``Retry-After``. When the probe succeeds again the pool is used again: it grows new connections on
+demand, so the first request after the database's return succeeds without waiting for the pool's
+reconnection backoff.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Optional
+
+import psycopg
+from eventsourcing.persistence import InterfaceError, OperationalError
+
+log = logging.getLogger(__name__)
+
+#: How long a probe's verdict stands, in seconds.
+PROBE_EVERY = 0.25
+#: The probe's own connect timeout, in seconds (a stopped server refuses at once; a lost host waits).
+PROBE_TIMEOUT = 1
+
+
+class DatabaseGate:
+    def __init__(self, probe: Callable[[], None], clock: Callable[[], float] = time.monotonic):
+        self.probe = probe
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._suspect = False  # a connection failed: probe before the next use
+        self._down: Optional[str] = None  # why the last probe failed
+        self._probed_at = -1e9
+
+    def suspect(self) -> None:
+        self._suspect = True
+
+    def down(self) -> Optional[str]:
+        """Why the database cannot be reached, or None when it can (or was not suspected)."""
+        if not self._suspect:
+            return None
+        with self._lock:
+            if self.clock() - self._probed_at >= PROBE_EVERY:
+                self._probed_at = self.clock()
+                try:
+                    self.probe()
+                except Exception as error:  # any failure to connect means: not reachable now
+                    if self._down is None:
+                        log.warning("the database is unreachable: %s", error)
+                    self._down = str(error).strip() or type(error).__name__
+                else:
+                    if self._down is not None:
+                        log.warning("the database is reachable again")
+                    self._down = None
+                    self._suspect = False
+            return self._down
+
+    def install(self, datastore: Any) -> None:
+        """Put the gate in front of ``datastore.get_connection`` (which ``transaction`` uses too)."""
+        through_pool = datastore.get_connection
+
+        @contextmanager
+        def get_connection() -> Iterator[Any]:
+            reason = self.down()
+            if reason is not None:
+                raise OperationalError(f"the database is unreachable: {reason}")
+            try:
+                with through_pool() as connection:
+                    yield connection
+            except (OperationalError, InterfaceError):
+                self.suspect()
+                raise
+
+        datastore.get_connection = get_connection
+
+
+def postgres_probe(host: str, port: str, dbname: str, user: str, password: str) -> Callable[[], None]:
+    def probe() -> None:
+        with psycopg.connect(host=host, port=port, dbname=dbname, user=user, password=password,
+                             connect_timeout=PROBE_TIMEOUT) as connection:
+            connection.execute("SELECT 1")
+
+    return probe
+
+
+def broker_probe(broker_url: str) -> Callable[[], None]:
+    def probe() -> None:
+        from kombu import Connection
+
+        with Connection(broker_url, connect_timeout=PROBE_TIMEOUT) as connection:
+            connection.ensure_connection(max_retries=1, timeout=PROBE_TIMEOUT)
+
+    return probe
+
+
+class Dependencies:
+    """What the readiness endpoint reports: each dependency, and why it is down (None when up)."""
+
+    def __init__(self, checks: dict[str, Callable[[], None]]):
+        self.checks = checks
+
+    def report(self) -> dict[str, Optional[str]]:
+        report: dict[str, Optional[str]] = {}
+        for name, check in self.checks.items():
+            try:
+                check()
+            except Exception as error:
+                report[name] = str(error).strip() or type(error).__name__
+            else:
+                report[name] = None
+        return report
