@@ -1,8 +1,10 @@
 """Fool's Crown: random playouts (contract, secrecy, conservation, termination) and the bot levels.
 
-Runs 1000 playouts per player count (2, 3, 4) through the shared harness, with an observation check
-(nobody sees another's hand, a face-down or sealed card, or the deck), a conservation invariant (the 52
-cards + 2 Jokers are all somewhere, exactly once) and a redaction check of the event list.
+Runs 1000 playouts per player count (2, 3, 4) through the shared harness (slow tier; the fast tier runs
+a share of them with every check), with an observation check (nobody sees another's hand, a face-down or
+sealed card, or the deck), a conservation invariant (the 52 cards + 2 Jokers are all somewhere, exactly
+once; under rules 1.1.0 the deck is empty only while the reshuffle is due, FC-DRAW) and a redaction
+check of the event list. The kept rules 1.0.1 get a share of playouts of their own.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import re
 import pytest
 
 from domain.engine import CHANCE, SYSTEM
-from domain.games.fools_crown import ENGINE
+from domain.games.fools_crown import ENGINE, ENGINES
 from domain.games.fools_crown.cards import ALL_CARDS, JOKERS, face_up_first
 from bench.fools_crown_matches import win_shares
 from tests.engines.harness import random_playout
@@ -41,6 +43,13 @@ def conservation(state) -> None:
     assert not any(j in h for h in state["hands"] for j in JOKERS), "a Joker is in a playable hand"
     if state["stage"] == "commit":
         assert all(len(h) >= 3 for h in state["hands"])
+
+
+def deck_runs_out_into_a_reshuffle(state) -> None:
+    """FC-DRAW (rules 1.1.0; rulebook "The discard pile is reshuffled if the draw deck runs out"): the
+    deck is empty only before the first shuffle and while the reshuffle of the discard pile is due."""
+    conservation(state)
+    assert state["deck"] or state["stage"] in ("shuffle", "reshuffle"), "a round goes on with an empty deck"
 
 
 def invariant(state) -> None:
@@ -126,30 +135,36 @@ def decisive_random(state, seat, legal, rng):
     return rng.choice([action for action in legal if action["type"] == kind])
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_1000_random_playouts(players):
-    """1000 random matches per player count: contract, conservation and an end for every match.
+def full_invariant_1_1(state) -> None:
+    invariant(state)
+    deck_runs_out_into_a_reshuffle(state)
 
-    One in ten plays uniformly random actions (half of those with house rule 3.4's seat-order commits)
-    with every check (each seat's observation, the
-    spectator's, purity at every step or every fifth, the redaction of the whole event list); the rest play
-    `decisive_random` with the conservation invariant and a purity check every 50 steps (runtime budget)."""
+
+def _playouts(engine, players, seeds, every=10) -> None:
+    """Random matches of ``engine``: contract, conservation and an end for every match.
+
+    One in ``every`` plays uniformly random actions (half of those with house rule 3.4's seat-order
+    commits) with every check (each seat's observation, the spectator's, purity at every step or every
+    fifth, the redaction of the whole event list); the rest play `decisive_random` with the conservation
+    invariant and a purity check every 50 steps (runtime budget)."""
     reasons = set()
-    for seed in range(1000):
-        full = seed % 10 == 0
+    current = engine.rules_version == ENGINE.rules_version
+    for seed in seeds:
+        full = seed % every == 0
         playout = random_playout(
-            ENGINE,
+            engine,
             players,
-            options={"commit_order": "seat-order"} if seed % 20 == 10 else None,
+            options={"commit_order": "seat-order"} if seed % (2 * every) == every else None,
             seed=seed,
             check_observation=check_observation if full else None,
-            invariant=invariant if full else conservation,
-            check_purity_every=(1 if seed % 50 == 0 else 5) if full else 50,
+            invariant=(invariant if full else conservation) if not current else (
+                full_invariant_1_1 if full else deck_runs_out_into_a_reshuffle),
+            check_purity_every=(1 if seed % (5 * every) == 0 else 5) if full else 50,
             policy=None if full else decisive_random,
         )
         if full:
             check_redaction(playout)
-        result = ENGINE.result(playout.final)
+        result = engine.result(playout.final)
         reasons.add(result.detail["reason"])
         if result.detail["reason"] == "four-crowns":
             assert sorted(result.scores, reverse=True)[0] == 4 and result.ranks.count(1) == 1
@@ -158,6 +173,29 @@ def test_1000_random_playouts(players):
     assert "four-crowns" in reasons
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_1000_random_playouts(players):
+    """1000 random matches per player count under the current rules (see ``_playouts``)."""
+    _playouts(ENGINE, players, range(1000))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_200_random_playouts_under_rules_1_0_1(players):
+    """The kept rules 1.0.1 (docs/rules/fools-crown.md, Changes) still pass every check of the harness."""
+    _playouts(ENGINES["1.0.1"], players, range(200))
+
+
+@pytest.mark.parametrize("engine", [ENGINE, ENGINES["1.0.1"]], ids=lambda engine: engine.rules_version)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_few_random_playouts(engine, players):
+    """The fast tier's share of the above: 12 matches per count and version, half of them with every check
+    (purity, aliasing and mutation of every observation, secrecy, redaction, replay through ``apply``)."""
+    _playouts(engine, players, range(12), every=2)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_playouts_end_without_the_safety_cap(players):
     """House rule 3.4 "Optional safety cap": with safety_cap off, random matches still end on four Crowns."""
@@ -169,6 +207,7 @@ def test_random_playouts_end_without_the_safety_cap(players):
         assert ENGINE.result(playout.final).detail["reason"] == "four-crowns"
 
 
+@pytest.mark.slow
 def test_bot_levels_strong_beats_basic_beats_random():
     """Computer opponents: strong > basic > random in win share, by a clear margin (deterministic seeds)."""
     shares = {}
@@ -188,7 +227,7 @@ def test_bots_see_only_the_observation_and_pick_legal_actions():
     for name, bot in bots.items():
 
         def policy(state, seat, legal, rng, bot=bot):
-            action = bot(ENGINE.observation(state, seat), legal, rng)
+            action = bot(ENGINE.observe(state, seat), legal, rng)
             assert action in legal, (name, action)
             return action
 

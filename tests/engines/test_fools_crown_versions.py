@@ -1,0 +1,210 @@
+"""Fool's Crown: the rules versions (1.1.0 current, 1.0.1 kept for old matches) and the engine contract
+of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each rules test cites
+the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+
+import pytest
+
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase
+from domain.games import get_engine, rules_versions
+from domain.games.fools_crown import ENGINE, ENGINES, FoolsCrownEngine
+from domain.games.fools_crown.cards import ALL_CARDS
+from domain.playout import new_match, play
+from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, board
+
+OLD = ENGINES["1.0.1"]
+
+
+def step(engine, state, actor, action):
+    return engine.step(state, actor, action)
+
+
+def round_ending_with_the_last_cards(engine):
+    """A two-player round 1 whose cleanup refill takes exactly the last four cards of the deck (the rest
+    is in the discard pile); seat 0 holds a Joker to gamble with next round. Nobody qualifies."""
+    s = board([HAND_A, HAND_B], jokers=[["JOKER1"], []])
+    last_four, rest = s["deck"][:4], s["deck"][4:]
+    s["deck"], s["discard"] = last_four, rest
+    s = step(engine, s, 0, {"type": "commit", "cards": ["KH", "8H"]})
+    s = step(engine, s, 1, {"type": "commit", "cards": ["QS", "9S"]})
+    s = step(engine, s, CHANCE, {"type": "roll", "seat": 0, "dice": [1, 1]})
+    s = step(engine, s, CHANCE, {"type": "roll", "seat": 1, "dice": [1, 2]})
+    return step(engine, s, SYSTEM, engine.auto_action(s)), last_four
+
+
+# -- FC-DRAW: reshuffle as soon as the deck runs out (1.1.0) ------------------------------------------
+def test_discard_pile_is_reshuffled_as_soon_as_the_deck_runs_out():
+    """Rulebook: "The discard pile is reshuffled if the draw deck runs out." FC-DRAW (1.1.0): the refill
+    that draws the last card is followed at once by the CHANCE reshuffle, so no round starts with an
+    empty deck and a Joker gamble always shuffles the Joker into a real deck."""
+    s, last_four = round_ending_with_the_last_cards(ENGINE)
+    assert s["round"] == 2 and [len(h) for h in s["hands"]] == [5, 5]
+    assert s["stage"] == "reshuffle" and s["deck"] == [] and ENGINE.to_act(s).kind == Phase.CHANCE
+    pile = list(s["discard"])
+    assert {"KH", "8H", "QS", "9S"} <= set(pile)  # this round's played cards are in it
+    s = step(ENGINE, s, CHANCE, {"type": "shuffle", "order": list(reversed(pile))})
+    assert s["stage"] == "commit" and len(s["deck"]) == len(pile) and s["discard"] == []
+    assert ENGINE.public_observation(s)["deck"] == len(pile)
+    # the gamble now shuffles the Joker into the whole reshuffled deck: it may or may not come back
+    s = step(ENGINE, s, 0, {"type": "gamble", "cards": [s["hands"][0][0]]})
+    assert s["stage"] == "gamble-shuffle"
+    assert sorted(ENGINE.sample_chance(s, random.Random(1))["order"]) == sorted(s["deck"] + ["JOKER1"])
+    assert len(s["deck"]) + 1 > 1
+    assert sorted(_all_cards(s) + ["JOKER1"]) == sorted(ALL_CARDS)
+
+
+def test_rules_1_0_1_keep_the_lazy_reshuffle_and_its_riskless_gamble():
+    """FC-DRAW, rules 1.0.1 as shipped (kept so old matches replay): the reshuffle waited until a card
+    had to be drawn, so round 2 started with an empty deck and the gamble shuffled the Joker alone."""
+    s, _ = round_ending_with_the_last_cards(OLD)
+    assert s["stage"] == "commit" and s["deck"] == [] and s["round"] == 2
+    s = step(OLD, s, 0, {"type": "gamble", "cards": [s["hands"][0][0]]})
+    assert OLD.sample_chance(s, random.Random(1)) == {"type": "shuffle", "order": ["JOKER1"]}
+    s = step(OLD, s, CHANCE, {"type": "shuffle", "order": ["JOKER1"]})
+    assert s["jokers"][0] == ["JOKER1"] and s["stage"] == "reshuffle"  # straight back, then the pile
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
+    """FC-DRAW (1.1.0), over whole random matches: at every step but the reshuffle the deck holds cards."""
+    for seed in range(40):
+        seen = []
+
+        def on_step(before, actor, action, after):
+            if after["stage"] != "reshuffle" and after["stage"] != "shuffle":
+                assert after["deck"], (seed, after["stage"], after["round"])
+            seen.append(after["stage"])
+
+        play(ENGINE, new_match(ENGINE, players), random.Random(seed), on_step=on_step)
+        if "reshuffle" in seen:
+            break
+    assert "reshuffle" in seen  # the case the rule is about did happen
+
+
+# -- rules versions ----------------------------------------------------------------------------------
+def test_both_shipped_rules_versions_are_registered():
+    """docs/rules/fools-crown.md "Changes": 1.1.0 is current, 1.0.1 is kept for the matches played under it."""
+    assert ENGINE.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
+    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0"}
+    assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown") is ENGINE
+    assert isinstance(OLD, FoolsCrownEngine)  # the same engine class, version-gated
+    with pytest.raises(ValueError):
+        FoolsCrownEngine(rules_version="0.9")
+
+
+@pytest.mark.parametrize("engine", [ENGINE, OLD], ids=lambda e: e.rules_version)
+def test_both_versions_play_whole_matches_through_the_checked_step(engine):
+    for seed, players in enumerate((2, 3, 4, 2, 3, 4)):
+        options = {"commit_order": "seat-order"} if seed % 2 else {}
+        outcome = play(engine, new_match(engine, players, options), random.Random(seed), checked=True)
+        assert outcome.result is not None and outcome.result.winners
+
+
+# -- the contract ------------------------------------------------------------------------------------
+def test_apply_is_trusted_and_step_checks():
+    """domain/engine.py: ``apply`` does not check again (replay); ``step`` is the one checked entry point."""
+    s = board([HAND_A, HAND_B])
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, 0, {"type": "commit", "cards": ["8H", "7C"]})  # a Noble is held: Noble + Squire
+    forged = ENGINE.apply(s, 0, {"type": "commit", "cards": ["8H", "7C"]})  # trusted: applied as given
+    assert forged["commits"][0] == ["8H", "7C"]
+
+
+def test_strict_json_a_true_is_never_a_seat_or_a_number():
+    """domain/engine.py strict JSON equality: ``true`` never passes for ``1``, ``3.0`` never for ``3``."""
+    s = board([HAND_A, HAND_B])
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, True, {"type": "commit", "cards": ["KH", "8H"]})
+    s = step(ENGINE, step(ENGINE, s, 0, {"type": "commit", "cards": ["KH", "8H"]}), 1,
+             {"type": "commit", "cards": ["QS", "9S"]})
+    for dice in ([True, 3], [3.0, 3]):
+        with pytest.raises(IllegalAction):
+            ENGINE.step(s, CHANCE, {"type": "roll", "seat": 0, "dice": dice})
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, CHANCE, {"type": "roll", "seat": False, "dice": [3, 3]})
+    s = step(ENGINE, step(ENGINE, s, CHANCE, {"type": "roll", "seat": 0, "dice": [3, 3]}), CHANCE,
+             {"type": "roll", "seat": 1, "dice": [1, 1]})
+    resolution = ENGINE.auto_action(s)
+    assert resolution["winner"] == 0
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, SYSTEM, dict(resolution, winner=False))
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, SYSTEM, dict(resolution, qualified=[False]))
+    s = step(ENGINE, s, SYSTEM, resolution)
+    assert s["stage"] == "claim"
+
+
+def test_shuffles_are_validated_as_permutations_of_the_cards_shuffled():
+    """validate_chance: a shuffle names exactly the cards shuffled, each once (no card added or lost)."""
+    s = ENGINE.initial_state(2, {})
+    deck = ENGINE.sample_chance(s, random.Random(0))["order"]
+    for order in (deck[:-1], deck + ["AS"], deck[:-1] + [deck[0]], [1] + deck[1:], "".join(deck)):
+        with pytest.raises(IllegalAction):
+            ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
+    with pytest.raises(IllegalAction):
+        ENGINE.step(s, CHANCE, {"type": "shuffle", "order": deck, "seed": 1})
+    assert ENGINE.step(s, CHANCE, {"type": "shuffle", "order": deck})["stage"] == "commit"
+
+
+def test_num_players_and_checked_observation():
+    s = new_match(ENGINE, 3)
+    assert ENGINE.num_players(s) == 3
+    for bad in (True, -1, 3, "0"):
+        with pytest.raises(IllegalAction):
+            ENGINE.observe(s, bad)
+
+
+def test_no_module_level_state_changes_while_matches_are_played():
+    """domain/engine.py: no engine keeps module-level mutable state; the read-only tables stay as they are."""
+    modules = {name: module for name, module in sys.modules.items() if name.startswith("domain.games.fools_crown")}
+    assert "domain.games.fools_crown.phases" in modules
+
+    def plain(value):  # engine instances are compared by their attributes
+        if isinstance(value, Engine):
+            return ("engine", plain(vars(value)))
+        if isinstance(value, dict):
+            return {key: plain(item) for key, item in value.items()}
+        if isinstance(value, (list, set)):
+            return [plain(item) for item in value]
+        return copy.deepcopy(value)
+
+    def tables():
+        return {
+            (name, key): plain(value)
+            for name, module in modules.items()
+            for key, value in vars(module).items()
+            if not key.startswith("__") and isinstance(value, (dict, list, set, Engine))
+        }
+
+    before = tables()
+    for seed in range(6):
+        play(ENGINE, new_match(ENGINE, 2 + seed % 3), random.Random(seed), checked=True)
+        play(OLD, new_match(OLD, 2 + seed % 3, {"commit_order": "seat-order"}), random.Random(seed))
+    assert tables() == before
+    assert not hasattr(modules["domain.games.fools_crown.engine"], "_OUTCOME_CACHE")
+
+
+def test_in_the_sealed_mode_no_player_decides_between_the_reveal_and_the_resolution():
+    """docs/rules/fools-crown.md FC-SEAL (corrected text): with simultaneous sealed commits the face-up
+    cards are shown only once the last seat has committed, and then only chance (the qualification
+    rolls) and the automatic resolution follow; so the face-up card informs no decision of the round."""
+    s = board([HAND_A, HAND_B, ["QD", "2D", "6D", "4H", "3H"]])
+    for seat, cards in ((2, ["QD", "2D"]), (0, ["KH", "8H"])):
+        s = step(ENGINE, s, seat, {"type": "commit", "cards": cards})
+        assert ENGINE.observation(s, 1)["commits"][seat] == [None, None]  # still sealed
+    s = step(ENGINE, s, 1, {"type": "commit", "cards": ["QS", "9S"]})
+    assert ENGINE.observation(s, 1)["commits"][0] == ["KH", None]  # revealed: nobody acts before resolution
+    kinds = []
+    rng = random.Random(0)
+    while s["stage"] in ("roll", "resolve"):
+        kind = ENGINE.to_act(s).kind
+        kinds.append(kind)
+        actor = CHANCE if kind == Phase.CHANCE else SYSTEM
+        action = ENGINE.sample_chance(s, rng) if kind == Phase.CHANCE else ENGINE.auto_action(s)
+        s = step(ENGINE, s, actor, action)
+    assert kinds == [Phase.CHANCE] * 3 + [Phase.AUTO]
