@@ -10,7 +10,7 @@ from flask import Flask, redirect, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, games, headers, leaderboards, limits, matches, players, problems, rates, tournaments
+from api import audit, games, headers, health, leaderboards, limits, matches, players, problems, rates, tournaments
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
@@ -48,8 +48,10 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in (players.blp, games.blp, matches.blp, audit.blp, tournaments.blp, leaderboards.blp):
         api.register_blueprint(blueprint)
+    api.register_blueprint(health.blp)
     problems.register(app)
     audit.register(app)  # before the body limits: an import may be larger
+    health.register(app)  # first: while the database is away, nothing else runs
     limits.register(app)
     settings = getattr(motley, "settings", None)
     app.extensions["motley.rates"] = rates.register(
@@ -63,11 +65,6 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     @app.get("/docs/static/<path:name>")
     def docs_static(name):
         return send_from_directory(SWAGGER_DIST, name)
-
-    @app.get("/health")
-    def health():
-        """Liveness and the event store's reach: 200 with the log position, else a problem (500)."""
-        return {"status": "ok", "position": motley.app.log_position()}
 
     @app.get("/")
     def index():

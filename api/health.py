@@ -1,0 +1,79 @@
+"""Liveness (``/health``) and readiness (``/ready``), and the fast 503 while the database is away.
+
+``/health`` answers as long as the process does (a load balancer must not restart a healthy process
+because its database is down); ``/ready`` names each dependency and answers 503 when one of them
+cannot be reached, saying which. While the database gate (``infrastructure.health``) knows the
+database is away, every other request is refused at once with 503 and ``Retry-After``: no request
+thread waits for a pool that cannot give a connection.
+"""
+
+from __future__ import annotations
+
+from eventsourcing.persistence import InterfaceError, OperationalError
+from flask import Flask, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+from marshmallow import Schema, fields
+
+from api.context import container
+from api.problems import RETRY_AFTER_UNAVAILABLE
+from application import errors
+
+blp = Blueprint("health", __name__, description="Liveness and readiness of the service")
+
+#: Endpoints answered even while the database is away.
+ALWAYS = {"health.Health", "health.Ready", "api-docs.openapi_json", "docs", "docs_static", "index", "static"}
+
+
+class HealthOut(Schema):
+    status = fields.String(metadata={"description": "ok: the process answers"})
+    position = fields.Integer(allow_none=True,
+                              metadata={"description": "The event log's position; null while the database is away"})
+
+
+class ReadyOut(Schema):
+    status = fields.String(metadata={"description": "ready"})
+    dependencies = fields.Dict(keys=fields.String(), values=fields.String(),
+                               metadata={"description": "Each dependency (database, broker) and its state"})
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, HealthOut)
+    def get(self):
+        """Liveness: 200 while the process answers, whatever its dependencies do."""
+        motley = container()
+        position = None
+        if motley.gate is None or motley.gate.down() is None:
+            try:
+                position = motley.app.log_position()
+            except (OperationalError, InterfaceError):
+                position = None
+        return {"status": "ok", "position": position}
+
+
+@blp.route("/ready")
+class Ready(MethodView):
+    @blp.response(200, ReadyOut)
+    def get(self):
+        """Readiness: 200 when every dependency can be reached, else 503 naming the ones that cannot."""
+        report = container().dependencies.report()
+        down = {name: reason for name, reason in report.items() if reason is not None}
+        if down:
+            raise errors.Unavailable(f"cannot reach: {', '.join(sorted(down))}", retry_after=RETRY_AFTER_UNAVAILABLE,
+                                     dependencies={name: reason or "ok" for name, reason in report.items()})
+        return {"status": "ready", "dependencies": {name: "ok" for name in report}}
+
+
+def refuse_while_the_database_is_away() -> None:
+    gate = getattr(container(), "gate", None)
+    if gate is None or request.endpoint in ALWAYS:
+        return
+    reason = gate.down()
+    if reason is not None:
+        raise errors.Unavailable("the database cannot be reached now; nothing was changed",
+                                 retry_after=RETRY_AFTER_UNAVAILABLE)
+
+
+def register(app: Flask) -> None:
+    app.before_request(refuse_while_the_database_is_away)
