@@ -80,7 +80,8 @@ def expected_standings(tournament, finished, voided=(), disqualified=()):
         ranks[p] = rank
     for p in disqualified:
         ranks[p] = None
-    return points, ranks
+    tie_breaks = {p: {"opponents-points": buchholz[p], "wins": wins[p]} for p in points}
+    return points, ranks, tie_breaks
 
 
 def expected_ratings(finished, voided=()):
@@ -95,8 +96,9 @@ def expected_ratings(finished, voided=()):
     return {p: (r.mu, r.sigma) for p, r in ratings.items()}
 
 
-def check_served(client, tournament_id, game, points, ranks, ratings, position):
+def check_served(client, tournament_id, game, points, ranks, tie_breaks, ratings, position):
     standings = client.get(f"/tournaments/{tournament_id}/standings", query={"after": position}).body["items"]
+    assert {r["player_id"]: r["tie_breaks"] for r in standings} == tie_breaks
     assert {r["player_id"]: r["points"] for r in standings} == points
     assert {r["player_id"]: r["rank"] for r in standings} == ranks
     board = client.get(f"/leaderboards/{game}", query={"after": position, "limit": 100}).body["items"]
@@ -141,9 +143,9 @@ def test_a_16_player_jest_tournament_of_four_rounds_at_tables_of_four(client, wo
     second = {frozenset((a, b)) for t in tournament["rounds"][1]["tables"] for a in t["players"] for b in t["players"] if a != b}
     assert not first & second
     position = worker_motley.app.log_position()
-    points, ranks = expected_standings(tournament, finished)
+    points, ranks, tie_breaks = expected_standings(tournament, finished)
     ratings = expected_ratings(finished)
-    check_served(client, tournament_id, "jest", points, ranks, ratings, position)
+    check_served(client, tournament_id, "jest", points, ranks, tie_breaks, ratings, position)
 
     # A sanction: void a round-4 match. Its table scores nothing and it no longer counts for ratings.
     voided = finished[-1][2]
@@ -152,13 +154,13 @@ def test_a_16_player_jest_tournament_of_four_rounds_at_tables_of_four(client, wo
     assert answer.status == 201, answer.text
     position = int(answer.headers["Motley-Position"])
     report = client.get(answer.headers["Location"], query={"after": position}).body
-    new_points, new_ranks = expected_standings(tournament, finished, voided={voided})
+    new_points, new_ranks, new_tie_breaks = expected_standings(tournament, finished, voided={voided})
     new_ratings = expected_ratings(finished, voided={voided})
-    check_served(client, tournament_id, "jest", new_points, new_ranks, new_ratings, position)
+    check_served(client, tournament_id, "jest", new_points, new_ranks, new_tie_breaks, new_ratings, position)
     changed = {c["player_id"]: c for c in report["changed"]}
     for player in keys:
-        moved = (points[player], ranks[player], ratings[player]) != (new_points[player], new_ranks[player],
-                                                                      new_ratings[player])
+        moved = (points[player], ranks[player], tie_breaks[player], ratings[player]) != (
+            new_points[player], new_ranks[player], new_tie_breaks[player], new_ratings[player])
         assert (player in changed) == moved
         if moved:
             assert changed[player]["points"] == {"before": points[player], "after": new_points[player]}
@@ -178,9 +180,9 @@ def test_a_9_player_le_bouffon_tournament_whose_players_do_not_divide_into_table
     # Nine do not divide into tables of four: three tables of three (the game seats three).
     assert all([len(t["players"]) for t in r["tables"]] == [3, 3, 3] for r in tournament["rounds"])
     position = worker_motley.app.log_position()
-    points, ranks = expected_standings(tournament, finished)
+    points, ranks, tie_breaks = expected_standings(tournament, finished)
     ratings = expected_ratings(finished)
-    check_served(client, tournament_id, "le-bouffon", points, ranks, ratings, position)
+    check_served(client, tournament_id, "le-bouffon", points, ranks, tie_breaks, ratings, position)
 
     # Disqualify the leader: listed without a rank, everybody else moves up, ratings stay.
     leader = next(p for p, r in ranks.items() if r == 1)
@@ -189,8 +191,8 @@ def test_a_9_player_le_bouffon_tournament_whose_players_do_not_divide_into_table
     assert answer.status == 201, answer.text
     position = int(answer.headers["Motley-Position"])
     report = client.get(answer.headers["Location"], query={"after": position}).body
-    new_points, new_ranks = expected_standings(tournament, finished, disqualified={leader})
-    check_served(client, tournament_id, "le-bouffon", new_points, new_ranks, ratings, position)
+    new_points, new_ranks, new_tie_breaks = expected_standings(tournament, finished, disqualified={leader})
+    check_served(client, tournament_id, "le-bouffon", new_points, new_ranks, new_tie_breaks, ratings, position)
     changed = {c["player_id"]: c for c in report["changed"]}
     assert changed[leader]["rank"] == {"before": 1, "after": None}
     assert {p for p in keys if ranks[p] != new_ranks[p]} == set(changed)
