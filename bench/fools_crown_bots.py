@@ -33,7 +33,8 @@ def main() -> None:
             elapsed = time.perf_counter() - start
             a, b = pair
             print(
-                f"{a:>6} vs {b:<6} {players}p: {a} {shares[a]:6.1%}  {b} {shares[b]:6.1%}   ({elapsed:5.1f} s)"
+                f"{a:>6} vs {b:<6} {players}p: {a} {shares[a]:6.1%}  {b} {shares[b]:6.1%}"
+                f"   ({elapsed:5.1f} s)"
             )
 
 

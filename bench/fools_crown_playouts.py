@@ -29,12 +29,14 @@ def main() -> None:
                 steps = moves = 0
                 start = time.perf_counter()
                 for _ in range(count):
-                    outcome = play(engine, new_match(engine, players, {"commit_order": order}), rng, checked=checked)
+                    state = new_match(engine, players, {"commit_order": order})
+                    outcome = play(engine, state, rng, checked=checked)
                     steps += outcome.steps
                     moves += outcome.player_moves
                 elapsed = time.perf_counter() - start
                 print(
-                    f"fools-crown {version} {players}p {order}{' checked' if checked else ''}: {count} playouts in "
+                    f"fools-crown {version} {players}p {order}{' checked' if checked else ''}: "
+                    f"{count} playouts in "
                     f"{elapsed:.2f}s = {count / elapsed:,.0f} playouts/s, {steps / elapsed:,.0f} moves/s "
                     f"({moves / elapsed:,.0f} player actions/s, {steps / count:.0f} moves per playout)"
                 )

@@ -14,10 +14,10 @@ import re
 
 import pytest
 
+from bench.fools_crown_matches import win_shares
 from domain.engine import CHANCE, SYSTEM
 from domain.games.fools_crown import ENGINE, ENGINES
 from domain.games.fools_crown.cards import ALL_CARDS, JOKERS, face_up_first
-from bench.fools_crown_matches import win_shares
 from tests.engines.harness import random_playout
 
 ALL = frozenset(ALL_CARDS)
@@ -226,7 +226,7 @@ def test_bots_see_only_the_observation_and_pick_legal_actions():
     assert {"basic", "strong"} <= set(bots)
     for name, bot in bots.items():
 
-        def policy(state, seat, legal, rng, bot=bot):
+        def policy(state, seat, legal, rng, bot=bot, name=name):
             action = bot(ENGINE.observe(state, seat), legal, rng)
             assert action in legal, (name, action)
             return action

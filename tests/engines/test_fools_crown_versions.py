@@ -72,14 +72,14 @@ def test_rules_1_0_1_keep_the_lazy_reshuffle_and_its_riskless_gamble():
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
     """FC-DRAW (1.1.0), over whole random matches: at every step but the reshuffle the deck holds cards."""
+    seen: list = []
+
+    def on_step(before, actor, action, after):
+        if after["stage"] not in ("shuffle", "reshuffle"):
+            assert after["deck"], (after["stage"], after["round"])
+        seen.append(after["stage"])
+
     for seed in range(40):
-        seen = []
-
-        def on_step(before, actor, action, after):
-            if after["stage"] != "reshuffle" and after["stage"] != "shuffle":
-                assert after["deck"], (seed, after["stage"], after["round"])
-            seen.append(after["stage"])
-
         play(ENGINE, new_match(ENGINE, players), random.Random(seed), on_step=on_step)
         if "reshuffle" in seen:
             break
@@ -88,7 +88,7 @@ def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
 
 # -- rules versions ----------------------------------------------------------------------------------
 def test_both_shipped_rules_versions_are_registered():
-    """docs/rules/fools-crown.md "Changes": 1.1.0 is current, 1.0.1 is kept for the matches played under it."""
+    """docs/rules/fools-crown.md "Changes": 1.1.0 is current; 1.0.1 is kept for its matches."""
     assert ENGINE.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
     assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0"}
     assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown") is ENGINE
@@ -161,7 +161,9 @@ def test_num_players_and_checked_observation():
 
 def test_no_module_level_state_changes_while_matches_are_played():
     """domain/engine.py: no engine keeps module-level mutable state; the read-only tables stay as they are."""
-    modules = {name: module for name, module in sys.modules.items() if name.startswith("domain.games.fools_crown")}
+    modules = {
+        name: module for name, module in sys.modules.items() if name.startswith("domain.games.fools_crown")
+    }
     assert "domain.games.fools_crown.phases" in modules
 
     def plain(value):  # engine instances are compared by their attributes

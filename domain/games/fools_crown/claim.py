@@ -35,7 +35,9 @@ def legal(state: FoolsCrownState, seat: int) -> list[dict]:
     if state["centre"]:
         return [{"type": "claim", "crown": c} for c in state["centre"]]
     actions: list[dict] = [
-        {"type": "challenge", "target": t, "crown": c} for t in targets(state, seat) for c in state["crowns"][t]
+        {"type": "challenge", "target": t, "crown": c}
+        for t in targets(state, seat)
+        for c in state["crowns"][t]
     ]
     actions.append({"type": "pass"})
     return actions
@@ -45,14 +47,17 @@ def check(state: FoolsCrownState, seat: int, action: dict) -> None:
     kind = action["type"]
     if kind == "claim":
         if not state["centre"]:
-            raise IllegalAction(CLAIM_RULE, "the centre is empty: the round winner may only challenge or pass")
+            raise IllegalAction(
+                CLAIM_RULE, "the centre is empty: the round winner may only challenge or pass"
+            )
         if type(action["crown"]) is not str or action["crown"] not in state["centre"]:
             raise IllegalAction(CLAIM_RULE, "that Crown is not in the centre")
         return
     if state["centre"]:
         raise IllegalAction(
             CHALLENGE_RULE,
-            "a challenge (or pass) is only possible once all four Crowns have been claimed; claim one from the centre",
+            "a challenge (or pass) is only possible once all four Crowns have been claimed; "
+            "claim one from the centre",
         )
     if kind == "pass":
         return

@@ -92,7 +92,9 @@ def check(state: FoolsCrownState, seat: int, action: dict) -> None:
         if has_squire:
             raise IllegalAction(EXCHANGE_RULE, "a Noble Exchange is only for a hand without a Squire")
         if len(cards) != 2 or not all(NOBLE[c] for c in cards):
-            raise IllegalAction("rulebook: discard two Nobles, draw two replacements", "discard exactly two Nobles")
+            raise IllegalAction(
+                "rulebook: discard two Nobles, draw two replacements", "discard exactly two Nobles"
+            )
         return
     if not has_squire:
         raise IllegalAction(EXCHANGE_RULE, "without a Squire you cannot commit; perform a Noble Exchange")

@@ -53,7 +53,9 @@ class FoolsCrownEngine(Engine):
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         merged = super().check_options(num_players, options)
         if merged["commit_order"] not in COMMIT_ORDERS:
-            raise InvalidOptions(f"{self.name} options", f"commit_order must be one of {', '.join(COMMIT_ORDERS)}")
+            raise InvalidOptions(
+                f"{self.name} options", f"commit_order must be one of {', '.join(COMMIT_ORDERS)}"
+            )
         return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> FoolsCrownState:
@@ -91,7 +93,9 @@ class FoolsCrownEngine(Engine):
         if kind not in ACTION_KEYS:
             raise IllegalAction(f"{GAME} actions", f"unknown action type {kind!r}")
         if set(action) != ACTION_KEYS[kind]:
-            raise IllegalAction(f"{GAME} actions", f"a {kind} action has exactly the keys {sorted(ACTION_KEYS[kind])}")
+            raise IllegalAction(
+                f"{GAME} actions", f"a {kind} action has exactly the keys {sorted(ACTION_KEYS[kind])}"
+            )
         if kind not in phase.actions:
             raise IllegalAction(*OUT_OF_PHASE[kind])
         phase.check(state, seat, action)  # type: ignore[misc]

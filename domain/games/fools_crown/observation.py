@@ -61,7 +61,9 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
     return result
 
 
-def redact_action(state: FoolsCrownState, actor: Actor, action: dict, viewer: Optional[int]) -> Optional[dict]:
+def redact_action(
+    state: FoolsCrownState, actor: Actor, action: dict, viewer: Optional[int]
+) -> Optional[dict]:
     """A commit is sealed from the others (FC-SEAL); with seat-order commits its face-up card is shown at
     once (house rule 3.4 step 2). A gamble shows only how many cards went: the discard pile is face
     down (FC-DISCARD). Everything else is public."""

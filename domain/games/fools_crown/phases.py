@@ -57,10 +57,13 @@ PHASES: Mapping[str, Handlers] = MappingProxyType({
     "commit": _players(commit),
     "gamble-shuffle": _shuffle(deck.apply_gamble_shuffle),
     "reshuffle": _shuffle(deck.apply_reshuffle),
-    "roll": Handlers(Phase.CHANCE, apply=dice.apply_roll, outcomes=dice.roll_outcomes, sample=dice.sample_roll),
+    "roll": Handlers(
+        Phase.CHANCE, apply=dice.apply_roll, outcomes=dice.roll_outcomes, sample=dice.sample_roll,
+    ),
     "resolve": Handlers(Phase.AUTO, apply=resolution.apply, auto=resolution.resolution),  # type: ignore[arg-type]
     "tiebreak": Handlers(
-        Phase.CHANCE, apply=dice.apply_tiebreak_roll, outcomes=dice.tiebreak_outcomes, sample=dice.sample_roll,
+        Phase.CHANCE, apply=dice.apply_tiebreak_roll, outcomes=dice.tiebreak_outcomes,
+        sample=dice.sample_roll,
     ),
     "claim": _players(claim),
     "over": Handlers(Phase.OVER),

@@ -4,7 +4,7 @@ house rule 3.4 step 7) and the safety cap (house rule 3.4 "Optional safety cap: 
 from __future__ import annotations
 
 from .deck import run_draws
-from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, Rules, RoundSummary
+from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, RoundSummary, Rules
 
 
 def summary(s: FoolsCrownState) -> RoundSummary:

@@ -121,7 +121,7 @@ class Rules:
     reshuffle_at_once: bool
 
     @classmethod
-    def of(cls, version: str) -> "Rules":
+    def of(cls, version: str) -> Rules:
         if version not in RULES_VERSIONS:
             raise ValueError(f"{GAME} has no rules version {version!r}")
         return cls(version=version, reshuffle_at_once=version != "1.0.1")
