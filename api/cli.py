@@ -14,12 +14,16 @@ def main(argv=None) -> None:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--threads", type=int, default=8)
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
+    check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
+    check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
     from infrastructure.composition import build
     from infrastructure.settings import Settings
 
+    if args.command == "verify":
+        raise SystemExit(verify_file(args.file))
     if args.command == "migrate":
         build(Settings.from_env(create_tables=True)).close()
         print("tables ready")
@@ -34,6 +38,25 @@ def main(argv=None) -> None:
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
     waitress.serve(create_app(container), host=args.host, port=args.port, threads=args.threads)
+
+
+def verify_file(path: str) -> int:
+    """Replay the export through the rules (every step checked) and re-derive every chance outcome
+    from the revealed seed; print the verdict; 0 when it holds, 1 when it does not."""
+    import json
+
+    from application.chance import verify
+    from application.history import Importer, ImportRefused
+
+    with open(path, encoding="utf-8") as export:
+        text = export.read()
+    try:
+        Importer().run(text)
+        verdict = verify(json.loads(line) for line in text.splitlines()).to_json()
+    except ImportRefused as refusal:
+        verdict = {"verified": False, "reason": refusal.detail, "line": refusal.extra.get("line")}
+    print(json.dumps(verdict, indent=2))
+    return 0 if verdict["verified"] else 1
 
 
 if __name__ == "__main__":

@@ -28,8 +28,8 @@ from application import errors
 from application.snapshots import Collector
 from application.chance import STEPS, new_chance, step_of, verify
 from application.views import Lens, Viewer, event_view, lens_for, match_view
-from domain.chance import commitment
-from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json
+from domain.chance import ChanceStream, commitment
+from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
 from domain.lineage import Lineage
 from domain.match import STATUS_ACTIVE, STATUS_OPEN, Match, MatchError
@@ -215,6 +215,7 @@ class Importer:
         self.header: Optional[dict] = None
         self.line = 0
         self.seed: Optional[str] = None
+        self.claimed_seed: Optional[str] = None
         self.lines: list[dict] = []
 
     def refuse(self, reason: str) -> ImportRefused:
@@ -227,6 +228,7 @@ class Importer:
                                 reason="empty")
         if len(rows) > IMPORT_MAX_LINES:
             raise ImportRefused(f"a history holds at most {IMPORT_MAX_LINES} lines", line=0, reason="too long")
+        self.claimed_seed = revealed_seed(rows)
         for self.line, row in enumerate(rows, start=1):
             if not row.strip():
                 raise self.refuse("an empty line (one event a line, no blank lines)")
@@ -287,6 +289,8 @@ class Importer:
                 raise self.refuse("chance must hold its commitment")
             if chance.get("seed") is not None:
                 self.check_seed(chance["seed"], chance)
+            elif self.claimed_seed is not None:  # revealed by the Finished event (checked here first)
+                self.check_seed(self.claimed_seed, chance)
         parent = data.get("parent")
         self.match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
                            bots=bots, created_by=data.get("created_by"),
@@ -349,6 +353,13 @@ class Importer:
         replay_step(match, kind, data)
 
     def on_ChanceDrawn(self, data: dict, line: dict) -> None:
+        prefix_end = (self.match.parent or {}).get("prefix_end", 0)
+        due = self.match.state is not None and self.match.to_act().kind == Phase.CHANCE
+        if self.seed is not None and line["version"] > prefix_end and due:
+            # Provable chance (domain/chance.py): a tampered shuffle may still be a legal one.
+            derived = self.match.engine.sample_chance(self.match.state, ChanceStream(self.seed, line["version"]))
+            if not same_json(derived, data.get("outcome")):
+                raise self.refuse("this chance outcome is not the one the committed seed gives")
         self.step("ChanceDrawn", data)
 
     def on_MoveMade(self, data: dict, line: dict) -> None:
@@ -404,6 +415,19 @@ class Importer:
         if not verdict.ok:
             self.line = verdict.version or self.line
             raise self.refuse(verdict.reason)
+
+
+def revealed_seed(rows: list[str]) -> Optional[str]:
+    """The seed a history's last line (its Finished event) reveals, if any."""
+    for row in reversed(rows):
+        if row.strip():
+            try:
+                line = json.loads(row)
+                seed = line["data"]["seed"] if line.get("event") == "Finished" else None
+            except (ValueError, KeyError, TypeError, AttributeError):
+                return None
+            return seed if type(seed) is str else None
+    return None
 
 
 def parse_time(value: Any) -> Optional[datetime]:
