@@ -190,9 +190,9 @@ def test_200_random_playouts_under_rules_1_0_1(players):
 @pytest.mark.parametrize("engine", [ENGINE, ENGINES["1.0.1"]], ids=lambda engine: engine.rules_version)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_few_random_playouts(engine, players):
-    """The fast tier's share of the above: 12 matches per count and version, half of them with every check
+    """The fast tier's share of the above: 6 matches per count and version, half of them with every check
     (purity, aliasing and mutation of every observation, secrecy, redaction, replay through ``apply``)."""
-    _playouts(engine, players, range(12), every=2)
+    _playouts(engine, players, range(6), every=2)
 
 
 @pytest.mark.slow
@@ -220,8 +220,7 @@ def test_bot_levels_strong_beats_basic_beats_random():
     assert shares[("strong", "random")]["strong"] >= 0.75, shares
 
 
-def test_bots_see_only_the_observation_and_pick_legal_actions():
-    """Every bot level returns one of the legal actions it is given, from the seat's observation only."""
+def _bots_pick_legal_actions(seeds) -> None:
     bots = ENGINE.bots()
     assert {"basic", "strong"} <= set(bots)
     for name, bot in bots.items():
@@ -231,5 +230,16 @@ def test_bots_see_only_the_observation_and_pick_legal_actions():
             assert action in legal, (name, action)
             return action
 
-        for seed in range(20):
+        for seed in seeds:
             random_playout(ENGINE, 2 + seed % 3, seed=seed, policy=policy, check_purity_every=25)
+
+
+@pytest.mark.slow
+def test_bots_see_only_the_observation_and_pick_legal_actions():
+    """Every bot level returns one of the legal actions it is given, from the seat's observation only."""
+    _bots_pick_legal_actions(range(20))
+
+
+def test_bots_pick_legal_actions_in_a_few_matches():
+    """The fast tier's share of the above (one match per player count and level)."""
+    _bots_pick_legal_actions(range(3))
