@@ -6,6 +6,10 @@ import argparse
 import logging
 
 
+#: ``motley rebuild <name>``: the container's projection that keeps each read model.
+READ_MODELS = {"league": "league"}
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="motley", description="Motley game service")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -14,6 +18,9 @@ def main(argv=None) -> None:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--threads", type=int, default=8)
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
+    rebuild = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
+    rebuild.add_argument("read_model", choices=sorted(READ_MODELS),
+                         help="league: ratings, leaderboards, statistics, tournaments, standings, sanction reports")
     check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
     args = parser.parse_args(argv)
@@ -24,6 +31,16 @@ def main(argv=None) -> None:
 
     if args.command == "verify":
         raise SystemExit(verify_file(args.file))
+    if args.command == "rebuild":
+        from application.ports import NoTaskQueue
+
+        container = build(tasks=NoTaskQueue())  # a rebuild sends no work to anyone
+        try:
+            applied = getattr(container, READ_MODELS[args.read_model]).rebuild()
+        finally:
+            container.close()
+        print(f"{args.read_model} rebuilt from {applied} events")
+        return
     if args.command == "migrate":
         build(Settings.from_env(create_tables=True)).close()
         print("tables ready")
