@@ -133,10 +133,23 @@ def strictly_in(value: JSON, candidates: Sequence[JSON]) -> bool:
     return any(same_json(value, candidate) for candidate in candidates)
 
 
+_PLAIN_SCALARS = frozenset((str, int, bool, type(None)))
+
+
 def is_plain_json(value: JSON, depth: int = 0) -> bool:
     """Built of dict (str keys), list, str, int, float, bool and None only, and not absurdly deep."""
     if depth > 64:
         return False
+    if type(value) in _PLAIN_SCALARS:  # the common case first: every check of every step runs this
+        return True
+    if type(value) is dict and depth < 64:
+        scalars = _PLAIN_SCALARS
+        return all(
+            type(k) is str and (type(v) in scalars or is_plain_json(v, depth + 1)) for k, v in value.items()
+        )
+    if type(value) is list and depth < 64:
+        scalars = _PLAIN_SCALARS
+        return all(type(item) in scalars or is_plain_json(item, depth + 1) for item in value)
     if value is None or isinstance(value, (str, bool, int)):
         return True
     if isinstance(value, float):
