@@ -262,7 +262,9 @@ def test_gambler_still_rolls_and_can_fail():
 
 
 def test_gamble_reshuffles_the_discard_pile_when_the_deck_runs_out():
-    """Rulebook "The discard pile is reshuffled if the draw deck runs out" (also during a gamble)."""
+    """Rulebook "The discard pile is reshuffled if the draw deck runs out" (also during a gamble). A gamble
+    with an empty deck is reachable only under rules 1.0.1; since 1.1.0 the pile is reshuffled as soon as
+    the deck runs out (FC-DRAW, tests/engines/test_fools_crown_versions.py), but the step still holds."""
     s = board([HAND_A, HAND_B], jokers=[["JOKER1"], ["JOKER2"]])
     rest = s["deck"]
     s["deck"], s["discard"] = [], list(rest)
