@@ -21,8 +21,9 @@ from application import errors
 
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service")
 
-#: Endpoints answered even while the database is away.
-ALWAYS = {"health.Health", "health.Ready", "api-docs.openapi_json", "docs", "docs_static", "index", "static"}
+#: Endpoints answered even while the database is away (none of them reads it).
+ALWAYS = {"health.Health", "health.Ready", "games.Games", "games.Game", "api-docs.openapi_json", "docs",
+          "docs_static", "index", "static"}
 
 
 class HealthOut(Schema):

@@ -12,11 +12,12 @@ import logging
 import math
 from typing import Optional
 
-from eventsourcing.persistence import OperationalError
+from eventsourcing.persistence import InterfaceError, OperationalError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
 from application import errors
+from infrastructure.health import DatabaseAway
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ def unavailable(error: Exception) -> Response:
 
 
 def internal_error(error: Exception) -> Response:
-    if isinstance(error, OperationalError):
+    if isinstance(error, (OperationalError, InterfaceError, DatabaseAway)):
         return unavailable(error)
     log.exception("unhandled error", exc_info=error)
     return problem(500, "internal", "Internal server error", "the server failed; nothing was changed")

@@ -4,8 +4,8 @@ With PostgreSQL stopped, every query would wait for the connection pool (and the
 each recorder call ten times), so requests would hang for minutes and hold every request thread.
 ``DatabaseGate`` sits in front of the pool: once a connection fails, it probes the server directly
 (a fresh connection with a one-second timeout, at most every ``PROBE_EVERY`` seconds) and, while the
-probe fails, refuses at once with the library's ``OperationalError``, which the API answers 503 with
-``Retry-After``. When the probe succeeds again the pool is used again: it grows new connections on
+probe fails, refuses at once with ``DatabaseAway`` (a ``PersistenceError`` the library does not
+retry), which the API answers 503 with ``Retry-After``. When the probe succeeds again the pool is used again: it grows new connections on
 demand, so the first request after the database's return succeeds without waiting for the pool's
 reconnection backoff.
 """
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
 import psycopg
-from eventsourcing.persistence import InterfaceError, OperationalError
+from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
 
 log = logging.getLogger(__name__)
 
@@ -27,6 +27,11 @@ log = logging.getLogger(__name__)
 PROBE_EVERY = 0.25
 #: The probe's own connect timeout, in seconds (a stopped server refuses at once; a lost host waits).
 PROBE_TIMEOUT = 1
+
+
+class DatabaseAway(PersistenceError):
+    """The gate's refusal. Not an ``OperationalError``: the library retries those ten times per call,
+    which is what a refusal must not wait for."""
 
 
 class DatabaseGate:
@@ -69,7 +74,7 @@ class DatabaseGate:
         def get_connection() -> Iterator[Any]:
             reason = self.down()
             if reason is not None:
-                raise OperationalError(f"the database is unreachable: {reason}")
+                raise DatabaseAway(f"the database is unreachable: {reason}")
             try:
                 with through_pool() as connection:
                     yield connection

@@ -1,0 +1,175 @@
+"""Faults (issue 12): a PostgreSQL restart under load, on a private cluster this test starts and stops
+(the machine's own PostgreSQL serves the other tests), and a broker that cannot be reached.
+
+What must hold: during the outage every answer is a 2xx or a 503 problem with ``Retry-After``, each
+within 5 s; ``/health`` stays 200 and ``/ready`` names the database; the service recovers by itself
+within a couple of seconds of the database's return; no acknowledged write is lost.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+import waitress
+
+from api import create_app
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+from infrastructure.task_queues import CeleryTaskQueue
+
+PG_BIN = Path("/usr/lib/postgresql") / (sorted(os.listdir("/usr/lib/postgresql"))[-1] if os.path.isdir(
+    "/usr/lib/postgresql") else "none") / "bin"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def as_postgres(*command: str) -> None:
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run([*prefix, *command], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+
+
+@dataclass
+class PrivatePostgres:
+    """A PostgreSQL cluster of this test's own, in a temporary folder, on a free port."""
+
+    folder: str
+    port: int = field(default_factory=free_port)
+
+    @property
+    def data(self) -> str:
+        return os.path.join(self.folder, "data")
+
+    def create(self) -> None:
+        as_postgres(str(PG_BIN / "initdb"), "-D", self.data, "-A", "trust", "-U", "postgres")
+        self.start()
+
+    def start(self) -> None:
+        as_postgres(str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-l", os.path.join(self.folder, "log"),
+                    "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1", "start")
+
+    def stop(self) -> None:
+        as_postgres(str(PG_BIN / "pg_ctl"), "-D", self.data, "-w", "-m", "immediate", "stop")
+
+
+@pytest.fixture(scope="module")
+def private_postgres():
+    folder = tempfile.mkdtemp(prefix="motley-pg-")
+    shutil.chown(folder, "postgres") if os.geteuid() == 0 else None
+    cluster = PrivatePostgres(folder)
+    cluster.create()
+    yield cluster
+    try:
+        cluster.stop()
+    except subprocess.CalledProcessError:
+        pass
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def served(private_postgres, request):
+    """The API on the private cluster, served by waitress (4 request threads) in this process."""
+    settings = Settings(store="postgres", postgres_host="127.0.0.1", postgres_port=str(private_postgres.port),
+                        postgres_dbname="postgres", postgres_user="postgres",
+                        postgres_schema=f"s{time.monotonic_ns()}", postgres_pool_size=3,
+                        rate_limits="register=100000/minute,moves=100000/minute,create=100000/minute",
+                        **getattr(request, "param", {}))
+    subprocess.run(["psql", "-h", "127.0.0.1", "-p", str(private_postgres.port), "-U", "postgres", "-qc",
+                    f'CREATE SCHEMA "{settings.postgres_schema}"'], check=True)
+    container = build(settings)
+    port = free_port()
+    server = waitress.create_server(create_app(container), host="127.0.0.1", port=port, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{port}", container
+    server.close()
+    container.close()
+
+
+def call(method: str, url: str, **kwargs):
+    started = time.monotonic()
+    answer = requests.request(method, url, timeout=30, **kwargs)
+    return answer, time.monotonic() - started
+
+
+def test_a_database_restart_under_load_answers_2xx_or_fast_503_and_recovers(private_postgres, served):
+    base, _ = served
+    key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3}, headers=auth).json()["id"]
+    answers: list[tuple[str, int, float, dict]] = []
+    registered: list[str] = []
+    stop = threading.Event()
+    timeline: list = []
+
+    def load(kind: str) -> None:
+        while not stop.is_set():
+            if kind == "write":
+                answer, took = call("POST", f"{base}/players", json={"name": "load"})
+                if answer.status_code == 201:
+                    registered.append(answer.json()["id"])
+            elif kind == "read":
+                answer, took = call("GET", f"{base}/matches/{match_id}", headers=auth)
+            else:
+                answer, took = call("GET", f"{base}/games")
+            answers.append((kind, answer.status_code, took, dict(answer.headers)))
+            timeline.append((time.monotonic() - took, kind, answer.status_code, took))
+            time.sleep(0.02)
+
+    threads = [threading.Thread(target=load, args=(kind,)) for kind in ("write", "write", "read", "read", "games")]
+    for thread in threads:
+        thread.start()
+    time.sleep(1.0)
+    stopped_at = time.monotonic()
+    private_postgres.stop()
+    time.sleep(1.0)
+    during = len(answers)
+    health, _ = call("GET", f"{base}/health")
+    ready, ready_took = call("GET", f"{base}/ready")
+    time.sleep(3.0)
+    outage_answers = answers[during:]
+    private_postgres.start()
+    back = time.monotonic()
+    recovered_after = None
+    while time.monotonic() - back < 10:
+        answer, _ = call("GET", f"{base}/matches/{match_id}", headers=auth)
+        if answer.status_code == 200:
+            recovered_after = time.monotonic() - back
+            break
+        time.sleep(0.05)
+    time.sleep(1.0)
+    stop.set()
+    for thread in threads:
+        thread.join()
+
+    for started, kind, status, took in sorted(timeline, key=lambda t: -t[3])[:8]:
+        print(f"{started - stopped_at:+.2f} {kind} {status} {took:.2f}")
+    statuses = {status for _, status, _, _ in answers}
+    assert statuses <= {200, 201, 503}, statuses
+    assert max(took for _, _, took, _ in answers) < 5.0
+    refused = [a for a in answers if a[1] == 503]
+    assert refused and all(int(headers["Retry-After"]) >= 1 for _, _, _, headers in refused)
+    assert all(h["Content-Type"] == "application/problem+json" for _, _, _, h in refused)
+    assert {kind for kind, status, _, _ in outage_answers if status == 503} == {"write", "read"}
+    assert all(status == 200 for kind, status, _, _ in outage_answers if kind == "games")  # no thread held
+    assert health.status_code == 200 and health.json()["position"] is None
+    assert ready.status_code == 503 and ready.json()["dependencies"]["database"] != "ok" and ready_took < 5
+    assert recovered_after is not None and recovered_after < 2.0, recovered_after
+    assert call("GET", f"{base}/ready")[0].status_code == 200
+    for player_id in registered:  # every acknowledged registration was kept
+        assert requests.get(f"{base}/players/{player_id}").status_code == 200
+    print(f"outage: {len(outage_answers)} answers, {len(refused)} 503s, slowest "
+          f"{max(t for _, _, t, _ in answers):.2f} s; recovered {recovered_after:.2f} s after the restart")
