@@ -73,13 +73,13 @@ class FoolsCrownEngine(Engine):
         return ToAct(phase.kind)
 
     def _acting(self, state: FoolsCrownState, seat: Any) -> bool:
-        phase = PHASES[state["stage"]]
-        return phase.kind == Phase.PLAYERS and type(seat) is int and seat in phase.seats(state)  # type: ignore[misc]
+        return type(seat) is int and seat in self.to_act(state).seats
 
     def legal_actions(self, state: FoolsCrownState, seat: int) -> list:
-        if not self._acting(state, seat):
+        legal = PHASES[state["stage"]].legal
+        if legal is None or not self._acting(state, seat):
             return []
-        return PHASES[state["stage"]].legal(state, seat)  # type: ignore[misc]
+        return legal(state, seat)
 
     def check_action(self, state: FoolsCrownState, seat: int, action: Any) -> None:
         phase = PHASES[state["stage"]]
@@ -96,9 +96,9 @@ class FoolsCrownEngine(Engine):
             raise IllegalAction(
                 f"{GAME} actions", f"a {kind} action has exactly the keys {sorted(ACTION_KEYS[kind])}"
             )
-        if kind not in phase.actions:
+        if kind not in phase.actions or phase.check is None:
             raise IllegalAction(*OUT_OF_PHASE[kind])
-        phase.check(state, seat, action)  # type: ignore[misc]
+        phase.check(state, seat, action)
 
     # -- chance --------------------------------------------------------------------------------
     def chance_outcomes(self, state: FoolsCrownState) -> Optional[list]:
