@@ -1,0 +1,131 @@
+"""One visibility policy for every read (issue 11), over random matches of every game.
+
+Each match is played through the API and rebuilt, version by version, from the auditor's export with
+the bare engine. Then every read a seat or a spectator can make (the match at sampled versions, the
+event list, diffs, the export and the live stream) must hold exactly what the engine lets that viewer
+see at that version (its ``observe``, its ``redact``) and never the state or the seed, while the auditor
+gets the whole state at every version and every event unredacted. Matches are created with
+``"reveal_at_end": false`` so the policy still hides everything after the end; a revealed match shows
+everything to everyone.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from api import create_app
+from domain.engine import CHANCE, SYSTEM
+from domain.games import available_engines, get_engine
+from infrastructure.composition import build
+from tests.platform.client import ApiClient, play_randomly
+from tests.platform.test_audit import AUDITOR, export, replayed_states, sse
+
+OPTIONS = {"tumult-royale": {"tax_mode": "async"}, "le-bouffon": {"deals": 1}}
+SAMPLED = 25
+
+
+@pytest.fixture
+def audit(settings):
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR))
+    yield container, ApiClient(create_app(container))
+    container.close()
+
+
+def expected_event(line: dict, states: dict, engine, seat):
+    """What the engine says ``seat`` (None: a spectator) may see of one stored event."""
+    kind, data, version = line["event"], dict(line["data"]), line["version"]
+    before = states.get(version - 1)
+    if kind == "MoveMade":
+        shown = engine.redact(before, data["seat"], data["action"], seat)
+        return {"seat": data["seat"], "action": shown, "hidden": shown is None}
+    if kind == "ChanceDrawn":
+        shown = engine.redact(before, CHANCE, data["outcome"], seat)
+        return {"outcome": shown, "hidden": shown is None}
+    if kind in ("StepResolved", "TimedOut"):
+        shown = engine.redact(before, SYSTEM, data["step"], seat)
+        return {"step": shown, "hidden": shown is None}
+    return None
+
+
+def content(item: dict) -> dict:
+    return {k: item[k] for k in ("seat", "action", "outcome", "step", "hidden") if k in item}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(available_engines()))
+def test_no_read_shows_a_seat_or_a_spectator_more_than_the_engine_lets_it_see(audit, game):
+    container, client = audit
+    engine = get_engine(game)
+    players = max(engine.min_players, 3) if engine.max_players >= 3 else engine.min_players
+    keys = [client.register(f"p{i}")[1] for i in range(players)]
+    body = {"game": game, "seats": players, "options": OPTIONS.get(game, {}), "reveal_at_end": False}
+    match_id = client.post("/matches", body, key=keys[0]).body["id"]
+    for key in keys:
+        assert client.post(f"/matches/{match_id}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{match_id}/start", key=keys[0]).status == 200
+    rng = random.Random(game)
+    play_randomly(client, match_id, keys, rng, settle=container.tasks.drain, timeout=300)
+    container.tasks.drain()
+
+    lines = export(client, match_id, AUDITOR)
+    states = replayed_states(lines)
+    last = lines[-1]["version"]
+    seed = lines[0]["data"]["chance"]["seed"]
+    assert lines[-1]["event"] == "Finished" and lines[-1]["data"]["seed"] == seed
+    versions = sorted({1, 2, 3, last, *rng.sample(range(1, last + 1), min(SAMPLED, last))})
+    viewers = [(key, seat) for seat, key in enumerate(keys)] + [(None, None)]
+    secrets_exist = False
+
+    for version in versions:
+        audited = client.get(f"/matches/{match_id}", key=AUDITOR, query={"version": version}).body
+        assert audited["state"] == states[version] and audited["viewer"]["kind"] == "auditor"
+        for key, seat in viewers:
+            answer = client.get(f"/matches/{match_id}", key=key, query={"version": version})
+            view = answer.body
+            assert "state" not in view and seed not in answer.text, (game, version, seat)
+            assert view["chance"]["seed"] is None
+            expected = None if states[version] is None else engine.observe(states[version], seat)
+            assert view["observation"] == expected, (game, version, seat)
+            secrets_exist |= states[version] is not None and json.dumps(expected) != json.dumps(states[version])
+    assert secrets_exist
+
+    audited_events = client.get(f"/matches/{match_id}/events", key=AUDITOR, query={"limit": 5000}).body["items"]
+    assert [content(e) for e in audited_events] == [content(line["data"]) for line in lines]
+    for key, seat in viewers:
+        events = client.get(f"/matches/{match_id}/events", key=key, query={"limit": 5000})
+        assert seed not in events.text
+        items = events.body["items"]
+        assert [e["version"] for e in items] == list(range(1, last + 1))
+        for item, line in zip(items, lines):
+            wanted = expected_event(line, states, engine, seat)
+            if wanted is not None:
+                assert content(item) == wanted, (game, line["version"], seat)
+        start = rng.randint(1, last - 1)
+        end = rng.randint(start, min(last, start + 50))
+        diff = client.get(f"/matches/{match_id}/diff", key=key, query={"from": start, "to": end}).body["events"]
+        assert diff == items[start:end]
+        exported = export(client, match_id, key)
+        assert [{"version": x["version"], "type": x["event"], "at": x["at"], **x["data"]} for x in exported] == items
+        streamed = client.http.get(f"/matches/{match_id}/events/stream", query_string={"seconds": 1},
+                                   headers={"Authorization": f"Bearer {key}"} if key else {})
+        assert [e["data"] for e in sse(streamed.get_data(as_text=True))] == items
+
+
+def test_a_revealed_match_shows_everything_to_everyone_at_every_version(audit):
+    container, client = audit
+    keys = [client.register(f"p{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    mid_game = client.get(f"/matches/{match_id}", key=keys[0]).body
+    assert "state" not in mid_game and mid_game["viewer"] == {"kind": "seat", "seat": 0, "sees_all": False}
+    play_randomly(client, match_id, keys, random.Random(7), settle=container.tasks.drain)
+    lines = export(client, match_id, AUDITOR)
+    states = replayed_states(lines)
+    for key in (keys[1], None):
+        for version in (3, len(lines) // 2, len(lines)):
+            view = client.get(f"/matches/{match_id}", key=key, query={"version": version}).body
+            assert view["state"] == states[version] and view["chance"]["seed"] == lines[0]["data"]["chance"]["seed"]
+        assert export(client, match_id, key) == lines
