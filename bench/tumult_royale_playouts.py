@@ -29,7 +29,10 @@ def run(version: str, count: int) -> None:
     for num_players in range(engine.min_players, engine.max_players + 1):
         for label, options in MODES:
             log: list = []
-            record = lambda before, actor, action, after: log.append((actor, action))  # noqa: E731
+
+            def record(before, actor, action, after, log=log):
+                log.append((actor, action))
+
             steps = moves = 0
             starts = []
             begin = time.perf_counter()

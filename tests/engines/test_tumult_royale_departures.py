@@ -12,7 +12,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Timer
 from domain.games import get_engine, rules_versions
 from tests.engines.harness import random_playout
-from tests.engines.test_tumult_royale import E, E10, invariant, check_observation, tumult_state
+from tests.engines.test_tumult_royale import E10, E, check_observation, invariant, tumult_state
 
 
 def spun(engine, n=2, options=None, spin=3):

@@ -106,7 +106,8 @@ def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
     try:
         app = container.app
         players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 20, "ready_seconds": 9}, {})
+        options = {"tax_seconds": 20, "ready_seconds": 9}
+        match_id = app.create_match(players[0], "tumult-royale", 2, options, {})
         for player in players:
             app.join_match(match_id, player)
         app.start_match(match_id, players[0])

@@ -12,7 +12,17 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, Timer, ToAct, copy_json
+from domain.engine import (
+    CHANCE,
+    SYSTEM,
+    Engine,
+    IllegalAction,
+    InvalidOptions,
+    Result,
+    Timer,
+    ToAct,
+    copy_json,
+)
 
 from . import data as D
 from . import observation, round_end, setup

@@ -69,7 +69,8 @@ def view(state: TumultState, viewer: Optional[int], to_act: list, result: Callab
         obs["owners"] = _owner_rows(tuple(state["board"]), D.width(n))
     if phase in ("ready", "tax", "spin", "tumults", "placement", "round-end"):
         # kept tiles stay face down until the reveal: others see only how many a seat kept
-        obs["castles"] = [codes(c) if (revealed or viewer == s) else len(c) for s, c in enumerate(state["castle"])]
+        obs["castles"] = [codes(c) if (revealed or viewer == s) else len(c)
+                          for s, c in enumerate(state["castle"])]
     if phase == "ready":
         obs["ready"] = list(state["ready"])  # who has answered the king's question
     layout = state["layout"]

@@ -60,7 +60,7 @@ def can_place(state: TumultState, seat: int) -> bool:
             or (units[0] >= 2 and units[2] >= 2)  # village
             or (units[1] >= 2 and units[2] >= 3)):  # palace
         return False
-    for f, t, mult in candidate_fields(state, seat):
+    for _field, t, mult in candidate_fields(state, seat):
         cost = D.COSTS[t][0]
         if units[0] >= cost[0] * mult and units[1] >= cost[1] * mult and units[2] >= cost[2] * mult:
             return True
@@ -139,7 +139,8 @@ def check(rules: Rules, state: TumultState, seat: int, action: dict) -> None:
                                 "a distant pasture or forest must touch a village, palace or mountain")
         mult = 2
     else:
-        raise IllegalAction(PLACE + " (adjacency)", "the field must be orthogonally next to one of your statues")
+        raise IllegalAction(PLACE + " (adjacency)",
+                            "the field must be orthogonally next to one of your statues")
     held = counts(state["castle"][seat])
     for c, name in enumerate(D.COMMODITIES):
         need = cost[c] * mult

@@ -10,7 +10,7 @@ from domain.engine import copy_json
 
 from . import data as D
 from .placement import begin_placement
-from .state import Rules, TumultState, Tumults
+from .state import Rules, Tumults, TumultState
 
 
 def compute(rules: Rules, state: TumultState) -> Tumults:
@@ -28,18 +28,21 @@ def compute(rules: Rules, state: TumultState) -> Tumults:
             continue
         took = [sum(D.TILES[t][1] for t in state["castle"][s] if D.TILES[t][0] == c) for s in range(n)]
         # "subtract 1 from the number of commodities I have robbed for each type of commodity"
-        counted = [max(0, took[s] - (1 if mercy and state["mercy"][s] and took[s] else 0)) for s in range(n)]
+        counted = [max(0, took[s] - (1 if mercy and state["mercy"][s] and took[s] else 0))
+                   for s in range(n)]
         if rules.zero_take_not_greedy:
             # 1.1.0 [ENGINE, rulebook silent]: the greediest "just can't get enough of swiping"; a
             # take that counts 0 after mercy swiped nothing that counts, so it is never greediest.
             takers = [s for s in range(n) if counted[s] > 0]
         else:  # 1.0.0: anyone who took a unit, even one that mercy cancels
             takers = [s for s in range(n) if took[s] > 0]
-        entry = {"commodity": name, "took": took, "counted": counted, "greediest": None, "lost": 0, "returned": []}
+        entry = {"commodity": name, "took": took, "counted": counted,
+                 "greediest": None, "lost": 0, "returned": []}
         if takers:
             # ties -> the higher rank ("the more esteemed ... the more the people shake their heads")
             g = min(takers, key=lambda s: (-counted[s], state["ranks"][s]))
-            mine = sorted((t for t in state["castle"][g] if D.TILES[t][0] == c), key=lambda t: (D.TILES[t][1], t))
+            mine = sorted((t for t in state["castle"][g] if D.TILES[t][0] == c),
+                          key=lambda t: (D.TILES[t][1], t))
             lost = min(D.TUMULT_LOSS, supporters[g])  # nobody goes below 0 [ENGINE]
             supporters[g] -= lost
             # keeps only the lowest-value tile; the rest go face up to the centre
