@@ -456,3 +456,21 @@ def test_last_offer_card_joins_the_jest_then_final_scoring_r5():
     assert state["offers"] == [None] * 4 and state["deck"] == [] and len(state["trophies"]) == 1
     auto = E.auto_action(state)
     assert set(auto) == {"type", "trophies", "scores"} and list(auto["trophies"]) == state["trophies"]
+
+
+def test_strict_json_a_bool_never_passes_for_a_seat_through_step():
+    """Issue 9 (docs/rules/jest.md "Checking once"): ``true`` is not the seat ``1`` (R3 names a seat's
+    offer), neither as the actor nor in ``"from"``, nor is ``1.0``; a shuffle of other cards is refused."""
+    state = deal(3, ["JK", "4D"], [["4S", "AS"], ["2C", "AC"], ["3D", "AD"]])
+    state = offer_all(state, ["4S", "2C", "3D"])
+    assert E.to_act(state).seats == (0,)  # R1: the 4♠ is the highest face-up card
+    for bad in ({"type": "take", "from": True, "card": "up"}, {"type": "take", "from": 1.0, "card": "up"}):
+        with pytest.raises(IllegalAction):
+            E.step(state, 0, bad)
+    with pytest.raises(IllegalAction):
+        E.step(state, False, {"type": "take", "from": 1, "card": "up"})
+    after = E.step(state, 0, {"type": "take", "from": 1, "card": "up"})
+    assert after["jests"][0] == ["2C"]
+    start = E.initial_state(3, {})
+    with pytest.raises(IllegalAction):
+        E.step(start, CHANCE, {"type": "shuffle", "order": list(CARDS)[:-1] + [list(CARDS)[0]]})

@@ -669,3 +669,40 @@ def test_exchange_six_players_noble_and_marchand_keep_their_hands():
     assert sorted(state["hands"][1]) == sorted(before[1][1:] + strongest_o)
     assert sorted(state["hands"][4]) == sorted([card for card in before[4] if card not in strongest_o] + [before[1][0]])
     assert turn(state) == (0,) and state["trick"]["top"] is None
+
+
+def test_changing_an_observation_changes_nothing_in_the_match():
+    """Issue 9 (docs/rules/le-bouffon.md §8): observations are fresh copies. Before, the observation
+    handed out the state's own hand, plays and roles, so a caller changing it changed the match."""
+    import copy
+
+    rng = random.Random(4)
+    state = new_match(ENGINE, 4, {"deals": 2})
+    while state["phase"] != "play" or not state["trick"]["plays"]:
+        state = ENGINE.step(state, *next_step(ENGINE, state, rng))
+    before = copy.deepcopy(state)
+    for observation in [ENGINE.public_observation(state)] + [ENGINE.observation(state, s) for s in range(4)]:
+        for key, value in observation.items():
+            if isinstance(value, list):
+                value.append("x")
+        observation["trick"]["plays"].append("x")
+        observation["trick"]["top"]["cards"].append("x")
+    assert state == before
+    assert ENGINE.result(state) is None
+
+
+def test_a_bool_is_no_seat_and_a_tampered_shuffle_is_refused_through_step():
+    """Issue 9: ``step`` refuses ``True`` for seat 1 (Python's ``True == 1``) and a shuffle that is
+    not exactly a permutation of the deck (rulebook 2), though ``apply`` (trusted) would not check."""
+    state = new_match(ENGINE, 4, {"deals": 1})
+    state = ENGINE.step(state, CHANCE, {"type": "roles", "roles": ["ouvrier", "roi", "bouffon", "héritier"]})
+    order = list(DECK[1])
+    for bad in (order[:-1], order[:-1] + [order[0]], order + ["paladin#9"], order[:-1] + ["minotaure#3"]):
+        with pytest.raises(IllegalAction):
+            ENGINE.step(state, CHANCE, {"type": "shuffle", "order": bad})
+    state = ENGINE.step(state, CHANCE, {"type": "shuffle", "order": order})
+    assert ENGINE.to_act(state).seats == (1,)  # the roi leads (rulebook 4)
+    action = ENGINE.legal_actions(state, 1)[0]
+    with pytest.raises(IllegalAction):
+        ENGINE.step(state, True, action)
+    assert ENGINE.step(state, 1, action) != state

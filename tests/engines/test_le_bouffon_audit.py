@@ -628,14 +628,14 @@ def _reference_legal(hand, top, is_bouffon):
     return legal
 
 
-def test_reference_model_of_turns_tricks_and_legal_plays():
+def _compare_with_reference_model(games):
     """Rulebook 4-10 and house rule 5.4, re-implemented literally (the trick ends when play comes
     back round to its leader's place; the last to lay leads, or the next holder in role order;
     the laugh ends the trick; the deal ends when one player holds cards) and compared with the
-    engine over random deals of 3 to 6 players."""
+    engine over ``games`` random deals of 3 to 6 players: (states compared, laughs, exceptions)."""
     rng = random.Random(17)
     compared = laughs = exceptions = 0
-    for game in range(200):
+    for game in range(games):
         n = 3 + game % 4
         state = ENGINE.initial_state(n, {"deals": 1})
         state = ENGINE.step(state, CHANCE, ENGINE.sample_chance(state, rng))
@@ -705,4 +705,17 @@ def test_reference_model_of_turns_tricks_and_legal_plays():
                     top["count"], top["strength"], top["kind"])
         assert state["phase"] == "score" and state["finished"] == finished
         assert [set(hand) for hand in state["hands"]] == hands
+    return compared, laughs, exceptions
+
+
+@pytest.mark.slow
+def test_reference_model_of_turns_tricks_and_legal_plays():
+    """The reference model over 200 random deals (see ``_compare_with_reference_model``)."""
+    compared, laughs, exceptions = _compare_with_reference_model(200)
     assert compared > 15000 and laughs > 20 and exceptions > 20, (compared, laughs, exceptions)
+
+
+def test_reference_model_over_a_few_deals():
+    """The fast tier's share of the reference-model comparison: 24 deals, 6 of each player count."""
+    compared, laughs, exceptions = _compare_with_reference_model(24)
+    assert compared > 1500 and laughs > 0 and exceptions > 0, (compared, laughs, exceptions)
