@@ -167,3 +167,19 @@ def test_playouts_check_the_contract_under_both_versions(engine, n):
         phases = {state["phase"] for state in playout.states}
         assert ("ready" in phases) == (engine is E and options["tax_mode"] == "live")
 
+
+
+def test_no_module_level_state_changes_while_matches_are_played():
+    """Contract: no engine keeps module-level mutable state (read-only tables and pure functools
+    caches only): every module-level dict, list or set of the package is the same after playouts."""
+    import copy
+    import sys
+
+    modules = [m for name, m in sys.modules.items() if name.startswith("domain.games.tumult_royale")]
+    tables = {(m.__name__, key): value for m in modules for key, value in vars(m).items()
+              if isinstance(value, (dict, list, set)) and not key.startswith("__")}
+    assert ("domain.games.tumult_royale.phases", "PLAYER_PHASES") in tables
+    before = copy.deepcopy(tables, {id(E): E, id(E10): E10})  # the engines themselves by identity
+    for engine in (E, E10):
+        random_playout(engine, 3, {}, seed=5, check_purity_every=100)
+    assert tables == before
