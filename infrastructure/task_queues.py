@@ -7,6 +7,7 @@ import itertools
 import logging
 import threading
 import time
+from collections import deque
 from datetime import datetime, timezone
 from typing import Optional
 
@@ -24,19 +25,80 @@ def celery_queue(name: str):
 
 
 class CeleryTaskQueue(TaskQueue):
-    """Sends tasks by name to the Celery workers (``workers.celery_app``) through the broker."""
+    """Sends tasks by name to the Celery workers (``workers.celery_app``) through the broker.
+
+    A task is sent after the save that calls for it, so a broker that cannot be reached must not turn
+    a saved write into an error (a client retrying it without an idempotency key would write twice).
+    A send that fails keeps the task in a bounded outbox and stops trying for ``RETRY_AFTER``
+    seconds, so that a write does not wait on a broker that is away; the outbox is sent first at the
+    next send that finds the broker again, and the sweep (``motley.sweep_pending_work``) re-issues
+    whatever an active match still waits for if the outbox overflowed or the process died.
+    """
+
+    RETRY_AFTER = 1.0  # seconds without a send attempt after one failed
+    OUTBOX = 10_000  # tasks kept while the broker is away (the oldest go first; the sweep has them)
 
     def __init__(self, broker_url: str, queue: str = "motley"):
         from celery import Celery
 
         self.client = Celery("motley-client", broker=broker_url)
-        self.client.conf.broker_connection_retry_on_startup = True
+        self.client.conf.update(
+            broker_connection_retry_on_startup=True,
+            broker_connection_timeout=1,  # seconds; kombu's default of 4, per retry, held writes
+            task_publish_retry=False,  # the outbox retries, without holding the request
+            # One quick reconnection (a connection a broker restart broke), not kombu's 2 s of them.
+            broker_transport_options={"max_retries": 1, "interval_start": 0, "interval_step": 0.1,
+                                      "interval_max": 0.1},
+        )
         self.queue = celery_queue(queue)
+        self._outbox: deque[Task] = deque(maxlen=self.OUTBOX)
+        self._lock = threading.Lock()
+        self._retry_at = 0.0
+        self._retry_timer: Optional[threading.Timer] = None
 
     def enqueue(self, task: Task) -> None:
+        with self._lock:
+            self._outbox.append(task)
+        self.flush()
+
+    def flush(self) -> None:
+        """Send what the outbox holds, oldest first, unless a send failed less than RETRY_AFTER ago."""
+        with self._lock:
+            if time.monotonic() < self._retry_at or not self._outbox:
+                return
+            pending = list(self._outbox)
+            self._outbox.clear()
+        for number, queued in enumerate(pending):
+            try:
+                self._send(queued)
+            except Exception as error:  # the broker is away: keep the rest, try again in a while
+                log.warning("broker unreachable; %d task(s) kept for later: %s", len(pending) - number, error)
+                with self._lock:
+                    self._retry_at = time.monotonic() + self.RETRY_AFTER
+                    self._outbox.extendleft(reversed(pending[number:]))
+                    if self._retry_timer is None or not self._retry_timer.is_alive():
+                        # Without it, a match waiting only for a worker would wait for the sweep.
+                        self._retry_timer = threading.Timer(self.RETRY_AFTER + 0.01, self._retry)
+                        self._retry_timer.daemon = True
+                        self._retry_timer.start()
+                return
+
+    def _retry(self) -> None:
+        self._retry_timer = None
+        self.flush()
+
+    @property
+    def waiting(self) -> int:
+        """Tasks kept in the outbox, not yet sent."""
+        return len(self._outbox)
+
+    def _send(self, task: Task) -> None:
         self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=self.queue)
 
     def close(self) -> None:
+        timer = self._retry_timer
+        if timer is not None:
+            timer.cancel()
         self.client.close()
 
 

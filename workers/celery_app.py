@@ -26,6 +26,11 @@ celery.conf.update(
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
     broker_connection_retry_on_startup=True,
+    # A worker whose broker goes away waits for it and carries on: retry the connection for ever
+    # (Celery's default gives up after 100 tries and, with Redis, exits "Unrecoverable error").
+    broker_connection_retry=True,
+    broker_connection_max_retries=None,
+    broker_channel_error_retry=True,
     task_ignore_result=True,
     task_queues=[celery_queue(settings.queue)],
     task_default_queue=settings.queue,

@@ -173,3 +173,137 @@ def test_a_database_restart_under_load_answers_2xx_or_fast_503_and_recovers(priv
         assert requests.get(f"{base}/players/{player_id}").status_code == 200
     print(f"outage: {len(outage_answers)} answers, {len(refused)} 503s, slowest "
           f"{max(t for _, _, t, _ in answers):.2f} s; recovered {recovered_after:.2f} s after the restart")
+
+
+class TcpProxy:
+    """A throwaway TCP proxy in front of the broker, which the test can cut and restore: cut, it
+    closes every connection and refuses new ones, as a stopped broker does."""
+
+    def __init__(self, target: tuple[str, int]):
+        self.target = target
+        self.port = free_port()
+        self.listener: socket.socket | None = None
+        self.connections: list[socket.socket] = []
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self.listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+
+    def stop(self) -> None:
+        with self.lock:
+            if self.listener is not None:
+                try:  # wakes the accepting thread (a plain close leaves the socket listening on Linux)
+                    self.listener.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                self.listener.close()
+                self.listener = None
+            for connection in self.connections:
+                try:
+                    connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                connection.close()
+            self.connections.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            upstream = socket.create_connection(self.target)
+            with self.lock:
+                self.connections += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, sink):
+                try:
+                    end.close()
+                except OSError:
+                    pass
+
+
+@pytest.fixture
+def proxied_broker(worker_env):
+    """The API's tasks go through a proxy to the broker that the real worker consumes directly."""
+    from tests.conftest import BROKER
+
+    host_port = BROKER.split("@", 1)[1].split("/", 1)[0]
+    host, port = host_port.split(":")
+    proxy = TcpProxy((host, int(port)))
+    proxy.start()
+    yield proxy, BROKER.replace(host_port, f"127.0.0.1:{proxy.port}")
+    proxy.stop()
+
+
+def test_a_broker_outage_loses_no_task_and_saved_writes_succeed(worker_env, proxied_broker, seed):
+    import random
+
+    from tests.platform.client import ApiClient
+
+    settings, _ = worker_env
+    proxy, url = proxied_broker
+    queue = CeleryTaskQueue(url, settings.queue)
+    container = build(Settings(**{**settings.__dict__, "create_tables": False, "broker_url": url}), tasks=queue)
+    try:
+        client = ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+        match_ids = [client.new_match("jest", 3, keys) for _ in range(2)]
+        rng = random.Random(f"{seed}-broker")
+        cut, slowest, moves, kept = False, 0.0, 0, 0
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            views = [client.get(f"/matches/{m}", key=keys[0]).body for m in match_ids]
+            if all(v["status"] == "finished" for v in views):
+                break
+            moves += 1
+            if moves == 20:
+                proxy.stop()  # the broker is away for the API from here ...
+                cut = True
+            if moves == 80 and cut:
+                proxy.start()  # ... and back
+            for view in views:
+                turn = view["to_act"]
+                if view["status"] != "active" or turn["kind"] != "players":
+                    continue
+                seat = rng.choice(turn["seats"])
+                mine = client.get(f"/matches/{view['id']}", key=keys[seat]).body
+                if not mine["legal_actions"]:
+                    continue
+                started = time.monotonic()
+                answer = client.post(f"/matches/{view['id']}/moves", {"action": rng.choice(mine["legal_actions"])},
+                                     key=keys[seat])
+                slowest = max(slowest, time.monotonic() - started)
+                kept = max(kept, queue.waiting)
+                assert answer.status in (201, 409), answer.text  # saved: a success, broker or not
+            time.sleep(0.02)
+        if not cut or moves < 80:
+            proxy.start()
+        for match_id in match_ids:  # every finished match was scored by the worker
+            deadline = time.monotonic() + 60
+            while client.get(f"/matches/{match_id}").body["status"] != "finished":
+                assert time.monotonic() < deadline, "a match was never scored: a task was lost"
+                time.sleep(0.1)
+            events = client.get(f"/matches/{match_id}/events").body["items"]
+            assert [e["step"]["type"] for e in events if e["type"] == "StepResolved"].count("final-scoring") == 1
+        assert cut and kept > 0 and slowest < 2.0, (kept, slowest)
+        assert queue.waiting == 0
+        print(f"broker outage: {moves} rounds of moves, up to {kept} tasks kept, slowest answer {slowest:.2f} s, "
+              "outbox empty, every match scored once")
+    finally:
+        container.close()
