@@ -137,7 +137,8 @@ def test_strict_json_equality_tells_bools_and_floats_from_ints():
 @pytest.mark.parametrize("name, version", VERSIONS, ids=IDS)
 def test_only_real_int_seats_act_and_observe(name, version):
     """A seat is an int in 0..n-1: ``True`` (== 1), ``-1`` (a Python index), ``n`` and ``"0"`` are
-    refused by ``step`` (with an action legal for the seat they alias) and by ``observe``."""
+    refused by ``step`` (with an action legal for the seat they alias) and by ``observe``, and
+    have no legal actions."""
     tried = 0
     for engine, num_players, state, actor, action in _states(name, version):
         if type(actor) is not int:
@@ -146,6 +147,7 @@ def test_only_real_int_seats_act_and_observe(name, version):
         for bad, seat in aliases:
             if seat == actor:
                 _refused(engine, state, bad, action)
+                assert engine.legal_actions(state, bad) == [], bad
                 tried += 1
     assert tried > 10
     engine, num_players, state, _, _ = next(_states(name, version))

@@ -11,7 +11,17 @@ from itertools import combinations, permutations
 from math import factorial
 from typing import Any, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct, copy_json
+from domain.engine import (
+    CHANCE,
+    SYSTEM,
+    Engine,
+    IllegalAction,
+    InvalidOptions,
+    Phase,
+    Result,
+    ToAct,
+    copy_json,
+)
 
 from .cards import (
     DECK,
@@ -135,6 +145,8 @@ class LeBouffonEngine(Engine):
         return ToAct.over()
 
     def legal_actions(self, state: dict, seat: int) -> list[dict]:
+        if type(seat) is not int:  # ``True == 1``: a bool is no seat (the contract's strict JSON)
+            return []
         phase = state["phase"]
         if phase == "play":
             if state["trick"]["turn"] != seat:
