@@ -70,13 +70,17 @@ class ApiClient:
 
 
 def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random.Random,
-                  settle=None, timeout: float = 120.0, max_moves: int = 20000) -> dict:
+                  settle=None, timeout: float = 120.0, max_moves: int = 20000,
+                  seen: Optional[dict] = None) -> dict:
     """Play random legal moves for the human seats until the match is over. ``settle()`` is called
-    while the match waits for a worker (automatic steps, timers, computers)."""
+    while the match waits for a worker (automatic steps, timers, computers). ``seen`` collects
+    seat 0's view of the match at each version read, for rewind checks."""
     deadline = time.monotonic() + timeout
     moves = 0
     while time.monotonic() < deadline and moves < max_moves:
         view = client.get(f"/matches/{match_id}", key=keys[0]).body
+        if seen is not None:
+            seen[view["version"]] = view
         if view["status"] == "finished":
             return view
         turn = view["to_act"]
@@ -90,8 +94,8 @@ def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random
             continue
         action = rng.choice(mine["legal_actions"])
         answer = client.post(f"/matches/{match_id}/moves", {"action": action}, key=keys[seat])
-        if answer.status == 429:  # a cooldown between actions (Tumult Royale's peeks)
-            time.sleep(0.2)
+        if answer.status == 429:  # a cooldown between actions (Tumult Royale's peeks): wait it out
+            time.sleep(float(answer.headers.get("Retry-After", 0.2)))
             continue
         # 409: a timer closed the phase or a computer moved first; anything else is a failure.
         assert answer.status in (201, 409), answer.text

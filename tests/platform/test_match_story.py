@@ -41,6 +41,7 @@ def play_one_random_move(app, match_id, players, rng):
     return app.submit_move(match_id, players[seat], action)
 
 
+@pytest.mark.slow
 def test_replay_equals_the_live_state_after_every_move_over_many_matches(settings, seed):
     """A second application, with no cache, rebuilds each match from the stored events after every
     move: the state it gets equals the live one."""
