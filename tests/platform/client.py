@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from tests.platform.openapi_check import check_answer
+
 
 @dataclass
 class Answer:
@@ -34,6 +36,7 @@ class ApiClient:
         elif body is not None:
             kwargs.update(json=body)
         response = self.http.open(path, method=method, **kwargs)
+        check_answer(self.http.application, response)  # as the OpenAPI document says (issue 12)
         text = response.get_data(as_text=True)
         self.log.append((key, text))
         if response.status_code >= 400:
@@ -84,7 +87,8 @@ def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random
         if view["status"] == "finished":
             return view
         turn = view["to_act"]
-        humans = [s for s in turn["seats"] if s < len(keys) and keys[s] is not None] if turn["kind"] == "players" else []
+        seats = turn["seats"] if turn["kind"] == "players" else []
+        humans = [s for s in seats if s < len(keys) and keys[s] is not None]
         if not humans:
             settle() if settle else time.sleep(0.02)
             continue

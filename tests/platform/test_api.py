@@ -72,6 +72,7 @@ def test_every_bad_move_request_is_a_problem_and_changes_nothing(table):
     version = view["version"]
     hand = view["observation"]["hand"]
     good = {"type": "offer", "up": hand[0], "down": hand[1]}
+    not_in_hand = next(c for c in ("AS", "2S", "3S") if c not in hand)
     path = f"/matches/{match_id}/moves"
     cases = [
         (dict(raw="{not json"), 400, "malformed-json"),
@@ -83,8 +84,7 @@ def test_every_bad_move_request_is_a_problem_and_changes_nothing(table):
         (dict(body={}), 422, "validation"),
         (dict(body=[good]), 422, "validation"),
         (dict(body={"action": {"type": "offer", "up": hand[0], "down": hand[0]}}), 422, "illegal-move"),
-        (dict(body={"action": {"type": "offer", "up": next(c for c in ("AS", "2S", "3S") if c not in hand), "down": hand[1]}}),
-         422, "illegal-move"),
+        (dict(body={"action": {"type": "offer", "up": not_in_hand, "down": hand[1]}}), 422, "illegal-move"),
         (dict(body={"action": {"type": "dance"}}), 422, "illegal-move"),
         (dict(body={"action": {"type": "take", "from": 1, "card": "up"}}), 422, "illegal-move"),
         (dict(body={"action": good, "expected_version": version - 1}), 409, "stale-version"),
@@ -178,7 +178,7 @@ def test_match_list_filters_and_pages(client, motley):
     assert page["total"] == 5 and len(page["items"]) == 2
     rest = client.get("/matches", query={"limit": 2, "offset": 4}).body["items"]
     assert len(rest) == 1
-    dan = client.get(f"/players/me", key=keys[3]).body["id"]
+    dan = client.get("/players/me", key=keys[3]).body["id"]
     motley.tasks.drain()
     mine = client.get("/matches", query={"player": dan}).body
     assert [m["id"] for m in mine["items"]] == [ids[0]]

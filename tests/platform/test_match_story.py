@@ -12,7 +12,6 @@ import pytest
 from api import create_app
 from application import errors
 from application.ports import NoTaskQueue
-from domain.match import Match
 from infrastructure.composition import build
 from tests.platform.client import ApiClient
 
@@ -177,7 +176,8 @@ def test_sealed_offers_racing_on_one_match_all_land(settings, seed):
         def offer(seat):
             barrier.wait()
             try:
-                app.submit_move(match_id, players[seat], {"type": "offer", "up": hands[seat][0], "down": hands[seat][1]})
+                offer = {"type": "offer", "up": hands[seat][0], "down": hands[seat][1]}
+                app.submit_move(match_id, players[seat], offer)
             except Exception as error:  # collected and asserted below
                 failures.append(error)
 

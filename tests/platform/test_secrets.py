@@ -53,7 +53,7 @@ def test_no_response_shows_a_card_the_caller_may_not_see(sqlite_motley, players)
         key_seat = {key: seat for seat, key in enumerate(keys)}
         client.log.clear()
 
-        def check_answers():
+        def check_answers(known=known, key_seat=key_seat, match_number=match_number):
             # Everything answered so far must show only cards known to its caller by now.
             nonlocal checked
             for key, text in client.log:

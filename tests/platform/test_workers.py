@@ -134,7 +134,7 @@ def test_the_worker_closes_timed_tax_collections_of_a_whole_tumult_match(client,
             if view["timer"] is not None and not late_refused:
                 # Past the deadline (the server's clock), a peek is refused, whether or not closed yet.
                 due = datetime.fromisoformat(view["timer"]["deadline"])
-                wait_for(lambda: datetime.now(timezone.utc) > due + timedelta(milliseconds=50), timeout=30)
+                wait_for(lambda due=due: datetime.now(timezone.utc) > due + timedelta(milliseconds=50), timeout=30)
                 seat = view["to_act"]["seats"][0] if view["to_act"]["seats"] else 0
                 late = client.post(f"/matches/{match_id}/moves", {"action": {"type": "peek", "tile": 0}},
                                    key=keys[seat])
