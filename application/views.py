@@ -37,15 +37,15 @@ class Viewer:
     auditor: bool = False
 
     @classmethod
-    def spectator(cls) -> "Viewer":
+    def spectator(cls) -> Viewer:
         return cls()
 
     @classmethod
-    def player(cls, player_id: str) -> "Viewer":
+    def player(cls, player_id: str) -> Viewer:
         return cls(player_id=str(player_id))
 
     @classmethod
-    def the_auditor(cls) -> "Viewer":
+    def the_auditor(cls) -> Viewer:
         return cls(auditor=True)
 
 
@@ -128,7 +128,8 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "your_seat": seat,
         "viewer": lens.to_json(),
         "to_act": {"kind": turn.kind, "seats": list(turn.seats)},
-        "timer": None if match.timer is None else {"phase": match.timer["phase"], "deadline": iso(match.timer["deadline"])},
+        "timer": None if match.timer is None else {"phase": match.timer["phase"],
+                                                   "deadline": iso(match.timer["deadline"])},
         "observation": observation,
         "legal_actions": legal_actions,
         "result": copy_json(match.result),

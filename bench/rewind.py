@@ -3,7 +3,7 @@ page of its events, for matches of 100, 1,000 and 10,000 events.
 
     python bench/rewind.py [--store sqlite|postgres] [--sizes 100,1000,10000] [--reads 20]
 
-Each match is a long Le Bouffon match (3 seats, up to 100 deals) played with random legal moves
+Each match is a long Le Bouffon match (5 seats, up to 100 deals) played with random legal moves
 through the service's commands, so snapshots are taken as they are in production (after a save that
 crosses a multiple of ``application.snapshots.INTERVAL``). Every read is cold: the aggregate cache is
 emptied first, so the figure is what a fresh process (or an evicted match) pays. "no snapshots" is the
@@ -52,8 +52,8 @@ def settings_for(store: str) -> tuple[Settings, callable]:
 
 def long_match(app, events: int, rng: random.Random):
     """A Le Bouffon match played until it holds at least ``events`` events."""
-    players = [app.get_player(app.register_player(f"p{i}")[0]) for i in range(3)]
-    match_id = app.create_match(players[0], "le-bouffon", 3, {"deals": 100}, {})
+    players = [app.get_player(app.register_player(f"p{i}")[0]) for i in range(5)]
+    match_id = app.create_match(players[0], "le-bouffon", 5, {"deals": 100}, {})
     for player in players:
         app.join_match(match_id, player)
     app.start_match(match_id, players[0])
@@ -110,16 +110,15 @@ def main() -> None:
         for size in [int(s) for s in args.sizes.split(",")]:
             match_id, last = long_match(app, size, rng)
             match_uuid = app.get_match(match_id).id
-            latest = median_ms(cold(lambda: app.get_match(match_id)))
-            v10 = median_ms(cold(lambda: app.get_match(match_id, 10)))
             randoms = [rng.randint(1, last) for _ in range(args.reads)]
-            it = iter(randoms)
-            random_v = median_ms(cold(lambda: app.get_match(match_id, next(it))))
-            pages = iter([rng.randint(0, max(0, last - PAGE)) for _ in range(args.reads)])
-            page = median_ms(cold(lambda: history.events(match_id, auditor, after=next(pages), limit=PAGE)))
-            plain_latest = median_ms(lambda: full_replay(match_uuid, None), repeat=min(args.reads, 5))
-            it2 = iter(randoms)
-            plain_random = median_ms(lambda: full_replay(match_uuid, next(it2)), repeat=min(args.reads, 5))
+            offsets = [rng.randint(0, max(0, last - PAGE)) for _ in range(args.reads)]
+            rewinds, replays, pages = iter(randoms), iter(randoms), iter(offsets)
+            latest = median_ms(cold(lambda: app.get_match(match_id)))  # noqa: B023 - called at once
+            v10 = median_ms(cold(lambda: app.get_match(match_id, 10)))  # noqa: B023
+            random_v = median_ms(cold(lambda: app.get_match(match_id, next(rewinds))))  # noqa: B023
+            page = median_ms(cold(lambda: history.events(match_id, auditor, after=next(pages), limit=PAGE)))  # noqa: B023
+            plain_latest = median_ms(lambda: full_replay(match_uuid, None), repeat=min(args.reads, 5))  # noqa: B023
+            plain_random = median_ms(lambda: full_replay(match_uuid, next(replays)), repeat=min(args.reads, 5))  # noqa: B023
             print(f"{last:>7} {latest:>8.1f} {v10:>8.1f} {random_v:>8.1f} {page:>8.1f} {random_v / v10:>10.2f} "
                   f"{plain_latest:>21.1f} {plain_random:>8.1f}")
     finally:

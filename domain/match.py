@@ -13,7 +13,7 @@ from typing import Any, Optional
 from eventsourcing.domain import Aggregate, event
 
 from domain.chance import ChanceStream
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, Phase, ToAct
 from domain.games import get_engine
 
 
