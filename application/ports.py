@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Optional, Sequence
+from typing import Optional, Sequence
 
 from eventsourcing.persistence import Tracking
 
@@ -36,13 +36,11 @@ class TaskQueue(ABC):
 
 
 class NoTaskQueue(TaskQueue):
-    """Drops tasks; for tests that drive every step by hand."""
-
-    def __init__(self) -> None:
-        self.dropped: list[Task] = []
+    """Sends no work to anyone (a read-model rebuild, a tool). Tests that check what was sent use
+    ``tests.doubles.RecordingTaskQueue``."""
 
     def enqueue(self, task: Task) -> None:
-        self.dropped.append(task)
+        pass
 
 
 @dataclass

@@ -11,6 +11,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 
 from application.ports import TASK_RESOLVE, TASK_SWEEP, NoTaskQueue
 from infrastructure.composition import build
+from tests.doubles import RecordingTaskQueue
 from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
 
 
@@ -80,7 +81,7 @@ def test_rows_follow_the_match_through_its_life(sqlite_motley):
 
 def test_a_sweep_finds_work_whose_task_was_lost(settings, seed):
     """Tasks are sent after a save; if they are lost (a crash in between), a sweep sends them again."""
-    lost = NoTaskQueue()
+    lost = RecordingTaskQueue()
     container = build(settings, tasks=lost, rng=random.Random(seed))
     try:
         app = container.app

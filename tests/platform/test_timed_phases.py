@@ -10,8 +10,9 @@ import pytest
 
 from api import create_app
 from application import errors
-from application.ports import TASK_TIMEOUT, NoTaskQueue
+from application.ports import TASK_TIMEOUT
 from infrastructure.composition import build
+from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
 
 
@@ -39,7 +40,7 @@ def play_until_timer(app, match_id, players, rng, clock, prefix="tax-"):
 
 def test_the_server_enforces_the_deadline_and_closes_the_phase_once(settings):
     clock = Clock()
-    queue = NoTaskQueue()
+    queue = RecordingTaskQueue()
     container = build(settings, tasks=queue, clock=clock)
     try:
         app = container.app
@@ -88,8 +89,9 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     else:
         pytest.fail("no timed phase began")
     seat = view["to_act"]["seats"][0]
-    peeks = lambda: [a for a in client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
-                     if a["type"] == "peek"]
+    def peeks():
+        return [a for a in client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
+                if a["type"] == "peek"]
     assert client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat]).status == 201
     assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
     again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
@@ -101,7 +103,7 @@ def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
     hourglass turns; the server bounds that question too. Nobody answers: at its deadline the worker's
     timeout starts the tax collection, whose own timer then runs."""
     clock = Clock()
-    queue = NoTaskQueue()
+    queue = RecordingTaskQueue()
     container = build(settings, tasks=queue, clock=clock)
     try:
         app = container.app
