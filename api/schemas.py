@@ -233,15 +233,6 @@ class MatchPageOut(Schema):
     offset = fields.Integer()
 
 
-class EventOut(Schema):
-    class Meta:
-        unknown = RAISE
-
-    version = fields.Integer()
-    type = fields.String()
-    at = fields.String()
-
-
 class EventPageOut(Schema):
     items = fields.List(fields.Dict())
     last_version = fields.Integer()
