@@ -10,7 +10,20 @@ from flask import Flask, redirect, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
-from api import audit, games, headers, health, leaderboards, limits, matches, players, problems, rates, tournaments
+from api import (
+    audit,
+    games,
+    headers,
+    health,
+    leaderboards,
+    limits,
+    matches,
+    openapi,
+    players,
+    problems,
+    rates,
+    tournaments,
+)
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
@@ -23,6 +36,9 @@ DOCS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Motley AP
 class MotleyApi(Api):
     def handle_http_exception(self, error):  # every error answers as a problem document
         return problems.http_error(error)
+
+    def _register_responses(self):  # and is documented as one (application/problem+json)
+        openapi.register_problem_responses(self.spec)
 
 
 def create_app(motley=None, config: Optional[dict] = None) -> Flask:
@@ -44,7 +60,8 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     assert isinstance(app.json, DefaultJSONProvider)
     app.json.sort_keys = False  # keep the schemas' field order: id and status first, not alphabetical
     app.extensions["motley"] = motley
-    api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."}})
+    api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."},
+                                      "extra_plugins": [openapi.MotleyDocs()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in (players.blp, games.blp, matches.blp, audit.blp, tournaments.blp, leaderboards.blp):
         api.register_blueprint(blueprint)

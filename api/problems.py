@@ -43,7 +43,7 @@ def problem(status: int, slug: str, title: str, detail: str, headers: Optional[d
 
 def service_error(error: errors.ServiceError) -> Response:
     headers = dict(error.headers)
-    retry_after = error.extra.get("retry_after")
+    retry_after = error.extra.get("retry_after", error.retry_after)
     if retry_after is not None:
         headers["Retry-After"] = str(max(1, math.ceil(retry_after)))
     return problem(error.status, error.slug, error.title, error.detail, headers=headers, rule=error.rule,

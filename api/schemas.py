@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 
@@ -30,13 +32,20 @@ MAX_INT = 2**31 - 1
 #: No control characters (C0, DEL, C1) and no lone surrogates: a NUL cannot be stored in PostgreSQL
 #: text or jsonb, a lone surrogate cannot be encoded as UTF-8, and the others only serve to forge what
 #: other clients display.
-no_control_characters = validate.Regexp(r"^[^\x00-\x1f\x7f-\x9f\ud800-\udfff]*\Z",
-                                        error="Must not hold control characters.")
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+#: The same rule for the OpenAPI document (an ECMA-262 pattern; lone surrogates cannot be sent as UTF-8).
+NO_CONTROL_CHARACTERS_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
+
+
+def no_control_characters(value: str) -> None:
+    if CONTROL_CHARACTERS.search(value):
+        raise ValidationError("Must not hold control characters.")
 
 
 def Text(validate_also=(), **kwargs):
     """A string free of control characters."""
-    return fields.String(validate=[no_control_characters, *validate_also], **kwargs)
+    metadata = {"pattern": NO_CONTROL_CHARACTERS_PATTERN, **kwargs.pop("metadata", {})}
+    return fields.String(validate=[no_control_characters, *validate_also], metadata=metadata, **kwargs)
 
 
 def Count(**kwargs):

@@ -23,6 +23,7 @@ class ServiceError(Exception):
     slug: ClassVar[str] = "bad-request"  # the problem type: urn:motley:problem:<slug>
     title: ClassVar[str] = "Request refused"
     headers: ClassVar[dict[str, str]] = {}  # HTTP headers every answer of this refusal carries
+    retry_after: ClassVar[Optional[float]] = None  # seconds (Retry-After) unless the refusal states its own
 
     def __init__(self, detail: str, rule: Optional[str] = None, **extra: Any):
         super().__init__(detail)
@@ -93,9 +94,10 @@ class IllegalMove(ServiceError):
 
 
 class TooSoon(ServiceError):
-    """A game's cooldown (the match says when the seat may act again)."""
+    """A game's cooldown: the seat may act again in a moment (the detail says how long)."""
 
     status, slug, title = 429, "too-soon", "Too many requests"
+    retry_after = 1
 
 
 class RateLimited(ServiceError):

@@ -9,6 +9,8 @@ import time
 from dataclasses import dataclass
 from typing import Any, Optional
 
+from tests.platform.openapi_check import check_answer
+
 
 @dataclass
 class Answer:
@@ -34,6 +36,7 @@ class ApiClient:
         elif body is not None:
             kwargs.update(json=body)
         response = self.http.open(path, method=method, **kwargs)
+        check_answer(self.http.application, response)  # as the OpenAPI document says (issue 12)
         text = response.get_data(as_text=True)
         self.log.append((key, text))
         if response.status_code >= 400:

@@ -1,0 +1,163 @@
+"""The OpenAPI document tells the truth about the service: every refusal is documented as the
+``application/problem+json`` it is, each operation states its security requirement, its possible
+errors and the headers it reads and sends.
+
+Two pieces, both through the libraries' own extension points: ``ProblemResponses`` replaces
+flask-smorest's default error responses (``application/json`` with its own schema) by problem
+documents, and ``MotleyDocs`` is an apispec plugin that completes each operation as it is added.
+"""
+
+from __future__ import annotations
+
+import http
+import re
+from typing import Any
+
+from apispec import BasePlugin
+from marshmallow import Schema, fields
+
+from api.limits import MAX_IDEMPOTENCY_KEY
+
+PROBLEM_JSON = "application/problem+json"
+
+
+class Problem(Schema):
+    """An RFC 9457 problem document."""
+
+    class Meta:
+        unknown = "include"
+
+    type = fields.String(required=True, metadata={"description": "urn:motley:problem:<slug>"})
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    instance = fields.String(metadata={"description": "The request path"})
+    rule = fields.String(allow_none=True, metadata={"description": "The rule a refused move or option breaks"})
+    errors = fields.Dict(metadata={"description": "422 validation: the wrong fields, by location and name"})
+
+
+HEADERS: dict[str, dict[str, Any]] = {
+    "ETag": {"description": 'The match version of this answer, as "<version>"; send it back as If-Match',
+             "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}},
+    "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
+                                       "read your own write in a read model", "schema": {"type": "string",
+                                                                                        "pattern": "^[0-9]+$"}},
+    "Idempotent-Replayed": {"description": "true: this answer repeats the first answer to this Idempotency-Key",
+                            "schema": {"type": "string", "enum": ["true"]}},
+    "Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "string",
+                                                                                   "pattern": "^[0-9]+$"}},
+    "WWW-Authenticate": {"description": "The scheme to authenticate with", "schema": {"type": "string"}},
+}
+
+#: Request headers the service reads, by (method, path).
+REQUEST_HEADERS = {
+    "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
+                        "description": "A retried request with the same key is answered as the first was "
+                                       f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
+                        "schema": {"type": "string", "pattern": rf"^[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}$"}},
+    "If-Match": {"in": "header", "name": "If-Match", "required": False,
+                 "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 409',
+                 "schema": {"type": "string", "pattern": r'^(W/)?"?[0-9]{1,9}"?$'}},
+    "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
+                      "description": "Resume after this event id (a version)",
+                      "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
+}
+READS = {
+    ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
+    ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
+    ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
+}
+#: Answer headers, by (method, path): (header, always sent).
+SENDS = {
+    ("get", "/matches/{match_id}"): [("ETag", True)],
+    ("post", "/matches"): [("ETag", True), ("Motley-Position", False)],
+    ("post", "/matches/{match_id}/seats"): [("ETag", True), ("Motley-Position", False)],
+    ("post", "/matches/{match_id}/start"): [("ETag", True), ("Motley-Position", False)],
+    ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
+                                            ("Idempotent-Replayed", False)],
+}
+#: Operations anyone may call; a key sent to them is not read.
+PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health"), ("get", "/ready"),
+          ("post", "/players")}
+#: Never refused for a database outage (they do not read it).
+NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health")}
+
+WRITES = {"post", "put", "patch", "delete"}
+
+
+def problem_response(status: int, description: str) -> dict:
+    response: dict[str, Any] = {"description": description,
+                                "content": {PROBLEM_JSON: {"schema": "Problem"}}}
+    if status in (429, 503):
+        response["headers"] = {"Retry-After": {**HEADERS["Retry-After"], "required": True}}
+    if status == 401:
+        response["headers"] = {"WWW-Authenticate": HEADERS["WWW-Authenticate"]}
+    if status == 405:
+        response["headers"] = {"Allow": {"description": "The methods this path allows", "required": True,
+                                         "schema": {"type": "string"}}}
+    return response
+
+
+def register_problem_responses(spec) -> None:
+    """Every status flask-smorest names (``UNPROCESSABLE_ENTITY``, ``DEFAULT_ERROR``) as a problem."""
+    spec.components.schema("Problem", schema=Problem)
+    for status in http.HTTPStatus:
+        if status >= 400:
+            spec.components.response(status.name, problem_response(status, status.phrase), lazy=True)
+    spec.components.response("DEFAULT_ERROR", problem_response(500, "Any other refusal or failure"), lazy=True)
+
+
+DESCRIPTIONS = {
+    400: ("BAD_REQUEST", "Malformed JSON, JSON nested too deep, or a header that is not what it must be"),
+    401: ("UNAUTHORIZED", "Missing or wrong API key"),
+    403: ("FORBIDDEN", "Not allowed to this player (not your seat)"),
+    404: ("NOT_FOUND", "No such player, game or match (or version)"),
+    409: ("CONFLICT", "Not your turn, a stale version, a move overtaken, or the state does not allow it"),
+    413: ("REQUEST_ENTITY_TOO_LARGE", "The body is larger than the service reads (64 KiB)"),
+    422: ("UNPROCESSABLE_ENTITY", "Unknown fields, wrong types, or a move or option the rules refuse"),
+    429: ("TOO_MANY_REQUESTS", "A rate limit or a game's cooldown: wait Retry-After seconds"),
+    503: ("SERVICE_UNAVAILABLE", "The database cannot be reached now (or a read model has not caught up); "
+                                 "nothing was changed: retry after Retry-After seconds"),
+}
+
+
+class MotleyDocs(BasePlugin):
+    def operation_helper(self, path=None, operations=None, **kwargs) -> None:
+        for method, operation in (operations or {}).items():
+            if not isinstance(operation, dict):
+                continue
+            self._complete(method, path or "", operation)
+
+    @staticmethod
+    def _complete(method: str, path: str, operation: dict) -> None:
+        key = (method, path)
+        responses = operation.setdefault("responses", {})
+        statuses = [400, 422, 429]
+        if key not in NO_DATABASE:
+            statuses.append(503)
+        if key not in PUBLIC:
+            statuses.append(401)
+            if path.startswith("/players/me") or method in WRITES:
+                operation["security"] = [{"bearer": []}]
+            else:
+                operation["security"] = [{}, {"bearer": []}]  # a spectator, or a seat with its key
+        else:
+            operation["security"] = []
+        if "{" in path:
+            statuses.append(404)
+        if method in WRITES:
+            statuses += [403, 409]
+        if "requestBody" in operation or method in ("post", "put", "patch"):
+            statuses.append(413)
+        for status in sorted(statuses):
+            name, _ = DESCRIPTIONS[status]
+            responses.setdefault(str(status), name)
+        for header_name in READS.get(key, ()):
+            parameters = [p for p in operation.get("parameters", [])
+                          if not (isinstance(p, dict) and p.get("in") == "header" and p.get("name") == header_name)]
+            operation["parameters"] = [*parameters, REQUEST_HEADERS[header_name]]
+        for status, response in responses.items():
+            if re.fullmatch(r"2\d\d", str(status)) and isinstance(response, dict):
+                headers = response.setdefault("headers", {})
+                for header_name, always in SENDS.get(key, ()):
+                    headers[header_name] = {**HEADERS[header_name], "required": always}

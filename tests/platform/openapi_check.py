@@ -1,0 +1,67 @@
+"""Every answer the API tests receive is checked against the service's own OpenAPI document
+(openapi-core): its status is documented for the operation, and its media type, body and documented
+headers are as the document says. Paths and methods the document does not list (the 404 and 405
+answers to them) are checked by the client only to be problem documents."""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from openapi_core import Config, OpenAPI
+from openapi_core.contrib.werkzeug import WerkzeugOpenAPIResponse
+from openapi_core.datatypes import RequestParameters
+from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
+from werkzeug.datastructures import Headers, ImmutableMultiDict
+
+_documents: dict[int, OpenAPI] = {}
+_lock = threading.Lock()
+
+
+@dataclass
+class AnsweredRequest:
+    """The openapi-core view of a request already answered (its body was read by the view)."""
+
+    host_url: str
+    path: str
+    method: str
+    parameters: RequestParameters
+    content_type: str = "application/json"
+    body: bytes = b""
+
+
+def document_of(flask_app) -> OpenAPI:
+    with _lock:
+        if id(flask_app) not in _documents:
+            spec = flask_app.test_client().get("/openapi.json").get_json()
+            config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+            _documents[id(flask_app)] = OpenAPI.from_dict(spec, config=config)
+        return _documents[id(flask_app)]
+
+
+def check_answer(flask_app, response: Any) -> None:
+    """Raise AssertionError if ``response`` (a Flask test response) does not match the document."""
+    request = response.request
+    if request.path in ("/openapi.json", "/docs") or request.path.startswith("/docs/"):
+        return
+    answered = AnsweredRequest(
+        host_url=request.host_url, path=request.path, method=request.method.lower(),
+        parameters=RequestParameters(query=ImmutableMultiDict(request.args), header=Headers(request.headers),
+                                     cookie=ImmutableMultiDict(request.cookies)),
+        content_type=request.mimetype or "application/json",
+    )
+    try:
+        document_of(flask_app).validate_response(answered, WerkzeugOpenAPIResponse(response))
+    except (PathNotFound, OperationNotFound):
+        return
+    except Exception as error:
+        detail = [f"{type(error).__name__}: {error}"]
+        for inner in getattr(error, "schema_errors", None) or [getattr(error, "__cause__", None)]:
+            if inner is not None:
+                detail.append(f"{type(inner).__name__}: {getattr(inner, 'message', inner)}")
+                for deeper in getattr(inner, "schema_errors", None) or []:
+                    detail.append(str(getattr(deeper, "message", deeper)))
+        raise AssertionError(f"{request.method} {request.full_path} answered {response.status_code} not as "
+                             f"documented: {' | '.join(detail)}\n{response.get_data(as_text=True)[:300]}") from None
