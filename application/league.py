@@ -15,7 +15,7 @@ import logging
 from typing import Any, Optional
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, Tracking
+from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 
 from application.ports import Doc, LeagueView
 from application.ratings import Rating, rate
@@ -75,7 +75,7 @@ class LeagueProjection:
             touched: dict[str, int] = {}
             for n in batch:
                 if n.topic.endswith("Match.Finished"):
-                    self._finished(changes, n.id, str(n.originator_id))
+                    self._finished_once(changes, n.id, str(n.originator_id))
                 elif ":Tournament." in n.topic:
                     touched[str(n.originator_id)] = n.originator_version
                     if n.topic.endswith(SANCTIONS):
@@ -94,6 +94,14 @@ class LeagueProjection:
         return self.run()
 
     # -- matches and ratings ----------------------------------------------------------------------
+    def _finished_once(self, changes: Changes, position: int, match_id: str) -> None:
+        try:
+            self._finished(changes, position, match_id)
+        except PersistenceError:
+            raise  # transient: the batch is tried again
+        except Exception:  # one match that cannot be rebuilt must not stop every leaderboard
+            log.exception("match %s could not be rated", match_id)
+
     def _finished(self, changes: Changes, position: int, match_id: str) -> None:
         match = self.app.get_match(match_id)
         seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
@@ -199,7 +207,8 @@ class LeagueProjection:
 
 
 # -- reads ----------------------------------------------------------------------------------------
-def tournament_page(view: LeagueView, game: Optional[str], status: Optional[str], limit: int, offset: int):
+def tournament_page(view: LeagueView, game: Optional[str], status: Optional[str], limit: int,
+                    offset: int) -> tuple[list[dict], int]:
     page = view.page("tournament", group=game, tag=status, by_sort=True, limit=limit, offset=offset)
     return [d.data for d in page.rows], page.total
 

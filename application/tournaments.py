@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -28,7 +28,7 @@ from application.chance import new_chance
 from application.ports import TASK_PROJECT, Doc, LeagueView, Task
 from application.service import RETRIES, Motley, parse_id
 from domain import tournament as tournament_domain
-from domain.engine import InvalidOptions
+from domain.engine import Engine, InvalidOptions
 from domain.games import UnknownGame, available_engines, get_engine
 from domain.match import Match
 from domain.player import Player
@@ -46,6 +46,10 @@ REFUSALS: dict[type, type[errors.ServiceError]] = {
     tournament_domain.RegistrationError: errors.Conflict,
     tournament_domain.TournamentStateError: errors.Conflict,
 }
+
+
+class Busy(errors.Conflict):
+    """Too many racing writers of one tournament: a transient refusal (a worker retries it)."""
 
 
 def refusal(error: tournament_domain.TournamentError) -> errors.ServiceError:
@@ -106,6 +110,7 @@ class Tournaments:
         return tournament.id
 
     def get(self, tournament_id: Any) -> Tournament:
+        tournament: Any
         try:
             tournament = self.app.repository.get(parse_id(tournament_id, "tournament"))
         except AggregateNotFoundError:
@@ -147,7 +152,7 @@ class Tournaments:
         return self._command(tournament_id, lambda t: t.record_result(str(match.id), ranks, self.app.clock())) is not None
 
     # -- the machinery ----------------------------------------------------------------------------
-    def _command(self, tournament_id: Any, act) -> Any:
+    def _command(self, tournament_id: Any, act: Callable[[Tournament], Any]) -> Any:
         """Get, act, save (with the matches of any round the act paired), retrying a lost race."""
         for _ in range(RETRIES):
             tournament = self.get(tournament_id)
@@ -164,7 +169,7 @@ class Tournaments:
             except IntegrityError:
                 continue
             return outcome if number is None else number
-        raise errors.Conflict("the tournament is too busy; try again")
+        raise Busy("the tournament is too busy; try again")
 
     def _match_for(self, tournament: Tournament, table: dict) -> Match:
         engine = get_engine(tournament.game)
@@ -195,7 +200,7 @@ class Tournaments:
                     self.app.tasks.enqueue(task)
 
 
-def _options_for(engine, seats: int, options: dict) -> dict:
+def _options_for(engine: Engine, seats: int, options: dict) -> dict:
     """The tournament's match options for a smaller table: those the engine accepts at that size."""
     try:
         return engine.check_options(seats, options)
@@ -230,17 +235,27 @@ class RoundKeeper:
                         docs.append(Doc(TABLE_DOC, "", table["match_id"], "", 0.0, {"tournament_id": tournament_id}))
                 elif topic.endswith("Match.Finished"):
                     match_id = str(n.originator_id)
-                    tournament_id = paired.get(match_id) or self._tournament_of(match_id)
-                    if tournament_id is not None:
-                        self.tournaments.record_result(tournament_id, self.app.get_match(match_id))
+                    of = paired.get(match_id) or self._tournament_of(match_id)
+                    if of is not None:
+                        self._record(of, match_id)
             try:
                 self.view.write(docs, [], start, Tracking(self.name, notifications[-1].id))
             except IntegrityError:
                 return applied  # another keeper moved on; what this one did was idempotent
             applied += len(notifications)
 
+    def _record(self, tournament_id: str, match_id: str) -> None:
+        try:
+            self.tournaments.record_result(tournament_id, self.app.get_match(match_id))
+        except Busy:
+            raise  # transient: the task is retried, from this same position
+        except errors.ServiceError:
+            # A result the tournament refuses will be refused however often it is offered: log it
+            # (the organiser can void or forfeit the table) rather than stop every tournament.
+            log.exception("tournament %s refused the result of match %s", tournament_id, match_id)
+
     def _tables_paired(self, tournament_id: str, version: int) -> list[dict]:
-        tournament = self.app.repository.get(UUID(tournament_id), version=version)
+        tournament: Tournament = self.app.repository.get(UUID(tournament_id), version=version)
         return tournament.rounds[-1]["tables"]
 
     def _tournament_of(self, match_id: str) -> Optional[str]:

@@ -18,18 +18,25 @@ from eventsourcing.sqlite import SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
 
 from application.ports import Doc, DocPage, LeagueView
+from infrastructure.readmodels import storable
 
 TABLE = "motley_league"
 COLUMNS = ("kind", "grp", "key", "tag", "sort", "data")
 
 
-class _Shared(LeagueView):
+class _Shared(LeagueView, TrackingRecorder):
     p = "%s"  # the backend's placeholder
+    qualified: str  # the table's name, schema-qualified where the backend has schemas
+    datastore: Any  # the backend recorder's
+
+    def _current(self, curs: Any, name: str) -> int:
+        raise NotImplementedError
 
     def position(self, application_name: str) -> int:
         return self.max_tracking_id(application_name) or 0
 
-    def wait(self, application_name: str, position: int, timeout: float) -> bool:
+    # The port's wait answers whether the position was reached; the library's raises TimeoutError.
+    def wait(self, application_name: str, position: int, timeout: float) -> bool:  # type: ignore[override]
         try:
             TrackingRecorder.wait(self, application_name, position, timeout=timeout)
         except TimeoutError:
@@ -43,7 +50,9 @@ class _Shared(LeagueView):
 
     @staticmethod
     def _values(doc: Doc) -> list:
-        return [doc.kind, doc.group, doc.key, doc.tag, doc.sort, json.dumps(doc.data, sort_keys=True)]
+        # A stored event may hold any text (a name from before names were checked): keep what the
+        # column can store rather than wedge the projection on it.
+        return [doc.kind, doc.group, doc.key, doc.tag, doc.sort, json.dumps(storable(doc.data), sort_keys=True)]
 
     def _where(self, kind: str, group: Optional[str], tag: Optional[str]) -> tuple[str, list]:
         clauses, params = [f"kind = {self.p}"], [kind]
@@ -85,7 +94,9 @@ class _Shared(LeagueView):
             list(kinds))
         return [self._doc(r) for r in rows]
 
-    def _write(self, curs, puts, drops, expected, tracking, upsert: str) -> None:
+    def _write(self, curs: Any, puts: Sequence[Doc], drops: Sequence[tuple[str, str]], expected: int,
+               tracking: Tracking, upsert: str) -> None:
+        """The rows; the caller then writes the tracking record on the same cursor."""
         current = self._current(curs, tracking.application_name)
         if current != expected:
             raise IntegrityError(f"read model moved from {expected} to {current}")
@@ -93,7 +104,6 @@ class _Shared(LeagueView):
             curs.execute(f"DELETE FROM {self.qualified} WHERE kind = {self.p} AND grp = {self.p}", [kind, group])
         for doc in puts:
             curs.execute(upsert, self._values(doc))
-        self._insert_tracking(curs, tracking)
 
 
 class PostgresLeagueView(_Shared, PostgresTrackingRecorder):
@@ -124,6 +134,7 @@ class PostgresLeagueView(_Shared, PostgresTrackingRecorder):
             # One writer at a time; the position check then refuses a stale one.
             curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (self.qualified,))
             self._write(curs, puts, drops, expected, tracking, upsert)
+            self._insert_tracking(curs, tracking)
 
     def reset(self, application_name: str, kinds: Sequence[str]) -> None:
         marks = ", ".join(["%s"] * len(kinds))
@@ -152,6 +163,7 @@ class SQLiteLeagueView(_Shared, SQLiteTrackingRecorder):
         upsert = f"INSERT OR REPLACE INTO {TABLE} ({', '.join(COLUMNS)}) VALUES (?, ?, ?, ?, ?, ?)"
         with self.datastore.transaction(commit=True) as curs:
             self._write(curs, puts, drops, expected, tracking, upsert)
+            self._insert_tracking(curs, tracking)
 
     def reset(self, application_name: str, kinds: Sequence[str]) -> None:
         marks = ", ".join(["?"] * len(kinds))

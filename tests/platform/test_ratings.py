@@ -1,0 +1,126 @@
+"""Ratings, leaderboards and player statistics: openskill Plackett-Luce applied once per finished
+rated match in the log's order, kept with tracking (each event once), equal to a rebuild."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+from openskill.models import PlackettLuce
+
+from api import create_app
+from application.league import KINDS, leaderboard, player_league, rating_history
+from application.ports import NoTaskQueue
+from domain.engine import Phase
+from infrastructure.composition import build
+from tests.platform.client import ApiClient
+
+
+def play(app, match_id, rng):
+    """Random legal moves through the service, automatic steps resolved here (no workers)."""
+    while True:
+        match = app.get_match(match_id)
+        turn = match.to_act()
+        if turn.kind == Phase.OVER:
+            return match
+        if turn.kind == Phase.AUTO:
+            app.resolve_automatic_step(match_id)
+            continue
+        seat = turn.seats[0]
+        app.submit_move(match_id, app.get_player(match.players[seat]),
+                        rng.choice(match.engine.legal_actions(match.state, seat)))
+
+
+def new_match(app, people, rated=True):
+    match_id = app.create_match(people[0], "jest", len(people), {}, {}, rated=rated)
+    for person in people:
+        app.join_match(match_id, person)
+    app.start_match(match_id, people[0])
+    return match_id
+
+
+@pytest.fixture
+def quiet(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    yield container
+    container.close()
+
+
+def test_ratings_follow_openskill_in_log_order_and_unrated_matches_count_only_as_statistics(quiet):
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy", "dan")]
+    rng = random.Random(7)
+    played = []
+    for i, table in enumerate([people[:3], people[1:], people[:3], [people[0], people[1], people[3]]]):
+        match = play(app, new_match(app, table, rated=i != 2), rng)
+        played.append((match, i != 2))
+    quiet.league.run()
+    model = PlackettLuce()
+    expected: dict = {}
+    for match, rated in played:
+        if not rated:
+            continue
+        ids = [str(p) for p in match.players]
+        teams = [[expected.get(p) or model.rating()] for p in ids]
+        for p, team in zip(ids, model.rate(teams, ranks=match.result["ranks"])):
+            expected[p] = team[0]
+    board, total = leaderboard(quiet.league_view, "jest", 10, 0)
+    assert total == 4
+    assert {r["player_id"]: (r["mu"], r["sigma"]) for r in board} == {
+        p: (r.mu, r.sigma) for p, r in expected.items()}  # the same floats: same order, same model
+    assert [r["ordinal"] for r in board] == sorted((r["ordinal"] for r in board), reverse=True)
+    ann = str(people[0].id)
+    ratings, statistics = player_league(quiet.league_view, ann)
+    assert ratings[0]["played"] == 2 and statistics[0]["played"] == 3  # the unrated match: statistics only
+    wins = sum(1 for m, _ in played if ann in m.players and m.result["ranks"][m.players.index(ann)] == 1)
+    assert statistics[0]["wins"] == wins
+    rating, history = rating_history(quiet.league_view, "jest", ann)
+    assert [h["match_id"] for h in history] == [str(m.id) for m, rated in played if rated and ann in m.players]
+    assert history[-1]["mu"] == rating["mu"]
+
+
+def test_racing_consumers_apply_each_event_once_and_equal_a_rebuild(quiet):
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    rng = random.Random(3)
+    for _ in range(3):
+        play(app, new_match(app, people), rng)
+    last = app.log_position()
+    applied = []
+    barrier = threading.Barrier(3)
+
+    def consume():
+        barrier.wait()
+        applied.append(quiet.league.run())
+
+    threads = [threading.Thread(target=consume) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sum(applied) == last and quiet.league_view.position(quiet.league.name) == last
+    live = quiet.league_view.dump(KINDS)
+    assert quiet.league.rebuild() == last
+    assert quiet.league_view.dump(KINDS) == live
+    assert {d.data["played"] for d in live if d.kind == "rating"} == {3}
+
+
+def test_the_api_serves_the_leaderboard_profile_and_history(motley):
+    client = ApiClient(create_app(motley))
+    keys = [client.register(n)[1] for n in ("ann", "bob", "cy")]
+    app = motley.app
+    people = [app.authenticate(k) for k in keys]
+    play(app, new_match(app, people), random.Random(1))
+    unrated = client.post("/matches", {"game": "jest", "seats": 3, "rated": "no"}, key=keys[0])
+    assert unrated.status == 422  # a boolean, strictly
+    position = app.log_position()
+    board = client.get("/leaderboards/jest", query={"after": position}).body
+    assert board["total"] == 3 and [r["place"] for r in board["items"]] == [1, 2, 3]
+    me = str(people[0].id)
+    profile = client.get(f"/players/{me}", query={"after": position}).body
+    assert profile["ratings"][0]["game"] == "jest" and profile["recent_matches"]
+    assert len(client.get(f"/players/{me}/ratings/jest").body["history"]) == 1
+    assert client.get(f"/players/{me}/ratings/nope").status == 404
+    late = client.get("/leaderboards/jest", query={"after": position + 10_000})
+    assert late.status == 503 and late.headers["Retry-After"]
