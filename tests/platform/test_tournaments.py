@@ -156,3 +156,37 @@ def test_a_small_tournament_runs_on_the_embedded_queue(client, motley):
     assert [t["id"] for t in listed["items"]] == [tid]
     board = client.get("/leaderboards/jest", query={"after": position}).body
     assert board["total"] == 6 and all(r["played"] == 2 for r in board["items"])
+
+
+def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, motley):
+    import time
+
+    _, org = client.register("org")
+    created = client.post("/tournaments", {"game": "jest", "name": "late", "rounds": 2, "table_size": 3,
+                                           "round_deadline_seconds": 1}, key=org)
+    tid = created.body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy", "dan"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        client.post(f"/tournaments/{tid}/players", key=key)
+    ann, bob, cy, dan = list(keys)
+    # Before the start a player withdraws themself; the organiser may withdraw anyone.
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{dan}", key=keys[bob]).status == 403
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{dan}", key=keys[dan]).status == 200
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    early = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=org)
+    assert early.status == 409 and "runs until" in early.body["detail"]
+    time.sleep(1.1)
+    assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=keys[ann]).status == 403
+    done = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=org)
+    assert done.status == 200, done.text
+    first = done.body["rounds"][0]["tables"][0]
+    assert first["result"]["how"] == "forfeit"
+    assert dict(zip(first["players"], first["result"]["ranks"])) == {ann: 1, bob: 1, cy: 3}
+    assert len(done.body["rounds"]) == 2  # the forfeit settled round 1: round 2 is paired
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{cy}", key=org).status == 200
+    position = int(done.headers["Motley-Position"])
+    rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
+    assert {r["player_id"]: r["points"] for r in rows} == {ann: 2, bob: 2, cy: 0}
