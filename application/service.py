@@ -12,11 +12,12 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
+from eventsourcing.domain import AggregateEvent
+from eventsourcing.persistence import IntegrityError, Recording
 
 from application import errors, snapshots
 from application.chance import new_chance
@@ -71,7 +72,7 @@ class Motley(Application):
     # Snapshots keyed to the rules version bound the cost of any read (application/snapshots.py).
     is_snapshotting_enabled = True
 
-    def construct_repository(self):
+    def construct_repository(self) -> snapshots.KeyedSnapshotRepository:
         return snapshots.KeyedSnapshotRepository.like(super().construct_repository())
 
     def __init__(
@@ -122,6 +123,7 @@ class Motley(Application):
         if not api_key:
             raise errors.Unauthenticated("send your API key as 'Authorization: Bearer <key>'")
         player_hex, _, secret = api_key.partition(".")
+        player: object
         try:
             player = self.repository.get(UUID(hex=player_hex))
         except (ValueError, AggregateNotFoundError):
@@ -254,7 +256,8 @@ class Motley(Application):
         aggregate: Optional[Match] = None
         for domain_event in self.events.get(match_uuid):
             before = aggregate
-            aggregate = domain_event.mutate(None if before is None else _shallow_copy(before))
+            # The stored events of a match are its own aggregate events (the library types them by protocol).
+            aggregate = cast(AggregateEvent, domain_event).mutate(None if before is None else _shallow_copy(before))
             yield domain_event, before
 
     def log_position(self) -> int:
@@ -306,7 +309,7 @@ class Motley(Application):
         (its chance draws, timer and resolution events), and a log position at or past it."""
         version = match.request_keys[request_key]
         saved = list(self.events.get(match.id, gt=version - 1, limit=REPLAY_LOOKAHEAD))
-        if saved[0].action != action:
+        if cast(Any, saved[0]).action != action:  # a MoveMade, by its request key
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
             )
@@ -344,7 +347,7 @@ class Motley(Application):
             return outcome, match.version
         raise errors.Conflict("the match is too busy; try again")
 
-    def _save_match(self, match: Match):
+    def _save_match(self, match: Match) -> list[Recording]:
         saved_from = match.version - len(match.pending_events)
         recordings = self.save(match)
         snapshots.take_due(self, match, saved_from)

@@ -19,6 +19,7 @@ Nothing else in the service builds a view of a match or of its events (docs/arch
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Optional
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
@@ -73,7 +74,7 @@ def lens_for(latest: Match, viewer: Viewer) -> Lens:
     return Lens(kind, seat, revealed, revealed)
 
 
-def iso(moment) -> Optional[str]:
+def iso(moment: Optional[datetime]) -> Optional[str]:
     return None if moment is None else moment.isoformat()
 
 
@@ -185,6 +186,8 @@ def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict
     data.pop("request_key", None)  # a player's idempotency key is its own business
     if kind == "Created":
         data["chance"] = chance_view(data["chance"], lens)
+    elif before is None:  # no game state before the first events: nothing to redact
+        pass
     elif kind == "MoveMade":
         shown = before.engine.redact(before.state, data["seat"], data["action"], seat)
         data.update(action=shown, hidden=shown is None)

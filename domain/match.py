@@ -7,6 +7,7 @@ state is never stored; it is rebuilt by replaying those events through the game'
 
 from __future__ import annotations
 
+import random
 from datetime import datetime, timedelta
 from typing import Any, Optional
 
@@ -225,7 +226,7 @@ class Match(Aggregate):
         if request_key is not None:
             self.request_keys[request_key] = self.version + 1
 
-    def draw_chance(self, rng) -> None:
+    def draw_chance(self, rng: random.Random) -> None:
         """Draw chance outcomes (in the application, never on replay) until someone else acts."""
         while self.status == STATUS_ACTIVE and self.to_act().kind == Phase.CHANCE:
             if self.chance is not None and self.chance.get("seed"):  # provable chance (domain/chance.py)
@@ -262,7 +263,7 @@ class Match(Aggregate):
         self.state = self.engine.apply(self.state, SYSTEM, step)
 
     # -- bookkeeping after every change -------------------------------------------------------------
-    def settle(self, rng, now: datetime) -> None:
+    def settle(self, rng: random.Random, now: datetime) -> None:
         """Bring the match to the point where it waits for a player, a worker or nothing.
 
         Draws pending chance, starts or clears the timer of a timed phase, and records the finish.
@@ -283,7 +284,9 @@ class Match(Aggregate):
             self._resolution_due()
         if kind == Phase.OVER:
             seed = None if self.chance is None else self.chance["seed"]
-            self._finished(result=self.engine.result(self.state).to_json(), seed=seed)
+            result = self.engine.result(self.state)
+            assert result is not None, "an engine whose match is over gives its result"
+            self._finished(result=result.to_json(), seed=seed)
 
     @event("ResolutionDue")
     def _resolution_due(self) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 from application.league import LeagueProjection
 from application.ports import TASK_SWEEP, LeagueView, MatchListView, Task, TaskQueue
@@ -19,8 +19,8 @@ from application.projections import MatchListProjection
 from application.service import Motley, utcnow
 from application.tasks import TaskHandlers
 from application.tournaments import RoundKeeper, Tournaments
-from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
 from infrastructure.health import DatabaseGate, Dependencies, broker_probe, postgres_probe
+from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
 from infrastructure.readmodels import PostgresMatchListView, SQLiteMatchListView
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue
@@ -64,12 +64,15 @@ def build(
     if settings.store == "sqlite":
         _make_parent_directory(settings.sqlite_path)
     if tasks is None:
-        tasks = CeleryTaskQueue(settings.broker_url, settings.queue) if settings.tasks == "celery" else InProcessTaskQueue()
+        celery = settings.tasks == "celery"
+        tasks = CeleryTaskQueue(settings.broker_url, settings.queue) if celery else InProcessTaskQueue()
     app = Motley(env=settings.eventsourcing_env(), tasks=tasks, clock=clock, rng=rng)
     view_class = PostgresMatchListView if settings.store == "postgres" else SQLiteMatchListView
-    match_list = app.factory.tracking_recorder(view_class)
+    # The library's factory is typed to return its base TrackingRecorder, whatever class it is given.
+    match_list = cast(MatchListView, app.factory.tracking_recorder(view_class))
     projection = MatchListProjection(app, match_list)
-    league_view = app.factory.tracking_recorder(PostgresLeagueView if settings.store == "postgres" else SQLiteLeagueView)
+    league_view = cast(LeagueView, app.factory.tracking_recorder(
+        PostgresLeagueView if settings.store == "postgres" else SQLiteLeagueView))
     tournaments = Tournaments(app)
     keeper = RoundKeeper(app, tournaments, league_view)
     league = LeagueProjection(app, league_view)
@@ -89,7 +92,7 @@ def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], di
         probe = postgres_probe(settings.postgres_host, settings.postgres_port, settings.postgres_dbname,
                                settings.postgres_user, settings.postgres_password)
         gate = DatabaseGate(probe)
-        gate.install(getattr(app.factory, "datastore"))
+        gate.install(cast(Any, app.factory).datastore)  # the SQL factories have one; the base type does not
         checks["database"] = probe
     if settings.tasks == "celery":
         checks["broker"] = broker_probe(settings.broker_url)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def _flag(value: str) -> bool:
@@ -37,9 +38,9 @@ class Settings:
     extra_env: dict = field(default_factory=dict)
 
     @classmethod
-    def from_env(cls, environ=None, **overrides) -> "Settings":
+    def from_env(cls, environ=None, **overrides) -> Settings:
         env = os.environ if environ is None else environ
-        values = dict(
+        values: dict[str, Any] = dict(
             store=env.get("MOTLEY_STORE", cls.store),
             sqlite_path=env.get("MOTLEY_SQLITE_PATH", cls.sqlite_path),
             postgres_host=env.get("MOTLEY_POSTGRES_HOST", cls.postgres_host),
