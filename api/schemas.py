@@ -269,6 +269,9 @@ class CreateTournament(StrictSchema):
     rated = StrictBoolean(load_default=True)
     round_deadline_seconds = Int(load_default=None, allow_none=True, validate=validate.Range(min=1, max=30 * 86400),
                                  metadata={"description": "After it the organiser may forfeit absent players"})
+    computer = fields.String(load_default=None, allow_none=True,
+                             metadata={"description": "A computer level: computers fill the seats where the "
+                                                      "players do not divide into tables (games with computers)"})
 
 
 class TournamentListQuery(StrictSchema):
@@ -315,6 +318,7 @@ class TournamentOut(Schema):
     match_options = fields.Dict()
     rated = fields.Boolean()
     round_deadline_seconds = fields.Integer(allow_none=True)
+    computer = fields.String(allow_none=True)
     players = fields.List(fields.Dict())
     rounds = fields.List(fields.Dict())
     sanctions = fields.List(fields.Dict())

@@ -39,6 +39,7 @@ def tournament_out(tournament) -> dict:
         "bye_points": tournament.bye_points, "tie_breaks": tournament.tie_breaks,
         "match_options": tournament.match_options, "rated": tournament.rated,
         "round_deadline_seconds": tournament.round_deadline_seconds,
+        "computer": tournament.computer,
         "players": [{"player_id": p, **info} for p, info in tournament.players.items()],
         "rounds": rounds, "sanctions": tournament.sanctions,
     }

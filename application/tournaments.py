@@ -90,6 +90,10 @@ class Tournaments:
             raise refusal(error) from None
         except InvalidOptions as error:
             raise errors.from_domain(error) from None
+        computer = body.get("computer")
+        if computer is not None and computer not in engine.bots():
+            known = ", ".join(sorted(engine.bots())) or "none"
+            raise errors.InvalidRequest(f"{engine.title} has no computer level {computer!r} (levels: {known})")
         bye_points = body.get("bye_points")
         tournament = Tournament(
             game=game,
@@ -105,6 +109,7 @@ class Tournaments:
             match_options=options,
             rated=body.get("rated", True),
             round_deadline_seconds=body.get("round_deadline_seconds"),
+            computer=computer,
         )
         self._save(tournament, [])
         return tournament.id
@@ -173,14 +178,15 @@ class Tournaments:
 
     def _match_for(self, tournament: Tournament, table: dict) -> Match:
         engine = get_engine(tournament.game)
-        seats = len(table["players"])
+        humans = len(table["players"])
+        seats = humans + table.get("computers", 0)
         match = new_match(
             UUID(table["match_id"]),
             game=tournament.game,
             rules_version=engine.rules_version,
             seats=seats,
             options=_options_for(engine, seats, tournament.match_options),
-            bots={},
+            bots={str(seat): tournament.computer for seat in range(humans, seats)},
             created_by=tournament.organiser,
             rated=tournament.rated,
             chance=new_chance(),  # committed like every match's chance (application/chance.py)

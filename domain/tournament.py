@@ -85,6 +85,7 @@ class Tournament(Aggregate):
         match_options: dict,
         rated: bool,
         round_deadline_seconds: Optional[int],
+        computer: Optional[str] = None,
     ):
         self.game = game
         self.name = name
@@ -99,6 +100,9 @@ class Tournament(Aggregate):
         self.match_options = match_options
         self.rated = rated
         self.round_deadline_seconds = round_deadline_seconds
+        # A computer level: where the field does not divide, computer opponents fill the tables
+        # (spread evenly) instead of smaller tables or byes. Computers score nothing themselves.
+        self.computer = computer
         self.status = STATUS_OPEN
         self.players: dict[str, dict] = {}  # player id -> {"name", "status"}, in registration order
         self.rounds: list[dict] = []
@@ -169,7 +173,7 @@ class Tournament(Aggregate):
         self.check_organiser(by)
         self.check_status(STATUS_OPEN)
         entrants = self.entrants()
-        if len(entrants) < self.table_size:
+        if len(entrants) < (1 if self.computer else self.table_size):
             raise RegistrationError(
                 f"a tournament with tables of {self.table_size} needs at least {self.table_size} players;"
                 f" {len(entrants)} registered"
@@ -198,10 +202,11 @@ class Tournament(Aggregate):
         for r in self.rounds:
             for p in r["byes"]:
                 byes_had[p] = byes_had.get(p, 0) + 1
-        result = pairing.pair(order, met, byes_had, self.table_size, self.min_players)
+        # With computers filling seats, a table needs only one entrant.
+        result = pairing.pair(order, met, byes_had, self.table_size, 1 if self.computer else self.min_players)
         tables = [
             {"table": i + 1, "match_id": str(match_id_for(self.id, round_no, i + 1)), "players": players,
-             "result": None}
+             "computers": self.table_size - len(players) if self.computer else 0, "result": None}
             for i, players in enumerate(result.tables)
         ]
         deadline = None if self.round_deadline_seconds is None else now + timedelta(seconds=self.round_deadline_seconds)
@@ -234,7 +239,8 @@ class Tournament(Aggregate):
         return None
 
     def record_result(self, match_id: str, ranks: Sequence[int], now: datetime) -> Optional[list[dict]]:
-        """Record a finished match's ranks (one per seat, seats in the table's order) once. Returns
+        """Record a finished match's ranks (one per seat: the table's players in order, then any
+        computers, whose ranks only place the players among them) once. Returns
         the next round's tables if this completed a round (empty after the last round), ``None`` if
         nothing was recorded (already recorded, forfeited or voided: a duplicate delivery)."""
         found = self.table_of_match(match_id)
@@ -243,9 +249,11 @@ class Tournament(Aggregate):
         round_, table = found
         if table["result"] is not None:
             return None
-        if len(ranks) != len(table["players"]):
-            raise TournamentStateError(f"match {match_id} has {len(ranks)} ranks for {len(table['players'])} seats")
-        self._result_recorded(round=round_["round"], table=table["table"], ranks=list(ranks), how=PLAYED)
+        seats = len(table["players"]) + table.get("computers", 0)
+        if len(ranks) != seats:
+            raise TournamentStateError(f"match {match_id} has {len(ranks)} ranks for {seats} seats")
+        self._result_recorded(round=round_["round"], table=table["table"], ranks=list(ranks)[:len(table["players"])],
+                              how=PLAYED)
         return self._advance(now)
 
     @event("TableResultRecorded")

@@ -190,3 +190,34 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     position = int(done.headers["Motley-Position"])
     rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
     assert {r["player_id"]: r["points"] for r in rows} == {ann: 2, bob: 2, cy: 0}
+
+
+def test_computer_opponents_fill_the_tables_where_the_players_do_not_divide(client, motley):
+    _, org = client.register("org")
+    created = client.post("/tournaments", {"game": "le-bouffon", "name": "bots", "rounds": 1, "table_size": 4,
+                                           "match_options": {"deals": 1}, "computer": "random"}, key=org)
+    assert created.status == 201, created.text
+    assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1, "computer": "random"},
+                       key=org).status == 422  # Jest has no computer opponents
+    tid = created.body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy", "dan", "eve"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        client.post(f"/tournaments/{tid}/players", key=key)
+    started = client.post(f"/tournaments/{tid}/start", key=org).body
+    tables = started["rounds"][0]["tables"]
+    assert [(len(t["players"]), t["computers"]) for t in tables] == [(3, 1), (2, 2)]
+    rng = random.Random(5)
+    for table in tables:
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert [s["computer"] for s in match["seats"]][len(table["players"]):] == ["random"] * table["computers"]
+        play_randomly(client, table["match_id"], [keys[p] for p in table["players"]], rng, settle=motley.tasks.drain)
+    motley.tasks.drain()
+    view = client.get(f"/tournaments/{tid}").body
+    assert view["status"] == "finished"
+    for table in view["rounds"][0]["tables"]:
+        ranks = client.get(f"/matches/{table['match_id']}").body["result"]["ranks"]
+        assert table["result"]["ranks"] == ranks[:len(table["players"])]  # computers place, score nothing
+    rows = client.get(f"/tournaments/{tid}/standings", query={"after": motley.app.log_position()}).body["items"]
+    assert {r["player_id"] for r in rows} == set(keys)
