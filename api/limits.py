@@ -13,6 +13,7 @@ import re
 
 from flask import Flask, request
 
+from api.context import service
 from application import errors
 
 #: The largest request body read, in bytes (a move, a match to create: a few hundred bytes).
@@ -74,8 +75,27 @@ def check_headers() -> None:
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version)")
 
 
+#: Reads whose ``?after=`` is a Motley-Position (a read model waits for it); the event list's
+#: ``after`` is a version, not a position.
+POSITION_READS = {"matches.Matches", "players.PlayerById", "players.RatingHistory", "leaderboards.Leaderboard"}
+
+
+def check_positions() -> None:
+    """``?after=`` names a position some write answered with: one past the log's end was never
+    answered, so waiting for it can only time out; it is refused at once (422), not left to a 503."""
+    after = request.args.get("after", "")
+    endpoint = request.endpoint or ""
+    if not after.isascii() or not after.isdigit() or not (
+            endpoint in POSITION_READS or endpoint.startswith("tournaments.")):
+        return
+    if int(after) > service().log_position():
+        raise errors.InvalidRequest(f"no write has answered with Motley-Position {after}: the event log ends "
+                                    f"before it", rule="read your own writes")
+
+
 def register(app: Flask) -> None:
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: unbounded
         app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.before_request(check_headers)
     app.before_request(check_body)
+    app.before_request(check_positions)
