@@ -1,17 +1,17 @@
 """Matches: create, join, start, read (as the caller may see it, at any version), move, events."""
 
 import json
-import time
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
+from api.audit import history, viewer
 from api.context import container, current_player, service
 from application.errors import InvalidRequest
+from application.following import follow
 from application.freshness import wait_until_applied
-from api.audit import history, viewer
 from application.views import Viewer, lens_for, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
@@ -151,29 +151,18 @@ class Stream(MethodView):
     def get(self, query, match_id):
         """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
         changes, until the match is finished or ``seconds`` pass; reconnect with Last-Event-ID."""
-        who = viewer()
-        motley = service()
-        match = motley.get_match(match_id)
         last_seen = request.headers.get("Last-Event-ID", "")
         seen = int(last_seen) if last_seen.isdigit() else 0
+        service().get_match(match_id)  # an unknown match is a 404 problem, before the stream starts
+        updates = follow(service(), match_id, viewer(), seen, query["seconds"], query["poll"])
 
         def events():
-            nonlocal seen
-            deadline = time.monotonic() + query["seconds"]
-            beat = time.monotonic()
-            while True:
-                current = motley.get_match(match.id)
-                if current.version > seen:
-                    seen = current.version
-                    view = match_view(current, lens_for(current, who))
-                    yield f"id: {seen}\nevent: match\ndata: {json.dumps(view)}\n\n"
-                    beat = time.monotonic()
-                if current.status == "finished" or time.monotonic() >= deadline:
-                    return
-                if time.monotonic() - beat > 10:
+            for update in updates:
+                if update is None:
                     yield ": still here\n\n"
-                    beat = time.monotonic()
-                time.sleep(query["poll"])
+                else:
+                    version, view = update
+                    yield f"id: {version}\nevent: match\ndata: {json.dumps(view)}\n\n"
 
         response = Response(stream_with_context(events()), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"

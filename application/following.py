@@ -1,0 +1,48 @@
+"""Following a match live: the caller's view, each time the match's version moves on.
+
+The API turns what ``follow`` yields into server-sent events; the polling, the heartbeat and the end
+of the stream (the match finished, or the caller's time is up) are decided here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
+
+from application.service import Motley
+from application.views import Viewer, lens_for, match_view
+
+#: Seconds of quiet after which a heartbeat is yielded, so that proxies keep the connection open.
+HEARTBEAT_SECONDS = 10.0
+
+
+def follow(
+    app: Motley,
+    match_id: Any,
+    viewer: Viewer,
+    seen: int,
+    seconds: float,
+    poll: float,
+    monotonic: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Iterator[Optional[tuple[int, dict]]]:
+    """Yield ``(version, view)`` whenever the match is past version ``seen`` (the view as ``viewer``
+    may see it), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once the match is
+    finished or ``seconds`` have passed. The match is read first, so an unknown id raises NotFound
+    before anything is yielded."""
+    match_uuid = app.get_match(match_id).id
+    deadline = monotonic() + seconds
+    beat = monotonic()
+    while True:
+        current = app.get_match(match_uuid)
+        if current.version > seen:
+            seen = current.version
+            yield seen, match_view(current, lens_for(current, viewer))
+            beat = monotonic()
+        if current.status == "finished" or monotonic() >= deadline:
+            return
+        if monotonic() - beat > HEARTBEAT_SECONDS:
+            yield None
+            beat = monotonic()
+        sleep(poll)
