@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import logging
 
-
 #: ``motley rebuild <name>``: the container's projection that keeps each read model.
 READ_MODELS = {"league": "league"}
 

@@ -60,19 +60,19 @@ class ToAct:
     seats: tuple[int, ...] = ()
 
     @classmethod
-    def players(cls, *seats: int) -> "ToAct":
+    def players(cls, *seats: int) -> ToAct:
         return cls(Phase.PLAYERS, tuple(sorted(seats)))
 
     @classmethod
-    def chance(cls) -> "ToAct":
+    def chance(cls) -> ToAct:
         return cls(Phase.CHANCE)
 
     @classmethod
-    def auto(cls) -> "ToAct":
+    def auto(cls) -> ToAct:
         return cls(Phase.AUTO)
 
     @classmethod
-    def over(cls) -> "ToAct":
+    def over(cls) -> ToAct:
         return cls(Phase.OVER)
 
     def to_json(self) -> dict:

@@ -11,7 +11,6 @@ import threading
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
-
 from eventsourcing.persistence import PersistenceError
 
 from application.errors import Conflict
@@ -51,7 +50,8 @@ def container():
             from infrastructure.composition import build
 
             worker_settings = Settings.from_env(create_tables=False)
-            _container = build(worker_settings, tasks=CeleryTaskQueue(worker_settings.broker_url, worker_settings.queue))
+            queue = CeleryTaskQueue(worker_settings.broker_url, worker_settings.queue)
+            _container = build(worker_settings, tasks=queue)
             _container_pid = os.getpid()
         return _container
 
