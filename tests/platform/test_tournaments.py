@@ -114,14 +114,24 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     assert len(client.get(f"/tournaments/{tid}").body["players"]) == 1
 
 
-def test_a_far_future_position_is_answered_503_with_retry_after(client, motley):
-    _, org = client.register("org")
-    created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1}, key=org)
-    tid = created.body["id"]
-    position = int(created.headers["Motley-Position"])
-    assert client.get("/tournaments", query={"after": position}).body["items"][0]["id"] == tid
-    late = client.get(f"/tournaments/{tid}/standings", query={"after": position + 1000})
-    assert late.status == 503 and late.headers["Retry-After"]
+def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_motley, tmp_path):
+    from application.ports import NoTaskQueue
+    from infrastructure.composition import build
+    from infrastructure.settings import Settings
+
+    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue())
+    try:  # no worker runs here: nothing is projected until the test says so
+        client = ApiClient(create_app(idle))
+        _, org = client.register("org")
+        created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1}, key=org)
+        tid = created.body["id"]
+        position = int(created.headers["Motley-Position"])
+        late = client.get(f"/tournaments/{tid}/standings", query={"after": position})
+        assert late.status == 503 and late.headers["Retry-After"]
+        idle.handlers.project()
+        assert client.get("/tournaments", query={"after": position}).body["items"][0]["id"] == tid
+    finally:
+        idle.close()
 
 
 def test_a_small_tournament_runs_on_the_embedded_queue(client, motley):
