@@ -123,7 +123,7 @@ class MatchQuery(StrictSchema):
 
 class MatchListQuery(StrictSchema):
     game = Text(load_default=None, validate_also=[validate.Length(max=100)])
-    status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished", "cancelled"]))
     player = Text(load_default=None, validate_also=[validate.Length(max=100)],
                   metadata={"description": "Only matches this player is seated at"})
     open = fields.Boolean(load_default=False, metadata={"description": "Only matches with a free seat"})
@@ -165,7 +165,7 @@ class MatchOut(Schema):
     id = fields.String()
     game = fields.String()
     rules_version = fields.String()
-    status = fields.String()
+    status = fields.String(metadata={"description": "open, active, finished or cancelled"})
     version = fields.Integer()
     seats = fields.List(fields.Nested(SeatOut))
     options = fields.Dict()
@@ -181,6 +181,10 @@ class MatchOut(Schema):
     chance = fields.Dict(allow_none=True, metadata={"description": "The chance commitment (SHA-256 of the "
                                                                    "seed); the seed once revealed"})
     lineage = fields.Dict(metadata={"description": "parent (match and version) and forks"})
+    resigned = fields.List(fields.Integer(), metadata={"description": "Seats that resigned (ranked last, tied; "
+                                                                      "the computer plays them on)"})
+    rematch = fields.Dict(metadata={"description": "of: the match this one is the rematch of; next: the "
+                                                   "rematch of this one (ids, or null)"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})
     created_at = fields.String()
@@ -245,6 +249,7 @@ class MatchPageOut(Schema):
 class EventPageOut(Schema):
     items = fields.List(fields.Dict())
     last_version = fields.Integer()
+
 
 # -- tournaments, leaderboards, profiles (issue 10) ------------------------------------------------
 AFTER = dict(load_default=None, metadata={"description": "Wait (up to 5 s) until the read model includes the "

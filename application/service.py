@@ -147,6 +147,14 @@ class Motley(Application):
         reveal_at_end: bool = True,
         rated: bool = True,
     ) -> UUID:
+        match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated)
+        self._save_match(match)
+        return match.id
+
+    def _new_match(
+        self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
+        reveal_at_end: bool, rated: bool,
+    ) -> Match:
         try:
             engine = get_engine(game)
         except UnknownGame:
@@ -173,8 +181,7 @@ class Motley(Application):
             chance=new_chance(),
             rated=rated,  # "rated": false keeps the match out of the ratings (issue 10)
         )
-        self._save_match(match)
-        return match.id
+        return match
 
     def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
         match_uuid = parse_id(match_id, "match")
@@ -199,6 +206,46 @@ class Motley(Application):
 
         return self._command(match_id, act)[1]
 
+    def leave_match(self, match_id: Any, player: Player) -> int:
+        return self._command(match_id, lambda match: match.leave(str(player.id)))[1]
+
+    def cancel_match(self, match_id: Any, player: Player) -> int:
+        return self._command(match_id, lambda match: match.cancel(str(player.id)))[1]
+
+    def resign_match(self, match_id: Any, player: Player) -> int:
+        return self._command(match_id, lambda match: match.resign(str(player.id)))[1]
+
+    def rematch(self, match_id: Any, player: Player) -> UUID:
+        """Play again: a new match of the same game, seats, computers and options, each seat kept for
+        the player who held it, the caller seated; both matches link to each other. Asked twice (or
+        by two players at once), it answers with the one rematch."""
+        for _ in range(RETRIES):
+            old = self.get_match(match_id)
+            if old.seat_of(str(player.id)) is None:
+                raise errors.Forbidden("only a player of the match may ask for its rematch")
+            if old.rematch is not None:
+                return UUID(old.rematch)
+            try:
+                old.check_rematch_allowed()
+            except match_domain.MatchError as error:
+                raise errors.from_domain(error) from None
+            new = self._new_match(
+                player, old.game, old.num_seats, old.options,
+                {int(seat): level for seat, level in old.bots.items()}, old.reveal_at_end, old.rated,
+            )
+            kept = {str(s): p for s, p in enumerate(old.players) if p is not None and not old.is_bot(s)}
+            new.keep_seats_for_rematch(of_match=str(old.id), reserved=kept)
+            new.join(str(player.id), player.name)
+            old.link_rematch(str(new.id))
+            try:
+                self.save(old, new)  # one transaction: a racing rematch loses whole and finds this one
+            except IntegrityError:
+                continue
+            for task in self.follow_ups(new):
+                self.tasks.enqueue(task)
+            return new.id
+        raise errors.Conflict("the match is too busy; try again")
+
     def submit_move(
         self,
         match_id: Any,
@@ -211,6 +258,10 @@ class Motley(Application):
         seat = match.seat_of(str(player.id))
         if seat is None:
             raise errors.Forbidden("you hold no seat at this match")
+        try:
+            match.check_not_resigned(seat)
+        except match_domain.MatchError as error:
+            raise errors.from_domain(error) from None
         key = f"{player.id}:{request_key}" if request_key else None
         return self._move(match.id, seat, action, expected_version, key, loaded=match)
 
@@ -218,16 +269,20 @@ class Motley(Application):
         """A computer opponent in ``seat`` sees its own observation and moves through the same path
         as a human. False when it is not that seat's turn (the task was a duplicate)."""
         match = self.get_match(match_id)
-        if not match.is_bot(seat) or seat not in match.to_act().seats or match.to_act().kind != Phase.PLAYERS:
+        if not match.stands_in(seat) or seat not in match.to_act().seats or match.to_act().kind != Phase.PLAYERS:
             return False
         engine = match.engine
-        bot = engine.bots()[match.bots[str(seat)]]
+        # A resigned seat is played by the game's first computer level, or at random if it has none.
+        level = match.bots.get(str(seat)) or next(iter(sorted(engine.bots())), None)
         legal = engine.legal_actions(match.state, seat)
         try:
-            action = bot(engine.observation(match.state, seat), legal, self.rng)
+            if level is None:
+                action = self.rng.choice(legal)
+            else:
+                action = engine.bots()[level](engine.observation(match.state, seat), legal, self.rng)
             engine.check_action(match.state, seat, action)
         except Exception:  # a faulty computer opponent must not stall the match: it plays at random
-            log.exception("computer %s at seat %s of match %s failed", match.bots[str(seat)], seat, match.id)
+            log.exception("computer %s at seat %s of match %s failed", level, seat, match.id)
             action = self.rng.choice(legal)
         try:
             self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match)
@@ -366,7 +421,7 @@ class Motley(Application):
         if match.timer is not None:
             tasks.append(Task(TASK_TIMEOUT, (match_id, match.timer["phase"]), eta=match.timer["deadline"]))
         if turn.kind == Phase.PLAYERS:
-            tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.is_bot(seat))
+            tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.stands_in(seat))
         return tasks
 
 

@@ -138,6 +138,8 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "reveal_at_end": match.reveal_at_end,
         "chance": chance_view(match.chance, lens),
         "lineage": lineage_view(match, forks),
+        "resigned": list(match.resigned),
+        "rematch": {"of": match.rematch_of, "next": match.rematch},
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }
@@ -161,6 +163,10 @@ def event_data(domain_event: Any) -> dict:
         "TimerCleared": ("phase",),
         "Finished": ("result", "seed"),
         "Reopened": ("reserved",),
+        "SeatLeft": ("seat",),
+        "Resigned": ("seat",),
+        "RematchOpened": ("of_match", "reserved"),
+        "RematchLinked": ("match_id",),
     }.get(kind, ())
     data = {}
     for name in fields:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from datetime import datetime, timedelta
-from typing import Any, Optional
+from typing import Any, Optional, Sequence, cast
 
 from eventsourcing.domain import Aggregate, event
 
@@ -54,9 +54,17 @@ class TooSoon(MatchError):
 STATUS_OPEN = "open"
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
+STATUS_CANCELLED = "cancelled"
 
 
 class Match(Aggregate):
+    # Issue 13's lifecycle state, as class defaults so that matches (and snapshots) stored before it
+    # replay unchanged; each is only ever replaced, never mutated in place. Unannotated (typed by
+    # cast) so the library's dataclass treatment leaves them class attributes, not fields.
+    resigned = cast("tuple[int, ...]", ())  # seats that resigned, in order; the computer plays them on
+    rematch_of = cast(Optional[str], None)  # the match this one is the rematch of
+    rematch = cast(Optional[str], None)  # the rematch of this match, once a player asked for one
+
     @event("Created")
     def __init__(
         self,
@@ -122,6 +130,13 @@ class Match(Aggregate):
     def is_bot(self, seat: int) -> bool:
         return str(seat) in self.bots
 
+    def stands_in(self, seat: int) -> bool:
+        """Whether the computer plays ``seat``: a computer opponent's seat, or one that resigned."""
+        return self.is_bot(seat) or seat in self.resigned
+
+    def playing_seats(self) -> list[int]:
+        return [s for s in range(self.num_seats) if s not in self.resigned]
+
     # -- seating and starting --------------------------------------------------------------------
     def join(self, player_id: str, name: str, seat: Optional[int] = None) -> int:
         self.check_open()
@@ -186,6 +201,75 @@ class Match(Aggregate):
         self.timer = None
         self.awaiting_resolution = False
         self.last_acted_at = {}
+
+    # -- leaving, cancelling, resigning, rematches (issue 13) ---------------------------------------
+    def leave(self, player_id: str) -> int:
+        """Give up a seat before the start; it is free for anyone again."""
+        self.check_open()
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise NotYourSeat("you hold no seat at this match")
+        self._seat_left(seat=seat)
+        return seat
+
+    @event("SeatLeft")
+    def _seat_left(self, seat: int) -> None:
+        self.players[seat] = None
+        self.names[seat] = None
+
+    def cancel(self, player_id: str) -> None:
+        """The creator calls an open match off: nobody can join or start it any more."""
+        self.check_open()
+        if player_id != self.created_by:
+            raise NotYourSeat("only the match's creator may cancel it")
+        self._cancelled()
+
+    @event("Cancelled")
+    def _cancelled(self) -> None:
+        self.status = STATUS_CANCELLED
+
+    def resign(self, player_id: str) -> int:
+        """Give up during play. The seat is ranked last when the match ends (tied with any other
+        resigned seat); until then the computer plays it, so the others' game goes on. When one
+        playing seat is left, or only computers, the match ends at once (``settle``)."""
+        self.check_active()
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise NotYourSeat("you hold no seat at this match")
+        if seat in self.resigned:
+            raise SeatingError("you have already resigned this match")
+        self._resigned(seat=seat)
+        return seat
+
+    @event("Resigned")
+    def _resigned(self, seat: int) -> None:
+        self.resigned = (*self.resigned, seat)
+
+    def check_not_resigned(self, seat: int) -> None:
+        if seat in self.resigned:
+            raise SeatingError(f"seat {seat} resigned; the computer plays it now", rule="resignation")
+
+    def keep_seats_for_rematch(self, of_match: str, reserved: dict) -> None:
+        """Open this match as the rematch of ``of_match``: each seat is kept for the player who held
+        it there (``reserved``: seat as str -> player id)."""
+        self._rematch_opened(of_match=of_match, reserved=reserved)
+
+    @event("RematchOpened")
+    def _rematch_opened(self, of_match: str, reserved: dict) -> None:
+        self.rematch_of = of_match
+        self.reserved = dict(reserved)
+
+    def link_rematch(self, match_id: str) -> None:
+        self.check_rematch_allowed()
+        self._rematch_linked(match_id=match_id)
+
+    def check_rematch_allowed(self) -> None:
+        if self.status != STATUS_FINISHED:
+            raise MatchNotActive(f"the match is {self.status}; only a finished match has a rematch")
+
+    @event("RematchLinked")
+    def _rematch_linked(self, match_id: str) -> None:
+        self.rematch = match_id
 
     # -- moves -----------------------------------------------------------------------------------
     def check_open(self) -> None:
@@ -278,6 +362,12 @@ class Match(Aggregate):
             self._timer_cleared(phase=self.timer["phase"])
         elif timer is not None and (self.timer is None or self.timer["phase"] != timer.phase):
             self._timer_started(phase=timer.phase, deadline=now + timedelta(seconds=timer.seconds))
+        playing = self.playing_seats()
+        if self.resigned and (len(playing) <= 1 or all(self.is_bot(s) for s in playing)):
+            # Nobody is left to play against: the match ends by resignation.
+            seed = None if self.chance is None else self.chance["seed"]
+            self._finished(result=resignation_result(None, self.num_seats, self.resigned), seed=seed)
+            return
         kind = self.engine.to_act(self.state).kind
         if kind == Phase.AUTO and not self.awaiting_resolution:
             # The play of a round (or of the match) has ended: say so, for the worker to resolve.
@@ -286,7 +376,10 @@ class Match(Aggregate):
             seed = None if self.chance is None else self.chance["seed"]
             result = self.engine.result(self.state)
             assert result is not None, "an engine whose match is over gives its result"
-            self._finished(result=result.to_json(), seed=seed)
+            outcome = result.to_json()
+            if self.resigned:
+                outcome = resignation_result(outcome, self.num_seats, self.resigned)
+            self._finished(result=outcome, seed=seed)
 
     @event("ResolutionDue")
     def _resolution_due(self) -> None:
@@ -307,6 +400,26 @@ class Match(Aggregate):
         self.result = result
         self.timer = None
         self.seed_revealed = seed is not None
+
+
+def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[int]) -> dict:
+    """The engine's result (``None`` when the match ended before the engine finished it) with the
+    resigned seats ranked last, tied; the others keep the engine's order (competition ranking: 1, 1, 3).
+    No rulebook under ../shared/rules/ covers resigning, so this house rule holds for every game."""
+    playing = [s for s in range(seats) if s not in resigned]
+    engine_ranks = [1] * seats if result is None else list(result["ranks"])
+    ranks = [0] * seats
+    for seat in playing:
+        ranks[seat] = 1 + sum(1 for other in playing if engine_ranks[other] < engine_ranks[seat])
+    for seat in resigned:
+        ranks[seat] = len(playing) + 1
+    return {
+        "scores": [0] * seats if result is None else list(result["scores"]),
+        "ranks": ranks,
+        "winners": [s for s in range(seats) if ranks[s] == 1],
+        "detail": None if result is None else result.get("detail"),
+        "resigned": sorted(resigned),
+    }
 
 
 def _cooldown_key(seat: int, action: Any) -> str:

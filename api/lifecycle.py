@@ -1,0 +1,58 @@
+"""A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, rematch."""
+
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import current_player, service
+from api.matches import caller_view, written
+
+blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
+                description="Leave a seat, cancel an open match, resign, play again")
+
+
+@blp.route("/<match_id>/leave")
+class Leave(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """Give up your seat before the match starts; it is free for anyone again."""
+        player = current_player()
+        service().leave_match(match_id, player)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, written(match)
+
+
+@blp.route("/<match_id>/cancel")
+class Cancel(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """Call off an open match (its creator only): its status becomes cancelled for good."""
+        player = current_player()
+        service().cancel_match(match_id, player)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, written(match)
+
+
+@blp.route("/<match_id>/resign")
+class Resign(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """Resign during play: your seat is ranked last (tied with any other resigned seat) and the
+        computer plays it until the end; the match ends at once when one playing seat is left."""
+        player = current_player()
+        service().resign_match(match_id, player)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, written(match)
+
+
+@blp.route("/<match_id>/rematch")
+class Rematch(MethodView):
+    @blp.response(201, schemas.MatchOut)
+    def post(self, match_id):
+        """Play again (a player of the finished match): a new open match with the same game, seats,
+        computers and options, each seat kept for its player, you seated; the two link to each other
+        (``rematch``). Asked again, or by another player, it answers with the same rematch."""
+        player = current_player()
+        new_id = service().rematch(match_id, player)
+        match = service().get_match(new_id)
+        return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{new_id}"}
