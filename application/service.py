@@ -92,6 +92,9 @@ class Motley(Application):
         secret = secrets.token_urlsafe(32)
         player = Player(name=name, key_hash=hash_secret(secret))
         self.save(player)
+        # The read models follow every event, a player's too: a read that waits for this write's
+        # position (?after=) must see it applied, not time out.
+        self.tasks.enqueue(Task(TASK_PROJECT))
         return player.id, f"{player.id.hex}.{secret}"
 
     def add_key(self, player: Player) -> tuple[str, str]:
@@ -117,6 +120,7 @@ class Motley(Application):
             self.save(player)
         except IntegrityError:
             raise errors.Conflict("the player changed meanwhile; try again") from None
+        self.tasks.enqueue(Task(TASK_PROJECT))
         return outcome
 
     def authenticate(self, api_key: Optional[str]) -> Player:
