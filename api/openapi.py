@@ -76,6 +76,40 @@ SENDS = {
     ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
                                             ("Idempotent-Replayed", False)],
 }
+def _ref(method: str, path: str) -> str:
+    return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
+
+
+_MATCH = {"match_id": "$response.body#/id"}
+#: OpenAPI links from what a write creates to the operations that use it (clients and stateful
+#: testing follow them): (name, method, path, parameters).
+LINKS = {
+    ("post", "/players"): [("GetPlayer", "get", "/players/{player_id}", {"player_id": "$response.body#/id"})],
+    ("post", "/matches"): [
+        ("GetMatch", "get", "/matches/{match_id}", _MATCH),
+        ("TakeSeat", "post", "/matches/{match_id}/seats", _MATCH),
+        ("StartMatch", "post", "/matches/{match_id}/start", _MATCH),
+        ("SubmitMove", "post", "/matches/{match_id}/moves", _MATCH),
+        ("ListEvents", "get", "/matches/{match_id}/events", _MATCH),
+    ],
+    ("post", "/matches/{match_id}/seats"): [
+        ("GetJoinedMatch", "get", "/matches/{match_id}", {"match_id": "$response.body#/match/id"}),
+        ("StartJoinedMatch", "post", "/matches/{match_id}/start", {"match_id": "$response.body#/match/id"}),
+    ],
+    ("post", "/matches/{match_id}/start"): [
+        ("GetStartedMatch", "get", "/matches/{match_id}", _MATCH),
+        ("MoveInStartedMatch", "post", "/matches/{match_id}/moves", _MATCH),
+    ],
+    ("post", "/matches/{match_id}/moves"): [
+        ("GetMovedMatch", "get", "/matches/{match_id}", _MATCH),
+        ("ListMovedEvents", "get", "/matches/{match_id}/events", _MATCH),
+    ],
+    ("post", "/tournaments"): [
+        ("GetTournament", "get", "/tournaments/{tournament_id}", {"tournament_id": "$response.body#/id"}),
+        ("GetStandings", "get", "/tournaments/{tournament_id}/standings", {"tournament_id": "$response.body#/id"}),
+    ],
+}
+
 #: Operations anyone may call; a key sent to them is not read.
 PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health"), ("get", "/ready"),
           ("post", "/players")}
@@ -161,3 +195,6 @@ class MotleyDocs(BasePlugin):
                 headers = response.setdefault("headers", {})
                 for header_name, always in SENDS.get(key, ()):
                     headers[header_name] = {**HEADERS[header_name], "required": always}
+                for name, target_method, target_path, parameters in LINKS.get(key, ()):
+                    response.setdefault("links", {})[name] = {"operationRef": _ref(target_method, target_path),
+                                                              "parameters": parameters}
