@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 
-#: ``motley rebuild <name>``: the container's projection that keeps each read model.
-READ_MODELS = {"league": "league"}
+from infrastructure.rebuild import READ_MODELS
 
 
 def main(argv=None) -> None:
@@ -19,7 +18,7 @@ def main(argv=None) -> None:
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
     rebuild = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
     rebuild.add_argument("read_model", choices=sorted(READ_MODELS),
-                         help="league: ratings, leaderboards, statistics, tournaments, standings, sanction reports")
+                         help="; ".join(f"{name}: {what}" for name, what in sorted(READ_MODELS.items())))
     check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
     args = parser.parse_args(argv)
@@ -32,10 +31,11 @@ def main(argv=None) -> None:
         raise SystemExit(verify_file(args.file))
     if args.command == "rebuild":
         from application.ports import NoTaskQueue
+        from infrastructure.rebuild import rebuild
 
         container = build(tasks=NoTaskQueue())  # a rebuild sends no work to anyone
         try:
-            applied = getattr(container, READ_MODELS[args.read_model]).rebuild()
+            applied = rebuild(container, args.read_model)
         finally:
             container.close()
         print(f"{args.read_model} rebuilt from {applied} events")

@@ -124,3 +124,23 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     assert client.get(f"/players/{me}/ratings/nope").status == 404
     beyond = client.get("/leaderboards/jest", query={"after": position + 10_000})
     assert beyond.status == 422  # no write ever answered with that position
+
+
+def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, capsys):
+    from infrastructure.rebuild import rebuild
+
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    play(app, new_match(app, people), random.Random(2))
+    quiet.handlers.project()
+    matches = quiet.match_list.query(limit=50).rows
+    league = quiet.league_view.dump(KINDS)
+    assert rebuild(quiet, "matches") == rebuild(quiet, "league") == app.log_position()
+    assert quiet.match_list.query(limit=50).rows == matches and quiet.league_view.dump(KINDS) == league
+    if settings.store == "sqlite":  # the command itself, on the same file
+        from api.cli import main
+
+        monkeypatch.setenv("MOTLEY_SQLITE_PATH", settings.sqlite_path)
+        main(["rebuild", "league"])
+        assert f"league rebuilt from {app.log_position()} events" in capsys.readouterr().out
+        assert quiet.league_view.dump(KINDS) == league
