@@ -1,0 +1,243 @@
+"""Determinised Monte Carlo tree search: the shared strongest computer opponent of every game.
+
+A search bot is a :data:`domain.engine.Bot`: it is called with the seat's observation, its legal
+actions and a random generator, and it never sees the hidden state. It samples full states
+consistent with the observation (*determinisations*), grows one UCT tree per determinisation on the
+real engine (open loop: a node is the sequence of player actions from the root, chance is drawn
+afresh on every pass, so a node may stand for several states), and the determinisations vote: the
+root action with the most visits over all trees is played (Cowling, Powley & Whitehouse 2012,
+"Information Set Monte Carlo Tree Search", the "determinized UCT" with "ensemble" voting).
+
+How a game plugs in
+-------------------
+Build a :class:`SearchGame` and wrap it in a :class:`SearchBot`, then list the bot in the engine's
+``bots()`` (say as ``"mcts"``)::
+
+    from domain.search import SearchBot, SearchGame
+
+    def determinize(observation, seat, rng):
+        # A full engine state in which ``engine.observation(state, seat)`` shows what
+        # ``observation`` shows, the unseen cards dealt at random with ``rng``. Read nothing but
+        # ``observation`` (no module state, no other match): the test of the bots checks that two
+        # states with equal observations make the bot choose the same.
+        ...
+
+    GAME = SearchGame(engine=ENGINE, determinize=determinize)
+    mcts = SearchBot(GAME, iterations=400, seconds=0.8)
+
+Optional hooks of :class:`SearchGame`:
+
+* ``seat(observation) -> int``: which seat the observation belongs to (default: ``observation["seat"]``).
+* ``rollout``: a :data:`domain.playout.Policy` for the random playouts (default: uniform). A cheap
+  heuristic on the full state is fine *inside* a determinisation (it is sampled, not the truth).
+* ``cutoff(state) -> bool``: stop a playout early (say at the end of a deal in a long match)...
+* ``evaluate(state) -> list[float]``: ...and score that state, one reward in [0, 1] per seat. Also
+  used at the end of a match when given; the default reward is by rank: 1 for first, 0 for last,
+  evenly between ((n - rank) / (n - 1)).
+
+The budget: ``iterations`` playouts in all (split round-robin between the determinisations) and,
+when ``seconds`` is set, no longer than that on the ``clock`` (injectable; a test uses iterations
+only so that the choice depends on the observation, the legal actions and the rng alone). With a
+single legal action the bot answers at once.
+
+Pure apart from the clock: the caller passes the rng; the engine is used through its trusted
+``apply`` on actions it listed itself.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Sequence
+
+from domain.engine import CHANCE, JSON, SYSTEM, Engine, Phase, State, json_key
+from domain.playout import Policy, uniform
+
+Determinize = Callable[[JSON, int, random.Random], State]
+Evaluate = Callable[[State], Sequence[float]]
+
+
+def _seat_of(observation: JSON) -> int:
+    return observation["seat"]
+
+
+def rank_rewards(engine: Engine, state: State) -> list[float]:
+    """1 for the first, 0 for the last, evenly between (tied seats share the better rank)."""
+    result = engine.result(state)
+    assert result is not None, "a playout ends in a result unless a cutoff scores it"
+    n = len(result.ranks)
+    if n < 2:
+        return [1.0] * n
+    return [(n - rank) / (n - 1) for rank in result.ranks]
+
+
+@dataclass(frozen=True)
+class SearchGame:
+    """What the search needs of a game (see the module docstring)."""
+
+    engine: Engine
+    determinize: Determinize
+    seat: Callable[[JSON], int] = _seat_of
+    rollout: Policy = uniform
+    cutoff: Optional[Callable[[State], bool]] = None
+    evaluate: Optional[Evaluate] = None
+
+    def rewards(self, state: State) -> Sequence[float]:
+        if self.evaluate is not None:
+            return self.evaluate(state)
+        return rank_rewards(self.engine, state)
+
+
+@dataclass
+class _Node:
+    visits: int = 0
+    # (seat, action key) -> child; the child's totals are the rewards of the seat that chose it.
+    children: dict = field(default_factory=dict)
+    # per child key: [visits, reward sum, action]
+    stats: dict = field(default_factory=dict)
+
+
+class _Tree:
+    """One determinisation's UCT tree (open loop over player actions)."""
+
+    def __init__(self, game: SearchGame, root: State, seat: int, root_actions: list, exploration: float):
+        self.game = game
+        self.root_state = root
+        self.seat = seat
+        self.root_actions = root_actions  # (key, action) the caller may really play
+        self.exploration = exploration
+        self.root = _Node()
+
+    def _advance(self, state: State, rng: random.Random) -> tuple[State, Optional[int]]:
+        """Apply chance and automatic steps until a seat must choose (that seat) or the end (None)."""
+        engine = self.game.engine
+        cutoff = self.game.cutoff
+        while True:
+            if cutoff is not None and cutoff(state):
+                return state, None
+            turn = engine.to_act(state)
+            if turn.kind == Phase.OVER:
+                return state, None
+            if turn.kind == Phase.CHANCE:
+                state = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+            elif turn.kind == Phase.AUTO:
+                state = engine.apply(state, SYSTEM, engine.auto_action(state))
+            else:
+                seats = turn.seats
+                return state, seats[0] if len(seats) == 1 else rng.choice(seats)
+
+    def _select(self, node: _Node, seat: int, options: list, rng: random.Random):
+        """UCB1 over ``options`` ((key, action) pairs) for ``seat``; an untried option first."""
+        untried = [option for option in options if (seat, option[0]) not in node.stats]
+        if untried:
+            return rng.choice(untried), True
+        log_visits = math.log(node.visits or 1)
+        best, best_score = None, -1.0
+        for option in options:
+            visits, total, _ = node.stats[(seat, option[0])]
+            score = total / visits + self.exploration * math.sqrt(log_visits / visits)
+            if score > best_score:
+                best, best_score = option, score
+        return best, False
+
+    def iterate(self, rng: random.Random) -> None:
+        game, engine = self.game, self.game.engine
+        state, node = self.root_state, self.root
+        path: list[tuple[_Node, tuple[int, str]]] = []
+        seat: Optional[int] = self.seat
+        options = self.root_actions
+        expanded = False
+        while seat is not None:
+            option, is_new = self._select(node, seat, options, rng)
+            key = (seat, option[0])
+            path.append((node, key))
+            if is_new:
+                node.stats[key] = [0, 0.0, option[1]]
+            state = engine.apply(state, seat, option[1])
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = _Node()
+            node = child
+            if is_new:
+                expanded = True
+            state, seat = self._advance(state, rng)
+            if seat is None or expanded:
+                break
+            options = [(json_key(action), action) for action in engine.legal_actions(state, seat)]
+        # Playout from the new leaf with the rollout policy, then back up every seat's reward.
+        rollout = game.rollout
+        while seat is not None:
+            action = rollout(state, seat, engine.legal_actions(state, seat), rng)
+            state = engine.apply(state, seat, action)
+            state, seat = self._advance(state, rng)
+        rewards = game.rewards(state)
+        for parent, key in path:
+            parent.visits += 1
+            entry = parent.stats[key]
+            entry[0] += 1
+            entry[1] += rewards[key[0]]
+
+    def root_visits(self) -> dict:
+        return {key[1]: entry[0] for key, entry in self.root.stats.items() if key[0] == self.seat}
+
+
+class SearchBot:
+    """A :data:`domain.engine.Bot` that searches (see the module docstring for the budget)."""
+
+    def __init__(
+        self,
+        game: SearchGame,
+        iterations: int = 400,
+        seconds: Optional[float] = 0.8,
+        determinizations: int = 8,
+        exploration: float = 0.7,
+        clock: Callable[[], float] = time.perf_counter,
+    ):
+        self.game = game
+        self.iterations = iterations
+        self.seconds = seconds
+        self.determinizations = determinizations
+        self.exploration = exploration
+        self.clock = clock
+
+    def with_budget(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                    determinizations: Optional[int] = None) -> SearchBot:
+        """The same search with another budget (``seconds=None``: iterations only)."""
+        return SearchBot(
+            self.game,
+            iterations=self.iterations if iterations is None else iterations,
+            seconds=seconds,
+            determinizations=self.determinizations if determinizations is None else determinizations,
+            exploration=self.exploration,
+            clock=self.clock,
+        )
+
+    def visits(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> dict[str, int]:
+        """The votes: root visits summed over the determinisations, by action key."""
+        seat = self.game.seat(observation)
+        options = [(json_key(action), action) for action in legal]
+        trees = [
+            _Tree(self.game, self.game.determinize(observation, seat, rng), seat, options, self.exploration)
+            for _ in range(max(1, self.determinizations))
+        ]
+        deadline = None if self.seconds is None else self.clock() + self.seconds
+        for done in range(self.iterations):
+            trees[done % len(trees)].iterate(rng)
+            if deadline is not None and done % 8 == 7 and self.clock() >= deadline:
+                break
+        votes = {key: 0 for key, _ in options}
+        for tree in trees:
+            for key, visits in tree.root_visits().items():
+                votes[key] += visits
+        return votes
+
+    def __call__(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> Any:
+        legal = list(legal)
+        if len(legal) == 1:
+            return legal[0]
+        votes = self.visits(observation, legal, rng)
+        # Most votes; ties go to the first listed action (deterministic given the inputs).
+        best = max(range(len(legal)), key=lambda i: (votes[json_key(legal[i])], -i))
+        return legal[best]
