@@ -19,20 +19,20 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from application import errors
-from application.snapshots import Collector
 from application.chance import STEPS, new_chance, step_of, verify
+from application.snapshots import Collector
 from application.views import Lens, Viewer, event_view, lens_for, match_view
 from domain.chance import ChanceStream, commitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
 from domain.lineage import Lineage
-from domain.match import STATUS_ACTIVE, STATUS_OPEN, Match, MatchError
+from domain.match import STATUS_ACTIVE, STATUS_OPEN, Match, MatchError, resignation_result
 
 PAGE_MAX = 5000
 IMPORT_MAX_LINES = 200_000
@@ -391,13 +391,51 @@ class Importer:
             raise self.refuse("no automatic step is due")
         self.match._resolution_due()
 
+    def on_SeatLeft(self, data: dict, line: dict) -> None:
+        seat = data["seat"]
+        self.match.check_open()
+        if type(seat) is not int or not 0 <= seat < self.match.num_seats or self.match.players[seat] is None:
+            raise self.refuse("only a taken seat is left")
+        self.match._seat_left(seat=seat)
+
+    def on_Cancelled(self, data: dict, line: dict) -> None:
+        self.match.check_open()
+        self.match._cancelled()
+
+    def on_Resigned(self, data: dict, line: dict) -> None:
+        seat = data["seat"]
+        self.match.check_active()
+        if type(seat) is not int or not 0 <= seat < self.match.num_seats or seat in self.match.resigned:
+            raise self.refuse("a seat of the match that has not resigned yet resigns")
+        self.match._resigned(seat=seat)
+
+    def on_RematchOpened(self, data: dict, line: dict) -> None:
+        self.match.check_open()
+        reserved = data.get("reserved") or {}
+        if type(data.get("of_match")) is not str or not all(type(v) is str for v in reserved.values()):
+            raise self.refuse("a rematch names its match and the players its seats are kept for")
+        self.match._rematch_opened(of_match=data["of_match"], reserved=reserved)
+
+    def on_RematchLinked(self, data: dict, line: dict) -> None:
+        if type(data.get("match_id")) is not str:
+            raise self.refuse("a rematch link names the rematch")
+        self.match.check_rematch_allowed()
+        self.match._rematch_linked(match_id=data["match_id"])
+
     def on_Finished(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()
-        result = match.engine.result(match.state)
-        if match.engine.to_act(match.state).kind != Phase.OVER or result is None:
+        over = match.engine.to_act(match.state).kind == Phase.OVER
+        result = match.engine.result(match.state) if over else None
+        expected = None if result is None else json.loads(json.dumps(result.to_json()))
+        if match.resigned:  # issue 13: resigned seats rank last; the last seat standing wins at once
+            playing = match.playing_seats()
+            if not over and not (len(playing) <= 1 or all(match.is_bot(s) for s in playing)):
+                raise self.refuse("the match is not over at this point")
+            expected = resignation_result(expected, match.num_seats, match.resigned)
+        elif not over or result is None:
             raise self.refuse("the match is not over at this point")
-        if json.loads(json.dumps(result.to_json())) != data["result"]:
+        if expected != data["result"]:
             raise self.refuse("the recorded result is not the one the rules give")
         seed = data.get("seed")
         if seed is not None:

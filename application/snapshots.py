@@ -29,7 +29,7 @@ from domain.match import Match
 
 INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
-MATCH_LAYOUT = 2
+MATCH_LAYOUT = 3  # 3: issue 13 (resigned, rematch_of, rematch)
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 
@@ -112,7 +112,7 @@ class KeyedSnapshotRepository(Repository):
     """The library's repository, loading only snapshots whose key the current code would write."""
 
     @classmethod
-    def like(cls, base: Repository) -> "KeyedSnapshotRepository":
+    def like(cls, base: Repository) -> KeyedSnapshotRepository:
         repository = cls(
             base.event_store,
             snapshot_store=base.snapshot_store,

@@ -312,3 +312,25 @@ def test_the_live_stream_is_redacted_and_resumes_without_a_miss_or_a_repeat(audi
     assert [e["id"] for e in rest] == list(range(versions[-1] + 1, final + 1))
     bad = client.http.get(f"/matches/{match_id}/events/stream", headers={"Last-Event-ID": "x1"})
     assert bad.status_code == 422
+
+
+def test_a_history_with_a_seat_left_and_a_resignation_travels_by_import(audit):
+    container, client = audit
+    keys = [client.register(f"p{i}")[1] for i in range(4)]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body["id"]
+    for key in keys[:3]:
+        assert client.post(f"/matches/{match_id}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{match_id}/leave", key=keys[2]).status < 300  # issue 13's SeatLeft
+    assert client.post(f"/matches/{match_id}/seats", {}, key=keys[3]).status == 201
+    assert client.post(f"/matches/{match_id}/start", key=keys[0]).status == 200
+    assert client.post(f"/matches/{match_id}/resign", key=keys[1]).status < 300
+    play_randomly(client, match_id, [keys[0], None, keys[3]], random.Random(9), settle=container.tasks.drain)
+    lines = export(client, match_id, AUDITOR)
+    assert {"SeatLeft", "Resigned"} <= {line["event"] for line in lines}
+    status, view = post_history(client, lines)
+    assert status == 201 and view["result"] == lines[-1]["data"]["result"], view
+    assert view["result"]["ranks"][1] == 3
+    forged = json.loads(json.dumps(lines))
+    forged[-1]["data"]["result"]["ranks"] = [3, 1, 1]
+    status, problem = post_history(client, forged)
+    assert status == 422 and problem["line"] == len(lines)
