@@ -18,7 +18,7 @@ from tests.platform.client import ApiClient, play_randomly
 # Options that keep a whole match short enough for an end-to-end test.
 FAST_OPTIONS = {
     "le-bouffon": {"deals": 2},
-    "tumult-royale": {"tax_seconds": 1},
+    "tumult-royale": {"tax_seconds": 1, "ready_seconds": 1},
 }
 
 
@@ -122,7 +122,7 @@ def test_the_worker_closes_timed_tax_collections_of_a_whole_tumult_match(client,
     """Nobody acts during tax collection: each time, the worker closes the phase at its deadline
     (a TimedOut event), and the match still runs to its end."""
     keys = [client.register(name)[1] for name in ("ann", "bob")]
-    match_id = client.new_match("tumult-royale", 2, keys, options={"tax_seconds": 1})
+    match_id = client.new_match("tumult-royale", 2, keys, options=FAST_OPTIONS["tumult-royale"])
     rng = random.Random(f"{seed}-moves")
     deadline = time.monotonic() + 240
     late_refused = False
@@ -152,7 +152,9 @@ def test_the_worker_closes_timed_tax_collections_of_a_whole_tumult_match(client,
     timed_out = [e for e in events if e["type"] == "TimedOut"]
     started = [e for e in events if e["type"] == "TimerStarted"]
     assert timed_out and len(timed_out) == len(started)
-    assert all(e["phase"].startswith("tax-") for e in timed_out)
+    # Rules 1.1.0: the ready question before each tax collection is timed too (docs/rules/tumult-royale.md).
+    assert all(e["phase"].startswith(("tax-", "ready-")) for e in timed_out)
+    assert any(e["phase"].startswith("tax-") for e in timed_out)
     assert events[-1]["type"] == "Finished"
 
 
