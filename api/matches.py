@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from api import schemas
 from api.audit import history, viewer
 from api.context import container, current_player, service
-from application.errors import InvalidRequest
+from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
 from application.views import Viewer, lens_for, match_view
@@ -17,6 +17,8 @@ from application.views import Viewer, lens_for, match_view
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
+IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {"type": "string"},
+                         "description": "A retried request with the same key is answered as the first was"}
 
 
 def seat_of_caller(match, player):
@@ -66,23 +68,37 @@ class Matches(MethodView):
 
     @blp.arguments(schemas.CreateMatch)
     @blp.response(201, schemas.MatchOut)
+    @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
     def post(self, body):
-        """Create a match; seats may be given to computer opponents. Players then join and start it."""
+        """Create a match; seats may be given to computer opponents. Players then join and start it.
+        Retried with the same Idempotency-Key, the answer is the first match (as it is now)."""
         player = current_player()
         computers = {int(seat): level for seat, level in body["computers"].items()}
-        match_id = service().create_match(player, body["game"], body["seats"], body["options"], computers,
-                                          rated=body["rated"], reveal_at_end=body["reveal_at_end"])
+        match_id, replayed = service().create_match_once(
+            player, body["game"], body["seats"], body["options"], computers,
+            body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None)
         match = service().get_match(match_id)
-        return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{match_id}"}
+        headers = {**written(match), "Location": f"/matches/{match_id}"}
+        if replayed:
+            headers["Idempotent-Replayed"] = "true"
+        return caller_view(match, player), 201, headers
 
 
 @blp.route("/<match_id>")
 class MatchById(MethodView):
     @blp.arguments(schemas.MatchQuery, location="query")
     @blp.response(200, schemas.MatchOut)
+    @blp.alt_response(304, description="Not modified: the match is still at the version of the ETag sent "
+                                       "as If-None-Match (cheap polling)")
+    @blp.doc(parameters=[{"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
+                          "description": 'The ETag of your last read ("12"): 304 while the match is at it'}])
     def get(self, query, match_id):
         """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
         without), now or rewound to any earlier version."""
+        if query["version"] is None and request.if_none_match:
+            current = service().get_match(match_id)  # the version is known before any view is built
+            if request.if_none_match.contains(str(current.version)):
+                return Response(status=304, headers=headers_for(current), mimetype="application/json")
         match, view = history().match(match_id, viewer(), query["version"])
         return view, 200, headers_for(match)
 
@@ -114,17 +130,24 @@ class Start(MethodView):
 class Moves(MethodView):
     @blp.arguments(schemas.SubmitMove)
     @blp.response(201, schemas.MatchOut)
-    @blp.doc(parameters=[{"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {"type": "string"},
-                          "description": "A retried request with the same key is answered as the first was"}])
+    @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
+    @blp.alt_response(412, response="PRECONDITION_FAILED",
+                      description="The If-Match version is not the match's version now")
     def post(self, body, match_id):
         """Submit a move for your seat. Illegal moves are refused (422, naming the rule), moves out of
         turn or against a stale expected_version with 409; nothing is appended then."""
         player = current_player()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
         expected = body["expected_version"]
-        if expected is None and request.headers.get("If-Match"):
+        precondition = expected is None and bool(request.headers.get("If-Match"))
+        if precondition:
             expected = version_from_etag(request.headers["If-Match"])
-        receipt = service().submit_move(match_id, player, body["action"], expected, key)
+        try:
+            receipt = service().submit_move(match_id, player, body["action"], expected, key)
+        except StaleVersion as stale:
+            if not precondition:
+                raise
+            raise PreconditionFailed(stale.detail, **stale.extra) from None  # a failed If-Match is a 412
         match = receipt.match or service().get_match(receipt.match_id, version=receipt.version)
         headers = headers_for(match, receipt.position)
         if receipt.replayed:

@@ -1,10 +1,12 @@
 """Players: register (get an API key), rotate and revoke keys, and read a player."""
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container, current_player, service
+from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER
 from application import errors
 from application.freshness import wait_until_applied
 from application.league import player_league, rating_history
@@ -16,10 +18,15 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Registe
 class Players(MethodView):
     @blp.arguments(schemas.RegisterPlayer)
     @blp.response(201, schemas.RegisteredPlayer)
+    @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
     def post(self, body):
-        """Register a player; the API key in the answer is shown once and stored hashed."""
-        player_id, key = service().register_player(body["name"])
-        return {"id": str(player_id), "name": body["name"], "api_key": key, "key_id": service().key_id_of(key)}
+        """Register a player; the API key in the answer is shown once and stored hashed. Retried with
+        the same Idempotency-Key, the answer names the same player, with api_key and key_id null: the
+        player is registered once, and its key is never shown again."""
+        player_id, key = service().register_player_once(body["name"], request.headers.get(IDEMPOTENCY_HEADER) or None)
+        out = {"id": str(player_id), "name": body["name"], "api_key": key,
+               "key_id": None if key is None else service().key_id_of(key)}
+        return out, 201, {} if key is not None else {"Idempotent-Replayed": "true"}
 
 
 @blp.route("/me")

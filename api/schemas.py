@@ -66,8 +66,10 @@ class PlayerOut(Schema):
 
 
 class RegisteredPlayer(PlayerOut):
-    api_key = fields.String(metadata={"description": "Send as 'Authorization: Bearer <api_key>'. Shown once."})
-    key_id = fields.String(metadata={"description": "Names this key for DELETE /players/me/keys/{key_id}"})
+    api_key = fields.String(allow_none=True, metadata={"description": "Send as 'Authorization: Bearer <api_key>'. "
+                                                                      "Shown once (null in a retry's answer)."})
+    key_id = fields.String(allow_none=True,
+                           metadata={"description": "Names this key for DELETE /players/me/keys/{key_id}"})
 
 
 class NewKey(Schema):

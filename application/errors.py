@@ -63,6 +63,12 @@ class StaleVersion(Conflict):
     slug, title = "stale-version", "Stale version"
 
 
+class PreconditionFailed(StaleVersion):
+    """The version stated in ``If-Match`` is not the match's version now (RFC 9110 §13.1.1)."""
+
+    status, slug, title = 412, "precondition-failed", "Precondition failed"
+
+
 class NoLongerLegal(Conflict):
     """The move was legal when sent, but another move landed first and made it illegal."""
 

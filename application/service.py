@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable, Optional, cast
-from uuid import UUID
+from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import AggregateEvent
@@ -41,6 +41,16 @@ RETRIES = 20
 SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "ResolutionDue", "Finished"})
 REPLAY_LOOKAHEAD = 500  # events read past a replayed move to find the end of its save
 log = logging.getLogger(__name__)
+
+
+#: Where the ids of idempotent creations come from: uuid5(this, "<kind>:<scope>:<Idempotency-Key>").
+IDEMPOTENT_CREATIONS = UUID("0b5d6c57-6f2e-4f4e-9a43-6d6f746c6579")
+
+
+def idempotent_id(kind: str, scope: str, request_key: Optional[str]) -> Optional[UUID]:
+    """The id a creation with an Idempotency-Key gets: the same for a retry, so the store itself
+    refuses a second creation (a version-1 event already exists) and the retry finds the first."""
+    return None if request_key is None else uuid5(IDEMPOTENT_CREATIONS, f"{kind}:{scope}:{request_key}")
 
 
 def utcnow() -> datetime:
@@ -89,9 +99,25 @@ class Motley(Application):
 
     # -- players ---------------------------------------------------------------------------------
     def register_player(self, name: str) -> tuple[UUID, str]:
+        player_id, key = self.register_player_once(name, None)
+        assert key is not None, "a registration without a request key is never a retry"
+        return player_id, key
+
+    def register_player_once(self, name: str, request_key: Optional[str]) -> tuple[UUID, Optional[str]]:
+        """A new player and its API key. Retried with the same ``request_key``, the same player and no
+        key (``None``): a key is shown once, and an Idempotency-Key is no secret that may fetch one."""
         secret = secrets.token_urlsafe(32)
-        player = Player(name=name, key_hash=hash_secret(secret))
-        self.save(player)
+        player_id = idempotent_id("player", "", request_key)
+        identity: dict[str, Any] = {} if player_id is None else {"id": player_id}  # the library's own id argument
+        player = Player(name=name, key_hash=hash_secret(secret), **identity)
+        try:
+            self.save(player)
+        except IntegrityError:
+            first = self.get_player(player_id)
+            if first.name != name:
+                raise errors.Conflict("this idempotency key was already used for a different player",
+                                      rule="idempotency") from None
+            return first.id, None
         # The read models follow every event, a player's too: a read that waits for this write's
         # position (?after=) must see it applied, not time out.
         self.tasks.enqueue(Task(TASK_PROJECT))
@@ -151,13 +177,30 @@ class Motley(Application):
         reveal_at_end: bool = True,
         rated: bool = True,
     ) -> UUID:
-        match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated)
-        self._save_match(match)
-        return match.id
+        return self.create_match_once(creator, game, seats, options, computers, reveal_at_end, rated, None)[0]
+
+    def create_match_once(
+        self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
+        reveal_at_end: bool, rated: bool, request_key: Optional[str],
+    ) -> tuple[UUID, bool]:
+        """The new match's id, and whether this was a retry (same ``request_key``) of a creation
+        already made: the first match is answered then, and nothing is created twice."""
+        match_id = idempotent_id("match", str(creator.id), request_key)
+        match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id)
+        try:
+            self._save_match(match)
+        except IntegrityError:
+            first = self.get_match(match_id)
+            asked = (match.game, match.options, match.bots, match.num_seats, match.rated, match.reveal_at_end)
+            if (first.game, first.options, first.bots, first.num_seats, first.rated, first.reveal_at_end) != asked:
+                raise errors.Conflict("this idempotency key was already used for a different match",
+                                      rule="idempotency") from None
+            return first.id, True
+        return match.id, False
 
     def _new_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
-        reveal_at_end: bool, rated: bool,
+        reveal_at_end: bool, rated: bool, match_id: Optional[UUID] = None,
     ) -> Match:
         try:
             engine = get_engine(game)
@@ -174,6 +217,7 @@ class Motley(Application):
             if level not in levels:
                 known = ", ".join(sorted(levels)) or "none"
                 raise errors.InvalidRequest(f"{engine.title} has no computer level {level!r} (levels: {known})")
+        identity: dict[str, Any] = {} if match_id is None else {"id": match_id}  # the library's own id argument
         match = Match(
             game=game,
             rules_version=engine.rules_version,
@@ -184,6 +228,7 @@ class Motley(Application):
             reveal_at_end=reveal_at_end,
             chance=new_chance(),
             rated=rated,  # "rated": false keeps the match out of the ratings (issue 10)
+            **identity,
         )
         return match
 
@@ -284,7 +329,7 @@ class Motley(Application):
                 action = self.rng.choice(legal)
             else:
                 action = engine.bots()[level](engine.observation(match.state, seat), legal, self.rng)
-            engine.check_action(match.state, seat, action)
+            engine.check(match.state, seat, action)
         except Exception:  # a faulty computer opponent must not stall the match: it plays at random
             log.exception("computer %s at seat %s of match %s failed", level, seat, match.id)
             action = self.rng.choice(legal)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from datetime import datetime, timedelta
 from typing import Any, Optional, Sequence, cast
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
@@ -78,7 +79,10 @@ class Match(Aggregate):
         chance: Optional[dict] = None,
         parent: Optional[dict] = None,
         rated: bool = True,
+        id: Optional[UUID] = None,
     ):
+        # ``id``: the library's own, given for an idempotent creation (application/service.py); the
+        # library sets ``self.id`` and keeps it out of the stored Created event.
         # Defaults keep matches stored before issue 11 readable: they reveal at the end, drew chance
         # from the server's generator (no commitment) and have no parent.
         self.game = game
@@ -296,7 +300,7 @@ class Match(Aggregate):
         last = self.last_acted_at.get(_cooldown_key(seat, action))
         if wait and last is not None and now < last + timedelta(seconds=wait):
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown")
-        self.engine.check_action(self.state, seat, action)
+        self.engine.check(self.state, seat, action)  # the contract's one checked path
 
     def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None) -> None:
         self.check_can_move(seat, action, now)

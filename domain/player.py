@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Optional
+from uuid import UUID
 
 from eventsourcing.domain import Aggregate, event
 
@@ -45,7 +47,9 @@ def key_id(key_hash: str) -> str:
 
 class Player(Aggregate):
     @event("Registered")
-    def __init__(self, name: str, key_hash: str):
+    def __init__(self, name: str, key_hash: str, id: Optional[UUID] = None):
+        # ``id``: the library's own, given for an idempotent registration (application/service.py);
+        # the library sets ``self.id`` and keeps it out of the stored event.
         self.name = name
         self.keys: dict[str, str] = {key_id(key_hash): key_hash}  # key id -> hash of its secret
 

@@ -43,6 +43,8 @@ class ApiClient:
             assert response.mimetype == "application/problem+json", (response.status_code, text)
             problem = json.loads(text)
             assert problem["status"] == response.status_code and problem["title"] and problem["type"], problem
+        elif response.status_code == 304:  # Not Modified: no body (RFC 9110 §15.4.5)
+            assert not text, text
         else:
             assert response.mimetype == "application/json", text
         return Answer(response.status_code, json.loads(text) if text else None, response.headers, text)

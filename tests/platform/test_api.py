@@ -213,7 +213,7 @@ def test_if_match_states_the_version_seen(table):
     hand = read.body["observation"]["hand"]
     body = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
     stale = client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": '"3"'})
-    assert stale.status == 409 and stale.body["type"].endswith("stale-version")
+    assert stale.status == 412 and stale.body["type"].endswith("precondition-failed")  # issue 13: RFC 9110 §13.1.1
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": "soon"}).status == 422
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": etag}).status == 201
     assert client.get("/health").body["status"] == "ok"

@@ -1,0 +1,58 @@
+"""HTTP semantics a client developer expects (issue 13), through the API on both stores: a failed
+If-Match is a 412, If-None-Match a 304 while nothing changed, and creating a player or a match honours
+Idempotency-Key as moves do."""
+
+from __future__ import annotations
+
+import pytest
+
+from api import create_app
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}"
+    read = client.get(path, key=keys[0])
+    etag = read.headers["ETag"]
+    assert client.get(path, key=keys[0], headers={"If-None-Match": etag}).status == 304
+    assert client.get(path, headers={"If-None-Match": '"1"'}).status == 200  # an older version: the view
+    hand = read.body["observation"]["hand"]
+    offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+    stale = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f'"{read.body["version"] - 1}"'})
+    assert stale.status == 412 and stale.body["type"] == "urn:motley:problem:precondition-failed"
+    assert client.get(path).body["version"] == read.body["version"]  # nothing appended
+    in_body = client.post(f"{path}/moves", {**offer, "expected_version": 1}, key=keys[0])
+    assert in_body.status == 409 and in_body.body["type"] == "urn:motley:problem:stale-version"
+    moved = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": etag})
+    assert moved.status == 201
+    again = client.get(path, key=keys[0], headers={"If-None-Match": etag})
+    assert again.status == 200 and again.headers["ETag"] == moved.headers["ETag"] != etag
+
+
+def test_creating_a_player_or_a_match_honours_the_idempotency_key(client):
+    first = client.post("/players", {"name": "ann"}, headers={"Idempotency-Key": "signup-1"})
+    retry = client.post("/players", {"name": "ann"}, headers={"Idempotency-Key": "signup-1"})
+    assert first.status == retry.status == 201 and first.body["id"] == retry.body["id"]
+    assert first.body["api_key"] and retry.body["api_key"] is None  # the key is shown once, never again
+    assert retry.headers["Idempotent-Replayed"] == "true"
+    assert client.post("/players", {"name": "bob"}, headers={"Idempotency-Key": "signup-1"}).status == 409
+    key = first.body["api_key"]
+    body = {"game": "jest", "seats": 3, "options": {}}
+    made = client.post("/matches", body, key=key, headers={"Idempotency-Key": "m-1"})
+    again = client.post("/matches", body, key=key, headers={"Idempotency-Key": "m-1"})
+    assert made.status == again.status == 201 and made.body["id"] == again.body["id"]
+    assert again.headers["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in made.headers
+    other = client.post("/matches", {**body, "seats": 4}, key=key, headers={"Idempotency-Key": "m-1"})
+    assert other.status == 409 and other.body["rule"] == "idempotency"
+    _, bob = client.register("bob")  # another player's key of the same text is another creation
+    assert client.post("/matches", body, key=bob, headers={"Idempotency-Key": "m-1"}).body["id"] != made.body["id"]
+    assert client.post("/matches", body, key=key).body["id"] != made.body["id"]  # no key: a new match
+    listed = client.get("/matches", query={"player": first.body["id"]})
+    assert listed.status == 200
