@@ -66,27 +66,33 @@ def _containers(value, found: Optional[dict] = None) -> dict:
     return found
 
 
-def _mutate(value) -> None:
+def _mutate(value, found: Optional[dict] = None) -> dict:
     """Change a JSON observation deeply, the way a careless caller might: append to every list,
-    add a key to every dict and change every value of it."""
+    add a key to every dict and change every value of it. Returns the lists and dicts it changed
+    (by id; ``found`` collects them), in the same walk."""
+    if found is None:
+        found = {}
     if type(value) is list:
+        found[id(value)] = value
         for item in value:
             if type(item) is list or type(item) is dict:
-                _mutate(item)
+                _mutate(item, found)
         value.append("<mutated>")
     elif type(value) is dict:
+        found[id(value)] = value
         for key, item in list(value.items()):
             if type(item) is list or type(item) is dict:
-                _mutate(item)
+                _mutate(item, found)
             else:
                 value[key] = "<mutated>"
         value["<mutated>"] = True
+    return found
 
 
 def check_observations(engine: Engine, state: Any, num_players: int, snapshot: Any = None) -> list:
     """The observations of ``state`` (public first, then each seat's): JSON, sharing no list or dict
-    with the state nor with one another, and refusing non-seats. Every one is then mutated deeply;
-    if ``snapshot`` (a deep copy of ``state``) is given, the state must still equal it.
+    with the state nor with one another, and refusing non-seats. Every one is mutated deeply; if
+    ``snapshot`` (a deep copy of ``state``) is given, the state must still equal it.
 
     Returns copies of the observations taken before mutation."""
     public = engine.public_observation(state)
@@ -94,17 +100,6 @@ def check_observations(engine: Engine, state: Any, num_players: int, snapshot: A
     pristine = [_roundtrip(observation) for observation in observations]
     for observation, plain in zip(observations, pristine):
         assert plain == observation, f"observation is not plain JSON: {observation!r}"
-    in_state = _containers(state)
-    seen: dict = {}
-    for index, observation in enumerate(observations):
-        viewer = "public" if index == 0 else f"seat {index - 1}"
-        mine = _containers(observation)
-        shared = mine.keys() & in_state.keys()
-        assert not shared, f"{engine.name}: {viewer} observation shares {len(shared)} list/dict with state"
-        aliased = mine.keys() & seen.keys()
-        other = seen[min(aliased)] if aliased else None
-        assert not aliased, f"{engine.name}: {viewer} observation shares a list/dict with {other}'s"
-        seen.update(dict.fromkeys(mine, viewer))
     for bad in (True, False, -1, num_players, "0", 1.0):
         try:
             engine.observe(state, bad)
@@ -113,7 +108,18 @@ def check_observations(engine: Engine, state: Any, num_players: int, snapshot: A
         raise AssertionError(f"{engine.name}: observe(state, {bad!r}) must be refused")
     checked = engine.observe(state, 0)
     assert checked == pristine[1], "observe(state, 0) is seat 0's observation"
-    for observation in observations + [checked, engine.observe(state, None)]:
+    in_state = _containers(state)
+    seen: dict = {}
+    for index, observation in enumerate(observations):
+        viewer = "public" if index == 0 else f"seat {index - 1}"
+        mine = _mutate(observation)  # the objects it holds are the ones it changes
+        shared = mine.keys() & in_state.keys()
+        assert not shared, f"{engine.name}: {viewer} observation shares {len(shared)} list/dict with state"
+        aliased = mine.keys() & seen.keys()
+        other = seen[min(aliased)] if aliased else None
+        assert not aliased, f"{engine.name}: {viewer} observation shares a list/dict with {other}'s"
+        seen.update(dict.fromkeys(mine, viewer))
+    for observation in (checked, engine.observe(state, None)):
         _mutate(observation)
     if snapshot is not None:
         assert state == snapshot, f"{engine.name}: changing an observation changed the state"
