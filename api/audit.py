@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hmac
 import json
-import time
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
@@ -15,6 +14,7 @@ from flask_smorest import Blueprint
 from api import schemas
 from api.context import api_key, container, current_player, service
 from application import errors
+from application.following import follow_events
 from application.history import History
 from application.views import Viewer
 
@@ -141,26 +141,14 @@ class EventStream(MethodView):
         latest, _ = motley_history.lens(match_id, who)  # 404 before the stream starts
         last_seen = (request.headers.get("Last-Event-ID") or "").strip()
         seen = int(last_seen) if last_seen.isdigit() else 0
+        items = follow_events(motley_history, latest.id, who, seen, query["seconds"], query["poll"])
 
         def events():
-            nonlocal seen
-            deadline = time.monotonic() + query["seconds"]
-            beat = time.monotonic()
-            while True:
-                page = motley_history.events(latest.id, who, after=seen, limit=500)
-                for item in page["items"]:
-                    seen = item["version"]
-                    yield f"id: {seen}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
-                    beat = time.monotonic()
-                if page["items"]:
-                    continue
-                current = service().get_match(latest.id)
-                if (current.status == "finished" and seen >= current.version) or time.monotonic() >= deadline:
-                    return
-                if time.monotonic() - beat > 10:
+            for item in items:
+                if item is None:
                     yield ": still here\n\n"
-                    beat = time.monotonic()
-                time.sleep(query["poll"])
+                else:
+                    yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
 
         response = Response(stream_with_context(events()), mimetype="text/event-stream")
         response.headers["Cache-Control"] = "no-cache"

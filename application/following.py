@@ -1,7 +1,8 @@
-"""Following a match live: the caller's view, each time the match's version moves on.
+"""Following a match live: the caller's view each time the match's version moves on (``follow``), or
+each new event as the caller may see it (``follow_events``).
 
-The API turns what ``follow`` yields into server-sent events; the polling, the heartbeat and the end
-of the stream (the match finished, or the caller's time is up) are decided here.
+The API turns what they yield into server-sent events; the polling, the heartbeat and the end of the
+stream (the match finished, or the caller's time is up) are decided here.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
+from application.history import History
 from application.service import Motley
 from application.views import Viewer, lens_for, match_view
 
@@ -41,6 +43,39 @@ def follow(
             yield seen, match_view(current, lens_for(current, viewer))
             beat = monotonic()
         if current.status == "finished" or monotonic() >= deadline:
+            return
+        if monotonic() - beat > HEARTBEAT_SECONDS:
+            yield None
+            beat = monotonic()
+        sleep(poll)
+
+
+def follow_events(
+    history: History,
+    match_id: Any,
+    viewer: Viewer,
+    seen: int,
+    seconds: float,
+    poll: float,
+    monotonic: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Iterator[Optional[dict]]:
+    """Yield each stored event after version ``seen`` as ``viewer`` may see it, in order, none missed
+    and none repeated; ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once the
+    match is finished and every event was yielded, or after ``seconds``."""
+    match_uuid = history.app.get_match(match_id).id
+    deadline = monotonic() + seconds
+    beat = monotonic()
+    while True:
+        page = history.events(match_uuid, viewer, after=seen, limit=500)
+        for item in page["items"]:
+            seen = item["version"]
+            yield item
+            beat = monotonic()
+        if page["items"]:
+            continue
+        current = history.app.get_match(match_uuid)
+        if (current.status == "finished" and seen >= current.version) or monotonic() >= deadline:
             return
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
