@@ -64,6 +64,7 @@ def new_match(match_id: UUID, **fields: Any) -> Match:
     bound.apply_defaults()
     arguments = dict(bound.arguments)
     arguments.pop("self")
+    arguments.pop("id", None)  # should ``Match.__init__`` name the library's id, it is passed once, below
     return Match._create(event_class=Match.Created, id=match_id, **arguments)
 
 

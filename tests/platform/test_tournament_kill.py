@@ -20,6 +20,7 @@ from api import create_app
 from application.league import KINDS
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
+from infrastructure.rebuild import rebuild
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue
 from tests.conftest import BROKER, PG, ROOT, create_schema, drop_schema, pg_settings
@@ -151,13 +152,18 @@ def test_killed_workers_count_nothing_twice_and_the_live_read_models_equal_a_reb
     assert events.count("TableResultRecorded") == 6 and events.count("RoundPaired") == 2
     assert all(t["result"]["how"] == "played" for r in tournament.rounds for t in r["tables"])
 
+    assert container.match_list.wait(app.name, position, timeout=60)
     live = container.league_view.dump(KINDS)
+    live_matches = container.match_list.query(limit=1000).rows
     fresh = build(Settings(**{**settings.__dict__, "create_tables": False}), tasks=NoTaskQueue())
     try:
-        fresh.league.rebuild()
+        rebuild(fresh, "league")
+        rebuild(fresh, "matches")
         rebuilt = fresh.league_view.dump(KINDS)
+        rebuilt_matches = fresh.match_list.query(limit=1000).rows
     finally:
         fresh.close()
     assert len(live) == len(rebuilt) and live == rebuilt
+    assert len(live_matches) == 10 and live_matches == rebuilt_matches  # 6 tables, 4 free matches
     board = {d.key: d.data for d in live if d.kind == "rating"}
     assert set(board) == set(keys) and all(r["played"] >= 2 for r in board.values())
