@@ -34,21 +34,25 @@ Optional hooks of :class:`SearchGame`:
 * ``evaluate(state) -> list[float]``: ...and score that state, one reward in [0, 1] per seat. Also
   used at the end of a match when given; the default reward is by rank: 1 for first, 0 for last,
   evenly between ((n - rank) / (n - 1)).
+* ``distinct(legal) -> list``: one representative of each class of equivalent actions, keeping
+  the engine's order (say, laying copy #1 or copy #3 of the same card), so the search does not
+  split its visits between moves that are the same; the bot plays a representative (a legal action).
 
 The budget: ``iterations`` playouts in all (split round-robin between the determinisations) and,
-when ``seconds`` is set, no longer than that on the ``clock`` (injectable; a test uses iterations
-only so that the choice depends on the observation, the legal actions and the rng alone). With a
-single legal action the bot answers at once.
+when a ``clock`` is given (the domain reads no clock of its own: the caller passes one, say
+``time.perf_counter``, through :meth:`SearchBot.with_budget`), no longer than ``seconds`` on it.
+The bots the engines list use iterations only, sized to answer within a second on this machine
+(bench/bots.py prints the time a move takes), so that the choice depends on the observation, the
+legal actions and the rng alone. With a single legal action the bot answers at once.
 
-Pure apart from the clock: the caller passes the rng; the engine is used through its trusted
-``apply`` on actions it listed itself.
+Pure: the caller passes the rng (and any clock); the engine is used through its trusted ``apply``
+on actions it listed itself.
 """
 
 from __future__ import annotations
 
 import math
 import random
-import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Sequence
 
@@ -83,6 +87,7 @@ class SearchGame:
     rollout: Policy = uniform
     cutoff: Optional[Callable[[State], bool]] = None
     evaluate: Optional[Evaluate] = None
+    distinct: Callable[[list], list] = list
 
     def rewards(self, state: State) -> Sequence[float]:
         if self.evaluate is not None:
@@ -165,7 +170,7 @@ class _Tree:
             state, seat = self._advance(state, rng)
             if seat is None or expanded:
                 break
-            options = [(json_key(action), action) for action in engine.legal_actions(state, seat)]
+            options = [(json_key(action), action) for action in game.distinct(engine.legal_actions(state, seat))]
         # Playout from the new leaf with the rollout policy, then back up every seat's reward.
         rollout = game.rollout
         while seat is not None:
@@ -190,10 +195,10 @@ class SearchBot:
         self,
         game: SearchGame,
         iterations: int = 400,
-        seconds: Optional[float] = 0.8,
+        seconds: Optional[float] = None,
         determinizations: int = 8,
         exploration: float = 0.7,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Optional[Callable[[], float]] = None,
     ):
         self.game = game
         self.iterations = iterations
@@ -203,29 +208,31 @@ class SearchBot:
         self.clock = clock
 
     def with_budget(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
-                    determinizations: Optional[int] = None) -> SearchBot:
-        """The same search with another budget (``seconds=None``: iterations only)."""
+                    determinizations: Optional[int] = None,
+                    clock: Optional[Callable[[], float]] = None) -> SearchBot:
+        """The same search with another budget (``seconds`` counts only with a ``clock``)."""
         return SearchBot(
             self.game,
             iterations=self.iterations if iterations is None else iterations,
             seconds=seconds,
             determinizations=self.determinizations if determinizations is None else determinizations,
             exploration=self.exploration,
-            clock=self.clock,
+            clock=clock,
         )
 
     def visits(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> dict[str, int]:
         """The votes: root visits summed over the determinisations, by action key."""
         seat = self.game.seat(observation)
-        options = [(json_key(action), action) for action in legal]
+        options = [(json_key(action), action) for action in self.game.distinct(list(legal))]
         trees = [
             _Tree(self.game, self.game.determinize(observation, seat, rng), seat, options, self.exploration)
             for _ in range(max(1, self.determinizations))
         ]
-        deadline = None if self.seconds is None else self.clock() + self.seconds
+        clock = self.clock
+        deadline = None if self.seconds is None or clock is None else clock() + self.seconds
         for done in range(self.iterations):
             trees[done % len(trees)].iterate(rng)
-            if deadline is not None and done % 8 == 7 and self.clock() >= deadline:
+            if deadline is not None and clock is not None and done % 8 == 7 and clock() >= deadline:
                 break
         votes = {key: 0 for key, _ in options}
         for tree in trees:
@@ -234,7 +241,7 @@ class SearchBot:
         return votes
 
     def __call__(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> Any:
-        legal = list(legal)
+        legal = self.game.distinct(list(legal))
         if len(legal) == 1:
             return legal[0]
         votes = self.visits(observation, legal, rng)

@@ -628,7 +628,7 @@ def test_bots_play_whole_matches_from_observations_only():
     """The bots (random, basic) choose legal actions from a seat's observation; the basic bot laughs
     when it can (rulebook 10) and gives its weakest cards (rulebook 3)."""
     bots = ENGINE.bots()
-    assert set(bots) == {"random", "basic"}
+    assert {"random", "basic"} <= set(bots)
     rng = random.Random(11)
 
     def by_bot(state, seat, legal, rng):

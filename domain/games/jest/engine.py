@@ -364,5 +364,11 @@ class JestEngine(Engine):
         }
         return Result(scores=tuple(scores), ranks=ranks, detail=detail)
 
+    # -- computer opponents --------------------------------------------------------------------
+    def bots(self):
+        from .bots import BOTS  # the bots import this module (the search plays on ENGINE)
+
+        return dict(BOTS)
+
 
 ENGINE = JestEngine()

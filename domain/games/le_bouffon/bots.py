@@ -1,11 +1,21 @@
-"""Computer opponents for Le Bouffon. A bot sees only its observation and the legal actions."""
+"""Computer opponents for Le Bouffon. A bot sees only its observation and the legal actions.
+
+* ``random``: any legal action.
+* ``basic``: the heuristic below (weakest cards first, laughs when it can).
+* ``mcts``: the shared search (domain/search.py) on states sampled from the observation by
+  :func:`determinize`, each playout ending with the deal (a match of five deals is too long to play
+  out within a second) and scored by the finishing place of the deal and the match standing.
+"""
 
 from __future__ import annotations
 
 import random
 from typing import Any, Sequence
 
-from .cards import SORT_KEY, STRENGTH
+from domain.search import SearchBot, SearchGame
+
+from .cards import DECK, EXCHANGES, ROLES_BY_COUNT, SORT_KEY, STRENGTH, decks_for, sort_cards
+from .engine import ENGINE
 
 
 def random_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -39,4 +49,108 @@ def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> di
     return best
 
 
-BOTS = {"random": random_bot, "basic": basic_bot}
+def _kinds(action: dict) -> tuple:
+    return (action["type"], tuple(sorted(card.split("#")[0] for card in action.get("cards", []))))
+
+
+def distinct(legal: list) -> list:
+    """Copies of one kind are interchangeable (cards.py): one action per kind and count."""
+    seen: set = set()
+    kept = []
+    for action in legal:
+        key = _kinds(action)
+        if key not in seen:
+            seen.add(key)
+            kept.append(action)
+    return kept
+
+
+def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
+    """A full state showing ``seat`` what ``observation`` shows: the cards it has not seen (not in
+    its hand, not on the table this trick, not those it gave) dealt at random to the other hands.
+    The observation does not list the cards laid in earlier tricks, so those may be dealt too."""
+    n = len(observation["hand_counts"])
+    roles = list(observation["roles"])
+    hand = list(observation["hand"])
+    trick = observation.get("trick")
+    seen = list(hand)
+    if trick is not None:
+        for _, _, cards in trick["plays"]:
+            seen.extend(cards)
+    exchange = observation.get("exchange")
+    hands: list[list[str]] = [[] for _ in range(n)]
+    hands[seat] = hand
+    if exchange is not None and exchange["gave"]:  # the receiver holds what this seat gave (rulebook 3)
+        gave = [card for card in exchange["gave"] if card not in seen]
+        receiver_role = EXCHANGES.get(roles[seat], (None,))[0]
+        if receiver_role is None:  # this seat received: what it gave went back to the giver
+            receiver = next(s for s, role in enumerate(roles) if EXCHANGES.get(role, (None,))[0] == roles[seat])
+        else:
+            receiver = roles.index(receiver_role)
+        hands[receiver] = gave[: observation["hand_counts"][receiver]]
+        seen.extend(gave)
+    left = list(DECK[decks_for(n)])
+    for card in seen:
+        if card in left:
+            left.remove(card)
+    rng.shuffle(left)
+    for s in range(n):
+        if s != seat:
+            missing = observation["hand_counts"][s] - len(hands[s])
+            hands[s] = sort_cards(hands[s] + left[:missing])
+            del left[:missing]
+    gifts: list = [None] * n
+    if observation["phase"] == "exchange":
+        waiting = set(observation["waiting"])
+        for s, role in enumerate(roles):
+            if role in EXCHANGES and s not in waiting:
+                size = EXCHANGES[role][1]
+                gifts[s] = list(observation["gift"]) if s == seat else sort_cards(rng.sample(hands[s], size))
+    state_trick = None
+    if trick is not None:
+        plays = [list(play) for play in trick["plays"]]
+        laid = [play[0] for play in plays if play[1] != "pass"]
+        state_trick = {"leader": trick["leader"], "turn": trick["turn"], "acted": [play[0] for play in plays],
+                       "top": trick["top"], "plays": plays, "last": laid[-1] if laid else None}
+    exchanged: list = [None] * n
+    if exchange is not None:
+        exchanged[seat] = {"gave": list(exchange["gave"]), "received": list(exchange["received"])}
+    return {
+        "n": n, "deals": observation["deals"], "deal": observation["deal"], "phase": observation["phase"],
+        "roles": roles, "order": [roles.index(role) for role in ROLES_BY_COUNT[n]], "hands": hands,
+        "played": [], "gifts": gifts, "exchanged": exchanged, "finished": list(observation["finished"]),
+        "trick": state_trick, "scores": list(observation["scores"]), "history": [],
+    }
+
+
+def _deal_over(state: dict) -> bool:
+    return state["phase"] in ("score", "over")
+
+
+def _evaluate(state: dict) -> list[float]:
+    """Half the finishing place of this deal, half the match standing after it (its scoring rule,
+    house rule 5.4: points by place, ties to the better place); the last deal: the standing only."""
+    n = state["n"]
+    finished = state["finished"]
+    place = {seat: index for index, seat in enumerate(finished)}
+    totals = [state["scores"][seat] + n - 1 - place[seat] for seat in range(n)]
+    ranking = sorted(range(n), key=lambda seat: (-totals[seat], place[seat]))
+    standing = {seat: index for index, seat in enumerate(ranking)}
+    weight = 1.0 if state["deal"] >= state["deals"] else 0.5
+    return [weight * (n - 1 - standing[s]) / (n - 1) + (1 - weight) * (n - 1 - place[s]) / (n - 1)
+            for s in range(n)]
+
+
+def _rollout(state: dict, seat: int, legal: list, rng: random.Random) -> dict:
+    """Mostly the basic play on the sampled hand, sometimes any move (playouts need variety)."""
+    if rng.random() < 0.25:
+        return rng.choice(legal)
+    return basic_bot({"hand": state["hands"][seat]}, legal, rng)
+
+
+SEARCH = SearchGame(engine=ENGINE, determinize=determinize, rollout=_rollout, cutoff=_deal_over,
+                    evaluate=_evaluate, distinct=distinct)
+#: Under 1 s a move on this machine (bench/bots.py prints the time a move takes).
+mcts_bot = SearchBot(SEARCH, iterations=80, determinizations=8)
+
+BOTS = {"random": random_bot, "basic": basic_bot, "mcts": mcts_bot}

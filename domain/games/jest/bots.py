@@ -1,0 +1,116 @@
+"""Computer opponents for Jest (rules: docs/rules/jest.md). A bot sees only its observation and
+the legal actions, like a player.
+
+* ``random``: any legal action.
+* ``basic``: greedy on the Jest value (house rule R6): it takes the visible card that raises its own
+  Jest's score most (a face-down card is valued at the average unseen card), and offers its
+  better card face down, keeping it out of the others' reach.
+* ``mcts``: the shared search (domain/search.py) over states sampled from the observation by
+  :func:`determinize`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from domain.search import SearchBot, SearchGame
+
+from .engine import _TROPHIES, ENGINE
+from .scoring import CARDS, score_jest
+
+
+def random_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
+    return rng.choice(list(legal))
+
+
+def _unseen(observation: dict) -> list[str]:
+    """Cards this seat has not seen anywhere in its observation (hidden hands, face-down offers,
+    the others' Jests, the deck)."""
+    seen = set(observation.get("hand", [])) | set(observation.get("jest", []))
+    seen.update(trophy["card"] for trophy in observation["trophies"])
+    for offer in observation["offers"]:
+        if isinstance(offer, dict):
+            for value in (offer.get("up"), offer.get("down")):
+                if isinstance(value, str):
+                    seen.add(value)
+    return [card for card in CARDS if card not in seen]
+
+
+def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
+    legal = list(legal)
+    if legal[0]["type"] == "offer":
+        # The card worth more to a taker goes down (the up card sets the taking order, R1).
+        return max(legal, key=lambda action: score_jest([action["down"]]) - score_jest([action["up"]]))
+    jest = observation.get("jest", [])
+    base = score_jest(jest)
+    unseen = _unseen(observation)
+    own = observation["seat"]
+
+    def gain(action: dict) -> float:
+        offer = observation["offers"][action["from"]]
+        if action["card"] == "up" or action["from"] == own:
+            card = offer[action["card"]]
+            return score_jest(jest + [card]) - base
+        if not unseen:
+            return 0.0
+        return sum(score_jest(jest + [card]) - base for card in unseen) / len(unseen)
+
+    best = max(gain(action) for action in legal)
+    return rng.choice([action for action in legal if gain(action) == best])
+
+
+def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
+    """A full Jest state showing ``seat`` exactly ``observation``: the unseen cards dealt at random
+    to the others' hands, face-down offers, Jests and the deck."""
+    n = len(observation["offers"])
+    pool = _unseen(observation)
+    rng.shuffle(pool)
+
+    def draw(count: int) -> list[str]:
+        taken = pool[:count]
+        del pool[:count]
+        return taken
+
+    phase = observation["phase"]
+    hands: list[list[str]] = [[] for _ in range(n)]
+    offers: list = [None] * n
+    for s, offer in enumerate(observation["offers"]):
+        if s == seat:
+            hands[s] = list(observation["hand"])
+            offers[s] = None if offer is None else dict(offer)
+        elif phase == "offer":
+            cards = draw(2)
+            if offer["offered"]:
+                rng.shuffle(cards)
+                offers[s] = {"up": cards[0], "down": cards[1]}
+            else:
+                hands[s] = cards
+        elif offer is not None:
+            offers[s] = {"up": offer["up"], "down": draw(1)[0] if offer["down"] else None}
+    jests = [list(observation["jest"]) if s == seat else draw(observation["jest_counts"][s]) for s in range(n)]
+    deck = draw(observation["deck_count"])
+    trophies = [trophy["card"] for trophy in observation["trophies"]]
+    assert not pool and len(trophies) == _TROPHIES[n], "the observation does not add up to 17 cards"
+    return {
+        "n": n,
+        "rounds": observation["rounds"],
+        "round": observation["round"],
+        "phase": phase,
+        "trophies": trophies,
+        "deck": deck,
+        "hands": hands,
+        "offers": offers,
+        "jests": jests,
+        "taken": list(observation["taken"]),
+        "taker": observation["taker"],
+        "winners": None,
+        "scores": None,
+    }
+
+
+SEARCH = SearchGame(engine=ENGINE, determinize=determinize)
+#: Under 1 s a move on this machine (bench/bots.py prints the time a move takes).
+mcts_bot = SearchBot(SEARCH, iterations=400, determinizations=10)
+
+BOTS = {"random": random_bot, "basic": basic_bot, "mcts": mcts_bot}
