@@ -30,8 +30,3 @@ def current_player() -> Player:
     """The authenticated caller; 401 without a valid key."""
     return service().authenticate(api_key())
 
-
-def optional_player() -> Optional[Player]:
-    """The caller if a key was sent (a wrong key is still a 401), else None: a spectator."""
-    key = api_key()
-    return None if key is None else service().authenticate(key)

@@ -21,10 +21,6 @@ IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {
                          "description": "A retried request with the same key is answered as the first was"}
 
 
-def seat_of_caller(match, player):
-    return None if player is None else match.seat_of(str(player.id))
-
-
 def caller_view(match, player):
     """The match as the caller sees it, by the one visibility policy (application/views.py)."""
     who = Viewer.spectator() if player is None else Viewer.player(str(player.id))
