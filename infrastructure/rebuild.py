@@ -31,8 +31,9 @@ def rebuild(container: Any, name: str) -> int:
 def _reset_match_list(view: Any, application_name: str) -> None:
     with view.datastore.transaction(commit=True) as curs:
         if isinstance(view, PostgresTrackingRecorder):
-            curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (view.qualified,))  # as the writers do
-            curs.execute(f"DELETE FROM {view.qualified}")
+            qualified = f'"{view.datastore.schema}"."{readmodels.TABLE}"'
+            curs.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (qualified,))  # as the writers do
+            curs.execute(f"DELETE FROM {qualified}")
             curs.execute(SQL("DELETE FROM {0}.{1} WHERE application_name = %s").format(
                 Identifier(view.datastore.schema), Identifier(view.tracking_table_name)), (application_name,))
         else:

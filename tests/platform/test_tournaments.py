@@ -80,6 +80,22 @@ def test_forfeits_wait_for_the_deadline_and_settle_the_table():
     assert t.record_result(table["match_id"], [3, 2, 1], T0) is None  # the match finishing later: ignored
 
 
+def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
+    t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
+                   rounds=3, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   round_deadline_seconds=None)
+    for p in "abcd":
+        t.register(p, p)
+    tables = t.start("org", T0)
+    for _ in range(3):
+        for table in tables:
+            nxt = t.record_result(table["match_id"], [1, 2], T0)
+        tables = nxt
+    assert t.status == "finished"
+    met = pairing.meetings([tb["players"] for r in t.rounds for tb in r["tables"]])
+    assert len(met) == 6 and set(met.values()) == {1}
+
+
 # -- the HTTP API ---------------------------------------------------------------------------------
 @pytest.fixture
 def client(motley):
