@@ -21,7 +21,13 @@ def main(argv=None) -> None:
                          help="; ".join(f"{name}: {what}" for name, what in sorted(READ_MODELS.items())))
     check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
+    from api.simulate import add_parser as add_simulate
+    from api.simulate import simulate
+
+    add_simulate(commands)  # `motley simulate`: bots against bots in the engine alone (issue 14)
     args = parser.parse_args(argv)
+    if args.command == "simulate":
+        raise SystemExit(simulate(args))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
     from infrastructure.composition import build

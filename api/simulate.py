@@ -1,0 +1,84 @@
+"""`motley simulate <game> --players N --seats random,mcts,... --matches 1000 [--plot FILE.png]
+[--workers K]`: the command-line face of application/simulation.py (progress bar, text, plot)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Optional
+
+from application.simulation import Report, SimulationError, format_report, plan, run, summarize
+
+
+def add_parser(commands) -> None:
+    simulate = commands.add_parser("simulate", help="play computer opponents against each other in the engine alone")
+    simulate.add_argument("game", help="a game name: jest, le-bouffon, fools-crown, jester, tumult-royale")
+    simulate.add_argument("--players", type=int, required=True)
+    simulate.add_argument("--seats", required=True,
+                          help="one computer level per seat, comma separated (one level fills every seat); "
+                               "the levels rotate over the seats from match to match")
+    simulate.add_argument("--matches", type=int, default=1000)
+    simulate.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
+    simulate.add_argument("--options", default="{}", help='the match options as JSON, e.g. \'{"deals": 1}\'')
+    simulate.add_argument("--iterations", type=int, default=None,
+                          help="the search budget of every search level (default: the level's own)")
+    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--plot", default=None, metavar="FILE.png", help="draw the figures (matplotlib)")
+    simulate.add_argument("--json", action="store_true", help="print the figures as JSON instead of text")
+
+
+def simulate(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from domain.engine import InvalidOptions
+    from domain.games import UnknownGame
+
+    try:
+        options = json.loads(args.options)
+        if not isinstance(options, dict):
+            raise SimulationError("--options is a JSON object")
+        simulation = plan(args.game, args.players, [s for s in args.seats.split(",") if s], args.matches,
+                          options, args.seed, args.iterations)
+    except (SimulationError, InvalidOptions, UnknownGame, json.JSONDecodeError) as error:
+        print(f"motley simulate: {error}", file=sys.stderr)
+        return 2
+    records = list(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",
+                        desc=f"{args.game} {args.players}p", file=sys.stderr))
+    report = summarize(simulation, records)
+    print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
+    if args.plot:
+        plot(report, args.plot)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def plot(report: Report, path: str, title: Optional[str] = None) -> None:
+    """Win rate by seat and by level (with the intervals), match lengths and score spreads."""
+    import matplotlib
+
+    matplotlib.use("Agg")  # no display: a file only
+    import matplotlib.pyplot as plt
+
+    sim = report.simulation
+    figure, axes = plt.subplots(2, 2, figsize=(11, 8))
+    for axis, labels, rates, name in (
+        (axes[0][0], [f"seat {s + 1}" for s in range(sim.players)], report.by_seat, "win rate by seat position"),
+        (axes[0][1], list(report.by_level), list(report.by_level.values()), "win rate by level"),
+    ):
+        shares = [r.share for r in rates]
+        errors = [[r.share - r.low for r in rates], [r.high - r.share for r in rates]]
+        axis.bar(labels, shares, yerr=errors, capsize=4, color="#6a8caf")
+        axis.axhline(report.fair_share, color="#b04a4a", linestyle="--", label="fair share")
+        axis.set_title(f"{name} (95 % Wilson)")
+        axis.set_ylim(0, 1)
+        axis.legend()
+    axes[1][0].hist([r.player_moves for r in report.records], bins=30, color="#8faf6a")
+    axes[1][0].set_title("match length (player moves)")
+    axes[1][1].hist([max(r.scores) - min(r.scores) for r in report.records], bins=30, color="#af8f6a")
+    axes[1][1].set_title("score spread (best - worst)")
+    figure.suptitle(title or f"{sim.game}, {sim.players} players, {len(report.records)} matches: "
+                    f"{','.join(sim.lineup)} rotating")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
