@@ -195,6 +195,6 @@ class MotleyDocs(BasePlugin):
                 headers = response.setdefault("headers", {})
                 for header_name, always in SENDS.get(key, ()):
                     headers[header_name] = {**HEADERS[header_name], "required": always}
-                for name, target_method, target_path, parameters in LINKS.get(key, ()):
+                for name, target_method, target_path, taken in LINKS.get(key, ()):
                     response.setdefault("links", {})[name] = {"operationRef": _ref(target_method, target_path),
-                                                              "parameters": parameters}
+                                                              "parameters": taken}

@@ -5,9 +5,9 @@ each recorder call ten times), so requests would hang for minutes and hold every
 ``DatabaseGate`` sits in front of the pool: once a connection fails, it probes the server directly
 (a fresh connection with a one-second timeout, at most every ``PROBE_EVERY`` seconds) and, while the
 probe fails, refuses at once with ``DatabaseAway`` (a ``PersistenceError`` the library does not
-retry), which the API answers 503 with ``Retry-After``. When the probe succeeds again the pool is used again: it grows new connections on
-demand, so the first request after the database's return succeeds without waiting for the pool's
-reconnection backoff.
+retry), which the API answers 503 with ``Retry-After``. When the probe succeeds again the pool is
+used again: it grows new connections on demand, so the first request after the database's return
+succeeds without waiting for the pool's reconnection backoff.
 """
 
 from __future__ import annotations

@@ -1,0 +1,133 @@
+"""The OpenAPI document describes the service (issue 12): problems, security, errors, headers, links;
+and schemathesis, over the served document on PostgreSQL with a real worker, finds no server error
+and no answer that the document does not describe."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+import requests
+import waitress
+from openapi_spec_validator import validate
+
+from api import create_app
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+from infrastructure.task_queues import CeleryTaskQueue
+from tests.platform.test_faults import free_port
+
+CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,"
+          "response_schema_conformance")
+
+
+@pytest.fixture
+def document(sqlite_motley):
+    return create_app(sqlite_motley).test_client().get("/openapi.json").get_json()
+
+
+def operations(document):
+    for path, item in document["paths"].items():
+        for method, operation in item.items():
+            if method in ("get", "post", "put", "patch", "delete"):
+                yield method, path, operation
+
+
+def resolve(document, response):
+    if "$ref" in response:
+        return document["components"]["responses"][response["$ref"].rsplit("/", 1)[1]]
+    return response
+
+
+def test_the_document_is_valid_openapi_and_every_error_is_a_problem(document):
+    validate(document)
+    problem = document["components"]["schemas"]["Problem"]
+    assert {"type", "title", "status", "detail"} <= set(problem["required"]) and "rule" in problem["properties"]
+    for method, path, operation in operations(document):
+        assert "security" in operation, (method, path)
+        for status, response in operation["responses"].items():
+            if status == "default" or int(status) >= 400:
+                content = resolve(document, response)["content"]
+                assert list(content) == ["application/problem+json"], (method, path, status)
+                assert content["application/problem+json"]["schema"]["$ref"].endswith("/Problem")
+        documented = set(operation["responses"])
+        assert {"400", "422", "429"} <= documented, (method, path)
+        if method != "get" and path != "/players":
+            assert {"401", "403", "409"} <= documented, (method, path)
+        if method == "post":
+            assert "413" in documented, (method, path)
+    retry_after = resolve(document, {"$ref": "#/components/responses/SERVICE_UNAVAILABLE"})["headers"]
+    assert retry_after["Retry-After"]["required"] is True
+
+
+def test_the_document_states_security_headers_and_links(document):
+    move = document["paths"]["/matches/{match_id}/moves"]["post"]
+    assert move["security"] == [{"bearer": []}]
+    assert {p["name"] for p in move["parameters"] if p["in"] == "header"} == {"Idempotency-Key", "If-Match"}
+    sent = move["responses"]["201"]["headers"]
+    assert sent["ETag"]["required"] and {"Motley-Position", "Idempotent-Replayed"} <= set(sent)
+    assert document["paths"]["/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}]
+    assert document["paths"]["/games"]["get"]["security"] == []
+    assert document["paths"]["/players/me"]["get"]["security"] == [{"bearer": []}]
+    stream = document["paths"]["/matches/{match_id}/stream"]["get"]
+    assert "Last-Event-ID" in {p["name"] for p in stream["parameters"]}
+    links = document["paths"]["/matches"]["post"]["responses"]["201"]["links"]
+    assert links["SubmitMove"]["parameters"] == {"match_id": "$response.body#/id"}
+
+
+def test_a_405_names_the_allowed_methods(sqlite_motley):
+    answer = create_app(sqlite_motley).test_client().delete("/games")
+    assert answer.status_code == 405 and answer.mimetype == "application/problem+json"
+    assert set(answer.headers["Allow"].replace(" ", "").split(",")) >= {"GET", "HEAD"}
+
+
+@pytest.mark.slow
+def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(worker_env, tmp_path):
+    """Every phase (examples, coverage, fuzzing, stateful over the document's links) against the API
+    served by waitress on PostgreSQL, its tasks done by the real Celery worker."""
+    settings, _ = worker_env
+    served_settings = Settings(**{**settings.__dict__, "create_tables": False,
+                                  # schemathesis registers and moves far faster than any player
+                                  "rate_limits": "register=1000000/minute,auth_failures=1000000/minute,"
+                                                 "create=1000000/minute,moves=1000000/minute,"
+                                                 "computer_only=1000000/hour"})
+    container = build(served_settings, tasks=CeleryTaskQueue(settings.broker_url, settings.queue))
+    app = create_app(container)
+    counted = {"requests": 0, "server errors": 0}
+    lock = threading.Lock()
+
+    @app.after_request
+    def count(response):
+        with lock:
+            counted["requests"] += 1
+            counted["server errors"] += response.status_code >= 500
+        return response
+
+    port = free_port()
+    server = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        key = requests.post(f"{base}/players", json={"name": "schemathesis"}, timeout=10).json()["api_key"]
+        schemathesis = os.path.join(os.path.dirname(sys.executable), "schemathesis")
+        run = subprocess.run(
+            [schemathesis, "run", f"{base}/openapi.json", "--checks", CHECKS,
+             "-H", f"Authorization: Bearer {key}",
+             "--exclude-path-regex", ".*/stream$",  # long-lived by design; tests/platform/test_api.py has them
+             "--exclude-path", "/matches/import",  # JSON Lines bodies: no schemathesis serializer
+             "--max-examples", "30", "--max-time", "240", "--request-timeout", "20", "--seed", "12",
+             "--report", "junit", "--report-dir", str(tmp_path)],
+            cwd=tmp_path, capture_output=True, text=True, timeout=900,
+        )
+        summary = run.stdout[-3000:]
+        print(summary)
+        print(f"schemathesis: {counted['requests']} requests, {counted['server errors']} server errors")
+        assert run.returncode == 0, summary
+        assert counted["server errors"] == 0
+        assert counted["requests"] >= 5000, counted
+    finally:
+        server.close()
+        container.close()
