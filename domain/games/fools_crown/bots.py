@@ -13,7 +13,11 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
-from .cards import NOBLE, SQUIRE, SUIT, VALUE
+from domain.engine import copy_json
+
+from .cards import JOKERS, NOBLE, PLAYING, SQUIRE, SUIT, VALUE, face_up_first, sort_cards
+from .resolution import resolution
+from .state import new_state
 
 
 def _by_type(legal: Sequence[dict]) -> dict:
@@ -144,4 +148,167 @@ def strong_bot(observation, legal: Sequence[dict], rng: random.Random) -> dict:
     return legal[0]
 
 
-BOTS = {"basic": basic_bot, "strong": strong_bot}
+
+
+# -- random and mcts ----------------------------------------------------------------------------
+def random_bot(observation, legal: Sequence[dict], rng: random.Random) -> dict:
+    return rng.choice(list(legal))
+
+
+def _seen_cards(observation) -> set:
+    """Playable cards the observation shows: the own hand, face-up commits, revealed exchanges."""
+    seen = set(observation.get("hand", []))
+    for commit in observation["commits"]:
+        if commit is not None:
+            seen.update(c for c in commit if c is not None)
+    for exchanged in observation["exchanged"]:
+        if exchanged is not None:
+            seen.update(exchanged)
+    return seen
+
+
+def determinize(observation, seat: int, rng: random.Random) -> dict:
+    """A full Fool's Crown state that shows ``seat`` exactly ``observation``.
+
+    The unseen playable cards (sorted canonically, then shuffled with ``rng``) fill the hidden
+    commit cards, the others' hands, the face-down discard pile (FC-DISCARD) and the deck; the
+    Jokers not held are in the deck (a sacrificed Joker is shuffled into it, rulebook), at random
+    places. The Jokers are alike (FC-JOKER), so the held ones are dealt JOKER1 first in seat order.
+    A Noble Exchange (rulebook "reveal your hand, discard two Nobles") showed that hand: two of its
+    Nobles went to the discard pile (for the own seat, those no longer in hand), the rest are still
+    in the hand. Reads nothing but the observation.
+    """
+    n = len(observation["hands"])
+    pool = sort_cards(c for c in PLAYING if c not in _seen_cards(observation))
+    rng.shuffle(pool)
+
+    def draw(count: int) -> list:
+        taken = pool[:count]
+        del pool[:count]
+        return taken
+
+    held_jokers = list(observation["jokers"])
+    joker_cards = list(JOKERS)
+    jokers = []
+    for count in held_jokers:
+        jokers.append(joker_cards[:count])
+        del joker_cards[:count]
+    discard: list = []
+    hands: list = []
+    for i in range(n):
+        exchanged = observation["exchanged"][i]
+        if i == seat:
+            hand = list(observation["hand"])
+            if exchanged is not None:
+                discard.extend(c for c in exchanged if c not in hand)
+        elif exchanged is not None:
+            kept = list(exchanged)
+            rng.shuffle(kept)
+            discard.extend(kept[:2])
+            hand = kept[2:]
+        else:
+            hand = []
+        hands.append(hand)
+    commits: list = []
+    for commit in observation["commits"]:
+        if commit is None:
+            commits.append(None)
+        else:
+            up, down = commit
+            if up is None:
+                up, down = face_up_first(*draw(2))
+            elif down is None:
+                down = draw(1)[0]
+            commits.append([up, down])
+    for i in range(n):
+        if i != seat:
+            hands[i].extend(draw(observation["hands"][i] - len(hands[i])))
+    discard.extend(draw(observation["discard"] - len(discard)))
+    deck = draw(observation["deck"] - len(joker_cards))
+    for joker in joker_cards:
+        deck.insert(rng.randrange(len(deck) + 1), joker)
+    assert not pool, "the observation does not add up to the 48 playable cards"
+    stage = observation["stage"]
+    state = new_state(n, {"safety_cap": observation["max_rounds"] is not None,
+                          "commit_order": "seat-order" if observation["leader"] is not None else "simultaneous"})
+    state.update({
+        "stage": stage,
+        "round": observation["round"],
+        "deck": deck,
+        "discard": discard,
+        "hands": hands,
+        "jokers": jokers,
+        "crowns": [list(c) for c in observation["crowns"]],
+        "centre": list(observation["centre"]),
+        "done": [c is not None or e is not None for c, e in zip(commits, observation["exchanged"])],
+        "commits": commits,
+        "exchanged": [None if e is None else list(e) for e in observation["exchanged"]],
+        "gambled": list(observation["gambled"]),
+        "rolls": [None if r is None else list(r) for r in observation["rolls"]],
+        "tiebreak": copy_json(observation["tiebreak"]),
+        "winner": observation["winner"],
+        "last": copy_json(observation["last_round"]),
+        "end": copy_json(observation["end"]),
+        "leader": observation["leader"],
+    })
+    if observation["strengths"] is not None:  # resolved: the outcome follows from what is shown
+        state["outcome"] = resolution(state)
+    return state
+
+
+def _seat(observation) -> int:
+    return observation["you"]
+
+
+#: How many rounds a playout looks ahead (the one under way included) before it is scored: a match
+#: runs up to 30 rounds (house rule 3.4 safety cap), far too long to play out within a second.
+HORIZON = 2
+
+
+def _cutoff(state) -> bool:
+    return state["stage"] == "over" or state["round"] >= state["horizon"]
+
+
+def _evaluate(state) -> list:
+    """Half by rank on (Crowns, Jokers), the match's own order (rulebook: all four Crowns win), half
+    by the share of the four Crowns held."""
+    n = state["players"]
+    keys = [(len(state["crowns"][i]), len(state["jokers"][i])) for i in range(n)]
+    ranks = [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)]
+    return [0.5 * (n - ranks[i]) / (n - 1) + 0.125 * keys[i][0] for i in range(n)]
+
+
+def _horizon_state(observation, seat: int, rng: random.Random) -> dict:
+    state = determinize(observation, seat, rng)
+    # the playouts stop once the round after this one begins; the engine ignores the extra key
+    state["horizon"] = observation["round"] + HORIZON
+    return state
+
+
+#: Playouts per move by player count, sized to answer within a second on this machine (a four-seat
+#: round costs twice a two-seat one; bench/bots_fools_crown.py prints the time a move takes).
+ITERATIONS = {2: 300, 3: 200, 4: 150}
+
+
+class _ByPlayers:
+    """The search with a budget set by the table's size (read from the observation)."""
+
+    def __init__(self, bots: dict):
+        self.bots = bots
+
+    def __call__(self, observation, legal: Sequence[dict], rng: random.Random) -> dict:
+        return self.bots[len(observation["hands"])](observation, legal, rng)
+
+
+def search_bot(engine, determinizations: int = 6):
+    """The shared determinised MCTS (domain/search.py) on ``engine``'s rules version, its playouts
+    cut after :data:`HORIZON` rounds and scored by :func:`_evaluate`."""
+    from domain.search import SearchBot, SearchGame
+
+    game = SearchGame(engine=engine, determinize=_horizon_state, seat=_seat, cutoff=_cutoff,
+                      evaluate=_evaluate)
+    return _ByPlayers({n: SearchBot(game, iterations=count, determinizations=determinizations)
+                       for n, count in ITERATIONS.items()})
+
+
+BOTS = {"random": random_bot, "basic": basic_bot, "strong": strong_bot}

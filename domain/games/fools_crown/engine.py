@@ -20,7 +20,7 @@ from typing import Any, Mapping, Optional
 from domain.engine import Actor, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct
 
 from . import observation
-from .bots import BOTS
+from .bots import BOTS, search_bot
 from .cards import sort_cards
 from .commit import commit_options
 from .phases import ACTION_KEYS, OUT_OF_PHASE, PHASES
@@ -167,4 +167,5 @@ class FoolsCrownEngine(Engine):
 
     # -- computer opponents --------------------------------------------------------------------
     def bots(self):
-        return dict(BOTS)
+        # mcts: the shared determinised search (domain/search.py) on this rules version
+        return {**BOTS, "mcts": search_bot(self)}
