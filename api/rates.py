@@ -9,6 +9,7 @@ refused with 401), so nobody can spend another player's budget with a wrong key.
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Optional
@@ -92,8 +93,59 @@ def kinds_of_request() -> list[tuple[str, str]]:
     return kinds
 
 
+#: Requests that hold a request thread while they wait: streams (server-sent events, up to minutes)
+#: and reads that wait for a read model (``?after=``, up to 5 s). A client may hold this many at once.
+MAX_HELD_PER_CLIENT = 4
+
+
+class HeldRequests:
+    """How many long-lived requests each client address holds now (in this process)."""
+
+    def __init__(self, limit: int = MAX_HELD_PER_CLIENT):
+        self.limit = limit
+        self.held: dict[str, int] = {}
+        self.lock = threading.Lock()
+
+    def take(self, who: str) -> None:
+        with self.lock:
+            if self.held.get(who, 0) >= self.limit:
+                raise errors.RateLimited(f"at most {self.limit} streams or waiting reads at once per client; "
+                                         "close one first", retry_after=1, limit="held_requests")
+            self.held[who] = self.held.get(who, 0) + 1
+
+    def give_back(self, who: str) -> None:
+        with self.lock:
+            left = self.held.get(who, 1) - 1
+            if left > 0:
+                self.held[who] = left
+            else:
+                self.held.pop(who, None)
+
+
+def holds_a_thread() -> bool:
+    rule = request.url_rule.rule if request.url_rule is not None else ""
+    return rule.endswith("/stream") or (request.method == "GET" and "after" in request.args
+                                        and not rule.endswith("/events"))
+
+
 def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLimits:
     rates = RateLimits(limits, storage)
+    held = HeldRequests()
+
+    @app.before_request
+    def hold() -> None:
+        if holds_a_thread():
+            held.take(address())  # raises 429 over the cap; given back when the answer closes
+            g.held_by = address()
+
+    @app.after_request
+    def release(response: Response) -> Response:
+        # Given back when the server closes the answer: for a stream, once its last event was sent
+        # or its client left (a streamed view returns long before that).
+        who = g.pop("held_by", None)
+        if who is not None:
+            response.call_on_close(lambda: held.give_back(who))
+        return response
 
     @app.before_request
     def check_rates() -> None:

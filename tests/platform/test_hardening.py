@@ -4,6 +4,7 @@ problem that changes nothing, and the match list survives whatever a stored even
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -226,3 +227,39 @@ def test_keys_are_rotated_and_revoked(client):
     only = client.call("DELETE", f"/players/me/keys/{rotated.body['key_id']}", key=new)
     assert only.status == 409 and "only key" in only.body["detail"]
     assert client.call("DELETE", f"/players/me/keys/{rotated.body['key_id']}", key=old).status == 401
+
+
+def test_streams_and_waiting_reads_are_capped_per_client(motley):
+    """A client holds at most MAX_HELD_PER_CLIENT long-lived requests; closing one frees its place."""
+    import threading
+
+    import requests
+    import waitress
+
+    from api.rates import MAX_HELD_PER_CLIENT
+    from tests.platform.test_faults import free_port
+
+    port = free_port()
+    server = waitress.create_server(create_app(motley), host="127.0.0.1", port=port, threads=8)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
+        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
+                                 headers={"Authorization": f"Bearer {key}"}).json()["id"]
+        url = f"{base}/matches/{match_id}/stream"
+        opened = [requests.get(url, params={"seconds": 5}, stream=True, timeout=10)
+                  for _ in range(MAX_HELD_PER_CLIENT)]
+        assert all(r.status_code == 200 for r in opened)
+        refused = requests.get(url, params={"seconds": 30}, timeout=10)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert requests.get(f"{base}/matches", params={"after": 1}, timeout=10).status_code == 429
+        assert requests.get(f"{base}/matches/{match_id}", timeout=10).status_code == 200  # others are served
+        for response in opened:  # each stream ends after its 5 s and gives its place back
+            assert response.content.startswith(b"id: ")
+        deadline = time.monotonic() + 10
+        while requests.get(f"{base}/matches", params={"after": 1}, timeout=10).status_code == 429:
+            assert time.monotonic() < deadline, "a closed stream kept its place"
+            time.sleep(0.1)
+    finally:
+        server.close()
