@@ -198,7 +198,8 @@ class LeagueProjection:
             if any(entry[k]["before"] != entry[k]["after"] for k in ("rank", "points", "tie_breaks", "rating")):
                 changed.append(entry)
         report = {**sanction, "tournament_id": tournament_id, "position": position, "changed": changed}
-        changes.put(Doc("report", tournament_id, f"{sanction['number']:04d}", sanction["kind"], float(position), report))
+        key = f"{sanction['number']:04d}"
+        changes.put(Doc("report", tournament_id, key, sanction["kind"], float(position), report))
 
     @staticmethod
     def _rating(changes: Changes, game: str, player_id: str) -> Optional[dict[str, Any]]:

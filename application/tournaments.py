@@ -155,7 +155,8 @@ class Tournaments:
         ranks = match.result["ranks"] if match.result else None
         if ranks is None:
             return False
-        return self._command(tournament_id, lambda t: t.record_result(str(match.id), ranks, self.app.clock())) is not None
+        recorded = self._command(tournament_id, lambda t: t.record_result(str(match.id), ranks, self.app.clock()))
+        return recorded is not None
 
     # -- the machinery ----------------------------------------------------------------------------
     def _command(self, tournament_id: Any, act: Callable[[Tournament], Any]) -> Any:

@@ -104,13 +104,14 @@ def percentiles(values: list[float]) -> str:
         return "n/a"
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return f"p50 {statistics.median(ordered) * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  max {ordered[-1] * 1000:7.1f} ms"
+    median, top = statistics.median(ordered), ordered[-1]
+    return f"p50 {median * 1000:7.1f} ms  p95 {p95 * 1000:7.1f} ms  max {top * 1000:7.1f} ms"
 
 
 def phase(container, organiser, tables: int, rate: float, paused=None) -> tuple[list, list, float]:
     """One tournament of ``tables`` tables whose matches finish at ``rate`` per second; with ``paused``
     (the worker process), all finish while it is stopped, and it is then let go."""
-    app, tournaments, view, league = container.app, container.tournaments, container.league_view, container.league
+    app, tournaments, view = container.app, container.tournaments, container.league_view
     tid = tournaments.create(organiser, {"game": "le-bouffon", "name": f"bench {rate}", "format": "swiss",
                                          "rounds": 1, "table_size": 3, "match_options": {"deals": 1}})
     people = [app.authenticate(app.register_player(f"b{i}")[1]) for i in range(3 * tables)]

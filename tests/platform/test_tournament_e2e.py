@@ -38,8 +38,11 @@ def play_tournament(client, tournament_id, keys_by_player, rng):
     finished = []
     round_no = 1
     while True:
-        tournament = wait_for(lambda: (lambda t: t if t["status"] == "finished" or len(t["rounds"]) >= round_no
-                                       else None)(client.get(f"/tournaments/{tournament_id}").body))
+        def paired(wanted=round_no):
+            t = client.get(f"/tournaments/{tournament_id}").body
+            return t if t["status"] == "finished" or len(t["rounds"]) >= wanted else None
+
+        tournament = wait_for(paired)
         if len(tournament["rounds"]) < round_no:
             return finished, tournament
         for table in tournament["rounds"][round_no - 1]["tables"]:
@@ -139,8 +142,8 @@ def test_a_16_player_jest_tournament_of_four_rounds_at_tables_of_four(client, wo
     assert all(len(r["tables"]) == 4 and not r["byes"] for r in tournament["rounds"])
     assert len(finished) == 16
     # Swiss avoids repeat opponents as far as possible: in round 2 nobody meets a round-1 opponent.
-    first = {frozenset((a, b)) for t in tournament["rounds"][0]["tables"] for a in t["players"] for b in t["players"] if a != b}
-    second = {frozenset((a, b)) for t in tournament["rounds"][1]["tables"] for a in t["players"] for b in t["players"] if a != b}
+    first, second = ({frozenset((a, b)) for t in r["tables"] for a in t["players"] for b in t["players"] if a != b}
+                     for r in tournament["rounds"][:2])
     assert not first & second
     position = worker_motley.app.log_position()
     points, ranks, tie_breaks = expected_standings(tournament, finished)

@@ -223,8 +223,8 @@ def test_computer_opponents_fill_the_tables_where_the_players_do_not_divide(clie
     created = client.post("/tournaments", {"game": "le-bouffon", "name": "bots", "rounds": 1, "table_size": 4,
                                            "match_options": {"deals": 1}, "computer": "random"}, key=org)
     assert created.status == 201, created.text
-    assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1, "computer": "random"},
-                       key=org).status == 422  # Jest has no computer opponents
+    assert client.post("/tournaments", {"game": "le-bouffon", "name": "x", "rounds": 1, "computer": "genius"},
+                       key=org).status == 422  # no such computer level
     tid = created.body["id"]
     keys = {}
     for name in ("ann", "bob", "cy", "dan", "eve"):
