@@ -19,6 +19,7 @@ from api import (
     lifecycle,
     limits,
     matches,
+    me,
     openapi,
     players,
     problems,
@@ -64,7 +65,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."},
                                       "extra_plugins": [openapi.MotleyDocs()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for blueprint in (players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,
+    for blueprint in (me.blp, players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,
                       leaderboards.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(health.blp)

@@ -87,6 +87,19 @@ class GameOut(Schema):
     max_players = fields.Integer()
     default_options = fields.Dict()
     computer_levels = fields.List(fields.String())
+    options_schema = fields.Dict(metadata={"description": "The options as a JSON Schema object: each one's type, "
+                                                          "default, allowed values or range, and meaning"})
+    schema_url = fields.String(metadata={"description": "The JSON Schema of the game's actions and observations"})
+
+
+class GameSchemaOut(Schema):
+    schema_uri = fields.String(data_key="$schema", attribute="$schema")
+    title = fields.String()
+    game = fields.String()
+    rules_version = fields.String()
+    action = fields.Dict(metadata={"description": "JSON Schema of an action (oneOf, by type)"})
+    observation = fields.Dict(metadata={"description": "JSON Schema of a seat's observation"})
+    public_observation = fields.Dict(metadata={"description": "JSON Schema of a spectator's observation"})
 
 
 # -- matches ---------------------------------------------------------------------------------------
@@ -142,6 +155,20 @@ class StreamQuery(StrictSchema):
                            metadata={"description": "How long to follow before the stream ends"})
     poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
                         metadata={"description": "Seconds between checks for a new version"})
+
+
+class MyMatchesQuery(StrictSchema):
+    to_move = fields.Boolean(load_default=False, metadata={"description": "Only the matches waiting for your move"})
+    after = Count(load_default=None, metadata={"description": "Wait (up to 5 s) until the list includes the "
+                                                              "change at this Motley-Position"})
+
+
+class MyStreamQuery(StrictSchema):
+    seconds = fields.Float(load_default=300.0, validate=validate.Range(min=0.1, max=86400),
+                           metadata={"description": "How long to follow before the stream ends (reconnect "
+                                                    "with Last-Event-ID to go on)"})
+    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
+                        metadata={"description": "Seconds between reads of the event log"})
 
 
 class EventQuery(StrictSchema):

@@ -1,0 +1,78 @@
+"""The caller's own matches (issue 13): those waiting for its move, and one stream of everything that
+concerns it across all of them (application/inbox.py)."""
+
+import json
+
+from flask import Response, request, stream_with_context
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import schemas
+from api.context import container, current_player, service
+from application.freshness import wait_until_applied
+from application.inbox import feed, waiting_for
+
+blp = Blueprint("me", __name__, url_prefix="/players/me", description="The caller's matches and its event stream")
+
+#: At most this many of the caller's active matches are looked at (the read model's page limit).
+ACTIVE_LIMIT = 200
+
+
+def my_active_matches(player_id: str, after=None) -> list:
+    motley = container()
+    wait_until_applied(motley.match_list, motley.app.name, after)
+    return motley.match_list.query(player_id=player_id, status="active", limit=ACTIVE_LIMIT).rows
+
+
+def waiting_ids(player_id: str, after=None) -> list[str]:
+    """The caller's active matches that wait for its move, checked on the matches themselves (the
+    list may lag a move behind; a match is never said to wait when it does not)."""
+    return [row.match_id for row in my_active_matches(player_id, after)
+            if waiting_for(service().get_match(row.match_id), player_id)]
+
+
+@blp.route("/matches")
+class MyMatches(MethodView):
+    @blp.arguments(schemas.MyMatchesQuery, location="query")
+    @blp.response(200, schemas.MatchPageOut)
+    def get(self, query):
+        """Your active matches; with ``to_move=true`` only those waiting for your move."""
+        player_id = str(current_player().id)
+        rows = my_active_matches(player_id, query["after"])
+        if query["to_move"]:
+            waiting = set(waiting_ids(player_id))
+            rows = [row for row in rows if row.match_id in waiting]
+        return {"items": rows, "total": len(rows), "limit": ACTIVE_LIMIT, "offset": 0}
+
+
+@blp.route("/stream")
+class MyStream(MethodView):
+    @blp.arguments(schemas.MyStreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "Server-sent events, each with id = the event log position "
+                                                "(resume with Last-Event-ID): `started`, `your-turn` and "
+                                                "`finished`, data = {type, match_id, version, match: the "
+                                                "match as you see it, with your legal actions}",
+                                "content": {"text/event-stream": {}}}},
+             parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
+                          "description": "The id of the last event received: the stream resumes after it"}])
+    def get(self, query):
+        """Everything that concerns you across all your matches, pushed as it happens: a match
+        started, it is your turn (once per match version), a match finished. A new connection first
+        sends a your-turn for each match already waiting for you. One connection, no polling."""
+        player_id = str(current_player().id)
+        last = request.headers.get("Last-Event-ID", "")
+        after = int(last) if last.isdigit() else None
+        items = feed(service(), player_id, after, query["seconds"], query["poll"],
+                     waiting=lambda: waiting_ids(player_id))
+
+        def events():
+            for entry in items:
+                if entry is None:
+                    yield ": still here\n\n"
+                else:
+                    position, data = entry
+                    yield f"id: {position}\nevent: {data['type']}\ndata: {json.dumps(data)}\n\n"
+
+        response = Response(stream_with_context(events()), mimetype="text/event-stream")
+        response.headers["Cache-Control"] = "no-cache"
+        return response

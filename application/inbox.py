@@ -1,0 +1,91 @@
+"""What concerns one player across all its matches, as a feed (issue 13): a match it sits at started,
+it is its turn, a match finished. ``feed`` follows the application's event log, so a client resumes
+exactly where it stopped (the position is the log's notification id, sent as the SSE id), and a bot
+needs one connection and no polling of its matches (like Lichess's event stream).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
+
+from application.following import HEARTBEAT_SECONDS
+from application.service import Motley
+from application.views import Viewer, lens_for, match_view
+from domain.engine import Phase
+from domain.match import Match
+
+BATCH = 200
+MATCH_TOPIC = f"{Match.__module__}:Match."
+#: Events after which the feed says a match started (a fork resumes) or finished.
+STARTED, FINISHED = ("Started", "Resumed"), ("Finished",)
+
+
+def waiting_for(match: Match, player_id: str) -> bool:
+    """Whether ``match`` waits for a move of ``player_id`` (its seat is to act and it plays it)."""
+    seat = match.seat_of(player_id)
+    turn = match.to_act()
+    return seat is not None and turn.kind == Phase.PLAYERS and seat in turn.seats and not match.stands_in(seat)
+
+
+def item(kind: str, match: Match, player_id: str) -> dict:
+    """A feed item carries the match as the player sees it, so a bot can move from it alone."""
+    return {"type": kind, "match_id": str(match.id), "version": match.version,
+            "match": match_view(match, lens_for(match, Viewer.player(player_id)))}
+
+
+def feed(
+    app: Motley,
+    player_id: str,
+    after: Optional[int],
+    seconds: float,
+    poll: float,
+    monotonic: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+    waiting: Callable[[], list[Any]] = list,
+) -> Iterator[Optional[tuple[int, dict]]]:
+    """Yield ``(position, item)`` for each thing that concerns ``player_id`` after log position
+    ``after``, ``None`` as a heartbeat; stop after ``seconds``. Without ``after`` (a new connection)
+    it starts at the log's end, first with a ``your-turn`` item for each match id ``waiting()`` lists
+    that waits for the player. A ``your-turn`` is sent once per match version."""
+    start = app.log_position() if after is None else after
+    told: dict[str, int] = {}  # match id -> the version a your-turn was last sent for
+    if after is None:
+        for match_id in waiting():
+            match = app.get_match(match_id)
+            if waiting_for(match, player_id):
+                told[str(match.id)] = match.version
+                yield start, item("your-turn", match, player_id)
+    deadline = monotonic() + seconds
+    beat = monotonic()
+    while monotonic() < deadline:
+        notifications = app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
+        touched: dict[str, tuple[int, set[str]]] = {}  # match id -> (last position, event kinds)
+        for notification in notifications:
+            if notification.topic.startswith(MATCH_TOPIC):
+                key = str(notification.originator_id)
+                kinds = touched.get(key, (0, set()))[1]
+                kinds.add(notification.topic.removeprefix(MATCH_TOPIC))
+                touched[key] = (notification.id, kinds)
+        # In log order of each match's last event, so a client resuming at an item's position has
+        # every item before it and misses nothing after it.
+        for match_id, (position, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
+            match = app.get_match(match_id)
+            if match.seat_of(player_id) is None:
+                continue
+            if kinds & set(STARTED):
+                yield position, item("started", match, player_id)
+            if waiting_for(match, player_id) and told.get(match_id) != match.version:
+                told[match_id] = match.version
+                yield position, item("your-turn", match, player_id)
+            if kinds & set(FINISHED):
+                yield position, item("finished", match, player_id)
+            beat = monotonic()
+        if notifications:
+            start = notifications[-1].id
+            continue
+        if monotonic() - beat > HEARTBEAT_SECONDS:
+            yield None
+            beat = monotonic()
+        sleep(poll)

@@ -1,0 +1,99 @@
+"""The caller's matches and its one stream across all of them (issue 13), through the HTTP API on both
+stores: the matches waiting for its move, and a bot that plays three matches at once from its stream
+alone (no reads of the matches), the stream resumable with Last-Event-ID."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from api import create_app
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def sse(client, key, last_event_id=None, seconds=60.0):
+    """The stream's events as (id, event, data), read as they come."""
+    headers = {"Authorization": f"Bearer {key}"}
+    if last_event_id is not None:
+        headers["Last-Event-ID"] = str(last_event_id)
+    response = client.http.get("/players/me/stream", query_string={"seconds": seconds, "poll": 0.05},
+                               headers=headers, buffered=False)
+    assert response.status_code == 200 and response.mimetype == "text/event-stream"
+    text = ""
+    for chunk in response.response:
+        text += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in text:
+            frame, text = text.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in frame.splitlines() if not line.startswith(":"))
+            if fields:
+                yield int(fields["id"]), fields["event"], json.loads(fields["data"])
+    response.close()
+
+
+def test_a_bot_plays_three_matches_at_once_from_its_stream_alone(client, motley, seed):
+    _, bot = client.register("bot")
+    start = motley.app.log_position()
+    matches = []
+    for _ in range(3):
+        made = client.post("/matches", {"game": "jest", "seats": 3, "computers": {"1": "random", "2": "random"}},
+                           key=bot).body
+        client.post(f"/matches/{made['id']}/seats", {}, key=bot)
+        client.post(f"/matches/{made['id']}/start", key=bot)
+        matches.append(made["id"])
+    rng = random.Random(seed)
+    started, finished, moved = set(), set(), {m: 0 for m in matches}
+    positions = []
+    for position, kind, data in sse(client, bot, last_event_id=start, seconds=240):
+        positions.append(position)
+        if kind == "started":
+            started.add(data["match_id"])
+        elif kind == "your-turn":
+            view = data["match"]
+            assert view["your_seat"] == 0 and view["legal_actions"] and data["version"] == view["version"]
+            move = {"action": rng.choice(view["legal_actions"]), "expected_version": view["version"]}
+            answer = client.post(f"/matches/{data['match_id']}/moves", move, key=bot)
+            assert answer.status in (201, 409), answer.text  # 409: a computer moved first; a new turn follows
+            moved[data["match_id"]] += answer.status == 201
+        elif kind == "finished":
+            finished.add(data["match_id"])
+            assert data["match"]["status"] == "finished" and data["match"]["result"]["ranks"]
+            if finished == set(matches):
+                break
+    assert started == finished == set(matches) and all(moved.values()), (started, finished, moved)
+    assert positions == sorted(positions)
+    for match_id in matches:
+        assert client.get(f"/matches/{match_id}").body["status"] == "finished"
+
+
+def test_the_matches_waiting_for_me_and_a_stream_resumed_where_it_stopped(client, motley):
+    names = ("ann", "bob", "cy")
+    keys = [client.register(name)[1] for name in names]
+    before = motley.app.log_position()
+    first = client.new_match("jest", 3, keys)
+    second = client.new_match("jest", 3, keys)
+    seen = list(sse(client, keys[0], last_event_id=before, seconds=1.0))
+    kinds = [(kind, data["match_id"]) for _, kind, data in seen]
+    assert kinds == [("started", first), ("your-turn", first), ("started", second), ("your-turn", second)]
+    resumed = list(sse(client, keys[0], last_event_id=seen[1][0], seconds=1.0))
+    assert [(kind, data["match_id"]) for _, kind, data in resumed] == kinds[2:]
+
+    hand = client.get(f"/matches/{first}", key=keys[0]).body["observation"]["hand"]
+    moved = client.post(f"/matches/{first}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                        key=keys[0])
+    after = moved.headers["Motley-Position"]
+    mine = client.get("/players/me/matches", key=keys[0], query={"to_move": "true", "after": after}).body
+    assert [m["id"] for m in mine["items"]] == [second]
+    everything = client.get("/players/me/matches", key=keys[0], query={"after": after}).body
+    assert sorted(m["id"] for m in everything["items"]) == sorted([first, second])
+    theirs = client.get("/players/me/matches", key=keys[1], query={"to_move": "true", "after": after}).body
+    assert sorted(m["id"] for m in theirs["items"]) == sorted([first, second])
+    assert client.get("/players/me/matches", query={"to_move": "true"}).status == 401
+    fresh = list(sse(client, keys[0], seconds=0.5))  # a new connection: what waits for me now
+    assert [(kind, data["match_id"]) for _, kind, data in fresh] == [("your-turn", second)]
