@@ -16,8 +16,8 @@ def main(argv=None) -> None:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--threads", type=int, default=8)
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
-    rebuild = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
-    rebuild.add_argument("read_model", choices=sorted(READ_MODELS),
+    rebuild_command = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
+    rebuild_command.add_argument("read_model", choices=sorted(READ_MODELS),
                          help="; ".join(f"{name}: {what}" for name, what in sorted(READ_MODELS.items())))
     check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")

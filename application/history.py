@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -209,14 +209,21 @@ class ImportRefused(errors.InvalidRequest):
 class Importer:
     """Reads an export line by line into a new match, checking each line before it applies it."""
 
-    def __init__(self, on_event=lambda match: None) -> None:
+    def __init__(self, on_event: Callable[[Match], None] = lambda match: None) -> None:
         self.on_event = on_event  # called after each applied line (snapshots.Collector)
-        self.match: Optional[Match] = None
+        self._match: Optional[Match] = None
         self.header: Optional[dict] = None
         self.line = 0
         self.seed: Optional[str] = None
         self.claimed_seed: Optional[str] = None
         self.lines: list[dict] = []
+
+    @property
+    def match(self) -> Match:
+        """The match being rebuilt; a line before its Created event is refused."""
+        if self._match is None:
+            raise self.refuse("a history starts with its Created event")
+        return self._match
 
     def refuse(self, reason: str) -> ImportRefused:
         return ImportRefused(f"line {self.line}: {reason}", line=self.line, reason=reason)
@@ -292,7 +299,7 @@ class Importer:
             elif self.claimed_seed is not None:  # revealed by the Finished event (checked here first)
                 self.check_seed(self.claimed_seed, chance)
         parent = data.get("parent")
-        self.match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
+        self._match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
                            bots=bots, created_by=data.get("created_by"),
                            reveal_at_end=data.get("reveal_at_end", True) is not False, chance=chance,
                            parent=parent if isinstance(parent, dict) else None,
@@ -378,7 +385,10 @@ class Importer:
         timer = self.match.engine.timer(self.match.state)
         if timer is None or data["phase"] != timer.phase:
             raise self.refuse("no timed phase of that name is due")
-        self.match._timer_started(phase=data["phase"], deadline=parse_time(data["deadline"]))
+        deadline = parse_time(data["deadline"])
+        if deadline is None:
+            raise self.refuse("a timer needs its deadline")
+        self.match._timer_started(phase=data["phase"], deadline=deadline)
 
     def on_TimerCleared(self, data: dict, line: dict) -> None:
         if self.match.timer is None or self.match.timer["phase"] != data["phase"]:
@@ -452,7 +462,7 @@ class Importer:
         verdict = verify(self.lines)
         if not verdict.ok:
             self.line = verdict.version or self.line
-            raise self.refuse(verdict.reason)
+            raise self.refuse(verdict.reason or "a chance outcome is not the one the seed gives")
 
 
 def revealed_seed(rows: list[str]) -> Optional[str]:

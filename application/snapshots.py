@@ -17,11 +17,11 @@ first event instead, so a code change can cost time but never load a stale state
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional
+from typing import Any, Optional, cast
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
-from eventsourcing.domain import Snapshot
+from eventsourcing.domain import AggregateEvent, Snapshot
 from eventsourcing.utils import get_topic
 
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
@@ -134,7 +134,7 @@ class KeyedSnapshotRepository(Repository):
                 return snapshot
         return None
 
-    def _reconstruct_aggregate(self, aggregate_id, version, projector_func):
+    def _reconstruct_aggregate(self, aggregate_id: Any, version: Optional[int], projector_func: Any) -> Any:
         snapshot = self.nearest_snapshot(aggregate_id, version)
         events = self.event_store.get(
             aggregate_id, gt=None if snapshot is None else snapshot.originator_version, lte=version
@@ -143,8 +143,8 @@ class KeyedSnapshotRepository(Repository):
             # The library's projector checks a typing Protocol with isinstance for every event: a third
             # of a rewind's time. Our events all mutate; apply them directly.
             aggregate = None if snapshot is None else snapshot.mutate(None)
-            for domain_event in events:
-                aggregate = domain_event.mutate(aggregate)
+            for domain_event in events:  # the library types them by protocol; ours are aggregate events
+                aggregate = cast(AggregateEvent, domain_event).mutate(aggregate)
         else:
             aggregate = projector_func(None, [snapshot, *events] if snapshot is not None else events)
         if aggregate is None:
