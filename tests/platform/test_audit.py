@@ -79,6 +79,7 @@ def finished_match(container, client, game="le-bouffon", players=3, options=None
     return match_id, keys
 
 
+@pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_any_version_reads_as_a_replay_with_keyed_snapshots(audit):
     container, client = audit
     match_id, keys = finished_match(container, client, options={"deals": 5})

@@ -105,6 +105,7 @@ def call(method: str, url: str, **kwargs):
     return answer, time.monotonic() - started
 
 
+@pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_a_database_restart_under_load_answers_2xx_or_fast_503_and_recovers(private_postgres, served):
     base, _ = served
     key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
@@ -251,6 +252,7 @@ def proxied_broker(worker_env):
     proxy.stop()
 
 
+@pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_a_broker_outage_loses_no_task_and_saved_writes_succeed(worker_env, proxied_broker, seed):
     import random
 

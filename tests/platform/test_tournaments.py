@@ -150,6 +150,7 @@ def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_mo
         idle.close()
 
 
+@pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_a_small_tournament_runs_on_the_embedded_queue(client, motley):
     _, org = client.register("org")
     created = client.post("/tournaments", {"game": "jest", "name": "small", "rounds": 2, "table_size": 3,
@@ -218,6 +219,7 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     assert {r["player_id"]: r["points"] for r in rows} == {ann: 2, bob: 2, cy: 0}
 
 
+@pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_computer_opponents_fill_the_tables_where_the_players_do_not_divide(client, motley):
     _, org = client.register("org")
     created = client.post("/tournaments", {"game": "le-bouffon", "name": "bots", "rounds": 1, "table_size": 4,
