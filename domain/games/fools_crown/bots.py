@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from typing import Sequence, cast
 
 from domain.engine import copy_json
 
@@ -253,7 +253,7 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
     })
     if observation["strengths"] is not None:  # resolved: the outcome follows from what is shown
         state["outcome"] = resolution(state)
-    return state
+    return cast(dict, state)  # the typed state, handed to playouts as the plain dict it is
 
 
 def _seat(observation) -> int:

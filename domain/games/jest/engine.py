@@ -19,7 +19,7 @@ State (plain JSON-like dict):
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping, Optional
+from typing import Any, Hashable, Mapping, Optional
 
 from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct, copy_json
 
@@ -184,7 +184,7 @@ class JestEngine(Engine):
 
     # -- automatic steps -------------------------------------------------------------------------
     def _final(self, state: dict) -> tuple[dict, list[int]]:
-        jests = {seat: jest for seat, jest in enumerate(state["jests"])}
+        jests: dict[Hashable, Any] = {seat: jest for seat, jest in enumerate(state["jests"])}
         winners = award_trophies(jests, state["trophies"])
         final_jests = [list(jest) for jest in state["jests"]]
         for trophy, seat in winners.items():
@@ -333,6 +333,7 @@ class JestEngine(Engine):
             view["trophy_winners"] = copy_json(state["winners"])
             view["scores"] = list(state["scores"])
             result = self.result(state)
+            assert result is not None  # the match is over
             view["ranks"] = list(result.ranks)
             view["winners"] = list(result.winners)
         return view

@@ -6,7 +6,7 @@ Pure functions of their arguments; used by the engine and directly by tests.
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Mapping, Optional, Sequence
+from typing import Any, Hashable, Iterable, Mapping, Optional, Sequence
 
 JOKER = "JK"
 RANKS = ("A", "2", "3", "4")
@@ -19,7 +19,7 @@ _RANK_VALUE = {"A": 1, "2": 2, "3": 3, "4": 4}
 _SUIT_ORDER = {"S": 4, "C": 3, "D": 2, "H": 1}
 
 #: The trophy printed on each card [FOUND] (house rules §2.4).
-TROPHY_OF = {
+TROPHY_OF: dict[str, tuple[str, Any]] = {
     "AS": ("highest", "C"),
     "2S": ("majority", 3),
     "3S": ("majority", 2),

@@ -114,7 +114,7 @@ def legal_victim(state, frame, seat):
         return []
     p = pl(state, seat)
     discard, guild, _, _, _ = penalty(state, frame["chair"], seat)
-    out = [{"type": "defend"}] if p["crowns"] > 0 else []
+    out: list[dict] = [{"type": "defend"}] if p["crowns"] > 0 else []
     discards = [pl_ for i, pl_ in enumerate(PLACES) if p["hand"][i] > 0] if discard else [None]
     guilds = [g for g in GUILD_IDS if p["guilds"][g - 1] > 0] if guild else [None]
     out += [{"type": "suffer", "discard": d, "guild": g} for d in discards for g in guilds]

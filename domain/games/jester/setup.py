@@ -57,7 +57,7 @@ def stamp_pool_list(state):
 def expected_decks(state, kind):
     """The decks shuffled by a chance step: all of setup 3, 5, 7 and 8 at once (``ch-setup``), or
     the city stamps and price tokens of a new round (``ch-city``, house rule task 5)."""
-    decks = {}
+    decks: dict[str, list] = {}
     if kind == "ch-setup":
         decks["events"] = [1, 2, 3, 4, 5, 6]
         decks["favors"] = list(FAVORS)

@@ -89,7 +89,7 @@ def rescue_sources(state, seat):
 
 def _placed_sources(state, seat):
     p = pl(state, seat)
-    out = [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]
+    out: list = [g for g in GUILD_IDS if p["guilds"][g - 1] > 0]  # guild numbers, then place names
     out += [ROYALTY[i] for i, s in enumerate(state["royalty"]) if s == seat]
     if seat in state["counselor"]:
         out.append("counselor")

@@ -31,7 +31,7 @@ EXCHANGES = {"roi": ("bouffon", 2), "héritier": ("ouvrier", 1)}
 
 def build_deck(decks: int) -> list[str]:
     """Every card id of ``decks`` decks (1 or 2), in a fixed canonical order."""
-    cards = []
+    cards: list[str] = []
     for kind, strength in KIND_STRENGTH.items():
         copies = (2 if strength == MINOTAURE else 4) * decks
         cards.extend(f"{kind}#{copy}" for copy in range(1, copies + 1))
