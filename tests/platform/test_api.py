@@ -21,7 +21,7 @@ def drain(motley):
     return lambda: motley.tasks.drain()
 
 
-def test_a_whole_jest_match_over_http(client, motley):
+def test_a_whole_jest_match_over_http(client, motley, seed):
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     games = client.get("/games").body
     jest = next(g for g in games if g["name"] == "jest")
@@ -30,13 +30,19 @@ def test_a_whole_jest_match_over_http(client, motley):
     view = client.get(f"/matches/{match_id}", key=keys[0]).body
     assert view["status"] == "active" and view["your_seat"] == 0 and view["to_act"]["kind"] == "players"
     assert len(view["observation"]["hand"]) == 2 and view["legal_actions"]
-    final = play_randomly(client, match_id, keys, random.Random(3), settle=drain(motley))
+    seen: dict = {}
+    final = play_randomly(client, match_id, keys, random.Random(f"{seed}-moves"), settle=drain(motley), seen=seen)
     assert final["status"] == "finished" and final["result"]["winners"]
     events = client.get(f"/matches/{match_id}/events", key=keys[1]).body["items"]
     assert [e["type"] for e in events][-2:] == ["StepResolved", "Finished"]
     assert [e["version"] for e in events] == list(range(1, len(events) + 1))
     rewound = client.get(f"/matches/{match_id}", key=keys[1], query={"version": 6}).body
     assert rewound["version"] == 6 and rewound["status"] == "active"
+    # Rewound, the match is as seat 0 saw it live at that version (whose turn, moves, status).
+    fields = ("version", "status", "moves", "to_act", "your_seat")
+    for version in sorted(seen)[:: max(1, len(seen) // 8)]:
+        old = client.get(f"/matches/{match_id}", key=keys[0], query={"version": version}).body
+        assert [old[f] for f in fields] == [seen[version][f] for f in fields], version
     motley.tasks.drain()
     listed = client.get("/matches", query={"game": "jest", "status": "finished"}).body
     assert [m["id"] for m in listed["items"]] == [match_id] and listed["total"] == 1
