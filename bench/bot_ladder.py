@@ -52,6 +52,8 @@ def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2
     print(f"{engine.title} {engine.rules_version}, {players} seats, levels alternating seats")
     print(f"{'pairing':<18} {'matches':>7} {'upper wins':>10} {'95 % interval':>17} {'s/match':>8}")
     for upper, lower, matches in pairings:
+        if matches <= 0:
+            continue
         start = time.perf_counter()
         total = 0.0
         for index in range(matches):

@@ -56,6 +56,12 @@ class JesterEngine(Engine):
     def default_options(self) -> dict:
         return {"red_chairs": False}
 
+    def describe_options(self) -> dict[str, dict]:
+        described = super().describe_options()
+        described["red_chairs"]["description"] = ("The Red Chairs variant: 3 crowns each, and the red-chair "
+                                                  "effects (docs/rules/jester.md)")
+        return described
+
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         if type(num_players) is not int:
             raise InvalidOptions("jester players", "the number of players must be an integer")
@@ -178,3 +184,9 @@ class JesterEngine(Engine):
             return None
         return Result(scores=tuple(p["vp"] for p in state["players"]),
                       ranks=tuple(scoring.ranks(state)), detail=copy_json(state["final"]))
+
+    # -- computer opponents ----------------------------------------------------------------------
+    def bots(self):
+        from .bots import bots_for  # the bots play this engine (and its rules version)
+
+        return bots_for(self)
