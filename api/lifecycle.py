@@ -1,4 +1,4 @@
-"""A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, rematch."""
+"""A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, claim, rematch."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -41,6 +41,18 @@ class Resign(MethodView):
         computer plays it until the end; the match ends at once when one playing seat is left."""
         player = current_player()
         service().resign_match(match_id, player)
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, written(match)
+
+
+@blp.route("/<match_id>/claim")
+class Claim(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """End a match created with ``turn_limit.on_timeout = "claim"`` once another seat's time ran out
+        (it is ``absent``): the absent (and resigned) seats rank last, the present ones share the win."""
+        player = current_player()
+        service().claim_match(match_id, player)
         match = service().get_match(match_id)
         return caller_view(match, player), 200, written(match)
 

@@ -72,7 +72,8 @@ class Matches(MethodView):
         computers = {int(seat): level for seat, level in body["computers"].items()}
         match_id, replayed = service().create_match_once(
             player, body["game"], body["seats"], body["options"], computers,
-            body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None)
+            body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None,
+            body["turn_limit"])
         match = service().get_match(match_id)
         headers = {**written(match), "Location": f"/matches/{match_id}"}
         if replayed:

@@ -103,6 +103,14 @@ class GameSchemaOut(Schema):
 
 
 # -- matches ---------------------------------------------------------------------------------------
+class TurnLimit(StrictSchema):
+    seconds = fields.Float(required=True, validate=validate.Range(min=0.1, max=7 * 86400),
+                           metadata={"description": "Seconds each turn may take (a deadline per turn)"})
+    on_timeout = fields.String(load_default="computer", validate=validate.OneOf(["computer", "claim"]),
+                               metadata={"description": "When a seat's time runs out: the computer plays it on "
+                                                        "(computer), or the others may claim the match (claim)"})
+
+
 class CreateMatch(StrictSchema):
     game = fields.String(required=True)
     seats = Int(required=True, validate=validate.Range(min=1, max=12))
@@ -118,6 +126,9 @@ class CreateMatch(StrictSchema):
                                                            "hidden, not even once the match is over"})
     rated = StrictBoolean(load_default=True,
                           metadata={"description": "false: the result does not change the players' ratings"})
+    turn_limit = fields.Nested(TurnLimit, load_default=None, allow_none=True,
+                               metadata={"description": "Absent players: a time limit per turn, enforced by the "
+                                                        "worker (issue 13)"})
 
 
 class JoinMatch(StrictSchema):
@@ -214,6 +225,10 @@ class MatchOut(Schema):
                                                                       "the computer plays them on)"})
     rematch = fields.Dict(metadata={"description": "of: the match this one is the rematch of; next: the "
                                                    "rematch of this one (ids, or null)"})
+    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
+    turn_clock = fields.Dict(allow_none=True, metadata={"description": "The running turn: phase, deadline and the "
+                                                                       "seats it waits for"})
+    absent = fields.List(fields.Integer(), metadata={"description": "Seats whose turn ran out (until they move)"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})
     created_at = fields.String()

@@ -181,12 +181,12 @@ class Motley(Application):
 
     def create_match_once(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
-        reveal_at_end: bool, rated: bool, request_key: Optional[str],
+        reveal_at_end: bool, rated: bool, request_key: Optional[str], turn_limit: Optional[dict] = None,
     ) -> tuple[UUID, bool]:
         """The new match's id, and whether this was a retry (same ``request_key``) of a creation
         already made: the first match is answered then, and nothing is created twice."""
         match_id = idempotent_id("match", str(creator.id), request_key)
-        match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id)
+        match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id, turn_limit)
         try:
             self._save_match(match)
         except IntegrityError:
@@ -200,7 +200,7 @@ class Motley(Application):
 
     def _new_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
-        reveal_at_end: bool, rated: bool, match_id: Optional[UUID] = None,
+        reveal_at_end: bool, rated: bool, match_id: Optional[UUID] = None, turn_limit: Optional[dict] = None,
     ) -> Match:
         try:
             engine = get_engine(game)
@@ -230,6 +230,8 @@ class Motley(Application):
             rated=rated,  # "rated": false keeps the match out of the ratings (issue 10)
             **identity,
         )
+        if turn_limit is not None:  # {"seconds", "on_timeout"}: absent players (issue 13)
+            match.limit_turns(turn_limit["seconds"], turn_limit["on_timeout"])
         return match
 
     def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
@@ -261,6 +263,9 @@ class Motley(Application):
     def cancel_match(self, match_id: Any, player: Player) -> int:
         return self._command(match_id, lambda match: match.cancel(str(player.id)))[1]
 
+    def claim_match(self, match_id: Any, player: Player) -> int:
+        return self._command(match_id, lambda match: match.claim(str(player.id)))[1]
+
     def resign_match(self, match_id: Any, player: Player) -> int:
         return self._command(match_id, lambda match: match.resign(str(player.id)))[1]
 
@@ -281,6 +286,7 @@ class Motley(Application):
             new = self._new_match(
                 player, old.game, old.num_seats, old.options,
                 {int(seat): level for seat, level in old.bots.items()}, old.reveal_at_end, old.rated,
+                turn_limit=old.turn_limit,
             )
             kept = {str(s): p for s, p in enumerate(old.players) if p is not None and not old.is_bot(s)}
             new.keep_seats_for_rematch(of_match=str(old.id), reserved=kept)
@@ -334,7 +340,8 @@ class Motley(Application):
             log.exception("computer %s at seat %s of match %s failed", level, seat, match.id)
             action = self.rng.choice(legal)
         try:
-            self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match)
+            self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match,
+                       by_player=False)
         except errors.StaleVersion:
             return False  # the match moved on: a later task will ask again
         return True
@@ -350,8 +357,9 @@ class Motley(Application):
         closed = self._command(match_id, lambda match: match.time_out(phase, self.clock()))[0]
         if not closed:
             match = self.get_match(match_id)
-            if match.timer is not None and match.timer["phase"] == phase:
-                self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=match.timer["deadline"]))
+            for clock in (match.timer, match.turn_clock):
+                if clock is not None and clock["phase"] == phase:
+                    self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=clock["deadline"]))
         return closed
 
     def history(self, match_id: Any) -> Iterable[tuple[Any, Optional[Match]]]:
@@ -384,6 +392,7 @@ class Motley(Application):
         expected_version: Optional[int],
         request_key: Optional[str],
         loaded: Optional[Match] = None,
+        by_player: bool = True,
     ) -> MoveReceipt:
         raced = False
         for _ in range(RETRIES):
@@ -396,7 +405,7 @@ class Motley(Application):
                     current_version=match.version,
                 )
             try:
-                match.make_move(seat, action, self.clock(), request_key)
+                match.make_move(seat, action, self.clock(), request_key, by_player)
             except (match_domain.MatchError, IllegalAction) as error:
                 raise self._refusal(error, raced) from None
             match.settle(self.rng, self.clock())
@@ -467,8 +476,9 @@ class Motley(Application):
         match_id = str(match.id)
         if turn.kind == Phase.AUTO:
             tasks.append(Task(TASK_RESOLVE, (match_id,)))
-        if match.timer is not None:
-            tasks.append(Task(TASK_TIMEOUT, (match_id, match.timer["phase"]), eta=match.timer["deadline"]))
+        for clock in (match.timer, match.turn_clock):  # a timed phase, and a turn's time limit (issue 13)
+            if clock is not None and match.status == "active":
+                tasks.append(Task(TASK_TIMEOUT, (match_id, clock["phase"]), eta=clock["deadline"]))
         if turn.kind == Phase.PLAYERS:
             tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.stands_in(seat))
         return tasks

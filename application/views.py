@@ -140,6 +140,10 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "lineage": lineage_view(match, forks),
         "resigned": list(match.resigned),
         "rematch": {"of": match.rematch_of, "next": match.rematch},
+        "turn_limit": copy_json(match.turn_limit),
+        "turn_clock": None if match.turn_clock is None else {**match.turn_clock,
+                                                             "deadline": iso(match.turn_clock["deadline"])},
+        "absent": list(match.absent),
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }
@@ -167,6 +171,12 @@ def event_data(domain_event: Any) -> dict:
         "Resigned": ("seat",),
         "RematchOpened": ("of_match", "reserved"),
         "RematchLinked": ("match_id",),
+        "TurnLimitSet": ("seconds", "on_timeout"),
+        "TurnClockStarted": ("phase", "deadline", "seats"),
+        "TurnClockStopped": ("phase",),
+        "SeatsTimedOut": ("seats", "phase"),
+        "Claimed": ("seat",),
+        "SeatReturned": ("seat",),
     }.get(kind, ())
     data = {}
     for name in fields:

@@ -65,6 +65,9 @@ class Match(Aggregate):
     resigned = cast("tuple[int, ...]", ())  # seats that resigned, in order; the computer plays them on
     rematch_of = cast(Optional[str], None)  # the match this one is the rematch of
     rematch = cast(Optional[str], None)  # the rematch of this match, once a player asked for one
+    turn_limit = cast(Optional[dict], None)  # {"seconds", "on_timeout": "computer" | "claim"}
+    turn_clock = cast(Optional[dict], None)  # {"phase": "turn-<n>", "deadline", "seats"}: the running turn
+    absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
 
     @event("Created")
     def __init__(
@@ -135,8 +138,11 @@ class Match(Aggregate):
         return str(seat) in self.bots
 
     def stands_in(self, seat: int) -> bool:
-        """Whether the computer plays ``seat``: a computer opponent's seat, or one that resigned."""
-        return self.is_bot(seat) or seat in self.resigned
+        """Whether the computer plays ``seat``: a computer opponent's seat, one that resigned, or one
+        whose turn ran out when the match's turn limit says the computer then plays it."""
+        if self.is_bot(seat) or seat in self.resigned:
+            return True
+        return seat in self.absent and self.turn_limit is not None and self.turn_limit["on_timeout"] == "computer"
 
     def playing_seats(self) -> list[int]:
         return [s for s in range(self.num_seats) if s not in self.resigned]
@@ -249,6 +255,58 @@ class Match(Aggregate):
     def _resigned(self, seat: int) -> None:
         self.resigned = (*self.resigned, seat)
 
+    # -- absent players: a time limit per turn (issue 13) --------------------------------------------
+    def limit_turns(self, seconds: float, on_timeout: str) -> None:
+        """Give every turn ``seconds``; a seat still to act after them is absent, and then the
+        computer plays it (``on_timeout="computer"``) or the others may claim the match ("claim")."""
+        self.check_open()
+        self._turn_limit_set(seconds=seconds, on_timeout=on_timeout)
+
+    @event("TurnLimitSet")
+    def _turn_limit_set(self, seconds: float, on_timeout: str) -> None:
+        self.turn_limit = {"seconds": seconds, "on_timeout": on_timeout}
+
+    def waiting_humans(self) -> list[int]:
+        turn = self.to_act()
+        if turn.kind != Phase.PLAYERS:
+            return []
+        return [s for s in turn.seats if not self.stands_in(s) and s not in self.absent]
+
+    def turn_timed_out(self, now: datetime) -> bool:
+        """The turn clock ran out: the seats it waited for that still have not acted are absent."""
+        clock = self.turn_clock
+        if self.status != STATUS_ACTIVE or clock is None or now < clock["deadline"]:
+            return False
+        late = [s for s in self.waiting_humans() if s in clock["seats"]]
+        if not late:
+            return False
+        self._seats_timed_out(seats=late, phase=clock["phase"])
+        return True
+
+    @event("SeatsTimedOut")
+    def _seats_timed_out(self, seats: list, phase: str) -> None:
+        self.absent = (*self.absent, *seats)
+        self.turn_clock = None
+
+    def claim(self, player_id: str) -> None:
+        """A present player ends the match because others are absent: the absent seats rank last."""
+        self.check_active()
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise NotYourSeat("you hold no seat at this match")
+        if self.turn_limit is None or self.turn_limit["on_timeout"] != "claim":
+            raise SeatingError("this match was not created to be claimed when a player is absent", rule="claim")
+        if not self.absent or seat in self.absent or seat in self.resigned:
+            raise SeatingError("only a present player may claim, once another seat's time ran out", rule="claim")
+        self._claimed(seat=seat)
+        seed = None if self.chance is None else self.chance["seed"]
+        left = sorted({*self.resigned, *self.absent})
+        self._finished(result=resignation_result(None, self.num_seats, left), seed=seed)
+
+    @event("Claimed")
+    def _claimed(self, seat: int) -> None:
+        pass
+
     def check_not_resigned(self, seat: int) -> None:
         if seat in self.resigned:
             raise SeatingError(f"seat {seat} resigned; the computer plays it now", rule="resignation")
@@ -302,9 +360,16 @@ class Match(Aggregate):
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown")
         self.engine.check(self.state, seat, action)  # the contract's one checked path
 
-    def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None) -> None:
+    def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None,
+                  by_player: bool = True) -> None:
         self.check_can_move(seat, action, now)
+        if by_player and seat in self.absent:  # an absent player who moves again is back (issue 13)
+            self._seat_returned(seat=seat)
         self._move_made(seat=seat, action=action, request_key=request_key, at=now)
+
+    @event("SeatReturned")
+    def _seat_returned(self, seat: int) -> None:
+        self.absent = tuple(s for s in self.absent if s != seat)
 
     @event("MoveMade")
     def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: datetime) -> None:
@@ -338,7 +403,10 @@ class Match(Aggregate):
         self.awaiting_resolution = False
 
     def time_out(self, phase: str, now: datetime) -> bool:
-        """Close the timed phase ``phase`` if it is still running and its time is up."""
+        """Close the timed phase ``phase`` if it is still running and its time is up (or the turn
+        clock of that name, issue 13)."""
+        if self.turn_clock is not None and self.turn_clock["phase"] == phase:
+            return self.turn_timed_out(now)
         if self.status != STATUS_ACTIVE or self.timer is None or self.timer["phase"] != phase:
             return False
         if now < self.timer["deadline"]:
@@ -372,6 +440,8 @@ class Match(Aggregate):
             seed = None if self.chance is None else self.chance["seed"]
             self._finished(result=resignation_result(None, self.num_seats, self.resigned), seed=seed)
             return
+        if self.turn_limit is not None:
+            self.start_turn_clock(now)
         kind = self.engine.to_act(self.state).kind
         if kind == Phase.AUTO and not self.awaiting_resolution:
             # The play of a round (or of the match) has ended: say so, for the worker to resolve.
@@ -384,6 +454,29 @@ class Match(Aggregate):
             if self.resigned:
                 outcome = resignation_result(outcome, self.num_seats, self.resigned)
             self._finished(result=outcome, seed=seed)
+
+    def start_turn_clock(self, now: datetime) -> None:
+        """A new turn (a seat to act that the running clock does not cover) gets the whole limit; a
+        seat that acted in a simultaneous phase does not restart the others' clock."""
+        assert self.turn_limit is not None
+        waiting = self.waiting_humans()
+        clock = self.turn_clock
+        if not waiting:
+            if clock is not None:
+                self._turn_clock_stopped(phase=clock["phase"])
+        elif clock is None or not set(waiting) <= set(clock["seats"]):
+            deadline = now + timedelta(seconds=self.turn_limit["seconds"])
+            self._turn_clock_started(phase=f"turn-{self.version + 1}", deadline=deadline, seats=waiting)
+        elif set(waiting) != set(clock["seats"]):  # some of a simultaneous turn acted: the rest keep its time
+            self._turn_clock_started(phase=clock["phase"], deadline=clock["deadline"], seats=waiting)
+
+    @event("TurnClockStarted")
+    def _turn_clock_started(self, phase: str, deadline: datetime, seats: list) -> None:
+        self.turn_clock = {"phase": phase, "deadline": deadline, "seats": list(seats)}
+
+    @event("TurnClockStopped")
+    def _turn_clock_stopped(self, phase: str) -> None:
+        self.turn_clock = None
 
     @event("ResolutionDue")
     def _resolution_due(self) -> None:
