@@ -1,12 +1,13 @@
-"""Determinised Monte Carlo tree search: the shared strongest computer opponent of every game.
+"""Information-set Monte Carlo tree search: the shared strongest computer opponent of every game.
 
 A search bot is a :data:`domain.engine.Bot`: it is called with the seat's observation, its legal
-actions and a random generator, and it never sees the hidden state. It samples full states
-consistent with the observation (*determinisations*), grows one UCT tree per determinisation on the
-real engine (open loop: a node is the sequence of player actions from the root, chance is drawn
-afresh on every pass, so a node may stand for several states), and the determinisations vote: the
-root action with the most visits over all trees is played (Cowling, Powley & Whitehouse 2012,
-"Information Set Monte Carlo Tree Search", the "determinized UCT" with "ensemble" voting).
+actions and a random generator, and it never sees the hidden state. Every pass of the search samples
+a full state consistent with the observation (a *determinisation*, by the game's ``determinize``)
+and walks a UCT tree with it on the real engine: open loop, a node is the sequence of player actions
+from the root, chance is drawn afresh on every pass, and at each node only the actions legal in this
+pass's sample compete (Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree
+Search", SO-ISMCTS). ``determinizations`` independent trees share the budget and vote: the root
+action with the most visits over all trees is played (their "ensemble" determinisation).
 
 How a game plugs in
 -------------------
@@ -23,7 +24,7 @@ Build a :class:`SearchGame` and wrap it in a :class:`SearchBot`, then list the b
         ...
 
     GAME = SearchGame(engine=ENGINE, determinize=determinize)
-    mcts = SearchBot(GAME, iterations=400, seconds=0.8)
+    mcts = SearchBot(GAME, iterations=400, determinizations=2)
 
 Optional hooks of :class:`SearchGame`:
 
@@ -105,11 +106,11 @@ class _Node:
 
 
 class _Tree:
-    """One determinisation's UCT tree (open loop over player actions)."""
+    """One UCT tree (open loop over player actions), each pass on a new determinisation."""
 
-    def __init__(self, game: SearchGame, root: State, seat: int, root_actions: list, exploration: float):
+    def __init__(self, game: SearchGame, observation: JSON, seat: int, root_actions: list, exploration: float):
         self.game = game
-        self.root_state = root
+        self.observation = observation
         self.seat = seat
         self.root_actions = root_actions  # (key, action) the caller may really play
         self.exploration = exploration
@@ -149,7 +150,9 @@ class _Tree:
 
     def iterate(self, rng: random.Random) -> None:
         game, engine = self.game, self.game.engine
-        state, node = self.root_state, self.root
+        # A fresh determinisation on every pass (information-set MCTS): the tree's statistics are
+        # over the seat's information, not over one guess of the hidden cards.
+        state, node = self.game.determinize(self.observation, self.seat, rng), self.root
         path: list[tuple[_Node, tuple[int, str]]] = []
         seat: Optional[int] = self.seat
         options = self.root_actions
@@ -196,7 +199,7 @@ class SearchBot:
         game: SearchGame,
         iterations: int = 400,
         seconds: Optional[float] = None,
-        determinizations: int = 8,
+        determinizations: int = 1,
         exploration: float = 0.7,
         clock: Optional[Callable[[], float]] = None,
     ):
@@ -225,7 +228,7 @@ class SearchBot:
         seat = self.game.seat(observation)
         options = [(json_key(action), action) for action in self.game.distinct(list(legal))]
         trees = [
-            _Tree(self.game, self.game.determinize(observation, seat, rng), seat, options, self.exploration)
+            _Tree(self.game, observation, seat, options, self.exploration)
             for _ in range(max(1, self.determinizations))
         ]
         clock = self.clock

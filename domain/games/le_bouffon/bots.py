@@ -67,16 +67,13 @@ def distinct(legal: list) -> list:
 
 def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     """A full state showing ``seat`` what ``observation`` shows: the cards it has not seen (not in
-    its hand, not on the table this trick, not those it gave) dealt at random to the other hands.
-    The observation does not list the cards laid in earlier tricks, so those may be dealt too."""
+    its hand, not laid this deal, not those it gave, which the receiver holds) dealt at random to
+    the other hands."""
     n = len(observation["hand_counts"])
     roles = list(observation["roles"])
     hand = list(observation["hand"])
     trick = observation.get("trick")
-    seen = list(hand)
-    if trick is not None:
-        for _, _, cards in trick["plays"]:
-            seen.extend(cards)
+    seen = list(hand) + list(observation.get("played", []))  # the cards laid this deal, trick included
     exchange = observation.get("exchange")
     hands: list[list[str]] = [[] for _ in range(n)]
     hands[seat] = hand
@@ -118,7 +115,8 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     return {
         "n": n, "deals": observation["deals"], "deal": observation["deal"], "phase": observation["phase"],
         "roles": roles, "order": [roles.index(role) for role in ROLES_BY_COUNT[n]], "hands": hands,
-        "played": [], "gifts": gifts, "exchanged": exchanged, "finished": list(observation["finished"]),
+        "played": list(observation.get("played", [])), "gifts": gifts, "exchanged": exchanged,
+        "finished": list(observation["finished"]),
         "trick": state_trick, "scores": list(observation["scores"]), "history": [],
     }
 
@@ -143,7 +141,7 @@ def _evaluate(state: dict) -> list[float]:
 
 def _rollout(state: dict, seat: int, legal: list, rng: random.Random) -> dict:
     """Mostly the basic play on the sampled hand, sometimes any move (playouts need variety)."""
-    if rng.random() < 0.25:
+    if rng.random() < 0.1:
         return rng.choice(legal)
     return basic_bot({"hand": state["hands"][seat]}, legal, rng)
 
@@ -151,6 +149,6 @@ def _rollout(state: dict, seat: int, legal: list, rng: random.Random) -> dict:
 SEARCH = SearchGame(engine=ENGINE, determinize=determinize, rollout=_rollout, cutoff=_deal_over,
                     evaluate=_evaluate, distinct=distinct)
 #: Under 1 s a move on this machine (bench/bots.py prints the time a move takes).
-mcts_bot = SearchBot(SEARCH, iterations=80, determinizations=8)
+mcts_bot = SearchBot(SEARCH, iterations=80, determinizations=1)
 
 BOTS = {"random": random_bot, "basic": basic_bot, "mcts": mcts_bot}

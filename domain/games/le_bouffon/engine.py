@@ -485,6 +485,9 @@ class LeBouffonEngine(Engine):
             "hand_counts": list(map(len, state["hands"])),
             "finished": list(state["finished"]),
             "scores": list(state["scores"]),
+            # Every card laid this deal lies face up (rulebook 5-8): what a player at the table
+            # remembers, so that a computer opponent, which sees only this, may count cards too.
+            "played": list(state["played"]),
         }
         if trick is not None:
             obs["trick"] = {
