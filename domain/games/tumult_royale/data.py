@@ -5,7 +5,7 @@ Tags refer to /work/shared/rules/house-rules.md section 4 (RULEBOOK / FOUND / DE
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 COMMODITIES = ("bread", "marble", "tools")
 
@@ -73,7 +73,7 @@ def region_of(n: int, field: int) -> int:
     return (row // 3) * COLUMNS[n] + col // 3
 
 
-@lru_cache(maxsize=None)
+@cache
 def neighbours(n: int) -> tuple:
     """Orthogonal neighbours of every field (across region-tile borders)."""
     w, h = width(n), 6
@@ -94,7 +94,7 @@ def field_types(n: int, regions: tuple, face_up: tuple) -> tuple:
     """The type letter of every field, None where its region tile is face down."""
     w = width(n)
     cols = COLUMNS[n]
-    out = []
+    out: list = []  # a type letter, or None face down
     for f in range(6 * w):
         r, c = divmod(f, w)
         p = (r // 3) * cols + c // 3
@@ -106,7 +106,7 @@ def field_types(n: int, regions: tuple, face_up: tuple) -> tuple:
     return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def pay_options(c1: int, c2: int, c3: int, need: int) -> tuple:
     """Every minimal multiset of tile values (1, 2, 3) covering ``need`` from the counts available.
 

@@ -45,7 +45,7 @@ def view(state: TumultState, viewer: Optional[int], to_act: list, result: Callab
     n = state["n"]
     phase = state["phase"]
     revealed = state["revealed"]
-    obs = {
+    obs: dict = {
         "seat": viewer,
         "phase": phase,
         "round": state["round"],

@@ -11,7 +11,7 @@ from typing import Optional
 from domain.engine import IllegalAction, Result
 
 from . import data as D
-from .state import Rules, TumultState, game_over, keys, new_round, placed
+from .state import Rules, TumultState, game_over, keys, new_round, placed, ranks_of
 
 REVEAL = "rulebook The Royal Chronicle (space 3)"
 
@@ -26,7 +26,7 @@ def compute(rules: Rules, state: TumultState) -> dict:
         supporters[s] += D.CONSOLATION
     expired = sorted(t for castle in state["castle"] for t in castle)
     # step 5: most supporters first, ties -> the previously higher rank
-    ranking = sorted(range(n), key=lambda s: (-supporters[s], state["ranks"][s]))
+    ranking = sorted(range(n), key=lambda s: (-supporters[s], ranks_of(state)[s]))
     ranks = [0] * n
     for i, s in enumerate(ranking):
         ranks[s] = i + 1
@@ -133,7 +133,7 @@ def result(state: TumultState) -> Optional[Result]:
         return None
     now_placed = placed(state)
     w = state["winner25"]
-    ranking = sorted(range(state["n"]), key=lambda s: (0 if s == w else 1, -now_placed[s], state["ranks"][s]))
+    ranking = sorted(range(state["n"]), key=lambda s: (0 if s == w else 1, -now_placed[s], ranks_of(state)[s]))
     ranks = [0] * state["n"]
     for i, s in enumerate(ranking):
         ranks[s] = i + 1
@@ -144,7 +144,7 @@ def result(state: TumultState) -> Optional[Result]:
             "reason": state["end"],
             "round": state["round"],
             "statues_placed": placed(state),
-            "nobility": list(state["ranks"]),
+            "nobility": list(ranks_of(state)),
             "supporters": list(state["supporters"]),
         },
     )

@@ -15,7 +15,7 @@ from typing import Mapping
 from domain.engine import IllegalAction
 
 from . import data as D
-from .state import Rules, TumultState, field_types, new_round, permutation_of
+from .state import Rules, TumultState, field_types, new_round, permutation_of, ranks_of
 
 FIRST_STATUE = "rulebook Placing the First Statue"
 
@@ -91,7 +91,7 @@ def sample_deal(state: TumultState, rng: random.Random) -> dict:
 def apply_deal(rules: Rules, s: TumultState, outcome: dict) -> None:
     s["ranks"] = list(outcome["ranks"])
     s["phase"] = "first-statues"
-    s["turn"] = s["ranks"].index(s["n"])  # the lowest rank starts
+    s["turn"] = ranks_of(s).index(s["n"])  # the lowest rank starts
 
 
 # -- the first statues --------------------------------------------------------------------------
@@ -120,8 +120,8 @@ def check_first_statue(rules: Rules, state: TumultState, seat: int, action: dict
 def apply_first_statue(rules: Rules, s: TumultState, seat: int, action: dict) -> None:
     s["board"][action["field"]] = seat
     s["statues_left"][seat] -= 1
-    rank = s["ranks"][seat]
+    rank = ranks_of(s)[seat]
     if rank == 1:  # the king places last, then round 1 begins
         new_round(s)
     else:
-        s["turn"] = s["ranks"].index(rank - 1)
+        s["turn"] = ranks_of(s).index(rank - 1)

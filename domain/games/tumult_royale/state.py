@@ -96,18 +96,43 @@ def copy_state(state: TumultState) -> TumultState:
     return s  # type: ignore[return-value]
 
 
+# The keys that are None only before the setup has filled them: the phases that read them come after.
+def ranks_of(state: TumultState) -> list:
+    ranks = state["ranks"]
+    assert ranks is not None, "the nobility ranks are dealt at setup"
+    return ranks
+
+
+def regions_of(state: TumultState) -> list:
+    regions = state["regions"]
+    assert regions is not None, "the region tiles are laid at setup"
+    return regions
+
+
+def layout_of(state: TumultState) -> list:
+    layout = state["layout"]
+    assert layout is not None, "the centre layout exists during tax collection"
+    return layout
+
+
+def demand_of(state: TumultState) -> int:
+    demand = state["demand"]
+    assert demand is not None, "the demand is drawn before taxes and tumults"
+    return demand
+
+
 def live(state: TumultState) -> bool:
     return state["options"]["tax_mode"] == "live"
 
 
 def order(state: TumultState) -> list:
     """Seats in rank order, king first."""
-    ranks = state["ranks"]
+    ranks = ranks_of(state)
     return sorted(range(state["n"]), key=lambda s: ranks[s])
 
 
 def field_types(state: TumultState) -> tuple:
-    return D.field_types(state["n"], tuple(state["regions"]), tuple(state["face_up"]))
+    return D.field_types(state["n"], tuple(regions_of(state)), tuple(state["face_up"]))
 
 
 def placed(state: TumultState) -> list:

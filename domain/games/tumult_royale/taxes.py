@@ -15,7 +15,7 @@ import random
 from domain.engine import IllegalAction, Timer
 
 from . import data as D
-from .state import Rules, TumultState, keys, live, order, permutation_of
+from .state import Rules, TumultState, keys, layout_of, live, order, permutation_of
 
 TAX = "rulebook 2 Get Taxes"
 DIGITAL = "house rule 4.5 digital tax collection"
@@ -121,7 +121,7 @@ def tax_seats(rules: Rules, state: TumultState) -> list:
 
 def peekable(state: TumultState) -> list:
     held = set(h for h in state["hand"] if h is not None)
-    return [i for i, t in enumerate(state["layout"]) if t is not None and i not in held]
+    return [i for i, t in enumerate(layout_of(state)) if t is not None and i not in held]
 
 
 def legal_tax(rules: Rules, state: TumultState, seat: int) -> list:
@@ -144,7 +144,7 @@ def check_tax(rules: Rules, state: TumultState, seat: int, action: dict) -> None
             raise IllegalAction(TAX, "you may look at only one tile at a time: keep or return it first")
         if not live(state) and state["peeks"][seat] >= D.ASYNC_PEEKS:
             raise IllegalAction("house rule 4.5 asynchronous mode", "you have used your 8 peeks")
-        if type(i) is not int or not 0 <= i < D.CENTRE_SLOTS or state["layout"][i] is None:
+        if type(i) is not int or not 0 <= i < D.CENTRE_SLOTS or layout_of(state)[i] is None:
             raise IllegalAction(TAX, "that is not a face-down tile in the centre")
         if i in state["hand"]:
             raise IllegalAction(DIGITAL, "another player holds that tile")
@@ -170,8 +170,8 @@ def apply_tax(rules: Rules, s: TumultState, seat: int, action: dict) -> None:
         return
     if kind == "keep":  # onto the castle board, face down, for good
         slot = s["hand"][seat]
-        s["castle"][seat].append(s["layout"][slot])
-        s["layout"][slot] = None
+        s["castle"][seat].append(layout_of(s)[slot])
+        layout_of(s)[slot] = None
         s["hand"][seat] = None
     elif kind == "return":
         s["hand"][seat] = None
@@ -205,7 +205,7 @@ def close_tax(s: TumultState) -> None:
     4.5], then every tile in the centre and in the castles is revealed (rulebook step 2)."""
     s["hand"] = [None] * s["n"]
     s["collecting"] = [False] * s["n"]
-    s["centre"] = sorted(t for t in s["layout"] if t is not None)
+    s["centre"] = sorted(t for t in layout_of(s) if t is not None)
     s["layout"] = None
     s["revealed"] = True
     s["turn"] = None

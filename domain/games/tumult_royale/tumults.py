@@ -10,12 +10,12 @@ from domain.engine import copy_json
 
 from . import data as D
 from .placement import begin_placement
-from .state import Rules, Tumults, TumultState
+from .state import Rules, Tumults, TumultState, demand_of, ranks_of
 
 
 def compute(rules: Rules, state: TumultState) -> Tumults:
     n = state["n"]
-    demand = state["demand"]
+    demand = demand_of(state)
     left = [0, 0, 0]
     for tile in state["centre"]:
         c, v = D.TILES[tile]
@@ -40,7 +40,7 @@ def compute(rules: Rules, state: TumultState) -> Tumults:
                  "greediest": None, "lost": 0, "returned": []}
         if takers:
             # ties -> the higher rank ("the more esteemed ... the more the people shake their heads")
-            g = min(takers, key=lambda s: (-counted[s], state["ranks"][s]))
+            g = min(takers, key=lambda s: (-counted[s], ranks_of(state)[s]))
             mine = sorted((t for t in state["castle"][g] if D.TILES[t][0] == c),
                           key=lambda t: (D.TILES[t][1], t))
             lost = min(D.TUMULT_LOSS, supporters[g])  # nobody goes below 0 [ENGINE]
