@@ -6,7 +6,7 @@ import os
 from typing import Optional
 
 import flask_swagger_ui
-from flask import Flask, redirect, send_from_directory
+from flask import Flask, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
 
@@ -25,6 +25,7 @@ from api import (
     problems,
     rates,
     tournaments,
+    web,
 )
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
@@ -86,8 +87,6 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     def docs_static(name):
         return send_from_directory(SWAGGER_DIST, name)
 
-    @app.get("/")
-    def index():
-        return redirect("/docs")
+    app.register_blueprint(web.blp)  # the web client at / (api/web.py)
 
     return app

@@ -1,0 +1,121 @@
+// The public JSON API, as any integrator calls it: a bearer key, problem documents, server-sent events.
+
+const KEY = "motley.key";
+const PLAYER = "motley.player";
+
+export const identity = {
+  key: () => localStorage.getItem(KEY),
+  player: () => JSON.parse(localStorage.getItem(PLAYER) || "null"),
+  remember(registered) {
+    localStorage.setItem(KEY, registered.api_key);
+    localStorage.setItem(PLAYER, JSON.stringify({ id: registered.id, name: registered.name }));
+  },
+  forget() {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(PLAYER);
+  },
+};
+
+// A refusal: the problem document's detail is what a person reads.
+export class Problem extends Error {
+  constructor(problem) {
+    super(problem.detail || problem.title || `HTTP ${problem.status}`);
+    this.problem = problem;
+  }
+}
+
+function uuid() {
+  return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+}
+
+function headersFor(anonymous) {
+  const headers = { Accept: "application/json" };
+  const key = identity.key();
+  if (key && !anonymous) headers.Authorization = `Bearer ${key}`;
+  return headers;
+}
+
+// call("POST", "/matches", body, {anonymous}) -> the answer's JSON, or throws a Problem.
+export async function call(method, path, body, { anonymous = false } = {}) {
+  const headers = headersFor(anonymous);
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (method === "POST") headers["Idempotency-Key"] = uuid(); // a retried click is never applied twice
+  const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await answer.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = { title: answer.statusText, detail: text.slice(0, 200), status: answer.status };
+  }
+  if (!answer.ok) throw new Problem(data || { status: answer.status, title: answer.statusText });
+  return data;
+}
+
+export const get = (path, options) => call("GET", path, undefined, options);
+export const post = (path, body, options) => call("POST", path, body === undefined ? {} : body, options);
+
+// Follow a server-sent event stream. EventSource cannot send an Authorization header, so this reads the
+// stream with fetch; when the server ends it (its `seconds`), it reconnects with Last-Event-ID, so no
+// event is missed or repeated. onEvent(name, data, id) returning "stop" closes it. Returns a stop().
+export function follow(path, onEvent, { anonymous = false, onError = () => {} } = {}) {
+  const control = new AbortController();
+  let lastId = null;
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+    control.abort();
+  };
+  (async () => {
+    while (!stopped) {
+      const headers = { ...headersFor(anonymous), Accept: "text/event-stream" };
+      if (lastId !== null) headers["Last-Event-ID"] = lastId;
+      try {
+        const answer = await fetch(path, { headers, signal: control.signal });
+        if (!answer.ok) {
+          onError(new Problem(await answer.json().catch(() => ({ status: answer.status }))));
+          return;
+        }
+        const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffer = "";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          buffer += value.replace(/\r\n/g, "\n");
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            let name = "message", data = "", id = null;
+            for (const line of frame.split("\n")) {
+              if (line.startsWith(":")) continue; // a heartbeat
+              const colon = line.indexOf(":");
+              const field = colon < 0 ? line : line.slice(0, colon);
+              const val = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+              if (field === "event") name = val;
+              else if (field === "data") data += (data ? "\n" : "") + val;
+              else if (field === "id") id = val;
+            }
+            if (id !== null) lastId = id;
+            if (!data) continue;
+            let parsed;
+            try {
+              parsed = JSON.parse(data);
+            } catch {
+              parsed = data;
+            }
+            if (onEvent(name, parsed, id) === "stop") {
+              stop();
+              return;
+            }
+          }
+        }
+      } catch (error) {
+        if (stopped) return;
+        onError(error);
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  })();
+  return stop;
+}

@@ -1,0 +1,402 @@
+// The views (lobby, table, replay, leaderboards, a player's ratings, tournaments), routed by the URL
+// fragment. Every datum comes from the public JSON API (api.js); nothing is polled: live views follow
+// the match streams.
+import { Problem, follow, get, identity, post } from "./api.js";
+import { chart, describeAction, fill, h, observation, seatName } from "./render.js";
+
+const view = document.getElementById("view");
+let leaving = []; // what the current view must stop (its streams) when another one opens
+let ticking = []; // the countdowns of the view drawn last
+const stopTicking = () => { ticking.forEach((stop) => stop()); ticking = []; };
+
+function show(...nodes) {
+  fill(view, ...nodes);
+}
+
+function problemBox(error) {
+  const detail = error instanceof Problem ? error.message : String(error.message || error);
+  return h("div", { class: "problem", role: "alert" }, detail);
+}
+
+// Run an action from a click; a refusal is shown where the person looks (the problem's detail).
+async function attempt(slot, work) {
+  fill(slot);
+  try {
+    return await work();
+  } catch (error) {
+    fill(slot, problemBox(error));
+    return undefined;
+  }
+}
+
+let gamesCache = null;
+async function games() {
+  gamesCache = gamesCache || (await get("/games"));
+  return gamesCache;
+}
+
+const titleOf = (name) => (gamesCache || []).find((game) => game.name === name)?.title || name;
+
+// -- who am I ------------------------------------------------------------------------------------
+function renderMe() {
+  const slot = document.getElementById("me");
+  const player = identity.player();
+  if (player) {
+    fill(slot, 
+      h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, player.name)),
+      h("button", { class: "small", onclick: () => { identity.forget(); renderMe(); route(); } }, "sign out"),
+    );
+    return;
+  }
+  const name = h("input", { id: "register-name", placeholder: "your name", maxlength: 40, required: true });
+  const error = h("span");
+  const form = h("form", { id: "register", onsubmit: async (event) => {
+    event.preventDefault();
+    const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }));
+    if (registered) { identity.remember(registered); renderMe(); route(); }
+  } }, name, h("button", { type: "submit" }, "Register"), error);
+  fill(slot, form);
+}
+
+// -- lobby ---------------------------------------------------------------------------------------
+async function lobby() {
+  const all = await games();
+  const [open, active, finished] = await Promise.all(
+    ["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)));
+  show(
+    h("h1", {}, "Lobby"),
+    identity.player() ? createForm(all) : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+    h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items, "open")),
+    h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items, "active")),
+    h("section", {}, h("h2", {}, "Finished matches"), matchTable(finished.items, "finished")),
+    h("section", {}, h("h2", {}, "Games"), h("div", { class: "games" }, all.map((game) =>
+      h("article", { class: "game" }, h("h3", {}, game.title),
+        h("p", {}, game.summary),
+        h("p", { class: "muted" }, `${game.min_players}–${game.max_players} players · rules ${game.rules_version}`),
+        h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
+  );
+}
+
+function optionInput(name, schema) {
+  if (schema.type === "boolean") return h("input", { type: "checkbox", name, checked: schema.default === true });
+  if (schema.enum) return h("select", { name }, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
+  if (schema.type === "integer" || schema.type === "number")
+    return h("input", { type: "number", name, value: schema.default ?? "", min: schema.minimum, max: schema.maximum });
+  return h("input", { name, value: schema.default ?? "" });
+}
+
+function createForm(all) {
+  const gameSelect = h("select", { id: "create-game" }, all.map((game) => h("option", { value: game.name }, game.title)));
+  const seatsInput = h("input", { id: "create-seats", type: "number" });
+  const optionsBox = h("div", { class: "options" });
+  const seatsBox = h("div", { class: "seats" });
+  const error = h("div");
+  const current = () => all.find((game) => game.name === gameSelect.value);
+  const drawSeats = () => {
+    const game = current();
+    const n = Number(seatsInput.value);
+    fill(seatsBox, ...Array.from({ length: n }, (_, seat) => seat === 0
+      ? h("label", {}, "seat 0: you")
+      : h("label", {}, `seat ${seat}: `, h("select", { "data-seat": seat, class: "computer" },
+        h("option", { value: "" }, "a person"),
+        game.computer_levels.map((level) => h("option", { value: level }, `computer (${level})`))))));
+  };
+  const drawGame = () => {
+    const game = current();
+    Object.assign(seatsInput, { min: game.min_players, max: game.max_players, value: game.min_players });
+    const properties = game.options_schema.properties || {};
+    fill(optionsBox, ...Object.entries(properties).map(([name, schema]) =>
+      h("label", { title: schema.description || "" }, `${name.replace(/_/g, " ")} `, optionInput(name, schema))));
+    drawSeats();
+  };
+  gameSelect.addEventListener("change", drawGame);
+  seatsInput.addEventListener("change", drawSeats);
+  drawGame();
+  const submit = async (event) => {
+    event.preventDefault();
+    const game = current();
+    const options = {};
+    for (const input of optionsBox.querySelectorAll("[name]")) {
+      const schema = game.options_schema.properties[input.name];
+      options[input.name] = schema.type === "boolean" ? input.checked
+        : schema.type === "integer" || schema.type === "number" ? Number(input.value) : input.value;
+    }
+    const computers = {};
+    for (const select of seatsBox.querySelectorAll("select.computer")) if (select.value) computers[select.dataset.seat] = select.value;
+    await attempt(error, async () => {
+      const match = await post("/matches", { game: game.name, seats: Number(seatsInput.value), options, computers });
+      const joined = await post(`/matches/${match.id}/seats`, {});
+      // Seat 0 is ours and the rest computers: nobody else to wait for, so start at once.
+      if (joined.match.seats.every((seat) => seat.player_id || seat.computer)) await post(`/matches/${match.id}/start`);
+      location.hash = `#/match/${match.id}`;
+    });
+  };
+  return h("form", { id: "create", class: "panel", onsubmit: submit },
+    h("h2", {}, "New match"),
+    h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput), optionsBox, seatsBox,
+    h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
+}
+
+function seatsText(seats) {
+  return seats.map((seat, i) => seat.name || (seat.computer ? `computer (${seat.computer})` : `seat ${i} free`)).join(", ");
+}
+
+function matchTable(items, status) {
+  if (!items.length) return h("p", { class: "muted" }, "none");
+  return h("table", { class: "grid matches" },
+    h("thead", {}, h("tr", {}, ["game", "seats", "version", ""].map((t) => h("th", {}, t)))),
+    h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
+      h("td", {}, match.game), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
+      h("td", { class: "actions" },
+        status === "open" && identity.player() && match.open_seats > 0
+          ? h("button", { class: "small", onclick: async (event) => {
+            const slot = event.target.parentElement;
+            await attempt(slot, async () => { await post(`/matches/${match.id}/seats`, {}); location.hash = `#/match/${match.id}`; });
+          } }, "join") : null,
+        h("a", { href: `#/match/${match.id}` }, status === "finished" ? "table" : "open"), " ",
+        h("a", { href: `#/match/${match.id}?as=spectator` }, "watch"), " ",
+        h("a", { href: `#/replay/${match.id}` }, "replay"))))));
+}
+
+// -- table ---------------------------------------------------------------------------------------
+function countdown(timer) {
+  if (!timer) return null;
+  const node = h("span", { class: "timer" });
+  const tick = () => {
+    const left = Math.max(0, (Date.parse(timer.deadline) - Date.now()) / 1000);
+    node.textContent = `⏱ ${timer.phase}: ${left.toFixed(0)} s`;
+    return left > 0;
+  };
+  tick();
+  const handle = setInterval(() => { if (!tick()) clearInterval(handle); }, 250);
+  ticking.push(() => clearInterval(handle));
+  return node;
+}
+
+function matchHeader(match) {
+  const acting = new Set(match.to_act ? match.to_act.seats : []);
+  return h("div", { class: "match-head" },
+    h("h1", {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
+    h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · you are `,
+      h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ", countdown(match.timer)),
+    h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
+      seatName(match.seats, i), acting.has(i) ? " — to act" : "",
+      (match.resigned || []).includes(i) ? " (resigned)" : ""))),
+  );
+}
+
+function resultView(match) {
+  if (!match.result) return null;
+  const result = match.result;
+  const ranks = result.ranks || [];
+  return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),
+    h("ol", {}, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>
+      h("li", {}, `${seatName(match.seats, i)}: place ${ranks[i] ?? "?"}`, result.scores ? `, score ${result.scores[i]}` : "")))
+  );
+}
+
+async function table(id, params) {
+  const spectator = params.get("as") === "spectator" || !identity.key();
+  const options = { anonymous: spectator };
+  const error = h("div", { id: "refusal" });
+  const board = h("div", { id: "board" });
+  let latest = null;
+  const draw = (match) => {
+    if (latest && match.version < latest.version) return;
+    latest = match;
+    stopTicking();
+    const actions = h("div", { class: "actions", id: "actions" }, match.legal_actions.map((action) =>
+      h("button", { class: "action", onclick: () => attempt(error, async () => {
+        // No expected_version: in a sealed phase the others' offers land meanwhile and would make it stale;
+        // the server judges the move against the state it lands on (409 move-overtaken if that made it illegal).
+        const answer = await post(`/matches/${id}/moves`, { action }, options);
+        draw(answer);
+      }) }, describeAction(action, match))));
+    const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
+    const open = match.status === "open";
+    fill(board, 
+      matchHeader(match),
+      open && !spectator && !seated ? h("button", { onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, {})).match)) }, "Take a seat") : null,
+      open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
+      match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
+      resultView(match),
+      h("section", { class: "observation" }, h("h2", {}, spectator ? "What a spectator sees" : "What your seat sees"), observation(match)),
+    );
+  };
+  show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), " · ",
+    spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null) : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator")),
+  error, board);
+  await games();
+  draw(await get(`/matches/${id}`, options));
+  // Live: the stream pushes the view whenever the version changes (no polling); it ends at the finish.
+  leaving.push(follow(`/matches/${id}/stream?seconds=300`, (name, match) => {
+    if (name !== "match") return undefined;
+    draw(match);
+    return match.status === "finished" || match.status === "cancelled" ? "stop" : undefined;
+  }, { ...options, onError: (e) => fill(error, problemBox(e)) }));
+}
+
+// -- replay --------------------------------------------------------------------------------------
+async function allEvents(id) {
+  const events = [];
+  let after = 0;
+  for (;;) {
+    const page = await get(`/matches/${id}/events?after=${after}&limit=500`);
+    events.push(...page.items);
+    if (!page.items.length || page.items[page.items.length - 1].version >= page.last_version) return events;
+    after = page.items[page.items.length - 1].version;
+  }
+}
+
+function eventText(event) {
+  const bits = [`${event.version}. ${event.type}`];
+  if (event.seat !== undefined && event.seat !== null) bits.push(`seat ${event.seat}`);
+  if (event.action) bits.push(JSON.stringify(event.action).replace(/"/g, ""));
+  if (event.name) bits.push(event.name);
+  return bits.join(" · ");
+}
+
+async function replay(id) {
+  await games();
+  const events = await allEvents(id);
+  const last = events.length ? events[events.length - 1].version : 1;
+  const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last });
+  const at = h("span", { id: "at" });
+  const board = h("div", { id: "replay-board" });
+  const list = h("ol", { class: "events", id: "events" }, events.map((event) =>
+    h("li", { "data-version": event.version, onclick: () => go(event.version) }, eventText(event))));
+  let asked = 0;
+  const go = async (version) => {
+    version = Math.max(1, Math.min(last, version));
+    slider.value = version;
+    at.textContent = `version ${version} of ${last}`;
+    for (const item of list.children) item.classList.toggle("current", Number(item.dataset.version) === version);
+    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const ticket = ++asked;
+    const match = await get(`/matches/${id}?version=${version}`);
+    if (ticket !== asked) return; // a later step overtook this read
+    fill(board, matchHeader(match), resultView(match), observation(match));
+  };
+  const step = (delta) => () => go(Number(slider.value) + delta);
+  slider.addEventListener("input", () => go(Number(slider.value)));
+  show(
+    h("h1", {}, "Replay"),
+    h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table")),
+    h("div", { class: "controls" },
+      h("button", { id: "first", onclick: () => go(1) }, "⏮"), h("button", { id: "back", onclick: step(-1) }, "◀"),
+      slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last) }, "⏭"), at),
+    h("div", { class: "replay" }, board, h("aside", {}, h("h2", {}, "Events"), list)),
+  );
+  await go(last);
+}
+
+// -- leaderboards and ratings --------------------------------------------------------------------
+async function leaderboard(game) {
+  const [all, board] = await Promise.all([games(), get(`/leaderboards/${game}?limit=100`)]);
+  const select = h("select", { id: "board-game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
+    all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
+  show(h("h1", {}, "Leaderboard ", select),
+    board.items.length ? h("table", { class: "grid", id: "leaderboard" },
+      h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "played", "wins"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, board.items.map((row, i) => h("tr", {},
+        h("td", {}, row.place ?? i + 1),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, row.name)),
+        h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
+        h("td", {}, row.played), h("td", {}, row.wins))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."));
+}
+
+async function player(id, game) {
+  const profile = await get(`/players/${id}`);
+  const all = await games();
+  const chosen = game || Object.keys(profile.ratings || {})[0] || "jest";
+  const history = await get(`/players/${id}/ratings/${chosen}`);
+  const points = history.history.map((row, i) => ({
+    y: row.mu, low: row.mu - row.sigma, high: row.mu + row.sigma,
+    label: `match ${i + 1}: place ${row.place}, μ ${row.mu.toFixed(2)} ± ${row.sigma.toFixed(2)}`,
+  }));
+  show(h("h1", {}, profile.name),
+    h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "" }, g.title), " "])),
+    h("h2", {}, `Rating history in ${chosen} (μ, band ± σ)`),
+    chart(points, { title: `rating history in ${chosen}` }),
+    h("ol", { class: "list" }, history.history.map((row) => h("li", {},
+      h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`), ` → μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`))),
+    h("h2", {}, "Statistics"), h("div", {}, JSON.stringify(profile.statistics ?? {})));
+}
+
+// -- tournaments ---------------------------------------------------------------------------------
+async function tournaments() {
+  const page = await get("/tournaments");
+  show(h("h1", {}, "Tournaments"), page.items.length ? h("table", { class: "grid" },
+    h("thead", {}, h("tr", {}, ["name", "game", "status", ""].map((t) => h("th", {}, t)))),
+    h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, t.name), h("td", {}, t.game), h("td", {}, t.status),
+      h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings")))))) : h("p", { class: "muted" }, "No tournaments yet."));
+}
+
+async function tournament(id) {
+  const standingsBox = h("div", { id: "standings" });
+  const roundsBox = h("div");
+  const drawStandings = async () => {
+    const [t, standings] = await Promise.all([get(`/tournaments/${id}`), get(`/tournaments/${id}/standings`)]);
+    fill(standingsBox, h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
+      h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, row.name)), h("td", {}, row.points),
+        h("td", {}, JSON.stringify(row.tie_breaks)))))));
+    fill(roundsBox, ...t.rounds.map((round, r) => h("section", {}, h("h3", {}, `Round ${round.number ?? r + 1}`),
+      h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}: `,
+        table.match_id ? h("a", { href: `#/match/${table.match_id}?as=spectator` }, table.result ? "finished" : "playing") : "bye",
+        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null))))));
+    return t;
+  };
+  const t = await drawStandings();
+  show(h("h1", {}, t.name, " ", h("span", { class: `status ${t.status}` }, t.status)),
+    h("p", { class: "muted" }, `${t.game} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`),
+    h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  // Live: follow each playing table's stream; when one finishes, read the standings again.
+  const followed = new Set();
+  const watch = (tour) => {
+    for (const round of tour.rounds) for (const table of round.tables) {
+      if (!table.match_id || table.result || followed.has(table.match_id)) continue;
+      followed.add(table.match_id);
+      leaving.push(follow(`/matches/${table.match_id}/stream?seconds=300`, (name, match) => {
+        if (name !== "match" || match.status !== "finished") return undefined;
+        drawStandings().then(watch);
+        return "stop";
+      }, { anonymous: true }));
+    }
+  };
+  watch(t);
+}
+
+// -- the router ----------------------------------------------------------------------------------
+const ROUTES = [
+  [/^#\/match\/([^/?]+)$/, (m, params) => table(m[1], params)],
+  [/^#\/replay\/([^/?]+)$/, (m) => replay(m[1])],
+  [/^#\/leaderboard\/([^/?]+)$/, (m) => leaderboard(m[1])],
+  [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
+  [/^#\/tournaments$/, () => tournaments()],
+  [/^#\/tournament\/([^/?]+)$/, (m) => tournament(m[1])],
+  [/^.*$/, () => lobby()],
+];
+
+async function route() {
+  leaving.forEach((stop) => stop());
+  leaving = [];
+  stopTicking();
+  const [path, query] = (location.hash || "#/").split("?");
+  const params = new URLSearchParams(query || "");
+  for (const [pattern, open] of ROUTES) {
+    const m = pattern.exec(path);
+    if (!m) continue;
+    try {
+      await open(m, params);
+    } catch (error) {
+      show(problemBox(error));
+    }
+    return;
+  }
+}
+
+window.addEventListener("hashchange", route);
+renderMe();
+route();

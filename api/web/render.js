@@ -1,0 +1,173 @@
+// Drawing what a viewer sees: a generic renderer for any game's observation, a touch per game, the
+// legal actions as labels, and a small inline-SVG chart (no library needed for one line).
+
+// replaceChildren without the empty slots (a native call would write "null").
+export function fill(node, ...children) {
+  node.replaceChildren(...children.flat(Infinity).filter((child) => child !== null && child !== undefined && child !== false));
+  return node;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (name.startsWith("on")) node.addEventListener(name.slice(2), value);
+    else if (name === "class") node.className = value;
+    else node.setAttribute(name, value === true ? "" : value);
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
+const RED = new Set(["D", "H"]);
+
+// Cards written as codes ("AS", "4H", "JK", "10D", ...) become chips; other short strings stay text.
+const CARD = /^(10|[2-9AJQKT])([SCDH])$|^JK$/;
+
+export function chip(code, extra = "") {
+  const match = CARD.exec(code);
+  if (!match) return h("span", { class: `chip ${extra}` }, code);
+  if (code === "JK") return h("span", { class: `chip card joker ${extra}`, title: "Joker" }, "Joker");
+  const [, rank, suit] = match;
+  return h("span", { class: `chip card ${RED.has(suit) ? "red" : "black"} ${extra}`, title: code }, rank + SUITS[suit]);
+}
+
+const faceDown = () => h("span", { class: "chip card back", title: "face down" }, "\u00a0");
+
+const label = (key) => key.replace(/_/g, " ");
+
+// Any JSON value, readably: arrays of strings as chips, per-seat arrays named by seat, objects as lists.
+export function generic(value, seats = []) {
+  if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
+  if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  if (typeof value !== "object") return typeof value === "string" ? chip(value) : h("span", {}, String(value));
+  if (Array.isArray(value)) {
+    if (value.length === 0) return h("span", { class: "muted" }, "none");
+    if (value.every((item) => typeof item !== "object" || item === null)) {
+      if (value.length === seats.length && value.every((item) => typeof item !== "string"))
+        return h("ul", { class: "seatlist" }, value.map((item, i) => h("li", {}, h("b", {}, seatName(seats, i)), ": ", generic(item))));
+      return h("span", { class: "chips" }, value.map((item) => generic(item)));
+    }
+    const named = value.length === seats.length;
+    return h("ul", { class: "list" }, value.map((item, i) => h("li", {}, named ? h("b", {}, seatName(seats, i), ": ") : null, generic(item, seats))));
+  }
+  return h("dl", { class: "obs" }, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, generic(item, seats))]));
+}
+
+export function seatName(seats, i) {
+  const seat = seats[i];
+  return seat ? seat.name || `seat ${i}` : `seat ${i}`;
+}
+
+// Jest (docs/rules/jest.md): the hand, each seat's offer (one card up, one down) and Jest, the trophies.
+function jest(obs, seats, you) {
+  const n = obs.offers.length;
+  const rows = [];
+  for (let s = 0; s < n; s++) {
+    const offer = obs.offers[s];
+    let offerView;
+    if (offer === null) offerView = h("span", { class: "muted" }, "no offer");
+    else if ("offered" in offer) offerView = offer.offered ? [faceDown(), faceDown()] : h("span", { class: "muted" }, "choosing…");
+    else
+      offerView = [
+        offer.up ? chip(offer.up, "up") : null,
+        offer.down === true ? faceDown() : offer.down ? chip(offer.down, "down") : null,
+      ];
+    const jestCards = obs.jests ? obs.jests[s] : s === you ? obs.jest : null;
+    rows.push(
+      h("tr", { class: obs.to_act.includes(s) ? "acting" : "" },
+        h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+        h("td", {}, h("span", { class: "chips" }, offerView)),
+        h("td", {}, h("span", { class: "chips" }, jestCards && jestCards.length ? jestCards.map((c) => chip(c))
+          : h("span", { class: "muted" }, `${obs.jest_counts[s]} card(s)`))),
+        obs.scores ? h("td", {}, obs.scores[s]) : null,
+      ),
+    );
+  }
+  return h("div", { class: "jest" },
+    h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${obs.deck_count} card(s)`),
+    obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), h("span", { class: "chips big" }, obs.hand.map((c) => chip(c)))) : null,
+    h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "offer"), h("th", {}, "Jest"), obs.scores ? h("th", {}, "score") : null)),
+      h("tbody", {}, rows)),
+    h("div", { class: "trophies" }, h("h3", {}, obs.phase === "over" ? "Trophies won" : "Trophies"),
+      h("ul", { class: "list" }, obs.trophies.map((t) => h("li", {}, chip(t.card), " ", t.trophy)))),
+  );
+}
+
+const TOUCHES = { jest };
+
+export function observation(match) {
+  const obs = match.observation;
+  if (obs === null || obs === undefined) return h("p", { class: "muted" }, "Nothing to see yet: the match has not started.");
+  const touch = TOUCHES[match.game];
+  const you = match.your_seat;
+  if (touch) {
+    try {
+      return h("div", {}, touch(obs, match.seats, you), h("details", {}, h("summary", {}, "everything you see"), generic(obs, match.seats)));
+    } catch (error) {
+      console.warn("game view failed, falling back to the generic one", error);
+    }
+  }
+  return generic(obs, match.seats);
+}
+
+// A legal action, in words: "offer: up 2♦, down A♠", "take: the face-down card from ann".
+export function describeAction(action, match) {
+  const rest = Object.entries(action).filter(([key]) => key !== "type");
+  if (match.game === "jest" && action.type === "take")
+    return `take the ${action.card === "up" ? "face-up" : "face-down"} card from ${seatName(match.seats, action.from)}`;
+  const words = rest.map(([key, value]) => `${label(key)} ${typeof value === "string" && CARD.test(value) ? cardText(value) : JSON.stringify(value).replace(/"/g, "")}`);
+  return words.length ? `${label(action.type)}: ${words.join(", ")}` : label(action.type);
+}
+
+function cardText(code) {
+  if (code === "JK") return "Joker";
+  const match = CARD.exec(code);
+  return match[1] + SUITS[match[2]];
+}
+
+// A line chart of points [{x label, y, low, high}] as inline SVG: the band is mu ± sigma.
+export function chart(points, { width = 520, height = 200, title = "" } = {}) {
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", title);
+  const el = (tag, attrs, text) => {
+    const node = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    svg.append(node);
+    return node;
+  };
+  if (!points.length) {
+    el("text", { x: 10, y: 20 }, "no rated matches yet");
+    return svg;
+  }
+  const pad = 36;
+  const lows = points.map((p) => p.low ?? p.y), highs = points.map((p) => p.high ?? p.y);
+  let min = Math.min(...lows), max = Math.max(...highs);
+  if (max - min < 1e-9) { min -= 1; max += 1; }
+  const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
+  const y = (v) => height - pad + ((v - min) * (2 * pad - height)) / (max - min);
+  el("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" });
+  el("line", { x1: pad, y1: pad / 2, x2: pad, y2: height - pad, class: "axis" });
+  for (const v of [min, (min + max) / 2, max]) el("text", { x: 2, y: y(v) + 4, class: "tick" }, v.toFixed(1));
+  const band = points.map((p, i) => `${x(i)},${y(p.high ?? p.y)}`).concat(points.map((p, i) => `${x(i)},${y(p.low ?? p.y)}`).reverse());
+  el("polygon", { points: band.join(" "), class: "band" });
+  el("polyline", { points: points.map((p, i) => `${x(i)},${y(p.y)}`).join(" "), class: "line" });
+  points.forEach((p, i) => {
+    const dot = el("circle", { cx: x(i), cy: y(p.y), r: 3.5, class: "dot" });
+    const tip = document.createElementNS(ns, "title");
+    tip.textContent = p.label;
+    dot.append(tip);
+    el("text", { x: x(i), y: height - pad + 16, class: "tick", "text-anchor": "middle" }, String(i + 1));
+  });
+  return svg;
+}

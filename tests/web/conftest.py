@@ -1,0 +1,69 @@
+"""The web client's fixtures: `motley serve` as a real process (SQLite, in-process tasks) and Debian's chromium."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package (.ci/run installs it)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    """The service as people reach it: the installed `motley serve` command, on a free port."""
+    port = free_port()
+    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(tmp_path / "motley.sqlite"),
+               MOTLEY_TASKS="inprocess")
+    motley = Path(sys.executable).with_name("motley")
+    log = open(tmp_path / "serve.log", "wb")
+    process = subprocess.Popen([str(motley), "serve", "--port", str(port)], env=env, stdout=log,
+                               stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(300):
+            try:
+                if requests.get(f"{base}/health", timeout=1).ok:
+                    break
+            except requests.ConnectionError:
+                pass
+            assert process.poll() is None, (tmp_path / "serve.log").read_text()
+            time.sleep(0.1)
+        else:
+            raise AssertionError("motley serve did not answer /health")
+        yield base
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+        log.close()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "install Debian's chromium (apt-get install chromium; .ci/run does it)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """Screenshots of each view, under the test's own output folder."""
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    return folder

@@ -1,0 +1,196 @@
+"""The web client in a real browser (issue 15): Debian's chromium driven by Playwright against `motley serve`.
+
+A person registers, creates a Jest match against two computers, plays it to the end by clicking, replays
+it with the slider and opens the leaderboard; a spectator follows another match live from its stream.
+Screenshots of every view are written under the test's tmp folder (``screenshots/``).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+JSON = {"Content-Type": "application/json"}
+
+
+def register(base: str, name: str) -> dict:
+    answer = requests.post(f"{base}/players", json={"name": name}, timeout=10)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def play_out(base: str, match_id: str, keys: list[str]) -> dict:
+    """Every seated person plays its first legal action until the match is over (through the API)."""
+    for _ in range(500):
+        match = requests.get(f"{base}/matches/{match_id}", timeout=10).json()
+        if match["status"] == "finished":
+            return match
+        for key in keys:
+            auth = {"Authorization": f"Bearer {key}"}
+            seen = requests.get(f"{base}/matches/{match_id}", headers=auth, timeout=10).json()
+            if seen["legal_actions"]:
+                requests.post(f"{base}/matches/{match_id}/moves", json={"action": seen["legal_actions"][0]},
+                              headers={**auth, "Idempotency-Key": str(uuid.uuid4())}, timeout=10)
+    raise AssertionError("the match did not finish")
+
+
+def test_a_person_plays_jest_against_two_computers_replays_it_and_opens_the_leaderboard(server, browser, shots):
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    refusals = []
+    page.on("console", lambda message: message.type == "error" and refusals.append(message.text))
+    page.on("response", lambda answer: answer.status >= 400 and refusals.append(f"{answer.status} {answer.url}"))
+    page.goto(server + "/")
+    page.wait_for_selector("#register-name")
+    page.screenshot(path=shots / "1-lobby-anonymous.png", full_page=True)
+
+    # Register by name: the key is kept in the browser (localStorage) and survives a reload.
+    page.fill("#register-name", "ann")
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#whoami")
+    assert "ann" in page.inner_text("#whoami")
+    assert page.evaluate("localStorage.getItem('motley.key')")
+    page.reload()
+    page.wait_for_selector("#create")
+    assert "ann" in page.inner_text("#whoami")
+
+    # Create a 3-seat Jest match, seats 1 and 2 for computers (options and levels from GET /games).
+    page.select_option("#create-game", "jest")
+    page.fill("#create-seats", "3")
+    page.dispatch_event("#create-seats", "change")
+    levels = page.locator("select.computer")
+    assert levels.count() == 2
+    levels.nth(0).select_option("random")
+    levels.nth(1).select_option("basic")
+    page.screenshot(path=shots / "2-lobby-create.png", full_page=True)
+    page.click("#create-submit")
+    page.wait_for_url("**/#/match/*")
+    match_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#status")
+
+    # Play to the end by clicking: whenever the seat has legal actions, click the first one. The table
+    # redraws from the move's answer and from the live stream (the computers' moves arrive pushed).
+    clicks = 0
+    screenshot_taken = False
+    while True:
+        page.wait_for_selector("button.action, #result", timeout=60_000)
+        if page.locator("#result").count():
+            break
+        if not screenshot_taken:
+            page.screenshot(path=shots / "3-table-jest.png", full_page=True)
+            screenshot_taken = True
+        version = page.inner_text("#version")
+        page.locator("button.action").first.click()
+        clicks += 1
+        page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version,
+                               timeout=30_000)
+        assert page.locator(".problem").count() == 0, page.inner_text(".problem")
+        assert clicks < 100
+    assert clicks >= 4  # four rounds, at least an offer in each
+    assert page.inner_text("#status") == "finished"
+    page.screenshot(path=shots / "4-table-finished.png", full_page=True)
+    finished = requests.get(f"{server}/matches/{match_id}", timeout=10).json()
+    assert finished["status"] == "finished"
+    assert page.locator("#result li").count() == 3
+
+    # A refusal is shown as the problem's detail and changes nothing (a move after the end).
+    key = page.evaluate("localStorage.getItem('motley.key')")
+    refused = requests.post(f"{server}/matches/{match_id}/moves", json={"action": {"type": "take"}},
+                            headers={"Authorization": f"Bearer {key}"}, timeout=10)
+    assert refused.status_code in (409, 422)
+
+    # Replay: the slider and the step buttons move over every version, the event list beside it.
+    page.click("text=replay this match")
+    page.wait_for_selector("#slider")
+    last = finished["version"]
+    assert page.get_attribute("#slider", "max") == str(last)
+    assert page.locator("#events li").count() == last
+    page.wait_for_function(f"document.querySelector('#at').textContent === 'version {last} of {last}'")
+    page.focus("#slider")
+    page.keyboard.press("Home")  # the slider's own keys: the first version
+    page.wait_for_selector("#events li.current[data-version='1']")
+    page.wait_for_selector("#replay-board >> text=has not started")
+    for _ in range(6):
+        page.click("#forward")
+    page.wait_for_selector("#events li.current[data-version='7']")
+    page.wait_for_function("document.querySelector('#version')?.textContent === '7'")
+    assert "Round 1" in page.inner_text("#replay-board")
+    page.screenshot(path=shots / "5-replay.png", full_page=True)
+    page.click("#back")
+    page.wait_for_selector("#events li.current[data-version='6']")
+    page.click(f"#events li[data-version='{last}']")
+    page.wait_for_selector("#replay-board #result")
+
+    # A match with one person is not rated (application/league.py: two people at least); ann plays a
+    # rated one with bob through the API, so the leaderboard has rows.
+    bob = register(server, "bob")
+    rated = requests.post(f"{server}/matches", headers={"Authorization": f"Bearer {key}"},
+                          json={"game": "jest", "seats": 3, "computers": {"2": "basic"}}, timeout=10).json()
+    for player_key in (key, bob["api_key"]):
+        requests.post(f"{server}/matches/{rated['id']}/seats", headers={"Authorization": f"Bearer {player_key}"},
+                      json={}, timeout=10).raise_for_status()
+    requests.post(f"{server}/matches/{rated['id']}/start", headers={"Authorization": f"Bearer {key}"},
+                  timeout=10).raise_for_status()
+    play_out(server, rated["id"], [key, bob["api_key"]])
+
+    # The leaderboard: the read model follows the log in the background, so look until it has the match.
+    for _ in range(50):
+        page.goto(server + "/#/leaderboard/jest")
+        page.wait_for_selector("#leaderboard")
+        if page.locator("#leaderboard >> text=ann").count():
+            break
+        page.wait_for_timeout(200)
+    assert page.locator("#leaderboard tbody tr").count() == 2  # computers are not rated: ann and bob
+    page.screenshot(path=shots / "6-leaderboard.png", full_page=True)
+
+    # Ann's rating history as a chart: one point per rated match.
+    page.click("#leaderboard >> text=ann")
+    page.wait_for_selector("svg.chart")
+    assert page.locator("svg.chart circle.dot").count() == 1
+    page.screenshot(path=shots / "7-player.png", full_page=True)
+    assert not refusals, refusals
+
+
+def test_a_spectator_follows_a_match_live(server, browser, shots):
+    ann = register(server, "ann")
+    auth = {"Authorization": f"Bearer {ann['api_key']}"}
+    created = requests.post(f"{server}/matches", headers=auth,
+                            json={"game": "jest", "seats": 3, "computers": {"1": "basic", "2": "random"}}, timeout=10)
+    match_id = created.json()["id"]
+    requests.post(f"{server}/matches/{match_id}/seats", headers=auth, json={}, timeout=10).raise_for_status()
+    requests.post(f"{server}/matches/{match_id}/start", headers=auth, timeout=10).raise_for_status()
+
+    # The spectator has no key at all: a fresh browser context.
+    context = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = context.new_page()
+    page.goto(f"{server}/#/match/{match_id}?as=spectator")
+    page.wait_for_selector("#version")
+    assert page.inner_text("#status") == "active"
+    assert page.locator("button.action").count() == 0  # a spectator has no moves
+    assert "Your hand" not in page.inner_text("#board")
+    seen = int(page.inner_text("#version"))
+    page.screenshot(path=shots / "1-spectator.png", full_page=True)
+
+    # Ann plays through the API; the spectator's page is updated by the stream (no reload, no polling).
+    requests_seen = []
+    page.on("request", lambda request: requests_seen.append(request.url))
+    while True:
+        match = requests.get(f"{server}/matches/{match_id}", headers=auth, timeout=10).json()
+        if match["status"] == "finished":
+            break
+        if match["legal_actions"]:
+            requests.post(f"{server}/matches/{match_id}/moves", headers={**auth, "Idempotency-Key": str(uuid.uuid4())},
+                          json={"action": match["legal_actions"][0], "expected_version": match["version"]}, timeout=10)
+    page.wait_for_function("document.querySelector('#status').textContent === 'finished'", timeout=30_000)
+    assert int(page.inner_text("#version")) == match["version"] > seen
+    assert page.locator("#result li").count() == 3
+    # Once finished everything is revealed: every seat's Jest is drawn as cards.
+    assert page.locator("#board .jest td .card").count() > 0
+    page.screenshot(path=shots / "2-spectator-finished.png", full_page=True)
+    # Live by the stream alone: the page asked for nothing while the match went on (a reconnect of the
+    # stream would be the only request, and it ends by itself when the match finishes).
+    assert all("/stream" in url for url in requests_seen), requests_seen
+    context.close()
