@@ -75,18 +75,13 @@ def check_headers() -> None:
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version)")
 
 
-#: Reads whose ``?after=`` is a Motley-Position (a read model waits for it); the event list's
-#: ``after`` is a version, not a position.
-POSITION_READS = {"matches.Matches", "players.PlayerById", "players.RatingHistory", "leaderboards.Leaderboard"}
-
-
 def check_positions() -> None:
-    """``?after=`` names a position some write answered with: one past the log's end was never
-    answered, so waiting for it can only time out; it is refused at once (422), not left to a 503."""
+    """``?after=`` names a position some write answered with (a read model waits for it): one past the
+    log's end was never answered, so waiting for it can only time out; it is refused at once (422),
+    not left to a 503. (The event list's ``after`` is a version, not a position.)"""
     after = request.args.get("after", "")
-    endpoint = request.endpoint or ""
-    if not after.isascii() or not after.isdigit() or not (
-            endpoint in POSITION_READS or endpoint.startswith("tournaments.")):
+    rule = request.url_rule.rule if request.url_rule is not None else ""
+    if request.method != "GET" or not after.isascii() or not after.isdigit() or rule.endswith("/events"):
         return
     if int(after) > service().log_position():
         raise errors.InvalidRequest(f"no write has answered with Motley-Position {after}: the event log ends "
