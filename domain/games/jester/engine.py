@@ -105,7 +105,9 @@ class JesterEngine(Engine):
         frame = top(state)
         if frame is None or type(seat) is not int or seat not in self._seats(frame):
             return []
-        return self._handlers[frame["kind"]].legal(state, frame, seat)
+        legal = self._handlers[frame["kind"]].legal
+        assert legal is not None, "a frame a seat acts in lists its actions"
+        return legal(state, frame, seat)
 
     def check_action(self, state, seat, action) -> None:
         frame = top(state)
@@ -113,6 +115,7 @@ class JesterEngine(Engine):
             raise IllegalAction("jester turn order", "it is not this seat's turn to act")
         handler = self._handlers[frame["kind"]]
         rule = handler.rule
+        assert handler.legal is not None, "a frame a seat acts in lists its actions"
         if not isinstance(action, dict) or type(action.get("type")) is not str:
             raise IllegalAction(rule, "an action is a JSON object (string keys) with a string 'type'")
         legal = handler.legal(state, frame, seat)
@@ -158,7 +161,9 @@ class JesterEngine(Engine):
         no decision."""
         new = _copy(state)
         frame = new["stack"][-1]
-        self._handlers[frame["kind"]].apply(new, frame, actor, action)
+        apply = self._handlers[frame["kind"]].apply
+        assert apply is not None, "a frame that is acted in applies the action"
+        apply(new, frame, actor, action)
         settle(new, self._handlers)
         return new
 
