@@ -101,7 +101,7 @@ class Match(Aggregate):
         self.state: Any = None
         self.request_keys: dict[str, int] = {}  # idempotency key -> version it produced
         self.timer: Optional[dict] = None  # {"phase": ..., "deadline": datetime}
-        self.last_acted_at: dict[str, datetime] = {}
+        self.last_acted_at: dict[str, Optional[datetime]] = {}  # None: an imported move without its time
         self.moves = 0
         self.result: Optional[dict] = None
         self.awaiting_resolution = False
@@ -372,7 +372,7 @@ class Match(Aggregate):
         self.absent = tuple(s for s in self.absent if s != seat)
 
     @event("MoveMade")
-    def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: datetime) -> None:
+    def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: Optional[datetime]) -> None:
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
         self.last_acted_at[_cooldown_key(seat, action)] = at
