@@ -120,7 +120,7 @@ def main() -> None:
         errors = [c.error for c in clients if c.error]
         if errors:
             raise SystemExit(f"a client failed: {errors[0]!r}")
-        latencies = sorted(l for c in clients for l in c.latencies)
+        latencies = sorted(latency for c in clients for latency in c.latencies)
         moves = len(latencies)
         raw = raw_inserts(3.0)
     finally:

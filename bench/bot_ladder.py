@@ -71,4 +71,4 @@ def main(game: str, default: Sequence[tuple[str, str]]) -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     search = int(sys.argv[2]) if len(sys.argv) > 2 else matches
     players = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    ladder(game, [(u, l, search if u == "mcts" else matches) for u, l in default], players)
+    ladder(game, [(u, level, search if u == "mcts" else matches) for u, level in default], players)

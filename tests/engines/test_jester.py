@@ -927,8 +927,8 @@ def scoring_state(**kw):
 
 
 def test_task_3_theater_guilds_court():
-    """Task 3 (one AUTO step with task 4's prestige): half fame rounded down (7 -> 3); per guild 2 VP to the majority, 1 each for two tied,
-    none for three tied; 1 VP per royalty space."""
+    """Task 3 (one AUTO step with task 4's prestige): half fame rounded down (7 -> 3); per guild 2 VP
+    to the majority, 1 each for two tied, none for three tied; 1 VP per royalty space."""
     s = scoring_state()
     P(s, 0)["fame"] = 7
     P(s, 1)["fame"] = 1

@@ -13,7 +13,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase
 from domain.games.jester import ENGINE as E
 from domain.games.jester import ENGINES
-from domain.games.jester.data import DISCIPLINES, PLACES
+from domain.games.jester.data import DISCIPLINES
 
 
 # -- helpers -----------------------------------------------------------------------------------------

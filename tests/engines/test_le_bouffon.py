@@ -189,8 +189,8 @@ def test_rulebook_6_follow_same_count_strictly_higher():
     after = act(state, 1, "play", *cards("archer", 3))
     assert after["trick"]["top"] == {"seat": 1, "cards": cards("archer", 3), "count": 3, "strength": 9, "kind": "set"}
     # Equal strength (a single soldat 6 on a single soldat 6) is refused to a non-bouffon.
-    single = act(play_state([[c("soldat-6")] + filler(2), filler(3, "soldat-2"), [c("soldat-6", 2)] + filler(2, first=3),
-                             filler(3, "soldat-3")]), 0, "play", c("soldat-6"))
+    single = act(play_state([[c("soldat-6")] + filler(2), filler(3, "soldat-2"),
+                             [c("soldat-6", 2)] + filler(2, first=3), filler(3, "soldat-3")]), 0, "play", c("soldat-6"))
     single = act(single, 1, "pass")
     illegal(single, 2, {"type": "play", "cards": [c("soldat-6", 2)]}, "rulebook 6")
     illegal(single, 2, {"type": "laugh", "cards": [c("soldat-6", 2)]}, "rulebook 10")
@@ -259,7 +259,8 @@ def test_rulebook_9_pass_and_last_layer_leads():
 def test_one_play_per_round_of_the_table():
     """House rule 5.3: each player acts at most once per round of the table; a pass is final for
     the trick. All pass after the lead: the leader, last to lay, leads again."""
-    state = play_state([[c("archer"), c("soldat-2")] + filler(2), [c("soldat-4"), c("assassin")] + filler(2, "soldat-3"),
+    state = play_state([[c("archer"), c("soldat-2")] + filler(2),
+                        [c("soldat-4"), c("assassin")] + filler(2, "soldat-3"),
                         filler(3, "soldat-5"), filler(3, first=4)])
     state = act(state, 0, "play", c("archer"))
     state = act(state, 1, "pass")
@@ -414,7 +415,8 @@ def test_minotaure_exception_top_beaten_only_by_same_size_minotaures():
     assert {"type": "play", "cards": cards("minotaure", 2, 3)} in ENGINE.legal_actions(state, 3)
     bouffon = play_state([cards("soldat-8", 2) + filler(2), [c("minotaure")] + filler(2, "soldat-2"),
                           filler(3, first=3), filler(3, "soldat-3"), [c("minotaure", 2)] + filler(2, "soldat-4")])
-    bouffon = act(act(act(act(bouffon, 0, "play", *cards("soldat-8", 2)), 1, "play", c("minotaure")), 2, "pass"), 3, "pass")
+    bouffon = act(act(act(act(bouffon, 0, "play", *cards("soldat-8", 2)), 1, "play", c("minotaure")), 2, "pass"),
+                  3, "pass")
     assert {"type": "laugh", "cards": [c("minotaure", 2)]} in ENGINE.legal_actions(bouffon, 4)
 
 
@@ -479,7 +481,8 @@ def test_rulebook_3_exchange_four_players():
     any exchange (house rule 5.4): the bouffon never hands back the roi's gift."""
     deck = list(DECK[1])
     hands = {0: [], 1: [], 2: [], 3: []}
-    special = {3: cards("minotaure", 2) + [c("soldat-2")], 2: [c("paladin"), c("assassin")], 0: [c("paladin", 2), c("soldat-1")]}
+    special = {3: cards("minotaure", 2) + [c("soldat-2")], 2: [c("paladin"), c("assassin")],
+               0: [c("paladin", 2), c("soldat-1")]}
     rest = [card for card in deck if card not in sum(special.values(), [])]
     for seat in range(4):
         hands[seat] = list(special.get(seat, []))
@@ -511,7 +514,8 @@ def test_rulebook_3_exchange_four_players():
     assert c("paladin", 2) in done["hands"][3] and c("soldat-1") in done["hands"][3]
     assert c("paladin") in done["hands"][1] and herit_gift in done["hands"][2]
     assert [len(h) for h in done["hands"]] == sizes
-    assert done["exchanged"][0] == {"gave": sort_cards([c("paladin", 2), c("soldat-1")]), "received": cards("minotaure", 2)}
+    assert done["exchanged"][0] == {"gave": sort_cards([c("paladin", 2), c("soldat-1")]),
+                                    "received": cards("minotaure", 2)}
     assert done["exchanged"][2] == {"gave": [c("paladin")], "received": [herit_gift]}
     assert ENGINE.observation(done, 3)["exchange"]["received"] == sort_cards([c("paladin", 2), c("soldat-1")])
 

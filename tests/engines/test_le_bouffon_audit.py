@@ -646,7 +646,7 @@ def _compare_with_reference_model(games):
         leader = turn_seat = order[0]
         top, last, finished = None, None, []
 
-        def next_after(seat):
+        def next_after(seat, order=order, n=n):
             return order[(order.index(seat) + 1) % n]
 
         while state["phase"] == "play":
