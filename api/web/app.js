@@ -223,8 +223,9 @@ async function table(id, params) {
       h("section", { class: "observation" }, h("h2", {}, spectator ? "What a spectator sees" : "What your seat sees"), observation(match)),
     );
   };
-  show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), " · ",
-    spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null) : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator")),
+  const other = spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null)
+    : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator");
+  show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), other ? [" · ", other] : null),
   error, board);
   await games();
   draw(await get(`/matches/${id}`, options));
@@ -248,23 +249,24 @@ async function allEvents(id) {
   }
 }
 
-function eventText(event) {
+// One line per event: its number, kind, who, and the action in the table's words.
+function eventText(event, match) {
   const bits = [`${event.version}. ${event.type}`];
-  if (event.seat !== undefined && event.seat !== null) bits.push(`seat ${event.seat}`);
-  if (event.action) bits.push(JSON.stringify(event.action).replace(/"/g, ""));
-  if (event.name) bits.push(event.name);
+  if (typeof event.seat === "number") bits.push(seatName(match.seats, event.seat));
+  if (event.action && typeof event.action === "object") bits.push(describeAction(event.action, match));
+  else if (event.name && typeof event.seat !== "number") bits.push(event.name);
   return bits.join(" · ");
 }
 
 async function replay(id) {
   await games();
-  const events = await allEvents(id);
+  const [events, latest] = await Promise.all([allEvents(id), get(`/matches/${id}`)]);
   const last = events.length ? events[events.length - 1].version : 1;
   const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last });
   const at = h("span", { id: "at" });
   const board = h("div", { id: "replay-board" });
   const list = h("ol", { class: "events", id: "events" }, events.map((event) =>
-    h("li", { "data-version": event.version, onclick: () => go(event.version) }, eventText(event))));
+    h("li", { "data-version": event.version, onclick: () => go(event.version) }, eventText(event, latest))));
   let asked = 0;
   const go = async (version) => {
     version = Math.max(1, Math.min(last, version));
@@ -283,8 +285,8 @@ async function replay(id) {
     h("h1", {}, "Replay"),
     h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table")),
     h("div", { class: "controls" },
-      h("button", { id: "first", onclick: () => go(1) }, "⏮"), h("button", { id: "back", onclick: step(-1) }, "◀"),
-      slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last) }, "⏭"), at),
+      h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
+      slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
     h("div", { class: "replay" }, board, h("aside", {}, h("h2", {}, "Events"), list)),
   );
   await go(last);
@@ -316,11 +318,21 @@ async function player(id, game) {
   }));
   show(h("h1", {}, profile.name),
     h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "" }, g.title), " "])),
-    h("h2", {}, `Rating history in ${chosen} (μ, band ± σ)`),
+    h("h2", {}, `Rating history in ${titleOf(chosen)} (μ, bars ± σ)`),
     chart(points, { title: `rating history in ${chosen}` }),
     h("ol", { class: "list" }, history.history.map((row) => h("li", {},
       h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`), ` → μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`))),
-    h("h2", {}, "Statistics"), h("div", {}, JSON.stringify(profile.statistics ?? {})));
+    h("h2", {}, "Statistics"), statistics(profile.statistics));
+}
+
+function statistics(rows) {
+  const list = Array.isArray(rows) ? rows : Object.entries(rows || {}).map(([game, row]) => ({ game, ...row }));
+  if (!list.length) return h("p", { class: "muted" }, "No finished matches yet.");
+  const columns = [...new Set(list.flatMap((row) => Object.keys(row)))];
+  return h("table", { class: "grid", id: "statistics" },
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c.replace(/_/g, " "))))),
+    h("tbody", {}, list.map((row) => h("tr", {}, columns.map((c) =>
+      h("td", {}, c === "game" ? titleOf(row[c]) : typeof row[c] === "number" ? +row[c].toFixed(2) : String(row[c] ?? "")))))));
 }
 
 // -- tournaments ---------------------------------------------------------------------------------

@@ -90,7 +90,8 @@ function jest(obs, seats, you) {
   }
   return h("div", { class: "jest" },
     h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${obs.deck_count} card(s)`),
-    obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), h("span", { class: "chips big" }, obs.hand.map((c) => chip(c)))) : null,
+    obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), obs.hand.length
+      ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : h("p", { class: "muted" }, "empty: both cards offered")) : null,
     h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "offer"), h("th", {}, "Jest"), obs.scores ? h("th", {}, "score") : null)),
       h("tbody", {}, rows)),
@@ -121,8 +122,14 @@ export function describeAction(action, match) {
   const rest = Object.entries(action).filter(([key]) => key !== "type");
   if (match.game === "jest" && action.type === "take")
     return `take the ${action.card === "up" ? "face-up" : "face-down"} card from ${seatName(match.seats, action.from)}`;
-  const words = rest.map(([key, value]) => `${label(key)} ${typeof value === "string" && CARD.test(value) ? cardText(value) : JSON.stringify(value).replace(/"/g, "")}`);
+  const words = rest.map(([key, value]) => `${label(key)} ${valueText(value)}`);
   return words.length ? `${label(action.type)}: ${words.join(", ")}` : label(action.type);
+}
+
+function valueText(value) {
+  if (typeof value === "string") return CARD.test(value) ? cardText(value) : value;
+  if (Array.isArray(value) && value.every((item) => typeof item !== "object")) return value.map(valueText).join(" ");
+  return JSON.stringify(value).replace(/"/g, "");
 }
 
 function cardText(code) {
@@ -162,6 +169,7 @@ export function chart(points, { width = 520, height = 200, title = "" } = {}) {
   const band = points.map((p, i) => `${x(i)},${y(p.high ?? p.y)}`).concat(points.map((p, i) => `${x(i)},${y(p.low ?? p.y)}`).reverse());
   el("polygon", { points: band.join(" "), class: "band" });
   el("polyline", { points: points.map((p, i) => `${x(i)},${y(p.y)}`).join(" "), class: "line" });
+  points.forEach((p, i) => el("line", { x1: x(i), x2: x(i), y1: y(p.low ?? p.y), y2: y(p.high ?? p.y), class: "whisker" }));
   points.forEach((p, i) => {
     const dot = el("circle", { cx: x(i), cy: y(p.y), r: 3.5, class: "dot" });
     const tip = document.createElementNS(ns, "title");
