@@ -161,9 +161,9 @@ class LeBouffonEngine(Engine):
         hand = state["hands"][seat]
         top = state["trick"]["top"]
         groups = _groups(hand)
-        actions = []
+        actions: list[dict] = []
         if top is None:
-            for strength, cards in groups.items():
+            for cards in groups.values():
                 for size in range(1, min(4, len(cards)) + 1):
                     actions.extend({"type": "play", "cards": list(c)} for c in combinations(cards, size))
             return actions
@@ -200,7 +200,8 @@ class LeBouffonEngine(Engine):
         kind = action["type"]
         if phase == "exchange":
             if kind != "give":
-                raise IllegalAction("le-bouffon rulebook 3", "before the deal is played the roi and héritier give cards")
+                raise IllegalAction("le-bouffon rulebook 3",
+                                    "before the deal is played the roi and héritier give cards")
             cards = self._check_cards(state, seat, action)
             size = EXCHANGES[state["roles"][seat]][1]
             if len(cards) != size:
@@ -342,7 +343,7 @@ class LeBouffonEngine(Engine):
         order = action["order"]
         seats = state["order"]
         n = len(seats)
-        hands = [[] for _ in range(n)]
+        hands: list[list[str]] = [[] for _ in range(n)]
         for index, card in enumerate(order):
             hands[seats[index % n]].append(card)
         new = dict(state)
@@ -373,7 +374,7 @@ class LeBouffonEngine(Engine):
         # Rulebook 3 and house rule 5.4: every exchange is worked out on the hands before any exchange.
         roles = state["roles"]
         hands = [list(hand) for hand in state["hands"]]
-        exchanged = [None] * state["n"]
+        exchanged: list[Any] = [None] * state["n"]  # giver or receiver -> {"gave", "received"}
         for giver in self._givers(state):
             receiver_role, size = EXCHANGES[roles[giver]]
             receiver = roles.index(receiver_role)
@@ -424,7 +425,9 @@ class LeBouffonEngine(Engine):
             if kind == "laugh":  # rulebook 10: the laugh ends the trick at once
                 ends_trick = True
             else:
-                top_kind, count = _play_rule(trick["top"], strength, len(cards))
+                rule = _play_rule(trick["top"], strength, len(cards))
+                assert rule is not None, "a checked play fits the top of the trick"
+                top_kind, count = rule
                 trick["top"] = {"seat": seat, "cards": cards, "count": count, "strength": strength, "kind": top_kind}
             new["hands"] = hands
             if not hands[seat]:
@@ -446,6 +449,7 @@ class LeBouffonEngine(Engine):
         # active player in role order if he is out).
         last = trick["last"]
         leader = last if hands[last] else self._next_active(state, last, hands)
+        assert leader is not None, "two seats or more still hold cards (else the deal was scored above)"
         new["trick"] = self._new_trick(leader)
         return new
 
