@@ -49,6 +49,7 @@ class MatchRecord:
     ranks: tuple[int, ...]
     scores: tuple
     player_moves: int
+    first_mover: int  # the seat of the match's first player move (Le Bouffon: the first roi, who leads)
 
 
 def plan(game: str, players: int, lineup: Sequence[str], matches: int, options: Optional[dict] = None,
@@ -85,11 +86,17 @@ def play_match(simulation: Plan, index: int) -> MatchRecord:
     def policy(state: Any, seat: int, legal: list, rng: random.Random) -> Any:
         return bots[seat](engine.observe(state, seat), legal, rng)
 
+    movers: list[int] = []
+
+    def on_step(before: Any, actor: Any, action: Any, after: Any) -> None:
+        if not movers and type(actor) is int:
+            movers.append(actor)
+
     rng = random.Random(f"{simulation.seed}:{index}")
-    outcome = play(engine, new_match(engine, simulation.players, simulation.options), rng, policy)
+    outcome = play(engine, new_match(engine, simulation.players, simulation.options), rng, policy, on_step=on_step)
     assert outcome.result is not None
     return MatchRecord(index, tuple(levels), tuple(outcome.result.ranks), tuple(outcome.result.scores),
-                       outcome.player_moves)
+                       outcome.player_moves, movers[0])
 
 
 def _play_chunk(simulation: Plan, indices: Sequence[int]) -> list[MatchRecord]:
@@ -150,6 +157,7 @@ class Report:
     simulation: Plan
     by_seat: list[Rate]  # win rate of each seat position
     by_level: dict[str, Rate]  # win rate of a seat played by each level
+    first_mover: Rate  # win rate of the seat that made the first player move
     fair_share: float  # 1 / players: the rate of a seat or level that is not favoured
     lengths: dict  # player moves per match
     spreads: dict  # best minus worst score per match
@@ -165,6 +173,7 @@ class Report:
             "fair_share": self.fair_share,
             "by_seat": [r.to_json() for r in self.by_seat],
             "by_level": {level: r.to_json() for level, r in self.by_level.items()},
+            "first_mover": self.first_mover.to_json(),
             "lengths": self.lengths,
             "spreads": self.spreads,
             "mean_score": self.mean_score,
@@ -187,6 +196,7 @@ def summarize(simulation: Plan, records: Sequence[MatchRecord]) -> Report:
         simulation=simulation,
         by_seat=[rate(wins, len(records)) for wins in seat_wins],
         by_level={level: rate(level_wins[level], level_seats[level]) for level in sorted(level_seats)},
+        first_mover=rate(sum(1 for r in records if r.ranks[r.first_mover] == 1), len(records)),
         fair_share=1 / n,
         lengths=_spread([r.player_moves for r in records]),
         spreads=_spread([max(r.scores) - min(r.scores) for r in records]),
@@ -202,6 +212,9 @@ def format_report(report: Report) -> str:
              f"{','.join(sim.lineup)}; a fair share is {report.fair_share:.1%}", "", "win rate by seat position:"]
     for seat, r in enumerate(report.by_seat):
         lines.append(f"  seat {seat + 1}: {r.share:6.1%}  [{r.low:.1%}, {r.high:.1%}]  ({r.wins}/{r.trials})")
+    first = report.first_mover
+    lines.append(f"  the first to move: {first.share:6.1%}  [{first.low:.1%}, {first.high:.1%}]  "
+                 f"({first.wins}/{first.trials})")
     lines.append("win rate by level (per seat it plays):")
     for level, r in report.by_level.items():
         lines.append(f"  {level:>8}: {r.share:6.1%}  [{r.low:.1%}, {r.high:.1%}]  ({r.wins}/{r.trials}), "

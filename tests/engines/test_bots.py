@@ -176,6 +176,7 @@ def test_the_simulator_rotates_seats_and_counts_in_parallel_processes():
     assert sum(r.wins for r in report.by_seat) == sum(r.wins for r in report.by_level.values()) == 12
     assert {level: r.trials for level, r in report.by_level.items()} == {"basic": 12, "mcts": 12, "random": 12}
     assert report.lengths["min"] == report.lengths["max"] == 24  # Jest, 3 players: 4 rounds of 2 moves each
+    assert all(0 <= r.first_mover < 3 for r in records) and report.first_mover.trials == 12
     # The same plan plays the same matches, in one process or two.
     again = {r.index: r for r in run(simulation, workers=1)}
     assert all(again[r.index] == r for r in records)

@@ -54,6 +54,19 @@ class TumultRoyaleEngine(Engine):
             options["ready_seconds"] = 30  # 1.1.0: the bound of the ready question (docs/rules)
         return options
 
+    def describe_options(self) -> dict[str, dict]:
+        # What check_options enforces, as docs/rules/tumult-royale.md states it.
+        described = super().describe_options()
+        described["gamble"]["description"] = "The gamble variant: the spin happens after tax collection"
+        described["tax_mode"].update(enum=["live", "async"],
+                                     description="live: tax collection is a timed, real-time phase; async: it is not")
+        meanings = {"tax_seconds": "Seconds of live tax collection (the hourglass; the server's timer)",
+                    "ready_seconds": "Seconds the server waits for every player to say ready"}
+        for key in SECONDS_OPTIONS:
+            if key in described:
+                described[key].update(type="number", minimum=1, maximum=600, description=meanings[key])
+        return described
+
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         options = dict(options)
         defaults = self.default_options()
