@@ -1,4 +1,10 @@
-"""The games Motley hosts."""
+"""The games Motley hosts: what a front end needs to build a create-match form (each option as a JSON
+Schema), and the JSON Schema of each game's actions and observations (api/game_schemas/, written by
+tools/game_schemas.py)."""
+
+import json
+from functools import cache
+from pathlib import Path
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -8,6 +14,18 @@ from api.context import service
 from application import errors
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="The games and their rules versions")
+
+GAME_SCHEMAS = Path(__file__).resolve().parent / "game_schemas"
+
+
+@cache
+def game_schema(name: str) -> dict:
+    return json.loads((GAME_SCHEMAS / f"{name}.json").read_text())
+
+
+def options_schema(engine) -> dict:
+    """A JSON Schema object of the game's options, from the engine (``Engine.describe_options``)."""
+    return {"type": "object", "additionalProperties": False, "properties": engine.describe_options()}
 
 
 def game_out(name, engine):
@@ -20,7 +38,16 @@ def game_out(name, engine):
         "max_players": engine.max_players,
         "default_options": engine.default_options(),
         "computer_levels": sorted(engine.bots()),
+        "options_schema": options_schema(engine),
+        "schema_url": f"/games/{name}/schema",
     }
+
+
+def known_engine(name):
+    games = service().games()
+    if name not in games:
+        raise errors.NotFound(f"no game named {name!r}", games=sorted(games))
+    return games[name]
 
 
 @blp.route("")
@@ -36,7 +63,14 @@ class Game(MethodView):
     @blp.response(200, schemas.GameOut)
     def get(self, name):
         """One game."""
-        games = service().games()
-        if name not in games:
-            raise errors.NotFound(f"no game named {name!r}", games=sorted(games))
-        return game_out(name, games[name])
+        return game_out(name, known_engine(name))
+
+
+@blp.route("/<name>/schema")
+class GameSchema(MethodView):
+    @blp.response(200, schemas.GameSchemaOut)
+    def get(self, name):
+        """The JSON Schema (draft 7) of the game's actions (one variant per action type) and of what a
+        seat and a spectator observe, inferred from the engine's own output over random matches."""
+        known_engine(name)
+        return game_schema(name)

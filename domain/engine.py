@@ -171,6 +171,15 @@ def copy_json(value: JSON) -> JSON:
     return value
 
 
+def json_type(value: JSON) -> str:
+    """The JSON Schema type of a JSON value (``True`` is a boolean, not an integer)."""
+    for kind, name in ((bool, "boolean"), (int, "integer"), (float, "number"), (str, "string"),
+                       (list, "array"), (dict, "object")):
+        if isinstance(value, kind):
+            return name
+    return "null"
+
+
 def is_seat(seat: Any, num_players: int) -> bool:
     """A real int seat in range (``True`` and ``-1`` are not seats)."""
     return type(seat) is int and 0 <= seat < num_players
@@ -217,6 +226,14 @@ class Engine(ABC):
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
         return {}
+
+    def describe_options(self) -> dict[str, dict]:
+        """Each option as a JSON Schema property, so a front end can build a create-match form: its
+        ``type`` and ``default`` (derived from ``default_options``), and where an engine refines it
+        (by extending this), what ``check_options`` enforces (``enum``, ``minimum``/``maximum``) and a
+        ``description`` of what it means."""
+        return {key: {"type": json_type(value), "default": copy_json(value)}
+                for key, value in self.default_options().items()}
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         """Validate the player count and options; return the full options (defaults filled in).

@@ -85,6 +85,12 @@ class LeBouffonEngine(Engine):
     def default_options(self) -> dict:
         return {"deals": 5}
 
+    def describe_options(self) -> dict[str, dict]:
+        described = super().describe_options()
+        described["deals"].update(minimum=1, maximum=MAX_DEALS,
+                                  description="The number of deals (docs/rules/le-bouffon.md, PROPOSAL 5.4)")
+        return described
+
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         merged = super().check_options(num_players, options)
         if not 1 <= merged["deals"] <= MAX_DEALS:

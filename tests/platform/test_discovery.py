@@ -1,0 +1,131 @@
+"""Discovery (issue 13): a front end builds a create-match form for every game from GET /games alone,
+and every action and observation the service serves validates against its game's JSON Schema
+(GET /games/{name}/schema) over random matches the schemas were not inferred from."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from jsonschema import Draft7Validator
+
+from api import create_app
+from domain.engine import Phase
+from domain.games import available_engines
+from domain.playout import new_match, next_step
+from tests.platform.client import ApiClient, play_randomly
+
+FAST_OPTIONS = {"le-bouffon": {"deals": 1}, "tumult-royale": {"tax_mode": "async"}}
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def form_values(schema: dict) -> dict:
+    """What a form built from the options schema lets a user pick: here every option away from its
+    default (the other boolean, the last allowed value, the top of the range)."""
+    chosen = {}
+    for name, option in schema["properties"].items():
+        if "enum" in option:
+            chosen[name] = option["enum"][-1]
+        elif option["type"] == "boolean":
+            chosen[name] = not option["default"]
+        elif option["type"] in ("integer", "number") and "maximum" in option:
+            chosen[name] = option["maximum"]
+        else:
+            chosen[name] = option["default"]
+    return chosen
+
+
+def test_a_front_end_builds_a_create_match_form_for_every_game(client):
+    _, key = client.register("ann")
+    games = client.get("/games").body
+    assert {g["name"] for g in games} == set(available_engines())
+    for game in games:
+        schema = game["options_schema"]
+        Draft7Validator.check_schema(schema)
+        validator = Draft7Validator(schema)
+        defaults = {name: option["default"] for name, option in schema["properties"].items()}
+        assert defaults == game["default_options"] and validator.is_valid(defaults)
+        chosen = form_values(schema)
+        assert validator.is_valid(chosen), (game["name"], chosen)
+        made = client.post("/matches", {"game": game["name"], "seats": game["min_players"], "options": chosen},
+                           key=key)
+        assert made.status == 201 and made.body["options"] == chosen, made.text
+        for name, option in schema["properties"].items():  # what the schema refuses, the service refuses
+            wrong = [option["maximum"] + 1] if "maximum" in option else []
+            wrong += ["not-" + option["enum"][0]] if "enum" in option else []
+            wrong += [[]]  # no option is a list
+            for value in wrong:
+                assert not validator.is_valid({name: value})
+                refused = client.post("/matches", {"game": game["name"], "seats": game["min_players"],
+                                                   "options": {name: value}}, key=key)
+                assert refused.status == 422, (game["name"], name, value, refused.text)
+        assert not validator.is_valid({"no-such-option": 1})
+
+
+def validators(client, name: str) -> dict:
+    document = client.get(f"/games/{name}/schema").body
+    assert document["game"] == name and document["$schema"].startswith("http://json-schema.org/draft-07")
+    assert document["rules_version"] == available_engines()[name].rules_version
+    return {part: Draft7Validator(document[part]) for part in ("action", "observation", "public_observation")}
+
+
+def check(validator: Draft7Validator, value, where: str) -> None:
+    errors = list(validator.iter_errors(value))
+    assert not errors, f"{where}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(available_engines()))
+def test_every_action_and_observation_an_engine_emits_validates_over_random_matches(sqlite_motley, name):
+    client = ApiClient(create_app(sqlite_motley))
+    schema = validators(client, name)
+    engine = available_engines()[name]
+    for players in range(engine.min_players, engine.max_players + 1):
+        for seed in range(2):  # tools/game_schemas.py infers from seeds 1000 and up
+            rng = random.Random(seed)
+            state = new_match(engine, players)
+            for step in range(20_000):
+                check(schema["public_observation"], engine.observe(state, None), f"{players}p seed {seed} step {step}")
+                for seat in range(players):
+                    check(schema["observation"], engine.observe(state, seat), f"seat {seat} step {step}")
+                turn = engine.to_act(state)
+                for seat in turn.seats if turn.kind == Phase.PLAYERS else ():
+                    for action in engine.legal_actions(state, seat):
+                        check(schema["action"], action, f"an action of seat {seat} at step {step}")
+                chosen = next_step(engine, state, rng, timeout_probability=0.05)
+                if chosen is None:
+                    break
+                state = engine.apply(state, *chosen)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(available_engines()))
+def test_every_served_view_validates_against_its_games_schema(sqlite_motley, name, seed):
+    motley, client = sqlite_motley, ApiClient(create_app(sqlite_motley))
+    schema = validators(client, name)
+    engine = available_engines()[name]
+    keys = [client.register(f"p{i}")[1] for i in range(engine.min_players)]
+    created = client.post("/matches", {"game": name, "seats": engine.min_players,
+                                       "options": FAST_OPTIONS.get(name, {})}, key=keys[0])
+    match_id = created.body["id"]
+    for key in keys:
+        client.post(f"/matches/{match_id}/seats", {}, key=key)
+    client.post(f"/matches/{match_id}/start", key=keys[0])
+    play_randomly(client, match_id, keys, random.Random(seed), settle=lambda: motley.tasks.drain(), timeout=240)
+    views = [client.get(f"/matches/{match_id}", key=None).body] + [
+        json.loads(text) for key, text in client.log if key is not None and text.startswith("{")]
+    served = 0
+    for view in views:
+        if view.get("id") != match_id or view.get("observation") is None:
+            continue
+        part = "observation" if view["your_seat"] is not None else "public_observation"
+        check(schema[part], view["observation"], f"version {view['version']}")
+        for action in view["legal_actions"]:
+            check(schema["action"], action, f"an action at version {view['version']}")
+        served += 1
+    assert served > 10

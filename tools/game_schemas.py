@@ -1,0 +1,86 @@
+"""Write the JSON Schema of each game's actions and observations (api/game_schemas/<game>.json).
+
+The schemas are inferred (genson) from what the engines really emit over random playouts at every
+player count: every legal action offered to a seat (one schema per action ``type``), every seat's
+observation and the spectator's. They are committed and served by ``GET /games/{name}/schema``;
+tests/platform/test_discovery.py checks them against other random matches. Run it again when a
+game's rules version changes what it emits:
+
+    .venv/bin/python tools/game_schemas.py [matches per player count, default 12]
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+from genson import SchemaBuilder
+
+from domain.engine import Phase
+from domain.games import available_engines
+from domain.playout import new_match, next_step
+
+OUT = Path(__file__).resolve().parent.parent / "api" / "game_schemas"
+SCHEMA_URI = "http://json-schema.org/draft-07/schema#"
+SEED_BASE = 1_000  # the test draws from other seeds
+
+
+def builder() -> SchemaBuilder:
+    return SchemaBuilder(schema_uri=None)
+
+
+def collect(engine, matches: int, max_steps: int = 20_000):
+    actions: dict[str, SchemaBuilder] = {}
+    seats, spectators = builder(), builder()
+    for players in range(engine.min_players, engine.max_players + 1):
+        for index in range(matches):
+            rng = random.Random(SEED_BASE + 100 * players + index)
+            state = new_match(engine, players)
+            for _ in range(max_steps):
+                spectators.add_object(engine.observe(state, None))
+                for seat in range(players):
+                    seats.add_object(engine.observe(state, seat))
+                turn = engine.to_act(state)
+                if turn.kind == Phase.PLAYERS:
+                    for seat in turn.seats:
+                        for action in engine.legal_actions(state, seat):
+                            actions.setdefault(action["type"], builder()).add_object(action)
+                step = next_step(engine, state, rng, timeout_probability=0.05)
+                if step is None:
+                    break
+                state = engine.apply(state, *step)
+    return actions, seats, spectators
+
+
+def document(name: str, engine, matches: int) -> dict:
+    actions, seats, spectators = collect(engine, matches)
+    variants = []
+    for kind, built in sorted(actions.items()):
+        schema = built.to_schema()
+        schema["properties"]["type"] = {"const": kind}
+        variants.append(schema)
+    return {
+        "$schema": SCHEMA_URI,
+        "title": f"{engine.title} {engine.rules_version}: actions and observations",
+        "game": name,
+        "rules_version": engine.rules_version,
+        "action": {"description": "One of the legal_actions a match lists for a seat (by its type)",
+                   "oneOf": variants},
+        "observation": {"description": "What a seat sees (observation with a seat's key)", **seats.to_schema()},
+        "public_observation": {"description": "What a spectator sees", **spectators.to_schema()},
+    }
+
+
+def main() -> None:
+    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    OUT.mkdir(exist_ok=True)
+    for name, engine in available_engines().items():
+        path = OUT / f"{name}.json"
+        path.write_text(json.dumps(document(name, engine, matches), indent=1, sort_keys=True) + "\n")
+        print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size} bytes")
+
+
+if __name__ == "__main__":
+    main()
