@@ -292,9 +292,21 @@ async function replay(id) {
   await go(last);
 }
 
+// A read model read as fresh as the log is now: the read waits (?after=, up to 5 s) until the workers have
+// applied the log's current position (GET /health), and falls back to what they have if they lag further.
+async function fresh(path) {
+  try {
+    const { position } = await get("/health");
+    return await get(`${path}${path.includes("?") ? "&" : "?"}after=${position}`);
+  } catch (error) {
+    if (error instanceof Problem && error.problem.status === 503) return get(path);
+    throw error;
+  }
+}
+
 // -- leaderboards and ratings --------------------------------------------------------------------
 async function leaderboard(game) {
-  const [all, board] = await Promise.all([games(), get(`/leaderboards/${game}?limit=100`)]);
+  const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=100`)]);
   const select = h("select", { id: "board-game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
@@ -345,25 +357,28 @@ async function tournaments() {
 }
 
 async function tournament(id) {
+  const head = h("div");
   const standingsBox = h("div", { id: "standings" });
-  const roundsBox = h("div");
+  const roundsBox = h("div", { id: "rounds" });
   const drawStandings = async () => {
-    const [t, standings] = await Promise.all([get(`/tournaments/${id}`), get(`/tournaments/${id}/standings`)]);
+    const [t, standings] = await Promise.all([get(`/tournaments/${id}`), fresh(`/tournaments/${id}/standings`)]);
+    const status = standings.status || t.status;
+    fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
+      h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
     fill(standingsBox, h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
       h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, row.name)), h("td", {}, row.points),
-        h("td", {}, JSON.stringify(row.tie_breaks)))))));
+        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")))))));
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", {}, h("h3", {}, `Round ${round.number ?? r + 1}`),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}: `,
         table.match_id ? h("a", { href: `#/match/${table.match_id}?as=spectator` }, table.result ? "finished" : "playing") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null))))));
     return t;
   };
+  await games();
   const t = await drawStandings();
-  show(h("h1", {}, t.name, " ", h("span", { class: `status ${t.status}` }, t.status)),
-    h("p", { class: "muted" }, `${t.game} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`),
-    h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show(head, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow each playing table's stream; when one finishes, read the standings again.
   const followed = new Set();
   const watch = (tour) => {
@@ -372,7 +387,9 @@ async function tournament(id) {
       followed.add(table.match_id);
       leaving.push(follow(`/matches/${table.match_id}/stream?seconds=300`, (name, match) => {
         if (name !== "match" || match.status !== "finished") return undefined;
-        drawStandings().then(watch);
+        // The standings wait for the log (fresh); the round keeper pairs the next round just after a
+        // round's last finish, so the tournament is read again twice more to show the new tables.
+        for (const delay of [0, 1000, 3000]) setTimeout(() => drawStandings().then(watch), delay);
         return "stop";
       }, { anonymous: true }));
     }

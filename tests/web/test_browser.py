@@ -194,3 +194,36 @@ def test_a_spectator_follows_a_match_live(server, browser, shots):
     # stream would be the only request, and it ends by itself when the match finishes).
     assert all("/stream" in url for url in requests_seen), requests_seen
     context.close()
+
+
+def test_tournament_standings_follow_the_tables_live(server, browser, shots):
+    organiser, *players = (register(server, name) for name in ("organiser", "ann", "bob", "cy"))
+    tournament = requests.post(f"{server}/tournaments", headers={"Authorization": f"Bearer {organiser['api_key']}"},
+                               json={"game": "jest", "name": "Tuesday Jest", "format": "swiss", "rounds": 1,
+                                     "table_size": 3, "points": [3, 1, 0]}, timeout=10).json()
+    for player in players:
+        requests.post(f"{server}/tournaments/{tournament['id']}/players",
+                      headers={"Authorization": f"Bearer {player['api_key']}"}, timeout=10).raise_for_status()
+    started = requests.post(f"{server}/tournaments/{tournament['id']}/start",
+                            headers={"Authorization": f"Bearer {organiser['api_key']}"}, timeout=10)
+    started.raise_for_status()
+    match_id = started.json()["rounds"][0]["tables"][0]["match_id"]
+
+    page = browser.new_page(viewport={"width": 1100, "height": 800})
+    page.goto(f"{server}/#/tournaments")
+    page.click("text=standings")
+    page.wait_for_selector("#standings tbody tr")
+    assert page.locator("#standings tbody tr").count() == 3
+    assert page.locator(f"#rounds a[href='#/match/{match_id}?as=spectator']").count() == 1
+    page.screenshot(path=shots / "1-tournament.png", full_page=True)
+
+    # The table is played through the API; the page reads the standings again when its match's stream
+    # reports the finish (no reload): the winner has the first place's 3 points.
+    play_out(server, match_id, [player["api_key"] for player in players])
+    page.wait_for_function("[...document.querySelectorAll('#standings tbody tr td:nth-child(3)')]"
+                           ".some(cell => cell.textContent === '3')", timeout=30_000)
+    points = sorted(int(cell) for cell in page.locator("#standings tbody tr td:nth-child(3)").all_inner_texts())
+    assert points == [0, 1, 3]  # the points of docs/tournaments.md's example: 3, 1, 0 by place
+    page.wait_for_selector(f"#rounds a[href='#/match/{match_id}?as=spectator'] >> text=finished")
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'finished'", timeout=10_000)
+    page.screenshot(path=shots / "2-tournament-finished.png", full_page=True)
