@@ -7,7 +7,7 @@ another view (the engine contract), so a caller may change it freely.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from domain.engine import copy_json
 
@@ -41,7 +41,7 @@ def _type_rows(n: int, regions: tuple, face_up: tuple) -> str:
     return "/".join(text[i: i + w] for i in range(0, len(text), w))
 
 
-def view(state: TumultState, viewer: Optional[int], to_act: list, result: Callable) -> dict:
+def view(state: TumultState, viewer: Optional[int], to_act: Sequence[int], result: Callable) -> dict:
     n = state["n"]
     phase = state["phase"]
     revealed = state["revealed"]
