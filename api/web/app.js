@@ -146,8 +146,8 @@ function matchTable(items, status) {
   return h("table", { class: "grid matches" },
     h("thead", {}, h("tr", {}, ["game", "seats", "version", ""].map((t) => h("th", {}, t)))),
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
-      h("td", {}, match.game), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
-      h("td", { class: "actions" },
+      h("td", {}, titleOf(match.game)), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
+      h("td", { class: "row-actions" },
         status === "open" && identity.player() && match.open_seats > 0
           ? h("button", { class: "small", onclick: async (event) => {
             const slot = event.target.parentElement;
@@ -185,6 +185,22 @@ function matchHeader(match) {
   );
 }
 
+// Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
+function lifecycle(match, seated, error, draw) {
+  if (!seated) return null;
+  const act = (path, then) => () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`)));
+  const buttons = [];
+  if (match.status === "open") {
+    buttons.push(h("button", { id: "leave", onclick: act("leave", draw) }, "Leave"));
+    buttons.push(h("button", { id: "cancel", onclick: act("cancel", draw) }, "Call off"));
+  }
+  if (match.status === "active" && !(match.resigned || []).includes(match.your_seat))
+    buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));
+  if (match.status === "finished")
+    buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
+  return buttons;
+}
+
 function resultView(match) {
   if (!match.result) return null;
   const result = match.result;
@@ -216,8 +232,10 @@ async function table(id, params) {
     const open = match.status === "open";
     fill(board, 
       matchHeader(match),
+      h("div", { class: "controls" },
       open && !spectator && !seated ? h("button", { onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, {})).match)) }, "Take a seat") : null,
       open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
+      lifecycle(match, seated && !spectator, error, draw)),
       match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
       resultView(match),
       h("section", { class: "observation" }, h("h2", {}, spectator ? "What a spectator sees" : "What your seat sees"), observation(match)),

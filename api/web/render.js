@@ -44,6 +44,8 @@ const label = (key) => key.replace(/_/g, " ");
 export function generic(value, seats = []) {
   if (value === null || value === undefined) return h("span", { class: "muted" }, "—");
   if (typeof value === "boolean") return h("span", {}, value ? "yes" : "no");
+  if (typeof value === "string" && isBoard(value))
+    return h("table", { class: "board" }, value.split("/").map((row) => h("tr", {}, [...row].map((cell) => h("td", {}, cell)))));
   if (typeof value !== "object") return typeof value === "string" ? chip(value) : h("span", {}, String(value));
   if (Array.isArray(value)) {
     if (value.length === 0) return h("span", { class: "muted" }, "none");
@@ -56,6 +58,12 @@ export function generic(value, seats = []) {
     return h("ul", { class: "list" }, value.map((item, i) => h("li", {}, named ? h("b", {}, seatName(seats, i), ": ") : null, generic(item, seats))));
   }
   return h("dl", { class: "obs" }, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, generic(item, seats))]));
+}
+
+// A board written as rows joined by "/" (FEN-like, e.g. Tumult Royale's fields): drawn as a grid.
+function isBoard(text) {
+  const rows = text.split("/");
+  return rows.length >= 2 && rows[0].length >= 2 && rows.every((row) => row.length === rows[0].length);
 }
 
 export function seatName(seats, i) {

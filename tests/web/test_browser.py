@@ -227,3 +227,48 @@ def test_tournament_standings_follow_the_tables_live(server, browser, shots):
     page.wait_for_selector(f"#rounds a[href='#/match/{match_id}?as=spectator'] >> text=finished")
     page.wait_for_function("document.querySelector('#tournament-status').textContent === 'finished'", timeout=10_000)
     page.screenshot(path=shots / "2-tournament-finished.png", full_page=True)
+
+
+def register_in(page, base: str, name: str) -> None:
+    page.goto(base + "/")
+    page.fill("#register-name", name)
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#whoami")
+
+
+def test_a_second_person_joins_from_the_lobby_and_a_refusal_shows_the_problem(server, browser, shots):
+    ann = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(ann, server, "ann")
+    ann.wait_for_selector("#create")
+    ann.select_option("#create-game", "jest")
+    ann.locator("select.computer").nth(1).select_option("basic")  # seat 1 stays for a person
+    ann.click("#create-submit")
+    ann.wait_for_url("**/#/match/*")
+    match_id = ann.url.rsplit("/", 1)[1]
+    ann.wait_for_selector("#start")
+    assert ann.inner_text("#status") == "open"
+
+    # Starting with a free seat is refused: the problem's detail is shown, and nothing changes.
+    version = ann.inner_text("#version")
+    ann.click("#start")
+    ann.wait_for_selector(".problem")
+    key = ann.evaluate("localStorage.getItem('motley.key')")
+    detail = requests.post(f"{server}/matches/{match_id}/start", headers={"Authorization": f"Bearer {key}"},
+                           timeout=10).json()["detail"]  # the same refusal, asked directly
+    assert ann.inner_text(".problem") == detail
+    assert ann.inner_text("#status") == "open" and ann.inner_text("#version") == version
+    ann.screenshot(path=shots / "1-refusal.png", full_page=True)
+
+    # Bob joins from the lobby; ann's table shows him seated without a reload (the match stream).
+    bob = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(bob, server, "bob")
+    bob.wait_for_selector(f"tr[data-match='{match_id}'] button")
+    bob.screenshot(path=shots / "2-lobby-open-match.png", full_page=True)
+    bob.click(f"tr[data-match='{match_id}'] button")
+    bob.wait_for_url(f"**/#/match/{match_id}")
+    ann.wait_for_selector(".match-head >> text=bob")
+    ann.click("#start")
+    ann.wait_for_function("document.querySelector('#status').textContent === 'active'")
+    ann.wait_for_selector("button.action")
+    bob.wait_for_selector("button.action")  # bob's table went live too: his offer to make
+    bob.screenshot(path=shots / "3-bob-table.png", full_page=True)
