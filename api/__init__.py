@@ -12,6 +12,7 @@ from flask_smorest import Api
 
 from api import (
     audit,
+    catalogue,
     games,
     headers,
     health,
@@ -67,7 +68,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
                                       "extra_plugins": [openapi.MotleyDocs()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for blueprint in (me.blp, players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,
-                      leaderboards.blp):
+                      leaderboards.blp, catalogue.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(health.blp)
     problems.register(app)

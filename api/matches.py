@@ -174,12 +174,21 @@ class Stream(MethodView):
         last_seen = request.headers.get("Last-Event-ID", "")
         seen = int(last_seen) if last_seen.isdigit() else 0
         service().get_match(match_id)  # an unknown match is a 404 problem, before the stream starts
-        updates = follow(service(), match_id, viewer(), seen, query["seconds"], query["poll"])
+        who = viewer()
+        updates = follow(service(), match_id, who, seen, query["seconds"], query["poll"])
 
         def events():
+            sent = seen
             for update in updates:
                 if update is None:
                     yield ": still here\n\n"
+                elif query["changes"]:  # only what changed since the version the client has (issue 13)
+                    version, view = update
+                    new = history().events(match_id, who, after=sent, until=version, limit=version - sent)
+                    frame = {"version": version, "status": view["status"], "to_act": view["to_act"],
+                             "legal_actions": view["legal_actions"], "result": view["result"], "events": new["items"]}
+                    sent = version
+                    yield f"id: {version}\nevent: changes\ndata: {json.dumps(frame)}\n\n"
                 else:
                     version, view = update
                     yield f"id: {version}\nevent: match\ndata: {json.dumps(view)}\n\n"

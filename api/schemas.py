@@ -162,8 +162,14 @@ class MatchListQuery(StrictSchema):
 
 
 class StreamQuery(StrictSchema):
-    seconds = fields.Float(load_default=30.0, validate=validate.Range(min=0.1, max=300),
-                           metadata={"description": "How long to follow before the stream ends"})
+    seconds = fields.Float(load_default=30.0, validate=validate.Range(min=0.1, max=86400),
+                           metadata={"description": "How long to follow before the stream ends (up to a day; "
+                                                    "reconnect with Last-Event-ID to go on)"})
+    changes = fields.Boolean(load_default=False,
+                             metadata={"description": "true: each frame (event `changes`) holds only what changed "
+                                                     "since the version you have (Last-Event-ID): the new events as "
+                                                     "you may see them, the new version, to_act and your legal "
+                                                     "actions, not the whole view"})
     poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
                         metadata={"description": "Seconds between checks for a new version"})
 
@@ -293,6 +299,22 @@ class MatchPageOut(Schema):
 class EventPageOut(Schema):
     items = fields.List(fields.Dict())
     last_version = fields.Integer()
+    version = fields.Integer(metadata={"description": "Where the match is now (its latest version)"})
+    more = fields.Method("more_follows", metadata={"type": "boolean",
+                                                   "description": "Whether events follow past last_version"})
+    viewer = fields.Dict(metadata={"description": "How the caller sees the match: seat, spectator or auditor"})
+
+    def more_follows(self, page: dict) -> bool:
+        return page["last_version"] < page["version"]
+
+
+class ProblemTypeOut(Schema):
+    type = fields.String(metadata={"description": "urn:motley:problem:<slug>"})
+    slug = fields.String()
+    status = fields.Integer()
+    title = fields.String()
+    description = fields.String()
+    documentation = fields.String(metadata={"description": "Its section in docs/problems.md"})
 
 
 # -- tournaments, leaderboards, profiles (issue 10) ------------------------------------------------
