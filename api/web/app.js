@@ -256,11 +256,11 @@ async function table(id, params) {
 }
 
 // -- replay --------------------------------------------------------------------------------------
-async function allEvents(id) {
+async function allEvents(id, options) {
   const events = [];
   let after = 0;
   for (;;) {
-    const page = await get(`/matches/${id}/events?after=${after}&limit=500`);
+    const page = await get(`/matches/${id}/events?after=${after}&limit=500`, options);
     events.push(...page.items);
     if (!page.items.length || page.items[page.items.length - 1].version >= page.last_version) return events;
     after = page.items[page.items.length - 1].version;
@@ -276,9 +276,13 @@ function eventText(event, match) {
   return bits.join(" · ");
 }
 
-async function replay(id) {
+// Every version as the viewer may see it (docs/architecture.md, "Visibility"): a seat with its key, or a
+// spectator; once a match is over and revealed both see everything.
+async function replay(id, params) {
+  const spectator = params.get("as") === "spectator" || !identity.key();
+  const options = { anonymous: spectator };
   await games();
-  const [events, latest] = await Promise.all([allEvents(id), get(`/matches/${id}`)]);
+  const [events, latest] = await Promise.all([allEvents(id, options), get(`/matches/${id}`, options)]);
   const last = events.length ? events[events.length - 1].version : 1;
   const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last });
   const at = h("span", { id: "at" });
@@ -293,7 +297,7 @@ async function replay(id) {
     for (const item of list.children) item.classList.toggle("current", Number(item.dataset.version) === version);
     list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
     const ticket = ++asked;
-    const match = await get(`/matches/${id}?version=${version}`);
+    const match = await get(`/matches/${id}?version=${version}`, options);
     if (ticket !== asked) return; // a later step overtook this read
     fill(board, matchHeader(match), resultView(match), observation(match));
   };
@@ -301,7 +305,9 @@ async function replay(id) {
   slider.addEventListener("input", () => go(Number(slider.value)));
   show(
     h("h1", {}, "Replay"),
-    h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table")),
+    h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table"), " · ", spectator
+      ? (identity.key() ? h("a", { href: `#/replay/${id}`, id: "as-seat" }, "as your seat") : "as a spectator")
+      : h("a", { href: `#/replay/${id}?as=spectator`, id: "as-spectator" }, "as a spectator")),
     h("div", { class: "controls" },
       h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
       slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
@@ -418,7 +424,7 @@ async function tournament(id) {
 // -- the router ----------------------------------------------------------------------------------
 const ROUTES = [
   [/^#\/match\/([^/?]+)$/, (m, params) => table(m[1], params)],
-  [/^#\/replay\/([^/?]+)$/, (m) => replay(m[1])],
+  [/^#\/replay\/([^/?]+)$/, (m, params) => replay(m[1], params)],
   [/^#\/leaderboard\/([^/?]+)$/, (m) => leaderboard(m[1])],
   [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
   [/^#\/tournaments$/, () => tournaments()],

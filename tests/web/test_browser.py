@@ -7,6 +7,7 @@ Screenshots of every view are written under the test's tmp folder (``screenshots
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -166,6 +167,20 @@ def test_a_spectator_follows_a_match_live(server, browser, shots):
     # The spectator has no key at all: a fresh browser context.
     context = browser.new_context(viewport={"width": 1100, "height": 800})
     page = context.new_page()
+
+    # The replay of a running match, as a spectator may see it: the computers' offers are sealed.
+    for _ in range(100):
+        if requests.get(f"{server}/matches/{match_id}", timeout=10).json()["moves"] >= 2:
+            break
+        time.sleep(0.1)
+    page.goto(f"{server}/#/replay/{match_id}")
+    page.wait_for_selector("#events li")
+    page.wait_for_selector("#replay-board .jest")
+    events = page.inner_text("#events")
+    assert "MoveMade" in events and "offer" in events and "offer: up" not in events
+    assert "Your hand" not in page.inner_text("#replay-board")
+    page.screenshot(path=shots / "0-spectator-replay.png", full_page=True)
+
     page.goto(f"{server}/#/match/{match_id}?as=spectator")
     page.wait_for_selector("#version")
     assert page.inner_text("#status") == "active"
