@@ -192,5 +192,11 @@ class TumultRoyaleEngine(Engine):
     def result(self, state: TumultState) -> Optional[Result]:
         return round_end.result(state)
 
+    # -- computer opponents ----------------------------------------------------------------------
+    def bots(self):
+        from .bots import bots_for  # the bots play this engine (and its rules version)
+
+        return bots_for(self)
+
 
 TumultRoyale = TumultRoyaleEngine  # the former name
