@@ -24,7 +24,14 @@ IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {
 def caller_view(match, player):
     """The match as the caller sees it, by the one visibility policy (application/views.py)."""
     who = Viewer.spectator() if player is None else Viewer.player(str(player.id))
-    return match_view(match, lens_for(match, who))
+    return with_invitation(match, who, match_view(match, lens_for(match, who)))
+
+
+def with_invitation(match, who, view):
+    """An unlisted match's invitation code is shown to its creator only, who passes it on."""
+    if match.invitation is not None and who.player_id is not None and who.player_id == match.created_by:
+        view["invitation_code"] = match.invitation
+    return view
 
 
 def headers_for(match, position=None):
@@ -73,7 +80,7 @@ class Matches(MethodView):
         match_id, replayed = service().create_match_once(
             player, body["game"], body["seats"], body["options"], computers,
             body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None,
-            body["turn_limit"])
+            body["turn_limit"], body["unlisted"])
         match = service().get_match(match_id)
         headers = {**written(match), "Location": f"/matches/{match_id}"}
         if replayed:
@@ -96,7 +103,9 @@ class MatchById(MethodView):
             current = service().get_match(match_id)  # the version is known before any view is built
             if request.if_none_match.contains(str(current.version)):
                 return Response(status=304, headers=headers_for(current), mimetype="application/json")
-        match, view = history().match(match_id, viewer(), query["version"])
+        who = viewer()
+        match, view = history().match(match_id, who, query["version"])
+        view = with_invitation(service().get_match(match.id) if query["version"] else match, who, view)
         return view, 200, headers_for(match)
 
 
@@ -107,7 +116,7 @@ class Seats(MethodView):
     def post(self, body, match_id):
         """Take a seat (the first free one unless one is named)."""
         player = current_player()
-        seat = service().join_match(match_id, player, body["seat"])
+        seat = service().join_match(match_id, player, body["seat"], body["invitation_code"])
         match = service().get_match(match_id)
         return {"seat": seat, "match": caller_view(match, player)}, 201, written(match)
 

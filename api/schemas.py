@@ -126,6 +126,9 @@ class CreateMatch(StrictSchema):
                                                            "hidden, not even once the match is over"})
     rated = StrictBoolean(load_default=True,
                           metadata={"description": "false: the result does not change the players' ratings"})
+    unlisted = StrictBoolean(load_default=False,
+                             metadata={"description": "true: kept out of the open list, joined with the "
+                                                      "invitation_code the creator reads in the match"})
     turn_limit = fields.Nested(TurnLimit, load_default=None, allow_none=True,
                                metadata={"description": "Absent players: a time limit per turn, enforced by the "
                                                         "worker (issue 13)"})
@@ -133,6 +136,8 @@ class CreateMatch(StrictSchema):
 
 class JoinMatch(StrictSchema):
     seat = Int(validate=validate.Range(min=0, max=MAX_INT), load_default=None, allow_none=True)
+    invitation_code = Text(load_default=None, allow_none=True, validate_also=[validate.Length(max=100)],
+                           metadata={"description": "An unlisted match's invitation code"})
 
 
 class SubmitMove(StrictSchema):
@@ -235,6 +240,8 @@ class MatchOut(Schema):
     turn_clock = fields.Dict(allow_none=True, metadata={"description": "The running turn: phase, deadline and the "
                                                                        "seats it waits for"})
     absent = fields.List(fields.Integer(), metadata={"description": "Seats whose turn ran out (until they move)"})
+    unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only"})
+    invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})
     created_at = fields.String()

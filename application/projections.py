@@ -30,7 +30,7 @@ def match_row(match: Match) -> MatchRow:
         seats=match.num_seats,
         players=seats,
         open_seats=sum(1 for s in seats if s["player_id"] is None and s["computer"] is None)
-        if match.status == "open"
+        if match.status == "open" and match.invitation is None  # an unlisted match is joined by invitation
         else 0,
         to_act=match.to_act().to_json(),
         version=match.version,

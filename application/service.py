@@ -182,11 +182,14 @@ class Motley(Application):
     def create_match_once(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
         reveal_at_end: bool, rated: bool, request_key: Optional[str], turn_limit: Optional[dict] = None,
+        unlisted: bool = False,
     ) -> tuple[UUID, bool]:
         """The new match's id, and whether this was a retry (same ``request_key``) of a creation
         already made: the first match is answered then, and nothing is created twice."""
         match_id = idempotent_id("match", str(creator.id), request_key)
         match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id, turn_limit)
+        if unlisted:  # joined by invitation code only (issue 13)
+            match.make_unlisted(secrets.token_urlsafe(9))
         try:
             self._save_match(match)
         except IntegrityError:
@@ -245,9 +248,9 @@ class Motley(Application):
             raise errors.NotFound(f"no match with id {match_id}")
         return match
 
-    def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None) -> int:
+    def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None, code: Optional[str] = None) -> int:
         def act(match: Match) -> int:
-            return match.join(str(player.id), player.name, seat)
+            return match.join(str(player.id), player.name, seat, code)
 
         return self._command(match_id, act)[0]
 
@@ -290,6 +293,8 @@ class Motley(Application):
             )
             kept = {str(s): p for s, p in enumerate(old.players) if p is not None and not old.is_bot(s)}
             new.keep_seats_for_rematch(of_match=str(old.id), reserved=kept)
+            if old.invitation is not None:
+                new.make_unlisted(secrets.token_urlsafe(9))
             new.join(str(player.id), player.name)
             old.link_rematch(str(new.id))
             try:

@@ -144,6 +144,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "turn_clock": None if match.turn_clock is None else {**match.turn_clock,
                                                              "deadline": iso(match.turn_clock["deadline"])},
         "absent": list(match.absent),
+        "unlisted": match.invitation is not None,
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }

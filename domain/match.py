@@ -68,6 +68,7 @@ class Match(Aggregate):
     turn_limit = cast(Optional[dict], None)  # {"seconds", "on_timeout": "computer" | "claim"}
     turn_clock = cast(Optional[dict], None)  # {"phase": "turn-<n>", "deadline", "seats"}: the running turn
     absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
+    invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
 
     @event("Created")
     def __init__(
@@ -148,8 +149,11 @@ class Match(Aggregate):
         return [s for s in range(self.num_seats) if s not in self.resigned]
 
     # -- seating and starting --------------------------------------------------------------------
-    def join(self, player_id: str, name: str, seat: Optional[int] = None) -> int:
+    def join(self, player_id: str, name: str, seat: Optional[int] = None, code: Optional[str] = None) -> int:
         self.check_open()
+        invited = self.invitation is None or code == self.invitation or player_id == self.created_by
+        if not invited and player_id not in self.reserved.values():
+            raise NotYourSeat("this match is unlisted: join it with its invitation code", rule="invitation")
         if self.seat_of(player_id) is not None:
             raise SeatingError("you already hold a seat at this match")
         free = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
@@ -254,6 +258,15 @@ class Match(Aggregate):
     @event("Resigned")
     def _resigned(self, seat: int) -> None:
         self.resigned = (*self.resigned, seat)
+
+    def make_unlisted(self, code: str) -> None:
+        """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""
+        self.check_open()
+        self._unlisted(code=code)
+
+    @event("Unlisted")
+    def _unlisted(self, code: str) -> None:
+        self.invitation = code
 
     # -- absent players: a time limit per turn (issue 13) --------------------------------------------
     def limit_turns(self, seconds: float, on_timeout: str) -> None:

@@ -1,0 +1,40 @@
+"""Unlisted matches joined by invitation code (issue 13), through the HTTP API on both stores: kept out
+of the open list, the code shown to the creator only (never in the event list), a join without it is a
+403, with it a seat."""
+
+from __future__ import annotations
+
+import pytest
+
+from api import create_app
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def test_an_unlisted_match_is_joined_by_its_invitation_code(client, motley):
+    ann, bob, cy, eve = (client.register(name)[1] for name in ("ann", "bob", "cy", "eve"))
+    made = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann)
+    assert made.status == 201 and made.body["unlisted"] is True
+    code = made.body["invitation_code"]
+    match_id = made.body["id"]
+    path = f"/matches/{match_id}"
+    assert client.get(path, key=ann).body["invitation_code"] == code
+    for key in (None, bob):
+        assert "invitation_code" not in client.get(path, key=key).body
+    assert code not in client.get(f"{path}/events").text and code not in client.get(f"{path}/events", key=bob).text
+    refused = client.post(f"{path}/seats", {}, key=bob)
+    assert refused.status == 403 and refused.body["rule"] == "invitation"
+    assert client.post(f"{path}/seats", {"invitation_code": "guess"}, key=bob).status == 403
+    assert client.post(f"{path}/seats", {}, key=ann).status == 201  # the creator needs no code
+    for key in (bob, cy):
+        assert client.post(f"{path}/seats", {"invitation_code": code}, key=key).status == 201
+    assert client.post(f"{path}/seats", {"invitation_code": code}, key=eve).status == 409  # full
+    listed = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    motley.tasks.drain()
+    open_ids = [m["id"] for m in client.get("/matches", query={"open": "true"}).body["items"]]
+    assert open_ids == [listed]
+    assert client.post(f"{path}/start", key=ann).body["status"] == "active"
