@@ -90,6 +90,7 @@ function createForm(all) {
   const seatsInput = h("input", { id: "create-seats", type: "number" });
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
+  const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, placeholder: "none" });
   const error = h("div");
   const current = () => all.find((game) => game.name === gameSelect.value);
   const drawSeats = () => {
@@ -124,7 +125,9 @@ function createForm(all) {
     const computers = {};
     for (const select of seatsBox.querySelectorAll("select.computer")) if (select.value) computers[select.dataset.seat] = select.value;
     await attempt(error, async () => {
-      const match = await post("/matches", { game: game.name, seats: Number(seatsInput.value), options, computers });
+      const body = { game: game.name, seats: Number(seatsInput.value), options, computers };
+      if (turnLimit.value) body.turn_limit = { seconds: Number(turnLimit.value) };
+      const match = await post("/matches", body);
       const joined = await post(`/matches/${match.id}/seats`, {});
       // Seat 0 is ours and the rest computers: nobody else to wait for, so start at once.
       if (joined.match.seats.every((seat) => seat.player_id || seat.computer)) await post(`/matches/${match.id}/start`);
@@ -133,7 +136,9 @@ function createForm(all) {
   };
   return h("form", { id: "create", class: "panel", onsubmit: submit },
     h("h2", {}, "New match"),
-    h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput), optionsBox, seatsBox,
+    h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
+    h("label", { title: "seconds each turn may take; then the computer plays the seat on" }, "turn limit (s) ", turnLimit),
+    optionsBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
 }
 
@@ -159,12 +164,13 @@ function matchTable(items, status) {
 }
 
 // -- table ---------------------------------------------------------------------------------------
-function countdown(timer) {
-  if (!timer) return null;
-  const node = h("span", { class: "timer" });
+// A timed phase (the game's timer) or a turn limit's clock, counting down to its deadline.
+function countdown(timer, what) {
+  if (!timer || !timer.deadline) return null;
+  const node = h("span", { class: "timer", "data-deadline": timer.deadline, title: timer.phase });
   const tick = () => {
     const left = Math.max(0, (Date.parse(timer.deadline) - Date.now()) / 1000);
-    node.textContent = `⏱ ${timer.phase}: ${left.toFixed(0)} s`;
+    node.textContent = `${what}: ${left.toFixed(0)} s left`;
     return left > 0;
   };
   tick();
@@ -178,7 +184,8 @@ function matchHeader(match) {
   return h("div", { class: "match-head" },
     h("h1", {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · you are `,
-      h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ", countdown(match.timer)),
+      h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
+      countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
       seatName(match.seats, i), acting.has(i) ? " — to act" : "",
       (match.resigned || []).includes(i) ? " (resigned)" : ""))),

@@ -257,6 +257,7 @@ def test_a_second_person_joins_from_the_lobby_and_a_refusal_shows_the_problem(se
     ann.wait_for_selector("#create")
     ann.select_option("#create-game", "jest")
     ann.locator("select.computer").nth(1).select_option("basic")  # seat 1 stays for a person
+    ann.fill("#create-turn-limit", "120")  # a turn limit: its clock counts down on the table
     ann.click("#create-submit")
     ann.wait_for_url("**/#/match/*")
     match_id = ann.url.rsplit("/", 1)[1]
@@ -286,4 +287,7 @@ def test_a_second_person_joins_from_the_lobby_and_a_refusal_shows_the_problem(se
     ann.wait_for_function("document.querySelector('#status').textContent === 'active'")
     ann.wait_for_selector("button.action")
     bob.wait_for_selector("button.action")  # bob's table went live too: his offer to make
+    first = bob.inner_text(".timer")
+    assert first.startswith("turn clock: ") and first.endswith(" s left")
+    bob.wait_for_function("t => document.querySelector('.timer').textContent !== t", arg=first, timeout=5_000)
     bob.screenshot(path=shots / "3-bob-table.png", full_page=True)
