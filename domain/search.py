@@ -35,6 +35,8 @@ Optional hooks of :class:`SearchGame`:
 * ``evaluate(state) -> list[float]``: ...and score that state, one reward in [0, 1] per seat. Also
   used at the end of a match when given; the default reward is by rank: 1 for first, 0 for last,
   evenly between ((n - rank) / (n - 1)).
+* ``SearchBot(prior=basic_bot, prior_share=0.3)``: the heuristic's move starts with that share of
+  the budget as votes, so a small budget does not play worse than the heuristic by noise.
 * ``distinct(legal) -> list``: one representative of each class of equivalent actions, keeping
   the engine's order (say, laying copy #1 or copy #3 of the same card), so the search does not
   split its visits between moves that are the same; the bot plays a representative (a legal action).
@@ -202,8 +204,14 @@ class SearchBot:
         determinizations: int = 1,
         exploration: float = 0.7,
         clock: Optional[Callable[[], float]] = None,
+        prior: Optional[Callable[[JSON, Sequence[JSON], random.Random], Any]] = None,
+        prior_share: float = 0.0,
     ):
         self.game = game
+        # A heuristic bot whose choice starts with ``prior_share`` of the budget as votes: the search
+        # overrules it only when it finds a move clearly better (a small budget stays near it).
+        self.prior = prior
+        self.prior_share = prior_share
         self.iterations = iterations
         self.seconds = seconds
         self.determinizations = determinizations
@@ -221,10 +229,12 @@ class SearchBot:
             determinizations=self.determinizations if determinizations is None else determinizations,
             exploration=self.exploration,
             clock=clock,
+            prior=self.prior,
+            prior_share=self.prior_share,
         )
 
-    def visits(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> dict[str, int]:
-        """The votes: root visits summed over the determinisations, by action key."""
+    def visits(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> dict[str, float]:
+        """The votes: root visits summed over the trees (and the prior's share), by action key."""
         seat = self.game.seat(observation)
         options = [(json_key(action), action) for action in self.game.distinct(list(legal))]
         trees = [
@@ -237,7 +247,11 @@ class SearchBot:
             trees[done % len(trees)].iterate(rng)
             if deadline is not None and clock is not None and done % 8 == 7 and clock() >= deadline:
                 break
-        votes = {key: 0 for key, _ in options}
+        votes = {key: 0.0 for key, _ in options}
+        if self.prior is not None and self.prior_share:
+            choice = json_key(self.prior(observation, [action for _, action in options], rng))
+            if choice in votes:
+                votes[choice] += self.prior_share * self.iterations
         for tree in trees:
             for key, visits in tree.root_visits().items():
                 votes[key] += visits

@@ -149,6 +149,6 @@ def _rollout(state: dict, seat: int, legal: list, rng: random.Random) -> dict:
 SEARCH = SearchGame(engine=ENGINE, determinize=determinize, rollout=_rollout, cutoff=_deal_over,
                     evaluate=_evaluate, distinct=distinct)
 #: Under 1 s a move on this machine (bench/bots.py prints the time a move takes).
-mcts_bot = SearchBot(SEARCH, iterations=80, determinizations=1)
+mcts_bot = SearchBot(SEARCH, iterations=80, prior=basic_bot, prior_share=0.3)
 
 BOTS = {"random": random_bot, "basic": basic_bot, "mcts": mcts_bot}
