@@ -45,6 +45,19 @@ class Resign(MethodView):
         return caller_view(match, player), 200, written(match)
 
 
+@blp.route("/<match_id>/invitations")
+class Invitations(MethodView):
+    @blp.arguments(schemas.Invite)
+    @blp.response(200, schemas.MatchOut)
+    def post(self, body, match_id):
+        """Invite a player to your open match: its GET /players/me/stream gets an ``invitation`` and it
+        joins without the invitation code."""
+        player = current_player()
+        service().invite(match_id, player, body["player_id"])
+        match = service().get_match(match_id)
+        return caller_view(match, player), 200, written(match)
+
+
 @blp.route("/<match_id>/claim")
 class Claim(MethodView):
     @blp.response(200, schemas.MatchOut)

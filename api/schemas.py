@@ -134,6 +134,11 @@ class CreateMatch(StrictSchema):
                                                         "worker (issue 13)"})
 
 
+class Invite(StrictSchema):
+    player_id = Text(required=True, validate_also=[validate.Length(max=100)],
+                     metadata={"description": "The player invited: its stream gets an invitation"})
+
+
 class JoinMatch(StrictSchema):
     seat = Int(validate=validate.Range(min=0, max=MAX_INT), load_default=None, allow_none=True)
     invitation_code = Text(load_default=None, allow_none=True, validate_also=[validate.Length(max=100)],

@@ -1,7 +1,8 @@
-"""What concerns one player across all its matches, as a feed (issue 13): a match it sits at started,
-it is its turn, a match finished. ``feed`` follows the application's event log, so a client resumes
-exactly where it stopped (the position is the log's notification id, sent as the SSE id), and a bot
-needs one connection and no polling of its matches (like Lichess's event stream).
+"""What concerns one player across all its matches, as a feed (issue 13): it was invited to a match, a
+match it sits at started, it is its turn, a match finished. ``feed`` follows the application's event
+log, so a client resumes exactly where it stopped (the position is the log's notification id, sent
+as the SSE id), and a bot needs one connection and no polling of its matches (like Lichess's event
+stream).
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ def feed(
         for match_id, (position, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
             match = app.get_match(match_id)
             if match.seat_of(player_id) is None:
+                if "Invited" in kinds and player_id in match.invited and match.status == "open":
+                    yield position, item("invitation", match, player_id)
                 continue
             if kinds & set(STARTED):
                 yield position, item("started", match, player_id)

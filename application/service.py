@@ -266,6 +266,10 @@ class Motley(Application):
     def cancel_match(self, match_id: Any, player: Player) -> int:
         return self._command(match_id, lambda match: match.cancel(str(player.id)))[1]
 
+    def invite(self, match_id: Any, player: Player, invitee_id: Any) -> int:
+        invitee = self.get_player(invitee_id)  # an unknown player is a 404
+        return self._command(match_id, lambda match: match.invite(str(player.id), str(invitee.id)))[1]
+
     def claim_match(self, match_id: Any, player: Player) -> int:
         return self._command(match_id, lambda match: match.claim(str(player.id)))[1]
 

@@ -177,6 +177,7 @@ def event_data(domain_event: Any) -> dict:
         "TurnClockStopped": ("phase",),
         "SeatsTimedOut": ("seats", "phase"),
         "Claimed": ("seat",),
+        "Invited": ("player_id",),
         "SeatReturned": ("seat",),
     }.get(kind, ())
     data = {}

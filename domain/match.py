@@ -69,6 +69,7 @@ class Match(Aggregate):
     turn_clock = cast(Optional[dict], None)  # {"phase": "turn-<n>", "deadline", "seats"}: the running turn
     absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
     invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
+    invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
 
     @event("Created")
     def __init__(
@@ -151,7 +152,7 @@ class Match(Aggregate):
     # -- seating and starting --------------------------------------------------------------------
     def join(self, player_id: str, name: str, seat: Optional[int] = None, code: Optional[str] = None) -> int:
         self.check_open()
-        invited = self.invitation is None or code == self.invitation or player_id == self.created_by
+        invited = self.invitation is None or code == self.invitation or player_id in (self.created_by, *self.invited)
         if not invited and player_id not in self.reserved.values():
             raise NotYourSeat("this match is unlisted: join it with its invitation code", rule="invitation")
         if self.seat_of(player_id) is not None:
@@ -263,6 +264,18 @@ class Match(Aggregate):
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""
         self.check_open()
         self._unlisted(code=code)
+
+    def invite(self, by_player: str, player_id: str) -> None:
+        """The creator invites a player by id: the player's stream says so, and it joins without a code."""
+        self.check_open()
+        if by_player != self.created_by:
+            raise NotYourSeat("only the match's creator invites players")
+        if player_id not in self.invited:
+            self._invited(player_id=player_id)
+
+    @event("Invited")
+    def _invited(self, player_id: str) -> None:
+        self.invited = (*self.invited, player_id)
 
     @event("Unlisted")
     def _unlisted(self, code: str) -> None:

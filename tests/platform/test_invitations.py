@@ -1,6 +1,6 @@
 """Unlisted matches joined by invitation code (issue 13), through the HTTP API on both stores: kept out
 of the open list, the code shown to the creator only (never in the event list), a join without it is a
-403, with it a seat."""
+403, with it a seat; an invited player hears of it on its stream."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import pytest
 
 from api import create_app
 from tests.platform.client import ApiClient
+from tests.platform.test_my_stream import sse
 
 
 @pytest.fixture
@@ -34,7 +35,23 @@ def test_an_unlisted_match_is_joined_by_its_invitation_code(client, motley):
         assert client.post(f"{path}/seats", {"invitation_code": code}, key=key).status == 201
     assert client.post(f"{path}/seats", {"invitation_code": code}, key=eve).status == 409  # full
     listed = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    client.post(f"{path}/leave", key=cy)  # a free seat again: still not in the open list
     motley.tasks.drain()
     open_ids = [m["id"] for m in client.get("/matches", query={"open": "true"}).body["items"]]
     assert open_ids == [listed]
-    assert client.post(f"{path}/start", key=ann).body["status"] == "active"
+
+
+def test_an_invited_player_hears_of_it_on_its_stream_and_joins_without_the_code(client, motley):
+    (_, ann), (dan_id, dan), (_, eve) = (client.register(name) for name in ("ann", "dan", "eve"))
+    match_id = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann).body["id"]
+    before = motley.app.log_position()
+    assert client.post(f"/matches/{match_id}/invitations", {"player_id": dan_id}, key=eve).status == 403
+    assert client.post(f"/matches/{match_id}/invitations", {"player_id": "0" * 32}, key=ann).status == 404
+    assert client.post(f"/matches/{match_id}/invitations", {"player_id": dan_id}, key=ann).status == 200
+
+    [(_, kind, data)] = list(sse(client, dan, last_event_id=before, seconds=0.5))
+    assert kind == "invitation" and data["match_id"] == match_id and data["match"]["status"] == "open"
+    assert list(sse(client, eve, last_event_id=before, seconds=0.3)) == []
+    assert client.post(f"/matches/{match_id}/seats", {}, key=dan).status == 201
+    assert client.post(f"/matches/{match_id}/seats", {}, key=eve).status == 403
+
