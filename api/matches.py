@@ -1,6 +1,8 @@
 """Matches: create, join, start, read (as the caller may see it, at any version), move, events."""
 
+import base64
 import json
+from datetime import datetime, timezone
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
@@ -19,6 +21,24 @@ blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {"type": "string"},
                          "description": "A retried request with the same key is answered as the first was"}
+
+
+#: The key before every row: the first page of a list in creation order (issue 13).
+FIRST_PAGE = (datetime(9999, 1, 1, tzinfo=timezone.utc), "")
+
+
+def next_cursor(created_at, match_id) -> str:
+    """An opaque cursor: the (created_at, match_id) key of a page's last row."""
+    text = json.dumps([created_at.isoformat(), match_id])
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def cursor_key(cursor: str) -> tuple:
+    try:
+        created, match_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+        return datetime.fromisoformat(created), str(match_id)
+    except (ValueError, TypeError):
+        raise InvalidRequest("cursor must be a next_cursor this list answered with") from None
 
 
 def caller_view(match, player):
@@ -63,11 +83,15 @@ class Matches(MethodView):
         """List matches (the read model kept by the workers), newest activity first."""
         motley = container()
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
+        key = cursor_key(query["cursor"]) if query["cursor"] else FIRST_PAGE if query["order"] == "created" else None
         page = motley.match_list.query(
             game=query["game"], status=query["status"], player_id=query["player"],
-            open_only=query["open"], limit=query["limit"], offset=query["offset"],
+            open_only=query["open"], limit=query["limit"], offset=query["offset"], after=key,
         )
-        return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"]}
+        more = key is not None and len(page.rows) == query["limit"] and page.total > query["limit"]
+        last = page.rows[-1] if more else None
+        return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"],
+                "next_cursor": None if last is None else next_cursor(last.created_at, last.match_id)}
 
     @blp.arguments(schemas.CreateMatch)
     @blp.response(201, schemas.MatchOut)

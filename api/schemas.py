@@ -165,6 +165,12 @@ class MatchListQuery(StrictSchema):
     open = fields.Boolean(load_default=False, metadata={"description": "Only matches with a free seat"})
     limit = Count(load_default=20, min=1, max=200)
     offset = Count(load_default=0)
+    order = fields.String(load_default="activity", validate=validate.OneOf(["activity", "created"]),
+                          metadata={"description": "activity: newest activity first, paged by offset; created: "
+                                                   "newest created first, paged by a stable cursor (next_cursor)"})
+    cursor = Text(load_default=None, validate_also=[validate.Length(max=200)],
+                  metadata={"description": "The next_cursor of the previous page (order=created): the pages "
+                                           "never shift, however the list changes while it is read"})
     after = Count(load_default=None,
                            metadata={"description": "Wait (up to 5 s) until the list includes the change at this "
                                                     "Motley-Position (read your own writes); 503 with "
@@ -303,9 +309,11 @@ class MatchSummaryOut(Schema):
 
 class MatchPageOut(Schema):
     items = fields.List(fields.Nested(MatchSummaryOut))
-    total = fields.Integer()
+    total = fields.Integer(metadata={"description": "The rows matching (with a cursor: those from it on)"})
     limit = fields.Integer()
     offset = fields.Integer()
+    next_cursor = fields.String(allow_none=True, metadata={"description": "order=created: pass as cursor for the "
+                                                                          "next page; null on the last page"})
 
 
 class EventPageOut(Schema):

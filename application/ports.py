@@ -88,8 +88,11 @@ class MatchListView(ABC):
         open_only: bool = False,
         limit: int = 20,
         offset: int = 0,
+        after: Optional[tuple] = None,
     ) -> MatchPage:
-        ...
+        """Newest activity first, ``offset`` rows skipped; or, with ``after`` (a (created_at,
+        match_id) key, issue 13), the rows created before it, newest first: a stable cursor, since
+        a row's creation never moves while the list is read."""
 
     @abstractmethod
     def wait(self, application_name: str, position: int, timeout: float) -> bool:

@@ -85,9 +85,13 @@ class _Shared(MatchListView, TrackingRecorder):
             fields[column] = value
         return MatchRow(**fields)
 
-    def _where(self, game, status, player_id, open_only) -> tuple[str, list]:
+    def _where(self, game, status, player_id, open_only, after=None) -> tuple[str, list]:
         clauses, params = [], []
         p = self.placeholder
+        if after is not None:  # a cursor: the rows created before (created_at, match_id), newest first
+            clauses.append(f"(created_at < {p} OR (created_at = {p} AND match_id > {p}))")
+            created, match_id = after
+            params.extend([self._encode(created), self._encode(created), match_id])
         if game is not None:
             clauses.append(f"game = {p}")
             params.append(game)
@@ -152,15 +156,17 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                 )
             self._insert_tracking(curs, tracking)
 
-    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only)
+    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
+              after=None) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after)
+        order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) AS n FROM {self.qualified}{where}", params)
             counted = curs.fetchone()
             total = counted["n"] if counted else 0
             curs.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM {self.qualified}{where} "
-                "ORDER BY updated_at DESC, match_id LIMIT %s OFFSET %s",
+                f"ORDER BY {order} LIMIT %s OFFSET %s",
                 [*params, limit, offset],
             )
             records = [[record[c] for c in COLUMNS] for record in curs.fetchall()]
@@ -200,14 +206,16 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
                 curs.execute(f"INSERT OR REPLACE INTO {TABLE} ({columns}) VALUES ({marks})", self._values(row))
             self._insert_tracking(curs, tracking)
 
-    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only)
+    def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
+              after=None) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after)
+        order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) FROM {TABLE}{where}", params)
             total = curs.fetchone()[0]
             curs.execute(
                 f"SELECT {', '.join(COLUMNS)} FROM {TABLE}{where} "
-                "ORDER BY updated_at DESC, match_id LIMIT ? OFFSET ?",
+                f"ORDER BY {order} LIMIT ? OFFSET ?",
                 [*params, limit, offset],
             )
             records = [tuple(r) for r in curs.fetchall()]
