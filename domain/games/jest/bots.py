@@ -125,6 +125,6 @@ def _rollout(state: dict, seat: int, legal: list, rng: random.Random) -> dict:
 
 SEARCH = SearchGame(engine=ENGINE, determinize=determinize, rollout=_rollout)
 #: Under 1 s a move on this machine (bench/bots.py prints the time a move takes).
-mcts_bot = SearchBot(SEARCH, iterations=400, determinizations=2)
+mcts_bot = SearchBot(SEARCH, iterations=250, determinizations=2)
 
 BOTS = {"random": random_bot, "basic": basic_bot, "mcts": mcts_bot}
