@@ -224,16 +224,29 @@ async function table(id, params) {
   const error = h("div", { id: "refusal" });
   const board = h("div", { id: "board" });
   let latest = null;
+  let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
+  // cannot offer the same choice twice (the second would be refused as illegal)
   const draw = (match) => {
     if (latest && match.version < latest.version) return;
     latest = match;
     stopTicking();
     const actions = h("div", { class: "actions", id: "actions" }, match.legal_actions.map((action) =>
-      h("button", { class: "action", onclick: () => attempt(error, async () => {
-        // No expected_version: in a sealed phase the others' offers land meanwhile and would make it stale;
-        // the server judges the move against the state it lands on (409 move-overtaken if that made it illegal).
-        const answer = await post(`/matches/${id}/moves`, { action }, options);
-        draw(answer);
+      h("button", { class: "action", disabled: moving, onclick: () => attempt(error, async () => {
+        moving = true;
+        for (const button of board.querySelectorAll("button.action")) button.disabled = true;
+        let answer;
+        try {
+          // No expected_version: in a sealed phase the others' offers land meanwhile and would make it
+          // stale; the server judges the move against the state it lands on.
+          answer = await post(`/matches/${id}/moves`, { action }, options);
+        } catch (refusal) {
+          moving = false;
+          draw(await get(`/matches/${id}`, options)); // what is legal now, beside the refusal
+          throw refusal;
+        }
+        moving = false;
+        if (answer.version >= latest.version) draw(answer);
+        else draw(latest);
       }) }, describeAction(action, match))));
     const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
     const open = match.status === "open";
@@ -353,7 +366,8 @@ async function leaderboard(game) {
 async function player(id, game) {
   const profile = await get(`/players/${id}`);
   const all = await games();
-  const chosen = game || Object.keys(profile.ratings || {})[0] || "jest";
+  const rated = Array.isArray(profile.ratings) ? profile.ratings.map((r) => r.game) : Object.keys(profile.ratings || {});
+  const chosen = game || rated[0] || "jest";
   const history = await get(`/players/${id}/ratings/${chosen}`);
   const points = history.history.map((row, i) => ({
     y: row.mu, low: row.mu - row.sigma, high: row.mu + row.sigma,
@@ -365,7 +379,10 @@ async function player(id, game) {
     chart(points, { title: `rating history in ${chosen}` }),
     h("ol", { class: "list" }, history.history.map((row) => h("li", {},
       h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`), ` → μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`))),
-    h("h2", {}, "Statistics"), statistics(profile.statistics));
+    h("h2", {}, "Statistics"), statistics(profile.statistics),
+    h("h2", {}, "Recent matches"), (profile.recent_matches || []).length ? h("ul", { class: "list", id: "recent" },
+      profile.recent_matches.map((m) => h("li", {}, `${titleOf(m.game)} · ${m.status} · `,
+        h("a", { href: `#/match/${m.id}` }, "table"), " ", h("a", { href: `#/replay/${m.id}` }, "replay")))) : h("p", { class: "muted" }, "none"));
 }
 
 function statistics(rows) {

@@ -77,17 +77,17 @@ def test_a_person_plays_jest_against_two_computers_replays_it_and_opens_the_lead
     clicks = 0
     screenshot_taken = False
     while True:
-        page.wait_for_selector("button.action, #result", timeout=60_000)
+        page.wait_for_selector("button.action:enabled, #result", timeout=60_000)
         if page.locator("#result").count():
             break
         if not screenshot_taken:
             page.screenshot(path=shots / "3-table-jest.png", full_page=True)
             screenshot_taken = True
         version = page.inner_text("#version")
-        page.locator("button.action").first.click()
+        page.locator("button.action:enabled").first.click()
         clicks += 1
-        page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version,
-                               timeout=30_000)
+        page.wait_for_function("v => document.querySelector('#version').textContent !== v"
+                               " || document.querySelector('.problem')", arg=version, timeout=30_000)
         assert page.locator(".problem").count() == 0, page.inner_text(".problem")
         assert clicks < 100
     assert clicks >= 4  # four rounds, at least an offer in each
@@ -151,7 +151,11 @@ def test_a_person_plays_jest_against_two_computers_replays_it_and_opens_the_lead
     page.click("#leaderboard >> text=ann")
     page.wait_for_selector("svg.chart")
     assert page.locator("svg.chart circle.dot").count() == 1
+    assert page.locator("#recent li").count() == 2  # both of ann's matches
     page.screenshot(path=shots / "7-player.png", full_page=True)
+    # Her own page from the header picks the game she is rated in.
+    page.click("#whoami a")
+    page.wait_for_selector("svg.chart circle.dot")
     assert not refusals, refusals
 
 
