@@ -104,7 +104,7 @@ class Matches(MethodView):
         match_id, replayed = service().create_match_once(
             player, body["game"], body["seats"], body["options"], computers,
             body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None,
-            body["turn_limit"], body["unlisted"])
+            body["turn_limit"], body["unlisted"], body["require_version"])
         match = service().get_match(match_id)
         headers = {**written(match), "Location": f"/matches/{match_id}"}
         if replayed:
@@ -163,6 +163,8 @@ class Moves(MethodView):
     @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
     @blp.alt_response(412, response="PRECONDITION_FAILED",
                       description="The If-Match version is not the match's version now")
+    @blp.alt_response(428, response="PRECONDITION_REQUIRED",
+                      description="The match requires a version (If-Match or expected_version) with each move")
     def post(self, body, match_id):
         """Submit a move for your seat. Illegal moves are refused (422, naming the rule), moves out of
         turn or against a stale expected_version with 409; nothing is appended then."""

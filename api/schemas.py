@@ -126,6 +126,9 @@ class CreateMatch(StrictSchema):
                                                            "hidden, not even once the match is over"})
     rated = StrictBoolean(load_default=True,
                           metadata={"description": "false: the result does not change the players' ratings"})
+    require_version = StrictBoolean(load_default=False,
+                                    metadata={"description": "true: a move without If-Match or expected_version "
+                                                             "is refused (428)"})
     unlisted = StrictBoolean(load_default=False,
                              metadata={"description": "true: kept out of the open list, joined with the "
                                                       "invitation_code the creator reads in the match"})
@@ -252,6 +255,7 @@ class MatchOut(Schema):
                                                                        "seats it waits for"})
     absent = fields.List(fields.Integer(), metadata={"description": "Seats whose turn ran out (until they move)"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only"})
+    versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})

@@ -69,6 +69,13 @@ class PreconditionFailed(StaleVersion):
     status, slug, title = 412, "precondition-failed", "Precondition failed"
 
 
+class PreconditionRequired(ServiceError):
+    """The match was created with ``require_version``: a move states the version it was based on
+    (``If-Match`` or ``expected_version``), RFC 6585 §3."""
+
+    status, slug, title = 428, "precondition-required", "Precondition required"
+
+
 class NoLongerLegal(Conflict):
     """The move was legal when sent, but another move landed first and made it illegal."""
 

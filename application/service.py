@@ -182,7 +182,7 @@ class Motley(Application):
     def create_match_once(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
         reveal_at_end: bool, rated: bool, request_key: Optional[str], turn_limit: Optional[dict] = None,
-        unlisted: bool = False,
+        unlisted: bool = False, require_version: bool = False,
     ) -> tuple[UUID, bool]:
         """The new match's id, and whether this was a retry (same ``request_key``) of a creation
         already made: the first match is answered then, and nothing is created twice."""
@@ -190,6 +190,8 @@ class Motley(Application):
         match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id, turn_limit)
         if unlisted:  # joined by invitation code only (issue 13)
             match.make_unlisted(secrets.token_urlsafe(9))
+        if require_version:
+            match.require_versions()
         try:
             self._save_match(match)
         except IntegrityError:
@@ -299,6 +301,8 @@ class Motley(Application):
             new.keep_seats_for_rematch(of_match=str(old.id), reserved=kept)
             if old.invitation is not None:
                 new.make_unlisted(secrets.token_urlsafe(9))
+            if old.versions_required:
+                new.require_versions()
             new.join(str(player.id), player.name)
             old.link_rematch(str(new.id))
             try:
@@ -326,6 +330,9 @@ class Motley(Application):
             match.check_not_resigned(seat)
         except match_domain.MatchError as error:
             raise errors.from_domain(error) from None
+        if match.versions_required and expected_version is None:
+            raise errors.PreconditionRequired("this match requires each move to state the version it was based "
+                                              "on: send If-Match or expected_version", rule="versions required")
         key = f"{player.id}:{request_key}" if request_key else None
         return self._move(match.id, seat, action, expected_version, key, loaded=match)
 

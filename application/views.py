@@ -145,6 +145,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
                                                              "deadline": iso(match.turn_clock["deadline"])},
         "absent": list(match.absent),
         "unlisted": match.invitation is not None,
+        "versions_required": match.versions_required,
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }
@@ -178,6 +179,7 @@ def event_data(domain_event: Any) -> dict:
         "SeatsTimedOut": ("seats", "phase"),
         "Claimed": ("seat",),
         "Invited": ("player_id",),
+        "VersionsRequired": (),
         "SeatReturned": ("seat",),
     }.get(kind, ())
     data = {}

@@ -69,6 +69,7 @@ class Match(Aggregate):
     turn_clock = cast(Optional[dict], None)  # {"phase": "turn-<n>", "deadline", "seats"}: the running turn
     absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
     invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
+    versions_required = False  # moves must state the version they were based on (issue 13)
     invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
 
     @event("Created")
@@ -276,6 +277,14 @@ class Match(Aggregate):
     @event("Invited")
     def _invited(self, player_id: str) -> None:
         self.invited = (*self.invited, player_id)
+
+    def require_versions(self) -> None:
+        self.check_open()
+        self._versions_required()
+
+    @event("VersionsRequired")
+    def _versions_required(self) -> None:
+        self.versions_required = True
 
     @event("Unlisted")
     def _unlisted(self, code: str) -> None:

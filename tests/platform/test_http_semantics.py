@@ -36,6 +36,23 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     assert again.status == 200 and again.headers["ETag"] == moved.headers["ETag"] != etag
 
 
+def test_a_match_that_requires_versions_answers_a_move_without_one_with_428(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    made = client.post("/matches", {"game": "jest", "seats": 3, "require_version": True}, key=keys[0]).body
+    assert made["versions_required"] is True
+    for key in keys:
+        client.post(f"/matches/{made['id']}/seats", {}, key=key)
+    client.post(f"/matches/{made['id']}/start", key=keys[0])
+    read = client.get(f"/matches/{made['id']}", key=keys[0])
+    hand = read.body["observation"]["hand"]
+    offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+    bare = client.post(f"/matches/{made['id']}/moves", offer, key=keys[0])
+    assert bare.status == 428 and bare.body["type"] == "urn:motley:problem:precondition-required"
+    assert client.get(f"/matches/{made['id']}").body["version"] == read.body["version"]
+    moved = client.post(f"/matches/{made['id']}/moves", offer, key=keys[0], headers={"If-Match": read.headers["ETag"]})
+    assert moved.status == 201
+
+
 def test_creating_a_player_or_a_match_honours_the_idempotency_key(client):
     first = client.post("/players", {"name": "ann"}, headers={"Idempotency-Key": "signup-1"})
     retry = client.post("/players", {"name": "ann"}, headers={"Idempotency-Key": "signup-1"})
