@@ -1,6 +1,6 @@
 """The games Motley hosts: what a front end needs to build a create-match form (each option as a JSON
 Schema), and the JSON Schema of each game's actions and observations (api/game_schemas/, written by
-tools/game_schemas.py)."""
+api/schema_inference.py)."""
 
 import json
 from functools import cache

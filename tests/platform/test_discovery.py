@@ -86,7 +86,7 @@ def test_every_action_and_observation_an_engine_emits_validates_over_random_matc
     schema = validators(client, name)
     engine = available_engines()[name]
     for players in range(engine.min_players, engine.max_players + 1):
-        for seed in range(2):  # tools/game_schemas.py infers from seeds 1000 and up
+        for seed in range(2):  # api/schema_inference.py infers from seeds 1000 and up
             rng = random.Random(seed)
             state = new_match(engine, players)
             for step in range(20_000):

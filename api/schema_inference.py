@@ -6,7 +6,7 @@ observation and the spectator's. They are committed and served by ``GET /games/{
 tests/platform/test_discovery.py checks them against other random matches. Run it again when a
 game's rules version changes what it emits:
 
-    .venv/bin/python tools/game_schemas.py [matches per player count, default 12]
+    .venv/bin/python -m api.schema_inference [matches per player count, default 12]
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from domain.engine import Phase
 from domain.games import available_engines
 from domain.playout import new_match, next_step
 
-OUT = Path(__file__).resolve().parent.parent / "api" / "game_schemas"
+OUT = Path(__file__).resolve().parent / "game_schemas"
 SCHEMA_URI = "http://json-schema.org/draft-07/schema#"
 SEED_BASE = 1_000  # the test draws from other seeds
 
