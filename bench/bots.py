@@ -62,6 +62,7 @@ def main() -> None:
     parser.add_argument("--options", default="{}", help='per game, e.g. \'{"le-bouffon": {"deals": 1}}\'')
     parser.add_argument("--pairings", default="basic/random,mcts/basic")
     parser.add_argument("--timing-moves", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1, help="the matches of a seed are the same every run")
     args = parser.parse_args()
     options = json.loads(args.options)
     rows = []
@@ -71,7 +72,7 @@ def main() -> None:
         for pairing in args.pairings.split(","):
             high, low = pairing.split("/")
             simulation = plan(game, args.players, [high] + [low] * (args.players - 1), args.matches,
-                              options.get(game, {}), seed=1, iterations=args.iterations)
+                              options.get(game, {}), seed=args.seed, iterations=args.iterations)
             started = time.perf_counter()
             report = summarize(simulation, list(run(simulation, workers=args.workers)))
             seconds = time.perf_counter() - started
