@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from typing import Any, Optional, Sequence
 
 from . import data as D
 
@@ -117,13 +117,13 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
             if not isinstance(castle, list):
                 castles[s] = sorted(free[:castle])
                 del free[:castle]
-    layout = None
+    layout: Optional[list] = None
     if slots is not None:
         layout = []
         for i, mark in enumerate(slots):
             if mark == "k":
                 layout.append(None)
-            elif held is not None and hand["slot"] == i:
+            elif held is not None and hand is not None and hand["slot"] == i:
                 layout.append(held)
             else:
                 layout.append(free.pop())
