@@ -18,6 +18,7 @@ the one :func:`History.import_history` takes).
 from __future__ import annotations
 
 import json
+import secrets
 from datetime import datetime
 from typing import Any, Callable, Iterator, Optional
 
@@ -217,6 +218,7 @@ class Importer:
         self.seed: Optional[str] = None
         self.claimed_seed: Optional[str] = None
         self.lines: list[dict] = []
+        self.claimed = False  # a Claimed line was read: the match's Finished line comes next
 
     @property
     def match(self) -> Match:
@@ -262,6 +264,8 @@ class Importer:
                 raise self.refuse("a history starts with its Created event")
         elif (line["game"], line["rules_version"]) != (self.header["game"], self.header["rules_version"]):
             raise self.refuse("every line names the match's game and rules version")
+        if self.claimed and line["event"] != "Finished":
+            raise self.refuse("a claim ends the match: its Finished event comes next")
         handler = getattr(self, f"on_{line['event']}", None)
         if handler is None:
             raise self.refuse(f"unknown event {line['event']!r}")
@@ -316,7 +320,9 @@ class Importer:
         seat, player_id, name = data["seat"], data["player_id"], data["name"]
         if type(seat) is not int or type(player_id) is not str or type(name) is not str:
             raise self.refuse("a seat is an int, its player id and name strings")
-        self.match.join(player_id, name, seat)
+        # The export keeps an unlisted match's code out of its events: a seat taken there was
+        # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
+        self.match.join(player_id, name, seat, code=self.match.invitation)
 
     def on_Started(self, data: dict, line: dict) -> None:
         match = self.match
@@ -415,8 +421,10 @@ class Importer:
     def on_Resigned(self, data: dict, line: dict) -> None:
         seat = data["seat"]
         self.match.check_active()
-        if type(seat) is not int or not 0 <= seat < self.match.num_seats or seat in self.match.resigned:
-            raise self.refuse("a seat of the match that has not resigned yet resigns")
+        if type(seat) is not int or not 0 <= seat < self.match.num_seats or self.match.players[seat] is None:
+            raise self.refuse("only a seated player resigns")
+        if seat in self.match.resigned:
+            raise self.refuse(f"seat {seat} has already resigned")
         self.match._resigned(seat=seat)
 
     def on_RematchOpened(self, data: dict, line: dict) -> None:
@@ -432,13 +440,104 @@ class Importer:
         self.match.check_rematch_allowed()
         self.match._rematch_linked(match_id=data["match_id"])
 
+    # -- issue 13: invitations, required versions, turn limits and absent players -----------------
+    def on_Unlisted(self, data: dict, line: dict) -> None:
+        self.match.check_open()
+        if self.match.invitation is not None:
+            raise self.refuse("the match is unlisted already")
+        # The code is never in the events (the creator reads it in the match): the rebuilt match,
+        # a new one, gets a code of its own.
+        self.match.make_unlisted(secrets.token_urlsafe(9))
+
+    def on_Invited(self, data: dict, line: dict) -> None:
+        self.match.check_open()
+        if type(data.get("player_id")) is not str:
+            raise self.refuse("an invitation names a player id")
+        if data["player_id"] in self.match.invited:
+            raise self.refuse("that player is invited already")
+        self.match._invited(player_id=data["player_id"])
+
+    def on_VersionsRequired(self, data: dict, line: dict) -> None:
+        if self.match.versions_required:
+            raise self.refuse("versions are required already")
+        self.match.require_versions()
+
+    def on_TurnLimitSet(self, data: dict, line: dict) -> None:
+        seconds, on_timeout = data["seconds"], data["on_timeout"]
+        # The limits POST /matches takes (api/schemas.py TurnLimit).
+        if type(seconds) not in (int, float) or not 0.1 <= seconds <= 7 * 86400:
+            raise self.refuse("a turn limit is 0.1 s to 7 days")
+        if on_timeout not in ("computer", "claim"):
+            raise self.refuse("a turn limit's on_timeout is 'computer' or 'claim'")
+        if self.match.turn_limit is not None:
+            raise self.refuse("the match has a turn limit already")
+        self.match.limit_turns(float(seconds), on_timeout)
+
+    def on_TurnClockStarted(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_active()
+        if match.turn_limit is None:
+            raise self.refuse("a turn clock runs only in a match with a turn limit")
+        phase, seats, deadline = data["phase"], data["seats"], parse_time(data["deadline"])
+        if deadline is None or type(seats) is not list or not all(type(s) is int for s in seats):
+            raise self.refuse("a turn clock has its deadline and its seats")
+        waiting, clock = match.waiting_humans(), match.turn_clock
+        if not waiting or sorted(seats) != sorted(waiting):
+            raise self.refuse(f"a turn clock waits for the seats to act, {waiting}")
+        if clock is not None and set(waiting) <= set(clock["seats"]):  # Match.start_turn_clock: the rest keep its time
+            if (phase, deadline) != (clock["phase"], clock["deadline"]):
+                raise self.refuse("the seats still to act keep the running turn clock")
+        elif phase != f"turn-{line['version']}":
+            raise self.refuse(f"a new turn clock is named turn-{line['version']}")
+        match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
+
+    def on_TurnClockStopped(self, data: dict, line: dict) -> None:
+        clock = self.match.turn_clock
+        if clock is None or clock["phase"] != data["phase"]:
+            raise self.refuse("no turn clock of that name runs")
+        if self.match.status == STATUS_ACTIVE and self.match.waiting_humans():
+            raise self.refuse("a turn clock stops when no player is to act")
+        self.match._turn_clock_stopped(phase=data["phase"])
+
+    def on_SeatsTimedOut(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_active()
+        clock = match.turn_clock
+        if clock is None or clock["phase"] != data["phase"]:
+            raise self.refuse("no turn clock of that name runs")
+        late = [s for s in match.waiting_humans() if s in clock["seats"]]
+        if not late or data["seats"] != late:  # Match.turn_timed_out: the clock's seats still to act
+            raise self.refuse(f"the seats whose turn ran out are {late}")
+        match._seats_timed_out(seats=late, phase=clock["phase"])
+
+    def on_SeatReturned(self, data: dict, line: dict) -> None:
+        self.match.check_active()
+        if data["seat"] not in self.match.absent:
+            raise self.refuse("only an absent seat returns")
+        self.match._seat_returned(seat=data["seat"])
+
+    def on_Claimed(self, data: dict, line: dict) -> None:
+        match, seat = self.match, data["seat"]
+        match.check_active()  # Match.claim: a present player, in a match created to be claimed
+        if type(seat) is not int or not 0 <= seat < match.num_seats or match.players[seat] is None:
+            raise self.refuse("only a seated player claims")
+        if match.turn_limit is None or match.turn_limit["on_timeout"] != "claim":
+            raise self.refuse("this match was not created to be claimed when a player is absent")
+        if not match.absent or seat in match.absent or seat in match.resigned:
+            raise self.refuse("only a present player may claim, once another seat's time ran out")
+        match._claimed(seat=seat)
+        self.claimed = True
+
     def on_Finished(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()
         over = match.engine.to_act(match.state).kind == Phase.OVER
         result = match.engine.result(match.state) if over else None
         expected = None if result is None else json.loads(json.dumps(result.to_json()))
-        if match.resigned:  # issue 13: resigned seats rank last; the last seat standing wins at once
+        if self.claimed:  # issue 13: the absent (and resigned) seats rank last, as Match.claim ranks them
+            self.claimed = False
+            expected = resignation_result(None, match.num_seats, sorted({*match.resigned, *match.absent}))
+        elif match.resigned:  # issue 13: resigned seats rank last; the last seat standing wins at once
             playing = match.playing_seats()
             if not over and not (len(playing) <= 1 or all(match.is_bot(s) for s in playing)):
                 raise self.refuse("the match is not over at this point")

@@ -1,0 +1,104 @@
+"""Issue 13's lifecycle events travel by export, import and verify (issue 11's audit), on both stores: a
+match with a seat left before the start, a turn limit whose clock runs out for one seat (which the
+computer then plays until its player returns) and a resignation is exported by the auditor, imported
+(every line replayed and checked) and verified; a tampered lifecycle line is refused with its number."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from datetime import timedelta
+
+import pytest
+
+from api import cli, create_app
+from application.service import utcnow
+from infrastructure.composition import build
+from tests.platform.client import ApiClient, play_randomly
+from tests.platform.test_audit import AUDITOR, export, post_history
+
+
+class Clock:
+    """The service's injectable clock, moved on by hand: a turn runs out without sleeping."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta(0)
+
+    def __call__(self):
+        return utcnow() + self.ahead
+
+
+@pytest.fixture
+def audit(settings, rng):
+    clock = Clock()
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), clock=clock, rng=rng)
+    yield container, ApiClient(create_app(container)), clock
+    container.close()
+
+
+def lifecycle_match(container, client, clock) -> str:
+    ann, bob, cy, dan = (client.register(name)[1] for name in ("ann", "bob", "cy", "dan"))
+    body = {"game": "jest", "seats": 3, "turn_limit": {"seconds": 3600, "on_timeout": "computer"}}
+    match_id = client.post("/matches", body, key=ann).body["id"]
+    path = f"/matches/{match_id}"
+    for key in (ann, bob, dan):
+        assert client.post(f"{path}/seats", {}, key=key).status == 201
+    assert client.post(f"{path}/leave", key=dan).status == 200  # SeatLeft before the start
+    assert client.post(f"{path}/seats", {}, key=cy).body["seat"] == 2
+    assert client.post(f"{path}/start", key=ann).status == 200
+    for seat, key in ((0, ann), (1, bob)):  # Cy never offers: its turn runs out
+        hand = client.get(path, key=key).body["observation"]["hand"]
+        move = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+        assert client.post(f"{path}/moves", move, key=key).status == 201
+    phase = client.get(path).body["turn_clock"]["phase"]
+    clock.ahead = timedelta(hours=2)
+    assert container.app.close_timed_phase(match_id, phase)  # SeatsTimedOut [2]
+    container.tasks.drain()
+    assert client.get(path).body["absent"] == [2]
+    assert client.post(f"{path}/resign", key=bob).status == 200
+    final = play_randomly(client, match_id, [ann, None, cy], random.Random(5), settle=container.tasks.drain)
+    container.tasks.drain()
+    assert final["status"] == "finished" and final["result"]["resigned"] == [1]
+    return match_id
+
+
+def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path):
+    container, client, clock = audit
+    match_id = lifecycle_match(container, client, clock)
+    lines = export(client, match_id, AUDITOR)
+    kinds = {line["event"] for line in lines}
+    assert {"TurnLimitSet", "SeatLeft", "TurnClockStarted", "SeatsTimedOut", "Resigned", "Finished"} <= kinds
+    assert client.get(f"/matches/{match_id}/verify").body["verified"] is True
+
+    status, view = post_history(client, lines)
+    assert status == 201, view
+    assert view["status"] == "finished" and view["version"] == len(lines) and view["resigned"] == [1]
+    imported = view["id"]
+    assert [line["event"] for line in export(client, imported, AUDITOR)] == [line["event"] for line in lines]
+    verdict = client.get(f"/matches/{imported}/verify").body
+    assert verdict["verified"] is True and verdict["chance_outcomes_checked"] >= 1
+    exported = tmp_path / "match.jsonl"
+    exported.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert cli.verify_file(str(exported)) == 0
+
+    def tampered(version, change):
+        copy = json.loads(json.dumps(lines))
+        change(copy[version - 1]["data"])
+        return copy
+
+    def version_of(kind):
+        return next(line["version"] for line in lines if line["event"] == kind)
+
+    cases = [
+        (tampered(version_of("SeatsTimedOut"), lambda d: d.update(seats=[0])), version_of("SeatsTimedOut")),
+        (tampered(version_of("Resigned"), lambda d: d.update(seat=7)), version_of("Resigned")),
+        (tampered(version_of("TurnClockStarted"), lambda d: d.update(seats=[0])), version_of("TurnClockStarted")),
+        (tampered(version_of("TurnLimitSet"), lambda d: d.update(on_timeout="never")), version_of("TurnLimitSet")),
+    ]
+    for history, line_number in cases:
+        status, problem = post_history(client, history)
+        assert status == 422 and problem["line"] == line_number, problem
+        assert f"line {line_number}" in problem["detail"]
+        exported.write_text("".join(json.dumps(line) + "\n" for line in history))
+        assert cli.verify_file(str(exported)) == 1
