@@ -102,3 +102,40 @@ def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path):
         assert f"line {line_number}" in problem["detail"]
         exported.write_text("".join(json.dumps(line) + "\n" for line in history))
         assert cli.verify_file(str(exported)) == 1
+
+
+def test_an_unlisted_invited_claimed_match_travels_by_import(audit):
+    container, client, clock = audit
+    (ann_id, ann), (bob_id, bob), (cy_id, cy) = (client.register(name) for name in ("ann", "bob", "cy"))
+    body = {"game": "jest", "seats": 3, "unlisted": True, "require_version": True,
+            "turn_limit": {"seconds": 3600, "on_timeout": "claim"}}
+    made = client.post("/matches", body, key=ann).body
+    path = f"/matches/{made['id']}"
+    assert client.post(f"{path}/invitations", {"player_id": cy_id}, key=ann).status in (200, 201)
+    for key, join in ((ann, {}), (bob, {"invitation_code": made["invitation_code"]}), (cy, {})):
+        assert client.post(f"{path}/seats", join, key=key).status == 201
+    client.post(f"{path}/start", key=ann)
+    for key in (ann, bob):  # Cy never offers
+        view = client.get(path, key=key).body
+        hand = view["observation"]["hand"]
+        move = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}, "expected_version": view["version"]}
+        assert client.post(f"{path}/moves", move, key=key).status == 201
+    clock.ahead = timedelta(hours=2)
+    assert container.app.close_timed_phase(made["id"], client.get(path).body["turn_clock"]["phase"])
+    claimed = client.post(f"{path}/claim", key=bob).body
+    assert claimed["status"] == "finished" and claimed["result"]["ranks"] == [1, 1, 3]
+    lines = export(client, made["id"], AUDITOR)
+    assert {"Unlisted", "Invited", "VersionsRequired", "SeatsTimedOut", "Claimed"} <= {line["event"] for line in lines}
+
+    status, view = post_history(client, lines)
+    assert status == 201, view
+    assert view["unlisted"] and view["versions_required"] and view["result"] == claimed["result"]
+    assert client.get(f"/matches/{view['id']}/verify").body["verified"] is True
+    claim = next(line["version"] for line in lines if line["event"] == "Claimed")
+    for history, line_number in (
+        ([*lines[:claim - 1], {**lines[claim - 1], "data": {"seat": 2}}, *lines[claim:]], claim),  # the absent one
+        ([*lines[:claim], {**lines[claim], "data": {**lines[claim]["data"], "result": {"ranks": [1, 1, 1]}}}],
+         claim + 1),  # a claim's result ranks the absent seat last
+    ):
+        status, problem = post_history(client, history)
+        assert status == 422 and problem["line"] == line_number, problem
