@@ -59,6 +59,9 @@ def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2
         for index in range(matches):
             share, _ = play_pair(engine, upper, lower, 1_000_003 * players + index, players)
             total += share
+            if (index + 1) % 10 == 0:  # a running figure on stderr, for long searches
+                print(f"  {upper} v {lower}: {total / (index + 1):.1%} after {index + 1}", file=sys.stderr,
+                      flush=True)
         elapsed = time.perf_counter() - start
         share = total / matches
         low, high = wilson(share, matches)

@@ -305,8 +305,12 @@ def search_bot(engine, determinizations: int = 6):
     cut after :data:`HORIZON` rounds and scored by :func:`_evaluate`."""
     from domain.search import SearchBot, SearchGame
 
+    def rollout(state, seat, legal, rng):
+        # the playouts play as ``strong`` does: uniform playouts commit weak pairs and say little
+        return strong_bot(engine.observation(state, seat), legal, rng)
+
     game = SearchGame(engine=engine, determinize=_horizon_state, seat=_seat, cutoff=_cutoff,
-                      evaluate=_evaluate)
+                      evaluate=_evaluate, rollout=rollout)
     return _ByPlayers({n: SearchBot(game, iterations=count, determinizations=determinizations)
                        for n, count in ITERATIONS.items()})
 

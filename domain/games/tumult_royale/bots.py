@@ -2,8 +2,9 @@
 A bot sees only its observation and the legal actions, like a player.
 
 * ``random``: any legal action.
-* ``basic``: collects taxes up to a modest haul (keeps a tile while it holds at most 5 units of that
-  commodity and 10 in all, so it is seldom the greediest in a tumult, rulebook step 3), then builds
+* ``basic``: collects taxes up to a large haul (keeps a tile while it holds at most 12 units of that
+  commodity and 24 in all, stops at 20: a tumult costs the greediest 3 supporters and all but one
+  tile of the commodity, rulebook step 3, but an empty castle builds nothing), then builds
   the biggest field it can pay for each turn (a palace before a village before a single statue,
   rulebook step 4), overpaying where it must for the supporters (rulebook: +1 per unit overpaid);
   its first statue goes on the pasture with the most buildable neighbours.
@@ -36,6 +37,11 @@ def _units(castle) -> list:
     return units
 
 
+#: basic's tax haul: it keeps a tile while it would hold at most KEEP_EACH units of that commodity and
+#: KEEP_ALL in all, and stops collecting at STOP_AT units (tuned by bench/bots_tumult_royale.py).
+KEEP_EACH, KEEP_ALL, STOP_AT = 12, 24, 20
+
+
 def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
     legal = list(legal)
     if len(legal) == 1:
@@ -46,12 +52,12 @@ def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> di
         units = _units(observation["castles"][seat])
         tile = observation["hand"]
         c = D.COMMODITIES.index(tile["commodity"])
-        good = units[c] + tile["value"] <= 5 and sum(units) + tile["value"] <= 10
+        good = units[c] + tile["value"] <= KEEP_EACH and sum(units) + tile["value"] <= KEEP_ALL
         return {"type": "keep" if good else "return"}
     if kind in ("peek", "done"):
         units = _units(observation["castles"][seat])
         # a live collection has no peek limit: stop now and then, so that the collection ends
-        if sum(units) >= 8 or rng.random() < 0.05 or legal[0]["type"] == "done":
+        if sum(units) >= STOP_AT or rng.random() < 0.05 or legal[0]["type"] == "done":
             return {"type": "done"}
         return legal[0]
     if kind in ("place", "pass"):
@@ -213,7 +219,7 @@ def _rollout(state, seat: int, legal: list, rng: random.Random) -> dict:
         units = [0, 0, 0]
         for tile in state["castle"][seat]:
             units[D.TILES[tile][0]] += D.TILES[tile][1]
-        return legal[0] if units[c] + v <= 5 and sum(units) + v <= 10 else legal[1]
+        return legal[0] if units[c] + v <= KEEP_EACH and sum(units) + v <= KEEP_ALL else legal[1]
     if kind == "peek":
         return legal[-1] if rng.random() < 0.25 else rng.choice(legal[:-1])
     if kind == "place":
