@@ -1,6 +1,6 @@
 """Fool's Crown: random playouts (contract, secrecy, conservation, termination) and the bot levels.
 
-Runs 1000 playouts per player count (2, 3, 4) through the shared harness (slow tier; the fast tier runs
+Runs 300 playouts per player count (2, 3, 4) through the shared harness (slow tier; the fast tier runs
 a share of them with every check), with an observation check (nobody sees another's hand, a face-down or
 sealed card, or the deck), a conservation invariant (the 52 cards + 2 Jokers are all somewhere, exactly
 once; under rules 1.1.0 the deck is empty only while the reshuffle is due, FC-DRAW) and a redaction
@@ -175,16 +175,16 @@ def _playouts(engine, players, seeds, every=10) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_1000_random_playouts(players):
-    """1000 random matches per player count under the current rules (see ``_playouts``)."""
-    _playouts(ENGINE, players, range(1000))
+def test_300_random_playouts(players):
+    """300 random matches per player count under the current rules (see ``_playouts``)."""
+    _playouts(ENGINE, players, range(300))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_200_random_playouts_under_rules_1_0_1(players):
+def test_100_random_playouts_under_rules_1_0_1(players):
     """The kept rules 1.0.1 (docs/rules/fools-crown.md, Changes) still pass every check of the harness."""
-    _playouts(ENGINES["1.0.1"], players, range(200))
+    _playouts(ENGINES["1.0.1"], players, range(100))
 
 
 @pytest.mark.parametrize("engine", [ENGINE, ENGINES["1.0.1"]], ids=lambda engine: engine.rules_version)
@@ -223,7 +223,11 @@ def test_bot_levels_strong_beats_basic_beats_random():
 def _bots_pick_legal_actions(seeds) -> None:
     bots = ENGINE.bots()
     assert {"basic", "strong"} <= set(bots)
+    # The searching level plays whole matches in tests/engines/test_bots_fools_crown.py; here it would
+    # cost minutes (a few hundred playouts a move) for the same check.
     for name, bot in bots.items():
+        if name == "mcts":
+            continue
 
         def policy(state, seat, legal, rng, bot=bot, name=name):
             action = bot(ENGINE.observe(state, seat), legal, rng)

@@ -1,4 +1,4 @@
-"""Jest: 1000 random playouts per player count through the contract harness, with secrecy,
+"""Jest: 500 random playouts per player count through the contract harness, with secrecy,
 redaction and card-conservation checks (house rules §2.5: 17 cards, 3p 2 trophies, 4p 1 trophy)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from tests.engines.harness import random_playout
 
 E = ENGINE
 CARD_SET = frozenset(CARDS)
-PLAYOUTS = 1000
+PLAYOUTS = 500
 FULL_CHECKS = 100  # this many playouts per player count check purity at every step
 
 

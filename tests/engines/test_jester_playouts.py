@@ -1,4 +1,4 @@
-"""Jester: 1000 random playouts per player count through the contract harness, with conservation
+"""Jester: 300 random playouts per player count through the contract harness, with conservation
 invariants (cards, markers, stamps, objects, nobles), hidden-information checks on every observation
 and on the redacted event list, and every match ending after three rounds."""
 
@@ -173,11 +173,11 @@ def test_a_few_random_playouts(n, version):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
-def test_1000_random_playouts(n):
-    """1000 playouts per player count: contract, conservation, hidden information, three rounds;
+def test_300_random_playouts(n):
+    """300 playouts per player count: contract, conservation, hidden information, three rounds;
     every kind of action (but the rare favor consolation) occurs. The seeds are split between two
     processes when two cores are available (same playouts, half the wall time)."""
-    seeds = list(range(1000))
+    seeds = list(range(300))
     pool = two_workers()
     if pool is None:
         seen = run_playouts(n, seeds)

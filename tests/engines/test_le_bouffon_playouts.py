@@ -1,4 +1,4 @@
-"""Random Le Bouffon playouts: 1000 per player count (3 to 6), checked throughout by the harness.
+"""Random Le Bouffon playouts: 300 per player count (3 to 6), checked throughout by the harness.
 
 Every playout checks that cards are conserved (hands + cards laid this deal = the deck, every id
 once), that each seat observes exactly the public observation plus its own hand, gift and exchange,
@@ -27,7 +27,7 @@ from domain.games.le_bouffon import ENGINE
 from domain.games.le_bouffon.cards import DECK, EXCHANGES, decks_for
 from tests.engines.harness import random_playout
 
-PLAYOUTS = 1000
+PLAYOUTS = 300
 FULL_CHECKS = 3  # per count: uniform random policy, 3 deals, the purity check at every step
 MATCHES = 30  # per count: uniform random policy, matches of 2 or 3 deals (exchanges, new roles)
 

@@ -906,13 +906,13 @@ def settings(seed, n):
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_random_playouts(n):
-    """1000 playouts per player count, live and async tax, gamble on and off: conservation at every
+    """300 playouts per player count, live and async tax, gamble on and off: conservation at every
     step, no secret in any observation, every match ends with a result; uniform random play on a
     tenth of them; full purity, redaction and secrecy checks on 4% of them."""
     reasons = set()
     mercy_seen = tumult_seen = placements = 0
     rng = random.Random(n)
-    for seed in range(1000):
+    for seed in range(300):
         full = seed % 50 < 2
         options, policy, timeout = settings(seed, n)
         playout = random_playout(
@@ -939,4 +939,4 @@ def test_random_playouts(n):
                 placements += 1
         mercy_seen += any(playout.final["mercy"])
     assert {"tenth round", "chronicle threshold"} <= reasons
-    assert tumult_seen > 5 and placements > 1000 and mercy_seen > 100
+    assert tumult_seen > 5 and placements > 300 and mercy_seen > 30
