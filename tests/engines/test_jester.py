@@ -1,5 +1,5 @@
 """Jester: hand-worked rule tests. Each test cites the rule it checks (rulebook section of
-/work/shared/rules/rulebooks/jester.txt or house-rule tag of house-rules.md section 1)."""
+../shared/rules/rulebooks/jester.txt or house-rule tag of house-rules.md section 1)."""
 
 from __future__ import annotations
 

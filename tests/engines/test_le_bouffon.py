@@ -1,6 +1,6 @@
 """Hand-worked Le Bouffon cases, each citing the rule it checks.
 
-"rulebook N" is point N of /work/shared/rules/rulebooks/le-bouffon.txt ("Comment jouer?"); "house rule
+"rulebook N" is point N of ../shared/rules/rulebooks/le-bouffon.txt ("Comment jouer?"); "house rule
 5.x" is the Le Bouffon section of house-rules.md. Seats in the 4-player cases: 0 roi, 1 héritier,
 2 ouvrier, 3 bouffon (so the order of play is 0, 1, 2, 3).
 """

@@ -1,8 +1,8 @@
 """Independent audit of the Le Bouffon engine: hand-worked cases for rule statements that
 tests/engines/test_le_bouffon.py does not already pin down.
 
-"rulebook N" is point N of "Comment jouer?" in /work/shared/rules/rulebooks/le-bouffon.txt; "house rule
-5.x" is the Le Bouffon section of /work/shared/rules/house-rules.md. States are built through the public
+"rulebook N" is point N of "Comment jouer?" in ../shared/rules/rulebooks/le-bouffon.txt; "house rule
+5.x" is the Le Bouffon section of ../shared/rules/house-rules.md. States are built through the public
 API wherever practical: ``initial_state``, the public roles draw, a chosen shuffle that deals the wanted
 hands (house rule 5.4 deal: one card at a time in role order from the roi), then ``apply``.
 """

@@ -1,7 +1,7 @@
 """Tumult Royale: hand-worked rule cases and random playouts.
 
-Rule citations: "rulebook <step/section>" = /work/shared/rules/rulebooks/tumult-royale.txt (from the second
-component list on); "HR 4.x" = /work/shared/rules/house-rules.md section 4; "engine" = decisions in
+Rule citations: "rulebook <step/section>" = ../shared/rules/rulebooks/tumult-royale.txt (from the second
+component list on); "HR 4.x" = ../shared/rules/house-rules.md section 4; "engine" = decisions in
 docs/rules/tumult-royale.md.
 """
 

@@ -1,7 +1,7 @@
 """Tumult Royale: an independent rules audit (hand-worked cases, built through the public API).
 
-Citations: "rulebook <section>" = /work/shared/rules/rulebooks/tumult-royale.txt from the second
-component list on; "HR 4.x" = /work/shared/rules/house-rules.md section 4; "engine" = decisions stated
+Citations: "rulebook <section>" = ../shared/rules/rulebooks/tumult-royale.txt from the second
+component list on; "HR 4.x" = ../shared/rules/house-rules.md section 4; "engine" = decisions stated
 in docs/rules/tumult-royale.md. States are built with initial_state / apply and chosen chance outcomes
 (regions 1..10 in order, a chosen deal, a chosen shuffle, a chosen spin) wherever practical.
 

@@ -1,6 +1,6 @@
 """Static data of Tumult Royale: components, costs, region layouts, thresholds.
 
-Tags refer to /work/shared/rules/house-rules.md section 4 (RULEBOOK / FOUND / DERIVED / PROPOSAL).
+Tags refer to ../shared/rules/house-rules.md section 4 (RULEBOOK / FOUND / DERIVED / PROPOSAL).
 """
 
 from __future__ import annotations
