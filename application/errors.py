@@ -142,4 +142,6 @@ FROM_DOMAIN: dict[type[Exception], type[ServiceError]] = {
 def from_domain(error: Exception) -> ServiceError:
     """The refusal for a domain error (its nearest class in ``FROM_DOMAIN``; a Conflict if none)."""
     refusal = next((FROM_DOMAIN[cls] for cls in type(error).__mro__ if cls in FROM_DOMAIN), Conflict)
-    return refusal(getattr(error, "detail", str(error)), rule=getattr(error, "rule", None))
+    retry_after = getattr(error, "retry_after", None)  # a cooldown's exact wait (match_domain.TooSoon)
+    extra = {"retry_after": retry_after} if retry_after is not None else {}
+    return refusal(getattr(error, "detail", str(error)), rule=getattr(error, "rule", None), **extra)

@@ -378,11 +378,11 @@ class Motley(Application):
                     self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=clock["deadline"]))
         return closed
 
-    def history(self, match_id: Any) -> Iterable[tuple[Any, Optional[Match]]]:
-        """Each stored event of a match with the match as it was just before it."""
+    def history(self, match_id: Any, after: int = 0) -> Iterable[tuple[Any, Optional[Match]]]:
+        """Each stored event of a match after version ``after`` with the match as it was just before it."""
         match_uuid = parse_id(match_id, "match")
-        aggregate: Optional[Match] = None
-        for domain_event in self.events.get(match_uuid):
+        aggregate: Optional[Match] = self._get(match_uuid, "match", version=after) if after else None
+        for domain_event in self.events.get(match_uuid, gt=after or None):
             before = aggregate
             # The stored events of a match are its own aggregate events (the library types them by protocol).
             aggregate = cast(AggregateEvent, domain_event).mutate(None if before is None else _shallow_copy(before))

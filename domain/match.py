@@ -49,7 +49,11 @@ class TimeIsUp(MatchError):
 
 
 class TooSoon(MatchError):
-    pass
+    """A cooldown: ``retry_after`` says in how many seconds the seat may act so again."""
+
+    def __init__(self, detail: str, rule: Optional[str] = None, retry_after: Optional[float] = None):
+        super().__init__(detail, rule)
+        self.retry_after = retry_after
 
 
 STATUS_OPEN = "open"
@@ -392,7 +396,9 @@ class Match(Aggregate):
         wait = self.engine.cooldown(self.state, seat, action)
         last = self.last_acted_at.get(_cooldown_key(seat, action))
         if wait and last is not None and now < last + timedelta(seconds=wait):
-            raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown")
+            left = (last + timedelta(seconds=wait) - now).total_seconds()
+            raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown",
+                          retry_after=round(left, 3))
         self.engine.check(self.state, seat, action)  # the contract's one checked path
 
     def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None,

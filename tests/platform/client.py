@@ -76,6 +76,11 @@ class ApiClient:
         return match_id
 
 
+def same_kind(a, b) -> bool:
+    """Two actions of one kind (a cooldown is per kind: house rule 4.5's peeks)."""
+    return a == b or (isinstance(a, dict) and isinstance(b, dict) and a.get("type") == b.get("type"))
+
+
 def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random.Random,
                   settle=None, timeout: float = 120.0, max_moves: int = 20000,
                   seen: Optional[dict] = None) -> dict:
@@ -102,8 +107,13 @@ def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random
             continue
         action = rng.choice(mine["legal_actions"])
         answer = client.post(f"/matches/{match_id}/moves", {"action": action}, key=keys[seat])
-        if answer.status == 429:  # a cooldown between actions (Tumult Royale's peeks): wait it out
-            time.sleep(float(answer.headers.get("Retry-After", 0.2)))
+        if answer.status == 429:  # a cooldown between actions (Tumult Royale's peeks): do something else,
+            others = [a for a in mine["legal_actions"] if not same_kind(a, action)]  # or wait it out
+            if others:
+                answer = client.post(f"/matches/{match_id}/moves", {"action": rng.choice(others)}, key=keys[seat])
+            else:
+                time.sleep(float(answer.body.get("retry_after", answer.headers.get("Retry-After", 0.2))))
+        if answer.status == 429:
             continue
         # 409: a timer closed the phase or a computer moved first; anything else is a failure.
         assert answer.status in (201, 409), answer.text

@@ -96,6 +96,8 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
     again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
     assert again.status == 429 and again.body["type"].endswith("too-soon")
+    # The exact wait, under the 600 ms between a seat's peeks (house rule 4.5); the header rounds it up.
+    assert 0 < again.body["retry_after"] <= 0.6 and again.headers["Retry-After"] == "1"
 
 
 def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
