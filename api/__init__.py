@@ -21,6 +21,7 @@ from api import (
     limits,
     matches,
     me,
+    metrics,
     openapi,
     players,
     problems,
@@ -71,6 +72,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
                       leaderboards.blp, catalogue.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(health.blp)
+    metrics.register(app, api)  # request ids, JSON access lines and /metrics: first to see each request
     problems.register(app)
     audit.register(app)  # before the body limits: an import may be larger
     health.register(app)  # first: while the database is away, nothing else runs

@@ -1,4 +1,5 @@
-"""`motley serve` runs the API (waitress WSGI server); `motley migrate` creates the tables once."""
+"""`motley serve` runs the API (waitress in one process; gunicorn with `--processes N`, api/wsgi.py);
+`motley migrate` creates the tables once."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ def main(argv=None) -> None:
     serve = commands.add_parser("serve", help="run the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--threads", type=int, default=8, help="request threads per process")
+    serve.add_argument("--processes", type=int, default=1,
+                       help="API processes; above 1 they run under gunicorn, each with its own pools (PostgreSQL)")
+    serve.add_argument("--server", choices=("waitress", "gunicorn"), default=None,
+                       help="the WSGI server: waitress for one process (the default), gunicorn for several")
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
     rebuild_command = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
     rebuild_command.add_argument("read_model", choices=sorted(READ_MODELS),
@@ -51,15 +56,43 @@ def main(argv=None) -> None:
         print("tables ready")
         return
 
+    server = args.server or ("waitress" if args.processes == 1 else "gunicorn")
+    if server == "gunicorn":
+        raise SystemExit(serve_processes(args, Settings.from_env()))
+
     import waitress
 
     from api import create_app
+    from api.request_log import configure
 
+    configure()  # JSON log lines, each request's with its request id (api/request_log.py)
     container = build()
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
     waitress.serve(create_app(container), host=args.host, port=args.port, threads=args.threads)
+
+
+def serve_processes(args, settings) -> int:
+    """gunicorn with ``--processes`` workers (api/wsgi.py): the tables are created here, once, before
+    the fork; every worker builds its own application with ``MOTLEY_CREATE_TABLES=n``."""
+    import os
+
+    from api.wsgi import serve
+    from application.ports import NoTaskQueue
+    from infrastructure.composition import build
+
+    if settings.store != "postgres" and args.processes > 1:
+        print("several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
+              "the embedded SQLite store is served by one process")
+        return 2
+    if settings.create_tables:
+        build(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
+    os.environ["MOTLEY_CREATE_TABLES"] = "n"
+    print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
+          f"store: {settings.store}, tasks: {settings.tasks})", flush=True)
+    serve(args.processes, args.threads, args.host, args.port)
+    return 0
 
 
 def verify_file(path: str) -> int:

@@ -1,0 +1,214 @@
+"""Prometheus metrics at ``GET /metrics`` (text format 0.0.4).
+
+* ``motley_http_request_duration_seconds{method, route}``: request latency by route, the Flask URL
+  rule (``/matches/<match_id>/moves``), never the raw path; ``motley_http_requests_total{method,
+  route, status}``.
+* ``motley_moves_total``: moves applied (201 answers to POST /matches/{id}/moves that are not an
+  idempotent replay); ``motley_moves_refused_total{status}``.
+* ``motley_saves_total`` and ``motley_events_saved_total``: saves to the event store and the events
+  they held (counted at the recorder, so every save of this process is seen, whoever made it).
+* ``motley_log_position``, ``motley_projection_position{read_model}`` and
+  ``motley_projection_lag_events{read_model}``: the log's last notification id, each read model's
+  tracked position and the difference, read when scraped (two ``max()`` selects,
+  as ``application.freshness`` reads them).
+* ``motley_task_queue_depth{queue}``: tasks waiting, read when scraped: the broker queue's message
+  count (Celery) or the in-process queue's length, and tasks held in the outbox while the broker is
+  away.
+
+Under gunicorn the counters are multiprocess-safe: with ``PROMETHEUS_MULTIPROC_DIR`` set (gunicorn.conf.py
+does it) every worker writes its own files and a scrape of any worker sums them all. That variable must be
+set before ``prometheus_client`` is first imported, so this module imports it only when an app is built
+(after the fork).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any, Optional
+
+from flask import Flask, Response, current_app, g, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from api import health, request_log
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+MOVES_ENDPOINT = "matches.Moves"
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+blp = Blueprint("metrics", __name__, description="Operational metrics (Prometheus)")
+
+_lock = threading.Lock()
+_instruments: Optional[dict] = None
+
+
+def instruments() -> dict:
+    """The process's metric objects, made once (after any fork: see the module's docstring)."""
+    global _instruments
+    with _lock:
+        if _instruments is None:
+            from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+
+            disable_created_metrics()  # no *_created series: they double the lines and no dashboard reads them
+            registry = CollectorRegistry(auto_describe=True)
+            _instruments = {
+                "registry": registry,
+                "latency": Histogram("motley_http_request_duration_seconds", "Request latency by route",
+                                     ["method", "route"], buckets=BUCKETS, registry=registry),
+                "requests": Counter("motley_http_requests", "Requests answered, by route and status",
+                                    ["method", "route", "status"], registry=registry),
+                "moves": Counter("motley_moves", "Moves applied (not counting idempotent replays)",
+                                 registry=registry),
+                "refused": Counter("motley_moves_refused", "Moves refused, by status", ["status"],
+                                   registry=registry),
+                "saves": Counter("motley_saves", "Saves to the event store", registry=registry),
+                "events": Counter("motley_events_saved", "Events stored by those saves", registry=registry),
+            }
+        return _instruments
+
+
+@blp.route("/metrics")
+class Metrics(MethodView):
+    @blp.doc(responses={"200": {"description": "The metrics in the Prometheus text format (version 0.0.4)",
+                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+    def get(self):
+        """Prometheus metrics: request latency by route, moves, saves, projection lag, task queue depth."""
+        return Response(exposition(current_app.extensions["motley"]), content_type=CONTENT_TYPE)
+
+
+def exposition(container: Any) -> bytes:
+    from prometheus_client import CollectorRegistry, generate_latest
+
+    state = CollectorRegistry(auto_describe=False)
+    state.register(StateCollector(container))
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        merged = CollectorRegistry()
+        multiprocess.MultiProcessCollector(merged)
+        counters = generate_latest(merged)
+    else:
+        counters = generate_latest(instruments()["registry"])
+    return counters + generate_latest(state)
+
+
+class StateCollector:
+    """What is read when scraped rather than counted: positions, lag and queue depth. A part that
+    cannot be read now (the database or the broker away) is left out rather than failing the scrape."""
+
+    def __init__(self, container: Any):
+        self.container = container
+
+    def collect(self):
+        from prometheus_client.core import GaugeMetricFamily
+
+        app = self.container.app
+        try:
+            log_position = app.log_position()
+        except Exception:
+            log_position = None
+        if log_position is not None:
+            yield GaugeMetricFamily("motley_log_position", "The event log's last notification id", value=log_position)
+            positions = GaugeMetricFamily("motley_projection_position", "A read model's tracked position",
+                                          labels=["read_model"])
+            lag = GaugeMetricFamily("motley_projection_lag_events",
+                                    "Notifications in the log that a read model has not applied yet",
+                                    labels=["read_model"])
+            for name, view in (("match_list", getattr(self.container, "match_list", None)),
+                               ("league", getattr(self.container, "league_view", None))):
+                try:
+                    tracked = view.position(app.name) if view is not None else None
+                except Exception:
+                    tracked = None
+                if tracked is not None:
+                    positions.add_metric([name], tracked)
+                    lag.add_metric([name], max(0, log_position - tracked))
+            yield positions
+            yield lag
+        depth = GaugeMetricFamily("motley_task_queue_depth", "Tasks waiting to run", labels=["queue"])
+        for queue, count in queue_depths(self.container):
+            depth.add_metric([queue], count)
+        yield depth
+
+
+_broker_cache: dict = {}
+
+
+def queue_depths(container: Any) -> list[tuple[str, int]]:
+    tasks = getattr(container, "tasks", None)
+    depths: list[tuple[str, int]] = []
+    heap = getattr(tasks, "_heap", None)
+    if isinstance(heap, list):  # the in-process queue (infrastructure.task_queues.InProcessTaskQueue)
+        depths.append(("inprocess", len(heap)))
+    waiting = getattr(tasks, "waiting", None)
+    if isinstance(waiting, int):  # the Celery queue's outbox: saved while the broker was away
+        depths.append(("outbox", waiting))
+    settings: Any = getattr(container, "settings", None)
+    if getattr(settings, "tasks", None) == "celery":
+        count = broker_depth(settings.broker_url, settings.queue)
+        if count is not None:
+            depths.append((settings.queue, count))
+    return depths
+
+
+def broker_depth(url: str, queue: str, ttl: float = 5.0) -> Optional[int]:
+    """The broker queue's message count (a passive declare), at most once every ``ttl`` seconds."""
+    cached = _broker_cache.get((url, queue))
+    if cached is not None and time.monotonic() - cached[0] < ttl:
+        return cached[1]
+    count: Optional[int] = None
+    try:
+        from kombu import Connection
+
+        with Connection(url, connect_timeout=1) as connection:
+            count = connection.default_channel.queue_declare(queue=queue, passive=True).message_count
+    except Exception:
+        count = None
+    _broker_cache[(url, queue)] = (time.monotonic(), count)
+    return count
+
+
+def count_saves(container: Any) -> None:
+    """Count every save at the application's recorder (once per container)."""
+    recorder = getattr(getattr(container, "app", None), "recorder", None)
+    if recorder is None or getattr(recorder, "_motley_counted", False):
+        return
+    insert_events = recorder.insert_events
+    metric = instruments()
+
+    def counted(stored_events, **kwargs):
+        result = insert_events(stored_events, **kwargs)
+        metric["saves"].inc()
+        metric["events"].inc(len(stored_events))
+        return result
+
+    recorder.insert_events = counted
+    recorder._motley_counted = True
+
+
+def _observe(response: Response) -> Response:
+    started = g.get("started")
+    if started is None:
+        return response
+    metric = instruments()
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    metric["latency"].labels(request.method, route).observe(time.perf_counter() - started)
+    metric["requests"].labels(request.method, route, str(response.status_code)).inc()
+    if request.endpoint == MOVES_ENDPOINT and request.method == "POST":
+        if response.status_code == 201 and "Idempotent-Replayed" not in response.headers:
+            metric["moves"].inc()
+        elif response.status_code >= 400:
+            metric["refused"].labels(str(response.status_code)).inc()
+    return response
+
+
+def register(app: Flask, api: Any) -> None:
+    """The request ids and JSON access lines (api/request_log.py), the metrics and ``/metrics``."""
+    request_log.register(app)  # first among the before_request functions: it also starts the clock
+    instruments()
+    count_saves(app.extensions.get("motley"))
+    api.register_blueprint(blp)
+    health.ALWAYS.add("metrics.Metrics")  # scraped while the database is away too (the lag is left out)
+    app.after_request(_observe)

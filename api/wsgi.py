@@ -1,0 +1,114 @@
+"""The WSGI entry for several API processes: ``gunicorn api.wsgi:app`` (settings: ./gunicorn.conf.py), or
+``motley serve --processes N``, which runs the same gunicorn with the same settings.
+
+The application is built after the fork, in each worker process, the first time ``app`` is looked up
+(gunicorn does that as the worker starts, never in the master unless ``preload_app`` is set, which the
+settings here refuse): each process has its own connection pools, as the eventsourcing library needs
+(a pool that crossed a fork broke the parent's connections). The master only creates the tables, once,
+before it forks (``motley serve``), so that workers never race to create them.
+"""
+
+from __future__ import annotations
+
+import glob
+import logging
+import os
+import tempfile
+import threading
+from typing import Any, Optional
+
+_lock = threading.Lock()
+_app: Any = None
+_pid: Optional[int] = None
+
+LOG_CONFIG = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "api.request_log.JsonFormatter"}},
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+    "root": {"level": "INFO", "handlers": ["stderr"]},
+    "loggers": {"gunicorn.error": {"level": "INFO", "handlers": ["stderr"], "propagate": False}},
+}
+
+
+def create():
+    """This process's Flask app around its own container (``infrastructure.composition.build``)."""
+    global _app, _pid
+    with _lock:
+        if _app is None or _pid != os.getpid():
+            from api import create_app
+            from infrastructure.composition import build
+
+            container = build()
+            container.start()  # the sweep: work a previous run left (idempotent, whichever process sends it)
+            _app, _pid = create_app(container), os.getpid()
+        return _app
+
+
+def __getattr__(name: str) -> Any:  # ``api.wsgi:app``: built when first looked up, in the worker
+    if name == "app":
+        return create()
+    raise AttributeError(name)
+
+
+# -- gunicorn ------------------------------------------------------------------------------------------
+def on_starting(server) -> None:
+    """In the master, before any worker: a folder for the workers' metric files, emptied of a
+    previous run's (prometheus_client's multiprocess mode; api/metrics.py)."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        folder = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="motley-metrics-")
+    os.makedirs(folder, exist_ok=True)
+    for stale in glob.glob(os.path.join(folder, "*.db")):
+        os.remove(stale)
+
+
+def post_fork(server, worker) -> None:
+    logging.getLogger("motley.wsgi").info("worker %s started", os.getpid())
+
+
+def child_exit(server, worker) -> None:
+    """A worker's live gauges go with it (its counters stay summed in)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.1:8000") -> dict:
+    """The settings of ./gunicorn.conf.py and of ``motley serve --processes N``."""
+    return {
+        "wsgi_app": "api.wsgi:app",
+        "bind": bind,
+        "workers": processes,
+        "worker_class": "gthread",  # threads per process: a stream holds one while it is open
+        "threads": threads,
+        "preload_app": False,  # never build the application before the fork
+        "keepalive": 75,
+        "timeout": 60,
+        "graceful_timeout": 10,
+        "control_socket_disable": True,  # gunicorn 24+: no shared ~/.gunicorn socket between instances
+        "accesslog": None,  # api/request_log.py writes one JSON access line per request instead
+        "logconfig_dict": LOG_CONFIG,
+        "on_starting": on_starting,
+        "post_fork": post_fork,
+        "child_exit": child_exit,
+    }
+
+
+def serve(processes: int, threads: int, host: str, port: int) -> None:
+    """Run gunicorn in this process as the master of ``processes`` workers."""
+    from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
+
+    options = gunicorn_options(processes, threads, f"{host}:{port}")
+
+    class Gunicorn(BaseApplication):
+        def load_config(self) -> None:
+            for key, value in options.items():
+                if key in self.cfg.settings:  # a setting this gunicorn does not know is left out
+                    self.cfg.set(key, value)
+
+        def load(self):
+            return create()
+
+    Gunicorn().run()

@@ -1,0 +1,88 @@
+"""Observability (issue 16): Prometheus metrics at /metrics, as the OpenAPI document says, with the
+request latency by route (the URL rule, not the raw path) and a move counter; and a request id on
+every answer and in the request's JSON log line (api/metrics.py, api/request_log.py)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+
+import pytest
+
+from api import create_app
+from api.request_log import JsonFormatter
+from tests.platform.client import ApiClient
+from tests.platform.openapi_check import check_answer
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+def scrape(client: ApiClient) -> str:
+    response = client.http.get("/metrics")
+    text = response.get_data(as_text=True)
+    check_answer(client.http.application, response)  # as documented: 200 text/plain
+    assert response.status_code == 200 and response.mimetype == "text/plain", response.status_code
+    return text
+
+
+def sample(text: str, name: str, **labels: str) -> float:
+    """The value of one sample (0 when absent); labels must all match."""
+    total = 0.0
+    for line in text.splitlines():
+        match = re.fullmatch(rf"{name}(?:\{{(.*)\}})? (\S+)", line)
+        if match is None:
+            continue
+        found = dict(re.findall(r'(\w+)="([^"]*)"', match.group(1) or ""))
+        if all(found.get(key) == value for key, value in labels.items()):
+            total += float(match.group(2))
+    return total
+
+
+def first_offer(client: ApiClient, match_id: str, key: str) -> dict:
+    view = client.get(f"/matches/{match_id}", key=key).body
+    return view["legal_actions"][0]
+
+
+def test_a_move_counts_and_its_latency_is_labelled_by_route(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    before = scrape(client)
+    moved = client.post(f"/matches/{match_id}/moves", {"action": first_offer(client, match_id, keys[0])}, key=keys[0])
+    assert moved.status == 201
+    refused = client.post(f"/matches/{match_id}/moves", {"action": {"type": "take"}}, key=keys[0])
+    assert refused.status in (409, 422)
+    after = scrape(client)
+
+    assert sample(after, "motley_moves_total") == sample(before, "motley_moves_total") + 1
+    assert sample(after, "motley_moves_refused_total", status=str(refused.status)) == \
+        sample(before, "motley_moves_refused_total", status=str(refused.status)) + 1
+    route = "/matches/<match_id>/moves"
+    count = "motley_http_request_duration_seconds_count"
+    assert sample(after, count, method="POST", route=route) == sample(before, count, method="POST", route=route) + 2
+    assert sample(after, "motley_http_requests_total", method="POST", route=route, status="201") >= 1
+    assert match_id not in after  # the route, never the raw path: one series per route, not per match
+    assert sample(after, "motley_saves_total") >= sample(before, "motley_saves_total") + 1
+    assert sample(after, "motley_log_position") >= 1
+    assert 'motley_projection_lag_events{read_model="match_list"}' in after
+    assert "motley_task_queue_depth" in after
+
+
+def test_the_request_id_is_echoed_and_logged_as_json(client, caplog):
+    caplog.handler.setFormatter(JsonFormatter())
+    with caplog.at_level(logging.INFO, logger="motley.access"):
+        given = client.post("/players", {"name": "ann"}, headers={"X-Request-Id": "trace-16-abc"})
+        made = client.get("/games")
+        refused = client.get("/matches/nope", headers={"X-Request-Id": "has spaces"})
+    assert given.headers["X-Request-Id"] == "trace-16-abc"
+    assert re.fullmatch(r"[0-9a-f]{32}", made.headers["X-Request-Id"])  # none sent: one is made
+    assert refused.status == 404 and refused.headers["X-Request-Id"] != "has spaces"  # implausible: replaced
+    lines = [json.loads(line) for line in caplog.text.splitlines() if line.startswith("{")]
+    mine = [line for line in lines if line.get("request_id") == "trace-16-abc"]
+    assert len(mine) == 1, lines
+    assert mine[0]["route"] == "/players" and mine[0]["status"] == 201 and mine[0]["method"] == "POST"
+    assert mine[0]["logger"] == "motley.access" and mine[0]["duration_ms"] >= 0
+    assert any(line.get("request_id") == refused.headers["X-Request-Id"] and line["status"] == 404 for line in lines)
