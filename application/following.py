@@ -33,11 +33,11 @@ def follow(
     may see it), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once the match is
     finished or ``seconds`` have passed. The match is read first, so an unknown id raises NotFound
     before anything is yielded."""
-    match_uuid = app.get_match(match_id).id
+    match_uuid = app.read_match(match_id).id
     deadline = monotonic() + seconds
     beat = monotonic()
     while True:
-        current = app.get_match(match_uuid)
+        current = app.read_match(match_uuid)
         if current.version > seen:
             seen = current.version
             yield seen, match_view(current, lens_for(current, viewer))
@@ -63,7 +63,7 @@ def follow_events(
     """Yield each stored event after version ``seen`` as ``viewer`` may see it, in order, none missed
     and none repeated; ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once the
     match is finished and every event was yielded, or after ``seconds``."""
-    match_uuid = history.app.get_match(match_id).id
+    match_uuid = history.app.read_match(match_id).id
     deadline = monotonic() + seconds
     beat = monotonic()
     while True:
@@ -74,7 +74,7 @@ def follow_events(
             beat = monotonic()
         if page["items"]:
             continue
-        current = history.app.get_match(match_uuid)
+        current = history.app.read_match(match_uuid)
         if (current.status == "finished" and seen >= current.version) or monotonic() >= deadline:
             return
         if monotonic() - beat > HEARTBEAT_SECONDS:

@@ -45,12 +45,17 @@ class History:
 
     # -- reading ---------------------------------------------------------------------------------
     def lens(self, match_id: Any, viewer: Viewer) -> tuple[Match, Lens]:
-        latest = self.app.get_match(match_id)
+        latest = self.app.read_match(match_id)
         return latest, lens_for(latest, viewer)
 
     def forks(self, match_id: Any) -> list:
+        lineage_id = Lineage.create_id(str(match_id))
+        # Most matches were never forked: one indexed probe of the events table answers that, where
+        # the repository would look for a snapshot first and then for the events (every view asks).
+        if not list(self.app.events.get(lineage_id, limit=1)):
+            return []
         try:
-            lineage = self.app.repository.get(Lineage.create_id(str(match_id)))
+            lineage = self.app.repository.get(lineage_id, deepcopy_from_cache=False)  # read only
         except AggregateNotFoundError:
             return []
         return list(lineage.forks)

@@ -54,7 +54,7 @@ def feed(
     told: dict[str, int] = {}  # match id -> the version a your-turn was last sent for
     if after is None:
         for match_id in waiting():
-            match = app.get_match(match_id)
+            match = app.read_match(match_id)
             if waiting_for(match, player_id):
                 told[str(match.id)] = match.version
                 yield start, item("your-turn", match, player_id)
@@ -72,7 +72,7 @@ def feed(
         # In log order of each match's last event, so a client resuming at an item's position has
         # every item before it and misses nothing after it.
         for match_id, (position, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
-            match = app.get_match(match_id)
+            match = app.read_match(match_id)
             if match.seat_of(player_id) is None:
                 if "Invited" in kinds and player_id in match.invited and match.status == "open":
                     yield position, item("invitation", match, player_id)

@@ -103,7 +103,7 @@ class LeagueProjection:
             log.exception("match %s could not be rated", match_id)
 
     def _finished(self, changes: Changes, position: int, match_id: str) -> None:
-        match = self.app.get_match(match_id)
+        match = self.app.read_match(match_id)
         seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
         if match.result is None or not seats:
             return

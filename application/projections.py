@@ -71,7 +71,7 @@ class MatchListProjection:
 
     def _row(self, match_id: str) -> Optional[MatchRow]:
         try:
-            return match_row(self.app.get_match(match_id))
+            return match_row(self.app.read_match(match_id))
         except Exception:  # one match that cannot be rebuilt must not stop the list for all others
             log.exception("match %s could not be rebuilt for the match list", match_id)
             return None
@@ -87,7 +87,7 @@ def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int
         rows = view.query(status="active", limit=page, offset=offset).rows
         for row in rows:
             try:
-                match = app.get_match(row.match_id)
+                match = app.read_match(row.match_id)
             except Exception:
                 log.exception("match %s could not be rebuilt for the sweep", row.match_id)
                 continue

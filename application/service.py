@@ -12,6 +12,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from time import monotonic
 from typing import Any, Callable, Iterable, Optional, cast
 from uuid import UUID, uuid5
 
@@ -37,6 +38,9 @@ from domain.match import Match
 from domain.player import KeyRefused, Player, hash_secret, key_id
 
 RETRIES = 20
+#: How long a verified API key is trusted without looking its player up again, and how many are kept.
+VERIFIED_KEY_SECONDS = 2.0
+VERIFIED_KEYS_KEPT = 10_000
 #: The events ``Match.settle`` appends after a command, in the command's own save (domain/match.py).
 SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "ResolutionDue", "Finished"})
 REPLAY_LOOKAHEAD = 500  # events read past a replayed move to find the end of its save
@@ -96,6 +100,7 @@ class Motley(Application):
         self.tasks = tasks or NoTaskQueue()
         self.clock = clock
         self.rng = rng or random.SystemRandom()
+        self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
 
     # -- players ---------------------------------------------------------------------------------
     def register_player(self, name: str) -> tuple[UUID, str]:
@@ -138,6 +143,8 @@ class Motley(Application):
         return key_id(hash_secret(api_key.partition(".")[2]))
 
     def _change_player(self, player: Player, act: Callable[[Player], Any]) -> Any:
+        player = self.get_player(player.id)  # a copy to act on: the authenticated one is shared
+        self._verified_keys.clear()  # a revoked key is refused from the next request on
         try:
             outcome = act(player)
         except KeyRefused as error:
@@ -150,16 +157,27 @@ class Motley(Application):
         return outcome
 
     def authenticate(self, api_key: Optional[str]) -> Player:
+        """The player whose key this is (shared: read it, never act on it). A key verified in the
+        last ``VERIFIED_KEY_SECONDS`` is not looked up again: every request of a move sends one, and
+        the lookup was a database round trip each. Revoking a key here forgets it at once; another
+        API process stops accepting it within that many seconds (docs/deploy.md)."""
         if not api_key:
             raise errors.Unauthenticated("send your API key as 'Authorization: Bearer <key>'")
+        fingerprint = hash_secret(api_key)
+        verified = self._verified_keys.get(fingerprint)
+        if verified is not None and monotonic() - verified[0] < VERIFIED_KEY_SECONDS:
+            return verified[1]
         player_hex, _, secret = api_key.partition(".")
         player: object
         try:
-            player = self.repository.get(UUID(hex=player_hex))
+            player = self.repository.get(UUID(hex=player_hex), deepcopy_from_cache=False)  # read only
         except (ValueError, AggregateNotFoundError):
             player = None
         if not isinstance(player, Player) or not player.verify(secret):
             raise errors.Unauthenticated("the API key is not valid")
+        if len(self._verified_keys) >= VERIFIED_KEYS_KEPT:
+            self._verified_keys.clear()  # bounded; the next requests verify again
+        self._verified_keys[fingerprint] = (monotonic(), player)
         return player
 
     def get_player(self, player_id: Any) -> Player:
@@ -237,6 +255,15 @@ class Motley(Application):
         )
         if turn_limit is not None:  # {"seconds", "on_timeout"}: absent players (issue 13)
             match.limit_turns(turn_limit["seconds"], turn_limit["on_timeout"])
+        return match
+
+    def read_match(self, match_id: Any) -> Match:
+        """The match now, shared with other readers (no copy): for reading only, never to act on.
+        (The repository fast-forwards copy-on-write: snapshots.KeyedSnapshotRepository.get.)"""
+        match_uuid = parse_id(match_id, "match")
+        match = self._get(match_uuid, "match", shared=True)
+        if not isinstance(match, Match):
+            raise errors.NotFound(f"no match with id {match_id}")
         return match
 
     def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
@@ -394,9 +421,9 @@ class Motley(Application):
         return self.recorder.max_notification_id() or 0
 
     # -- the machinery ---------------------------------------------------------------------------
-    def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None) -> Any:
+    def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None, shared: bool = False) -> Any:
         try:
-            return self.repository.get(aggregate_id, version=version)
+            return self.repository.get(aggregate_id, version=version, deepcopy_from_cache=not shared)
         except AggregateNotFoundError:
             raise errors.NotFound(f"no {what} with id {aggregate_id}") from None
 

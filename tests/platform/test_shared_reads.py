@@ -1,0 +1,63 @@
+"""Reads share the cached match; commands act on their own copy (issue 16: no deepcopy per read).
+
+The repository fast-forwards copy-on-write (application/snapshots.py), so a match a reader holds never
+changes under it, whatever is saved meanwhile, and what a command mutates is never what readers see."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from application import errors
+from application.ports import NoTaskQueue
+from infrastructure.composition import build
+from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
+
+
+def test_a_read_match_never_changes_under_its_reader_and_commands_act_on_a_copy(settings, seed):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app, rng = container.app, random.Random(seed)
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        held = app.read_match(match_id)
+        version, state = held.version, copy.deepcopy(held.state)
+        assert app.read_match(match_id) is held  # nothing new: the same cached object, no copy
+        for _ in range(5):
+            play_one_random_move(app, match_id, players, rng)
+        # The reader's match is as it was; the next read is the new version.
+        assert held.version == version and json.dumps(held.state) == json.dumps(state)
+        latest = app.read_match(match_id)
+        assert latest is not held and latest.version > version
+        # A command's match is a copy: mutating it shows nowhere.
+        acting = app.get_match(match_id)
+        assert acting is not latest
+        acting.players[0] = "someone else"
+        assert app.read_match(match_id).players[0] == latest.players[0] != "someone else"
+        # And what readers see equals a rebuild from the stored events alone.
+        cold = build(settings, tasks=NoTaskQueue())
+        try:
+            rebuilt = cold.app.get_match(match_id)
+            assert rebuilt.version == latest.version and json.dumps(rebuilt.state) == json.dumps(latest.state)
+        finally:
+            cold.close()
+    finally:
+        container.close()
+
+
+def test_a_verified_key_is_trusted_briefly_but_a_revoked_one_is_refused_at_once(settings):
+    container = build(settings, tasks=NoTaskQueue())
+    try:
+        app = container.app
+        _, key = app.register_player("ann")
+        player = app.authenticate(key)
+        assert app.authenticate(key) is player  # verified a moment ago: no lookup
+        _, second = app.add_key(player)
+        app.revoke_key(app.authenticate(second), app.key_id_of(key))
+        with pytest.raises(errors.Unauthenticated):
+            app.authenticate(key)
+    finally:
+        container.close()
