@@ -66,6 +66,8 @@ def build(
     if tasks is None:
         celery = settings.tasks == "celery"
         tasks = CeleryTaskQueue(settings.broker_url, settings.queue) if celery else InProcessTaskQueue()
+    if rng is None and settings.random_seed is not None:
+        rng = random.Random(settings.random_seed)  # tests only (Settings.random_seed)
     app = Motley(env=settings.eventsourcing_env(), tasks=tasks, clock=clock, rng=rng)
     view_class = PostgresMatchListView if settings.store == "postgres" else SQLiteMatchListView
     # The library's factory is typed to return its base TrackingRecorder, whatever class it is given.

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 
 def _flag(value: str) -> bool:
@@ -35,6 +35,10 @@ class Settings:
     # the counters live ("memory://" per process, "redis://host:6379" shared by all API processes).
     rate_limits: str = ""
     rate_limit_storage: str = "memory://"
+    # For tests only: the seed of the generator that draws chance and computers' choices in this
+    # process (MOTLEY_RANDOM_SEED). Unset, draws come from the operating system: a seeded service's
+    # shuffles could be predicted by anyone who knows the seed.
+    random_seed: Optional[int] = None
     extra_env: dict = field(default_factory=dict)
 
     @classmethod
@@ -58,6 +62,7 @@ class Settings:
             auditor_key=env.get("MOTLEY_AUDITOR_KEY", cls.auditor_key),
             rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
+            random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
         )
         values.update(overrides)
         return cls(**values)

@@ -22,6 +22,8 @@ from infrastructure.task_queues import CeleryTaskQueue
 ROOT = Path(__file__).resolve().parent.parent
 PG = dict(host=os.environ.get("MOTLEY_TEST_PG_HOST", "127.0.0.1"), port=5432, dbname="test", user="postgres")
 BROKER = os.environ.get("MOTLEY_TEST_BROKER", "amqp://guest:guest@127.0.0.1:5672//")
+#: The seed of the Celery worker processes' generator (MOTLEY_TEST_WORKER_SEED, or a fixed one).
+WORKER_SEED = int(os.environ.get("MOTLEY_TEST_WORKER_SEED") or zlib.crc32(b"celery worker"))
 
 
 def pg_settings(schema: str, **overrides) -> Settings:
@@ -81,7 +83,8 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     seed = getattr(item, "motley_seed", None)
     if report.failed and seed is not None:
-        report.sections.append(("random seed", f"rerun with MOTLEY_TEST_SEED={seed} to draw the same chance"))
+        worker = f" MOTLEY_TEST_WORKER_SEED={WORKER_SEED}" if "worker_env" in item.fixturenames else ""
+        report.sections.append(("random seed", f"rerun with MOTLEY_TEST_SEED={seed}{worker} to draw the same chance"))
 
 
 @pytest.fixture
@@ -118,6 +121,7 @@ def worker_env(tmp_path_factory):
         MOTLEY_TASKS="celery",
         MOTLEY_BROKER_URL=BROKER,
         MOTLEY_QUEUE=queue,
+        MOTLEY_RANDOM_SEED=str(WORKER_SEED),  # the worker's chance and computers, reproducible too
         PYTHONPATH=str(ROOT),
     )
     log = tmp_path_factory.mktemp("worker") / "worker.log"

@@ -47,3 +47,23 @@ def test_migrate_creates_the_tables_and_starts_no_thread(tmp_path, monkeypatch, 
     cli.main(["migrate"])
     assert "tables ready" in capsys.readouterr().out
     assert path.exists() and at_close == [running]  # nothing was running before it closed
+
+
+def test_a_seeded_process_draws_the_same_chance_and_an_unseeded_one_asks_the_system(tmp_path):
+    """MOTLEY_RANDOM_SEED (tests only: the Celery worker of the test suite) seeds chance and computers."""
+    assert Settings.from_env({"MOTLEY_RANDOM_SEED": "7"}).random_seed == 7
+    assert Settings.from_env({}).random_seed is None
+    draws = []
+    for name in ("a", "b"):
+        container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / f"{name}.sqlite"), random_seed=7))
+        try:
+            draws.append([container.app.rng.random() for _ in range(3)])
+        finally:
+            container.close()
+    expected = random.Random(7)
+    assert draws[0] == draws[1] == [expected.random() for _ in range(3)]
+    unseeded = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "c.sqlite")))
+    try:
+        assert isinstance(unseeded.app.rng, random.SystemRandom)
+    finally:
+        unseeded.close()
