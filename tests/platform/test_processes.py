@@ -1,0 +1,174 @@
+"""Several API processes (issue 16): gunicorn workers, each with its own application built after the fork,
+on one fresh PostgreSQL schema, serialise racing moves on one match exactly as one process does.
+
+Bursts of concurrent moves on ONE Jest match are sent through new connections (so the kernel spreads
+them over the workers): each seat sends several of its legal actions at once, one of them twice with
+the same Idempotency-Key. Then, against the auditor's full event list: every acknowledged move is in
+it exactly once, the versions are contiguous, no two first answers (201, not replayed) name the same
+version, and every refusal is a 409 or 422 problem document. The same run against 1 process is the
+reference. The JSON access log (one line per request, with its pid) shows both workers took moves, and
+/metrics, scraped from any worker, counts the moves of all of them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+import requests
+
+from application.ports import NoTaskQueue
+from infrastructure.composition import build
+from tests.conftest import PG, ROOT, create_schema, drop_schema, pg_settings
+
+AUDITOR = "auditor-of-the-race"
+NO_LIMITS = "register=100000/minute,create=100000/minute,moves=1000000/minute,auth_failures=100000/minute"
+MOVES_ROUTE = "/matches/<match_id>/moves"
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@pytest.fixture
+def served(request, tmp_path):
+    """``motley serve --server gunicorn --processes N`` on a fresh schema whose tables exist already."""
+    processes = request.param
+    schema = f"p_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    build(pg_settings(schema), tasks=NoTaskQueue()).close()  # the tables, once (as `motley migrate`)
+    port = free_port()
+    env = dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST=PG["host"],
+               MOTLEY_POSTGRES_DBNAME=PG["dbname"], MOTLEY_POSTGRES_USER=PG["user"],
+               MOTLEY_POSTGRES_SCHEMA=schema, MOTLEY_POSTGRES_POOL_SIZE="3",
+               MOTLEY_CREATE_TABLES="n", MOTLEY_TASKS="inprocess", MOTLEY_AUDITOR_KEY=AUDITOR,
+               MOTLEY_RATE_LIMITS=NO_LIMITS, PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
+               PYTHONPATH=str(ROOT))
+    log = tmp_path / "server.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--server", "gunicorn", "--processes", str(processes),
+         "--threads", "8", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert process.poll() is None, log.read_text()
+            try:
+                if requests.get(base + "/health", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                time.sleep(0.2)
+        else:
+            raise AssertionError(f"the server did not answer in 60 s: {log.read_text()}")
+        time.sleep(1.0)  # every worker booted
+        yield processes, base, log
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        drop_schema(schema)
+
+
+def call(base: str, method: str, path: str, key=None, body=None, headers=None) -> requests.Response:
+    sent = {"Connection": "close", **(headers or {})}  # a new connection each: any worker may take it
+    if key:
+        sent["Authorization"] = f"Bearer {key}"
+    return requests.request(method, base + path, json=body, headers=sent, timeout=30)
+
+
+def all_events(base: str, match_id: str) -> list[dict]:
+    events: list[dict] = []
+    while True:
+        page = call(base, "GET", f"/matches/{match_id}/events?after={len(events)}&limit=5000", AUDITOR).json()
+        events.extend(page["items"])
+        if not page["more"]:
+            return events
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("served", [1, 2], indirect=True, ids=["1-process", "2-processes"])
+def test_racing_moves_on_one_match_serialise_across_processes(served, seed):
+    processes, base, log = served
+    rng = random.Random(seed)
+    keys = [call(base, "POST", "/players", body={"name": f"racer{i}"}).json()["api_key"] for i in range(3)]
+    match_id = call(base, "POST", "/matches", keys[0], {"game": "jest", "seats": 3}).json()["id"]
+    for key in keys:
+        assert call(base, "POST", f"/matches/{match_id}/seats", key, {}).status_code == 201
+    assert call(base, "POST", f"/matches/{match_id}/start", keys[0]).status_code == 200
+
+    answers: list[tuple[str, requests.Response]] = []  # (idempotency key, answer)
+    pool = ThreadPoolExecutor(max_workers=12)
+    bursts = 0
+    deadline = time.monotonic() + 90
+    while bursts < 40 and time.monotonic() < deadline:
+        views = [call(base, "GET", f"/matches/{match_id}", key).json() for key in keys]
+        if views[0]["status"] == "finished":
+            break
+        sends = []
+        for seat, view in enumerate(views):
+            for action in rng.sample(view["legal_actions"], min(3, len(view["legal_actions"]))):
+                sends.append((seat, action, uuid.uuid4().hex))
+        if not sends:  # a step the worker resolves
+            time.sleep(0.05)
+            continue
+        sends.append(sends[0])  # the same move with the same key, twice at once: applied once
+        rng.shuffle(sends)
+        futures = [(request_key, pool.submit(call, base, "POST", f"/matches/{match_id}/moves", keys[seat],
+                                             {"action": action}, {"Idempotency-Key": request_key}))
+                   for seat, action, request_key in sends]
+        answers.extend((request_key, future.result()) for request_key, future in futures)
+        bursts += 1
+    pool.shutdown()
+    assert bursts >= 10, bursts
+
+    first = [(k, a) for k, a in answers if a.status_code == 201 and "Idempotent-Replayed" not in a.headers]
+    replayed = [(k, a) for k, a in answers if a.status_code == 201 and "Idempotent-Replayed" in a.headers]
+    refused = [a for _, a in answers if a.status_code != 201]
+    for answer in refused:
+        assert answer.status_code in (409, 422), (answer.status_code, answer.text)
+        assert answer.headers["Content-Type"].startswith("application/problem+json"), answer.headers
+        problem = answer.json()
+        assert problem["status"] == answer.status_code and problem["type"].startswith("urn:motley:problem:")
+    assert refused, "no race happened: every move was accepted"
+    assert len(first) >= 15 and replayed, (len(first), len(replayed))
+    versions = [a.json()["version"] for _, a in first]
+    assert len(versions) == len(set(versions)), "two first answers name the same version"
+
+    events = all_events(base, match_id)
+    assert [e["version"] for e in events] == list(range(1, len(events) + 1))  # contiguous, no gap, no repeat
+    moved_by_key: dict[str, list[dict]] = {}
+    for event in events:
+        if event["type"] == "MoveMade" and event.get("request_key"):
+            # Stored as "<player id>:<key>": a key is the player's own, not global.
+            moved_by_key.setdefault(event["request_key"].rsplit(":", 1)[-1], []).append(event)
+    acknowledged = {k for k, _ in first} | {k for k, _ in replayed}
+    for request_key, answer in first + replayed:
+        made = moved_by_key.get(request_key, [])
+        assert len(made) == 1, (request_key, made)  # every acknowledged move is stored exactly once
+        assert made[0]["version"] <= answer.json()["version"]
+    assert set(moved_by_key) == acknowledged  # and nothing refused was stored
+    assert len(first) == len(acknowledged)  # a replay is the answer to a move acknowledged once
+
+    # The metrics of every worker, summed by whichever worker is scraped (prometheus multiprocess mode).
+    for _ in range(3):
+        scraped = call(base, "GET", "/metrics").text
+        assert f"motley_moves_total {float(len(first))}" in scraped.splitlines(), scraped[:2000]
+
+    lines = [json.loads(line) for line in Path(log).read_text().splitlines() if line.startswith("{")]
+    movers = {line["pid"] for line in lines if line.get("route") == MOVES_ROUTE}
+    assert len(movers) == processes, movers  # each worker took some of the moves
+    assert all(line.get("request_id") for line in lines if line.get("logger") == "motley.access")
