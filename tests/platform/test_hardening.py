@@ -248,14 +248,14 @@ def test_streams_and_waiting_reads_are_capped_per_client(motley):
         match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
                                  headers={"Authorization": f"Bearer {key}"}).json()["id"]
         url = f"{base}/matches/{match_id}/stream"
-        opened = [requests.get(url, params={"seconds": 5}, stream=True, timeout=10)
+        opened = [requests.get(url, params={"seconds": 2}, stream=True, timeout=10)
                   for _ in range(MAX_HELD_PER_CLIENT)]
         assert all(r.status_code == 200 for r in opened)
         refused = requests.get(url, params={"seconds": 30}, timeout=10)
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
         assert requests.get(f"{base}/matches", params={"after": 1}, timeout=10).status_code == 429
         assert requests.get(f"{base}/matches/{match_id}", timeout=10).status_code == 200  # others are served
-        for response in opened:  # each stream ends after its 5 s and gives its place back
+        for response in opened:  # each stream ends after its 2 s and gives its place back
             assert response.content.startswith(b"id: ")
         deadline = time.monotonic() + 10
         while requests.get(f"{base}/matches", params={"after": 1}, timeout=10).status_code == 429:

@@ -130,12 +130,14 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     assert len(client.get(f"/tournaments/{tid}").body["players"]) == 1
 
 
-def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_motley, tmp_path):
+def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_motley, tmp_path, monkeypatch):
+    from application import freshness
     from application.ports import NoTaskQueue
     from infrastructure.composition import build
     from infrastructure.settings import Settings
 
     idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue())
+    monkeypatch.setattr(freshness, "WAIT_SECONDS", 0.5)  # how long a read waits before its 503
     try:  # no worker runs here: nothing is projected until the test says so
         client = ApiClient(create_app(idle))
         _, org = client.register("org")
