@@ -72,6 +72,14 @@ export function follow(path, onEvent, { anonymous = false, onError = () => {} } 
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
       try {
         const answer = await fetch(path, { headers, signal: control.signal });
+        if (answer.status === 429) {
+          // Too many streams held at once (api/rates.py): a stream the page left is given back once the
+          // server notices (its next heartbeat), so wait as told and follow on.
+          const problem = await answer.json().catch(() => ({}));
+          const wait = Number(answer.headers.get("Retry-After")) || problem.retry_after || 1;
+          await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait) * 1000));
+          continue;
+        }
         if (!answer.ok) {
           onError(new Problem(await answer.json().catch(() => ({ status: answer.status }))));
           return;

@@ -2,12 +2,10 @@
 // fragment. Every datum comes from the public JSON API (api.js); nothing is polled: live views follow
 // the match streams.
 import { Problem, follow, get, identity, post } from "./api.js";
-import { chart, describeAction, fill, h, observation, seatName } from "./render.js";
+import { chart, countdown as deadlineNode, describeAction, fill, h, observation, seatName, tickDeadlines } from "./render.js";
 
 const view = document.getElementById("view");
 let leaving = []; // what the current view must stop (its streams) when another one opens
-let ticking = []; // the countdowns of the view drawn last
-const stopTicking = () => { ticking.forEach((stop) => stop()); ticking = []; };
 
 function show(...nodes) {
   fill(view, ...nodes);
@@ -65,7 +63,7 @@ async function lobby() {
     ["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)));
   show(
     h("h1", {}, "Lobby"),
-    identity.player() ? createForm(all) : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+    identity.player() ? [createForm(all), joinForm()] : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
     h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items, "open")),
     h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items, "active")),
     h("section", {}, h("h2", {}, "Finished matches"), matchTable(finished.items, "finished")),
@@ -91,19 +89,23 @@ function createForm(all) {
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, placeholder: "none" });
+  const unlisted = h("input", { id: "create-unlisted", type: "checkbox" });
   const error = h("div");
   const current = () => all.find((game) => game.name === gameSelect.value);
   const drawSeats = () => {
     const game = current();
     const n = Number(seatsInput.value);
+    // Drawn again on every change of the seat count: the choices already made stay.
+    const chosen = Object.fromEntries([...seatsBox.querySelectorAll("select.computer")].map((select) => [select.dataset.seat, select.value]));
     fill(seatsBox, ...Array.from({ length: n }, (_, seat) => seat === 0
       ? h("label", {}, "seat 0: you")
       : h("label", {}, `seat ${seat}: `, h("select", { "data-seat": seat, class: "computer" },
         h("option", { value: "" }, "a person"),
-        game.computer_levels.map((level) => h("option", { value: level }, `computer (${level})`))))));
+        game.computer_levels.map((level) => h("option", { value: level, selected: chosen[seat] === level }, `computer (${level})`))))));
   };
   const drawGame = () => {
     const game = current();
+    fill(seatsBox); // another game: its own levels, nothing chosen yet
     Object.assign(seatsInput, { min: game.min_players, max: game.max_players, value: game.min_players });
     const properties = game.options_schema.properties || {};
     fill(optionsBox, ...Object.entries(properties).map(([name, schema]) =>
@@ -127,6 +129,7 @@ function createForm(all) {
     await attempt(error, async () => {
       const body = { game: game.name, seats: Number(seatsInput.value), options, computers };
       if (turnLimit.value) body.turn_limit = { seconds: Number(turnLimit.value) };
+      if (unlisted.checked) body.unlisted = true; // private: joined with its invitation code only
       const match = await post("/matches", body);
       const joined = await post(`/matches/${match.id}/seats`, {});
       // Seat 0 is ours and the rest computers: nobody else to wait for, so start at once.
@@ -138,8 +141,60 @@ function createForm(all) {
     h("h2", {}, "New match"),
     h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
     h("label", { title: "seconds each turn may take; then the computer plays the seat on" }, "turn limit (s) ", turnLimit),
+    h("label", { title: "kept out of the open list; people join with the invitation code shown on its table" }, unlisted, " private (invitation code)"),
     optionsBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
+}
+
+// A private (unlisted) match is joined by its id and invitation code (POST /matches/{id}/seats with
+// invitation_code): its table shows both to the creator, and a link that carries them (#/join/<id>/<code>).
+const inviteLink = (id, code) => `${location.origin}${location.pathname}#/join/${id}/${encodeURIComponent(code)}`;
+
+function parseInvitation(text) {
+  const link = /#\/join\/([^/?\s]+)\/([^/?\s]+)/.exec(text);
+  return link ? { id: link[1], code: decodeURIComponent(link[2]) } : null;
+}
+
+async function joinWithCode(id, code) {
+  await post(`/matches/${id}/seats`, { invitation_code: code });
+  location.hash = `#/match/${id}`;
+}
+
+function joinForm() {
+  const matchInput = h("input", { id: "join-match", placeholder: "match id, or the invitation link", size: 38, required: true });
+  const codeInput = h("input", { id: "join-code", placeholder: "invitation code", size: 16 });
+  const error = h("div");
+  const submit = (event) => {
+    event.preventDefault();
+    const link = parseInvitation(matchInput.value.trim());
+    const id = link ? link.id : matchInput.value.trim();
+    const code = codeInput.value.trim() || (link ? link.code : "");
+    attempt(error, () => joinWithCode(id, code));
+  };
+  return h("form", { id: "join-private", class: "panel", onsubmit: submit },
+    h("h2", {}, "Join a private match"),
+    h("label", {}, "match ", matchInput), h("label", {}, "code ", codeInput),
+    h("button", { type: "submit", id: "join-submit" }, "Join"), error);
+}
+
+// The invitation link opened: take the seat (once registered) and go to the table.
+async function joinLink(id, code) {
+  if (!identity.player()) {
+    show(h("h1", {}, "Join a private match"), h("p", { class: "hint" }, "Register (top right), then open the link again."));
+    return;
+  }
+  const error = h("div");
+  show(h("h1", {}, "Joining…"), error);
+  await attempt(error, () => joinWithCode(id, code));
+}
+
+function invitationBox(match) {
+  if (!match.invitation_code || match.status !== "open") return null;
+  const link = inviteLink(match.id, match.invitation_code);
+  return h("section", { class: "invitation panel", id: "invitation" }, h("h2", {}, "Private match: invite people"),
+    h("p", {}, "Invitation code ", h("code", { id: "invitation-code" }, match.invitation_code), " for match ",
+      h("code", { id: "invitation-match" }, match.id)),
+    h("p", {}, "or send the link ", h("a", { id: "invitation-link", href: link }, link)));
 }
 
 function seatsText(seats) {
@@ -167,15 +222,8 @@ function matchTable(items, status) {
 // A timed phase (the game's timer) or a turn limit's clock, counting down to its deadline.
 function countdown(timer, what) {
   if (!timer || !timer.deadline) return null;
-  const node = h("span", { class: "timer", "data-deadline": timer.deadline, title: timer.phase });
-  const tick = () => {
-    const left = Math.max(0, (Date.parse(timer.deadline) - Date.now()) / 1000);
-    node.textContent = `${what}: ${left.toFixed(0)} s left`;
-    return left > 0;
-  };
-  tick();
-  const handle = setInterval(() => { if (!tick()) clearInterval(handle); }, 250);
-  ticking.push(() => clearInterval(handle));
+  const node = deadlineNode(timer.deadline, what);
+  if (timer.phase) node.title = timer.phase;
   return node;
 }
 
@@ -228,8 +276,9 @@ async function table(id, params) {
   // cannot offer the same choice twice (the second would be refused as illegal)
   const draw = (match) => {
     if (latest && match.version < latest.version) return;
+    // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
+    if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     latest = match;
-    stopTicking();
     const actions = h("div", { class: "actions", id: "actions" }, match.legal_actions.map((action) =>
       h("button", { class: "action", disabled: moving, onclick: () => attempt(error, async () => {
         moving = true;
@@ -256,6 +305,7 @@ async function table(id, params) {
       open && !spectator && !seated ? h("button", { onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, {})).match)) }, "Take a seat") : null,
       open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
       lifecycle(match, seated && !spectator, error, draw)),
+      invitationBox(match),
       match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
       resultView(match),
       h("section", { class: "observation" }, h("h2", {}, spectator ? "What a spectator sees" : "What your seat sees"), observation(match)),
@@ -449,6 +499,7 @@ async function tournament(id) {
 const ROUTES = [
   [/^#\/match\/([^/?]+)$/, (m, params) => table(m[1], params)],
   [/^#\/replay\/([^/?]+)$/, (m, params) => replay(m[1], params)],
+  [/^#\/join\/([^/?]+)\/([^/?]+)$/, (m) => joinLink(m[1], decodeURIComponent(m[2]))],
   [/^#\/leaderboard\/([^/?]+)$/, (m) => leaderboard(m[1])],
   [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
   [/^#\/tournaments$/, () => tournaments()],
@@ -459,7 +510,6 @@ const ROUTES = [
 async function route() {
   leaving.forEach((stop) => stop());
   leaving = [];
-  stopTicking();
   const [path, query] = (location.hash || "#/").split("?");
   const params = new URLSearchParams(query || "");
   for (const [pattern, open] of ROUTES) {
@@ -475,5 +525,6 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+setInterval(() => tickDeadlines(view), 250); // every countdown drawn (a timed phase, a turn clock)
 renderMe();
 route();

@@ -1,5 +1,10 @@
 // Drawing what a viewer sees: a generic renderer for any game's observation, a touch per game, the
-// legal actions as labels, and a small inline-SVG chart (no library needed for one line).
+// legal actions as labels, and a small inline-SVG chart (no library needed for one line). The other games'
+// views live in games/<game>.js (plain ES modules, no build step).
+import * as foolsCrown from "./games/fools_crown.js";
+import * as jester from "./games/jester.js";
+import * as leBouffon from "./games/le_bouffon.js";
+import * as tumultRoyale from "./games/tumult_royale.js";
 
 // replaceChildren without the empty slots (a native call would write "null").
 export function fill(node, ...children) {
@@ -108,7 +113,37 @@ function jest(obs, seats, you) {
   );
 }
 
-const TOUCHES = { jest };
+const TOUCHES = {
+  jest,
+  jester: jester.view,
+  "fools-crown": foolsCrown.view,
+  "tumult-royale": tumultRoyale.view,
+  "le-bouffon": leBouffon.view,
+};
+const DESCRIBE = {
+  jester: jester.describe,
+  "fools-crown": foolsCrown.describe,
+  "tumult-royale": tumultRoyale.describe,
+  "le-bouffon": leBouffon.describe,
+};
+
+// A deadline counting down (a timed phase, a turn clock): the text is kept fresh by tickDeadlines().
+export function countdown(deadline, what, extra = "") {
+  const node = h("span", { class: `timer ${extra}`, "data-deadline": deadline, "data-what": what });
+  tickNode(node);
+  return node;
+}
+
+function tickNode(node) {
+  const left = Math.max(0, (Date.parse(node.dataset.deadline) - Date.now()) / 1000);
+  node.textContent = `${node.dataset.what}: ${left.toFixed(0)} s left`;
+  node.classList.toggle("over", left <= 0);
+}
+
+// Every countdown on the page, once (app.js calls it on an interval).
+export function tickDeadlines(root = document) {
+  for (const node of root.querySelectorAll("[data-deadline][data-what]")) tickNode(node);
+}
 
 export function observation(match) {
   const obs = match.observation;
@@ -117,7 +152,7 @@ export function observation(match) {
   const you = match.your_seat;
   if (touch) {
     try {
-      return h("div", {}, touch(obs, match.seats, you), h("details", {}, h("summary", {}, "everything you see"), generic(obs, match.seats)));
+      return h("div", { class: "game-view" }, touch(obs, match.seats, you, match), h("details", {}, h("summary", {}, "everything you see"), generic(obs, match.seats)));
     } catch (error) {
       console.warn("game view failed, falling back to the generic one", error);
     }
@@ -130,6 +165,15 @@ export function describeAction(action, match) {
   const rest = Object.entries(action).filter(([key]) => key !== "type");
   if (match.game === "jest" && action.type === "take")
     return `take the ${action.card === "up" ? "face-up" : "face-down"} card from ${seatName(match.seats, action.from)}`;
+  const own = DESCRIBE[match.game];
+  if (own) {
+    try {
+      const text = own(action, match, valueText);
+      if (text) return text;
+    } catch (error) {
+      console.warn("action label failed, falling back to the generic one", error);
+    }
+  }
   const words = rest.map(([key, value]) => `${label(key)} ${valueText(value)}`);
   return words.length ? `${label(action.type)}: ${words.join(", ")}` : label(action.type);
 }

@@ -295,3 +295,156 @@ def test_a_second_person_joins_from_the_lobby_and_a_refusal_shows_the_problem(se
     assert first.startswith("turn clock: ") and first.endswith(" s left")
     bob.wait_for_function("t => document.querySelector('.timer').textContent !== t", arg=first, timeout=5_000)
     bob.screenshot(path=shots / "3-bob-table.png", full_page=True)
+
+
+# Each game's own table view (api/web/games/*.js): its CSS class, and an element that holds what the seat
+# has in hand or on the board.
+GAME_VIEWS = {
+    "jester": (2, ".jester .hand .place-card"),
+    "fools-crown": (2, ".fools-crown .hand .card"),
+    "tumult-royale": (2, ".tumult-royale table.kingdom td.field"),  # and its tax slots, later
+    "le-bouffon": (3, ".le-bouffon .hand .bcard"),
+}
+
+
+def sign_in(page, base: str, registered: dict) -> None:
+    """The browser keeps the key a registration gave (as the register form does)."""
+    page.goto(base + "/")
+    page.evaluate("r => { localStorage.setItem('motley.key', r.api_key);"
+                  " localStorage.setItem('motley.player', JSON.stringify({id: r.id, name: r.name})); }", registered)
+    page.reload()
+    page.wait_for_selector("#whoami")
+
+
+def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view(server, browser, shots):
+    ann = register(server, "ann")
+    auth = {"Authorization": f"Bearer {ann['api_key']}"}
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    errors = []
+    # A stream left behind holds its slot until the server's next heartbeat notices (api/rates.py, 4 per
+    # client): the page's stream answered 429 waits and follows on (api.js), so that refusal is no error.
+    page.on("console", lambda message: message.type in ("error", "warning")
+            and "status of 429" not in message.text and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    sign_in(page, server, ann)
+    for game, (seats, mine) in GAME_VIEWS.items():
+        created = requests.post(f"{server}/matches", headers=auth, timeout=10, json={
+            "game": game, "seats": seats, "computers": {str(seat): "random" for seat in range(1, seats)},
+            # a long live tax collection, so that the test sees it while it runs
+            "options": {"tax_seconds": 90} if game == "tumult-royale" else {}})
+        created.raise_for_status()
+        match_id = created.json()["id"]
+        requests.post(f"{server}/matches/{match_id}/seats", headers=auth, json={}, timeout=10).raise_for_status()
+        requests.post(f"{server}/matches/{match_id}/start", headers=auth, timeout=10).raise_for_status()
+
+        page.goto(f"{server}/#/match/{match_id}")
+        view = f".game-view .{game}"
+        page.wait_for_selector(view)
+        page.wait_for_selector(mine)
+        # The seat's legal actions, labelled in the game's words (no raw JSON braces), one clicked.
+        page.wait_for_selector("button.action:enabled", timeout=30_000)
+        labels = page.locator("button.action").all_inner_texts()
+        assert labels and not any("{" in label or "[" in label for label in labels), labels
+        page.screenshot(path=shots / f"{game}-table.png", full_page=True)
+        version = int(page.inner_text("#version"))
+        page.locator("button.action:enabled").first.click()
+        page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v"
+                               " || document.querySelector('.problem')", arg=version, timeout=30_000)
+        assert page.locator(".problem").count() == 0, page.inner_text(".problem")
+        assert int(page.inner_text("#version")) > version
+        page.wait_for_selector(view)  # still the game's own view after the redraw
+        page.screenshot(path=shots / f"{game}-after-click.png", full_page=True)
+
+        if game == "tumult-royale":
+            # Click on (the first statue, ready) until the live tax collection: its hourglass counts down
+            # in the game's view from the match's timer, and a tile taken shows in the seat's hand.
+            hourglass = ".tumult-royale .hourglass"
+            for _ in range(30):
+                page.wait_for_selector("button.action:enabled", timeout=30_000)
+                if "(tax-" in " ".join(page.locator(hourglass).all_inner_texts()):
+                    break
+                version = int(page.inner_text("#version"))
+                page.locator("button.action:enabled").first.click()
+                page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v",
+                                       arg=version, timeout=40_000)
+            first = page.inner_text(hourglass)
+            assert first.startswith("hourglass (tax-") and first.endswith(" s left"), first
+            assert page.locator(".tumult-royale .slots .slot").count() == 27
+            page.wait_for_function("t => document.querySelector('.tumult-royale .hourglass')?.textContent !== t",
+                                   arg=first, timeout=5_000)
+            page.locator("button.action:enabled", has_text="take tile").first.click()
+            page.wait_for_selector(".tumult-royale .held .tile")
+            assert page.locator(".tumult-royale .slot.mine").count() == 1
+            page.screenshot(path=shots / f"{game}-tax-collection.png", full_page=True)
+
+        # A spectator's table: the same game view, no hand, no moves.
+        page.goto(f"{server}/#/match/{match_id}?as=spectator")
+        page.wait_for_selector(view)
+        assert page.locator("button.action").count() == 0
+        assert "Your hand" not in page.inner_text("#board")
+        page.screenshot(path=shots / f"{game}-spectator.png", full_page=True)
+    # No view fell back to the generic one (render.js warns when a game's view fails).
+    assert not errors, errors
+
+
+def test_a_private_match_is_joined_with_its_invitation_code_or_link(server, browser, shots):
+    ann = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(ann, server, "ann")
+    ann.wait_for_selector("#create")
+    ann.select_option("#create-game", "jest")
+    ann.fill("#create-seats", "4")
+    ann.dispatch_event("#create-seats", "change")
+    ann.locator("select.computer").nth(2).select_option("basic")  # seats 1 and 2 stay for people
+    ann.check("#create-unlisted")
+    ann.screenshot(path=shots / "1-create-private.png", full_page=True)
+    ann.click("#create-submit")
+    ann.wait_for_url("**/#/match/*")
+    match_id = ann.url.rsplit("/", 1)[1]
+    ann.wait_for_selector("#invitation-code")
+    code = ann.inner_text("#invitation-code")
+    key = ann.evaluate("localStorage.getItem('motley.key')")
+    read = requests.get(f"{server}/matches/{match_id}", headers={"Authorization": f"Bearer {key}"}, timeout=10).json()
+    assert read["unlisted"] is True and code == read["invitation_code"]
+    assert ann.inner_text("#invitation-match") == match_id
+    link = ann.get_attribute("#invitation-link", "href")
+    assert link.endswith(f"#/join/{match_id}/{code}")
+    ann.screenshot(path=shots / "2-private-table.png", full_page=True)
+
+    # Bob: the lobby lists the match with no free seat to join (the list counts none for an unlisted
+    # match); a wrong code is refused with the problem's detail.
+    bob = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(bob, server, "bob")
+    for _ in range(50):  # the list is a read model that follows the log
+        bob.wait_for_selector("#join-private")
+        if bob.locator(f"tr[data-match='{match_id}']").count():
+            break
+        bob.wait_for_timeout(100)
+        bob.reload()
+    assert bob.locator(f"tr[data-match='{match_id}']").count() == 1
+    assert bob.locator(f"tr[data-match='{match_id}'] button").count() == 0
+    bob.fill("#join-match", match_id)
+    bob.fill("#join-code", "not-the-code")
+    bob.click("#join-submit")
+    bob.wait_for_selector("#join-private .problem")
+    assert "invitation code" in bob.inner_text("#join-private .problem")
+    bob.screenshot(path=shots / "3-wrong-code.png", full_page=True)
+    bob.fill("#join-code", code)
+    bob.click("#join-submit")
+    bob.wait_for_url(f"**/#/match/{match_id}")
+    bob.wait_for_selector(".match-head >> text=bob")
+
+    # Cy opens the link ann sent: seated too; ann's table shows both without a reload.
+    cy = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(cy, server, "cy")
+    cy.goto(link)
+    cy.wait_for_url(f"**/#/match/{match_id}")
+    cy.wait_for_selector(".match-head >> text=cy")
+    ann.wait_for_selector(".match-head >> text=bob")
+    ann.wait_for_selector(".match-head >> text=cy")
+    seated = requests.get(f"{server}/matches/{match_id}", timeout=10).json()["seats"]
+    assert [seat.get("name") for seat in seated[:3]] == ["ann", "bob", "cy"]
+    ann.click("#start")
+    ann.wait_for_function("document.querySelector('#status').textContent === 'active'")
+    ann.wait_for_selector(".game-view .jest")
+    assert ann.locator("#invitation").count() == 0  # a running match needs no invitation
+    ann.screenshot(path=shots / "4-private-started.png", full_page=True)

@@ -1,0 +1,57 @@
+// Fool's Crown (docs/rules/fools-crown.md): the crowns in the centre, the seat's hand, each seat's
+// committed pair (face up or down), its dice, its gamble, its won crowns; the last round's claim.
+import { chip, generic, h, seatName } from "../render.js";
+
+const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
+export const die = (value) => h("span", { class: "die", title: `a ${value}` }, DIE[value] || String(value));
+const back = () => h("span", { class: "chip card back", title: "face down" }, "\u00a0");
+const none = (text = "—") => h("span", { class: "muted" }, text);
+
+function commitView(commit) {
+  if (commit === null || commit === undefined) return none("not yet");
+  if (Array.isArray(commit)) return h("span", { class: "chips" }, commit.map((c) => (c === null ? back() : chip(c))));
+  return generic(commit);
+}
+
+export function view(obs, seats, you) {
+  const n = obs.hands.length;
+  const acting = new Set(obs.to_act || []);
+  const rows = Array.from({ length: n }, (_, s) => h("tr", { class: acting.has(s) ? "acting" : "" },
+    h("th", {}, seatName(seats, s), s === you ? " (you)" : "", obs.leader === s ? h("span", { class: "muted" }, " · leader") : null),
+    h("td", {}, obs.hands[s]), h("td", {}, obs.jokers[s]),
+    h("td", {}, commitView(obs.commits[s])),
+    h("td", {}, obs.exchanged[s] ? commitView(obs.exchanged[s]) : none()),
+    h("td", {}, obs.gambled[s] || none("0")),
+    h("td", { class: "dice" }, obs.rolls[s] ? obs.rolls[s].map(die) : none()),
+    h("td", {}, obs.strengths ? obs.strengths[s] ?? "—" : "—"),
+    h("td", {}, obs.crowns[s].length ? h("span", { class: "chips" }, obs.crowns[s].map((c) => chip(c, "crown"))) : none("none"))));
+  const last = obs.last_round;
+  return h("div", { class: "fools-crown" },
+    h("p", { class: "phase" }, `Round ${obs.round} of at most ${obs.max_rounds} · stage: `, h("b", {}, obs.stage),
+      ` · deck ${obs.deck} · discard ${obs.discard}`,
+      obs.winner !== null && obs.winner !== undefined ? ` · round won by ${seatName(seats, obs.winner)}` : ""),
+    h("div", { class: "centre" }, h("h3", {}, "Crowns in the centre"),
+      obs.centre.length ? h("span", { class: "chips big" }, obs.centre.map((c) => chip(c, "crown"))) : none("none left")),
+    Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, "Your hand"),
+      obs.hand.length ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : none("empty")) : null,
+    h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["seat", "hand", "jokers", "committed", "exchanged", "gambled", "dice", "strength", "crowns won"]
+        .map((t) => h("th", {}, t)))),
+      h("tbody", {}, rows)),
+    last ? h("p", { class: "last-round" }, `Round ${last.round}: `, last.winner === null ? "nobody won"
+      : [`${seatName(seats, last.winner)} won`, last.claimed && last.claimed.crown ? [" and claimed ", chip(last.claimed.crown),
+        last.claimed.from !== null && last.claimed.from !== undefined ? ` from ${seatName(seats, last.claimed.from)}` : ""] : ""]) : null,
+    obs.end ? h("div", { class: "end" }, h("h3", {}, "End"), generic(obs.end, seats)) : null);
+}
+
+export function describe(action, match, cardText) {
+  const cards = (list) => list.map(cardText).join(" and ");
+  switch (action.type) {
+    case "commit": return `commit ${cards(action.cards)}`;
+    case "gamble": return `gamble ${cards(action.cards)}`;
+    case "noble-exchange": return `exchange ${cards(action.cards)}`;
+    case "claim": return `claim the crown ${cardText(action.crown)}`;
+    case "challenge": return `challenge ${seatName(match.seats, action.target)} for ${cardText(action.crown)}`;
+    default: return null;
+  }
+}

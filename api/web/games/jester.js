@@ -1,0 +1,73 @@
+// Jester (docs/rules/jester.md): the place cards in hand, the four places with their price and pile, the
+// city's classes, the court, the guilds and every player's tracks (money, VP, fame) and stamps.
+import { generic, h, seatName } from "../render.js";
+
+const PLACES = ["city", "theater", "court", "guilds"];
+const GUILDS = { 1: "Master Buffoon", 2: "Craftsmen", 3: "Theater Directors", 4: "Grand Duke", 5: "Merchants", 6: "Heralds" };
+const DISCIPLINES = ["acrobatics", "singing", "harp", "magic", "juggling", "poetry", "theater"];
+const ROYALTY = ["king", "queen", "prince", "princess"];
+
+const placeCard = (place, count, extra = "") =>
+  h("span", { class: `place-card ${place} ${extra}`, title: `${place} card` }, place, count > 1 ? h("b", {}, ` ×${count}`) : null);
+
+const none = () => h("span", { class: "muted" }, "—");
+
+function decisionText(decision, seats) {
+  if (!decision) return "no decision pending";
+  const who = typeof decision.seat === "number" ? ` · ${seatName(seats, decision.seat)} to decide` : "";
+  return `${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}${who}`;
+}
+
+export function view(obs, seats, you) {
+  const pl = obs.players;
+  const n = pl.money.length;
+  const places = h("div", { class: "places" }, PLACES.map((place, i) =>
+    h("div", { class: `place ${place} ${obs.card_prices[i] > 1 ? "dear" : ""}` },
+      h("b", {}, place), h("span", {}, `card $${obs.card_prices[i]}`), h("span", { class: "muted" }, `${obs.piles[i]} in the pile`))));
+  const hand = Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, "Your hand",
+    typeof obs.my_crowns === "number" ? h("span", { class: "muted" }, ` · ${obs.my_crowns} crown(s) behind your screen`) : null),
+  obs.hand.some((k) => k > 0) ? h("span", { class: "chips big" }, PLACES.map((place, i) => obs.hand[i] ? placeCard(place, obs.hand[i]) : null))
+    : h("p", { class: "muted" }, "no place cards")) : null;
+  const city = h("table", { class: "grid city" },
+    h("thead", {}, h("tr", {}, h("th", {}, "discipline"), DISCIPLINES.map((d) => h("th", {}, d)))),
+    h("tbody", {},
+      h("tr", {}, h("th", {}, "city classes"), obs.city.map((k) => h("td", {}, k))),
+      h("tr", {}, h("th", {}, "class price"), obs.class_prices.map((k) => h("td", {}, `$${k}`))),
+      h("tr", {}, h("th", {}, "objects left"), obs.objects.map((k) => h("td", {}, k)))));
+  const court = h("div", { class: "court" },
+    h("p", {}, h("b", {}, "Court: "), obs.court.map((d, i) => h("span", { class: "chip" },
+      i < 4 ? `${ROYALTY[i]}: ` : "", d, i < 4 && obs.royalty[i] !== null ? ` (${seatName(seats, obs.royalty[i])})` : ""))),
+    h("p", {}, h("b", {}, "Counselor: "), obs.counselor.length ? obs.counselor.map((s) => seatName(seats, s)).join(", ") : none(),
+      " · ", h("b", {}, "chairs: "), h("span", { class: "chairs" }, obs.chairs.map((c, i) =>
+        h("span", { class: `chair ${i % 2 === 1 ? "red" : ""} ${c === null ? "" : "taken"}`, title: `chair ${i + 1}` }, c === null ? "·" : String(c))))),
+    h("p", {}, h("b", {}, "Favors: "), obs.favors.join(" "), obs.blocked.length ? [" · blocked: ", obs.blocked.join(", ")] : null));
+  const row = (s) => h("tr", { class: obs.decision && obs.decision.seat === s ? "acting" : "" },
+    h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+    h("td", { class: "money" }, `$${pl.money[s]}`), h("td", { class: "vp" }, pl.vp[s]), h("td", {}, pl.fame[s]),
+    h("td", {}, pl.hand_count[s]),
+    h("td", {}, h("span", { class: "chips" }, PLACES.map((place, i) => pl.table[s][i] ? placeCard(place, pl.table[s][i], "small") : null))),
+    h("td", {}, pl.reserve[s]),
+    h("td", {}, h("span", { class: "chips" }, pl.guilds[s].map((k, g) => k ? h("span", { class: "chip", title: GUILDS[g + 1] }, `${GUILDS[g + 1]} ${k}`) : null))),
+    h("td", {}, Object.entries(pl.classes[s]).map(([d, k]) => `${d} ${k}`).join(", ") || none(),
+      pl.specialized[s].length ? h("div", { class: "muted" }, `specialized: ${pl.specialized[s].join(", ")}`) : null,
+      pl.objects[s].length ? h("div", { class: "muted" }, `objects: ${pl.objects[s].join(", ")}`) : null),
+    h("td", {}, pl.pawn[s] || none(), pl.order[s] ? h("div", { class: "muted" }, `order: ${pl.order[s]}`) : null));
+  return h("div", { class: "jester" },
+    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)),
+      obs.trigger !== null && obs.trigger !== undefined ? ` · end triggered by ${seatName(seats, obs.trigger)}` : ""),
+    hand, places,
+    h("table", { class: "grid players" },
+      h("thead", {}, h("tr", {}, ["seat", "money", "VP", "fame", "hand", "played", "reserve", "guilds", "classes", "pawn"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, Array.from({ length: n }, (_, s) => row(s)))),
+    court, h("h3", {}, "City"), city,
+    obs.final ? h("p", { class: "final" }, h("b", {}, "Final: "), generic(obs.final, seats)) : null);
+}
+
+export function describe(action) {
+  const words = action.type.replace(/-/g, " ");
+  if (action.type === "setup-guild") return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
+  if (action.type === "play") return `play a ${action.place} card`;
+  const rest = Object.entries(action).filter(([k]) => k !== "type").map(([k, v]) =>
+    k === "guild" ? GUILDS[v] || v : k === "seat" || k === "target" ? `seat ${v}` : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v);
+  return rest.length ? `${words}: ${rest.join(" · ")}` : words;
+}

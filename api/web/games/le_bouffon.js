@@ -1,0 +1,58 @@
+// Le Bouffon (docs/rules/le-bouffon.md): a themed Président. The roles, the seat's hand grouped by kind,
+// the trick on the table (its leader, whose turn, the top play), cards left per seat and the scores.
+import { generic, h, seatName } from "../render.js";
+
+const STRENGTH = { archer: 9, magicien: 10, guerrier: 11, assassin: 12, paladin: 13, minotaure: 14 };
+const kindOf = (id) => id.split("#")[0];
+const strength = (kind) => (kind.startsWith("soldat-") ? Number(kind.slice(7)) : STRENGTH[kind] || 0);
+const kindName = (kind) => (kind.startsWith("soldat-") ? `soldat ${kind.slice(7)}` : kind);
+
+export function card(id, extra = "") {
+  const kind = kindOf(id);
+  const s = strength(kind);
+  return h("span", { class: `chip bcard ${s > 8 ? "figure" : "soldat"} ${extra}`, title: `${id} (strength ${s})` },
+    kind.startsWith("soldat-") ? h("span", {}, h("small", {}, "soldat "), kind.slice(7)) : kind);
+}
+
+const cards = (ids) => h("span", { class: "chips" }, ids.map((id) => card(id)));
+
+// "play: 2 × soldat 7"
+function playText(ids) {
+  const counts = new Map();
+  for (const id of ids) counts.set(kindOf(id), (counts.get(kindOf(id)) || 0) + 1);
+  return [...counts].map(([kind, k]) => `${k > 1 ? `${k} × ` : ""}${kindName(kind)}`).join(" + ");
+}
+
+export function view(obs, seats, you) {
+  const n = obs.roles.length;
+  const trick = obs.trick;
+  const turn = trick ? trick.turn : null;
+  const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s ? "acting" : "" },
+    h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+    h("td", { class: "role" }, obs.roles[s]), h("td", {}, obs.hand_counts[s]),
+    h("td", {}, obs.finished.includes(s) ? `out (${obs.finished.indexOf(s) + 1})` : ""),
+    h("td", {}, obs.scores[s])));
+  const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatName(seats, seat)), ": ",
+    kind === "play" && Array.isArray(ids) ? cards(ids) : kind)) : [];
+  return h("div", { class: "le-bouffon" },
+    h("p", { class: "phase" }, `Deal ${obs.deal} of ${obs.deals} · phase: `, h("b", {}, obs.phase),
+      turn !== null && turn !== undefined ? ` · ${seatName(seats, turn)} to play` : ""),
+    Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, `Your hand (${obs.hand.length})`),
+      obs.hand.length ? h("span", { class: "chips big" }, [...obs.hand].sort((a, b) => strength(kindOf(a)) - strength(kindOf(b))).map((id) => card(id)))
+        : h("p", { class: "muted" }, "empty: you are out")) : null,
+    h("div", { class: "trick" }, h("h3", {}, "The trick"),
+      trick ? [h("p", {}, `led by ${seatName(seats, trick.leader)} · top: `, trick.top ? [cards(trick.top.cards), ` (${trick.top.kind}, strength ${trick.top.strength}, by ${seatName(seats, trick.top.seat)})`]
+        : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
+      plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
+    h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["seat", "role", "cards", "", "score"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, rows)),
+    h("p", { class: "muted" }, `${obs.played.length} card(s) played this deal`),
+    obs.exchanges ? generic(obs.exchanges, seats) : null);
+}
+
+export function describe(action) {
+  if (action.type === "pass") return "pass";
+  if (Array.isArray(action.cards)) return `${action.type}: ${playText(action.cards)}`;
+  return null;
+}
