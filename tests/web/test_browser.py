@@ -355,6 +355,22 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
         page.wait_for_selector(view)  # still the game's own view after the redraw
         page.screenshot(path=shots / f"{game}-after-click.png", full_page=True)
 
+        if game == "fools-crown":
+            # The dice of the round just resolved (between two of the seat's turns), as the replay shows them.
+            page.wait_for_selector("button.action:enabled", timeout=30_000)  # the next round has begun
+            page.goto(f"{server}/#/replay/{match_id}")
+            page.wait_for_selector("#replay-board .fools-crown")
+            for _ in range(40):
+                if page.locator("#replay-board .fools-crown .die").count():
+                    break
+                at = int(page.inner_text("#replay-board #version"))
+                page.click("#back")
+                page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent)"
+                                       " === v", arg=at - 1)
+            dice = page.locator("#replay-board .fools-crown .die")
+            assert dice.count() >= 2 and all(face in "⚀⚁⚂⚃⚄⚅" for face in dice.all_inner_texts())
+            page.screenshot(path=shots / f"{game}-replay-dice.png", full_page=True)
+
         if game == "tumult-royale":
             # Click on (the first statue, ready) until the live tax collection: its hourglass counts down
             # in the game's view from the match's timer, and a tile taken shows in the seat's hand.

@@ -45,13 +45,16 @@ export function view(obs, seats, you) {
 }
 
 export function describe(action, match, cardText) {
+  // In a replay an action may be sealed (the others' commits): no cards, or only the face-up one.
   const cards = (list) => list.map(cardText).join(" and ");
+  const sealed = (verb) => (action.up ? `${verb} ${cardText(action.up)} and a face-down card`
+    : typeof action.count === "number" ? `${verb} ${action.count} card(s), face down` : `${verb} (face down)`);
   switch (action.type) {
-    case "commit": return `commit ${cards(action.cards)}`;
-    case "gamble": return `gamble ${cards(action.cards)}`;
-    case "noble-exchange": return `exchange ${cards(action.cards)}`;
-    case "claim": return `claim the crown ${cardText(action.crown)}`;
-    case "challenge": return `challenge ${seatName(match.seats, action.target)} for ${cardText(action.crown)}`;
+    case "commit": return Array.isArray(action.cards) ? `commit ${cards(action.cards)}` : sealed("commit");
+    case "gamble": return Array.isArray(action.cards) ? `gamble ${cards(action.cards)}` : sealed("gamble");
+    case "noble-exchange": return Array.isArray(action.cards) ? `exchange ${cards(action.cards)}` : sealed("exchange");
+    case "claim": return action.crown ? `claim the crown ${cardText(action.crown)}` : null;
+    case "challenge": return action.crown ? `challenge ${seatName(match.seats, action.target)} for ${cardText(action.crown)}` : null;
     default: return null;
   }
 }

@@ -65,8 +65,8 @@ export function view(obs, seats, you) {
 
 export function describe(action) {
   const words = action.type.replace(/-/g, " ");
-  if (action.type === "setup-guild") return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
-  if (action.type === "play") return `play a ${action.place} card`;
+  if (action.type === "setup-guild" && Array.isArray(action.guilds)) return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
+  if (action.type === "play" && action.place) return `play a ${action.place} card`;
   const rest = Object.entries(action).filter(([k]) => k !== "type").map(([k, v]) =>
     k === "guild" ? GUILDS[v] || v : k === "seat" || k === "target" ? `seat ${v}` : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v);
   return rest.length ? `${words}: ${rest.join(" · ")}` : words;

@@ -53,6 +53,8 @@ export function view(obs, seats, you) {
 
 export function describe(action) {
   if (action.type === "pass") return "pass";
+  if (!["play", "give", "laugh"].includes(action.type)) return null;
   if (Array.isArray(action.cards)) return `${action.type}: ${playText(action.cards)}`;
+  if (typeof action.count === "number") return `${action.type} ${action.count} card(s), face down`; // a sealed gift
   return null;
 }

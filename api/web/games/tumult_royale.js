@@ -69,9 +69,9 @@ export function describe(action, match) {
   const fields = match.observation && match.observation.fields ? match.observation.fields.replace(/\//g, "") : "";
   const where = (f) => `field ${f}${fields[f] && fields[f] !== "?" ? ` (${FIELDS[fields[f]]})` : ""}`;
   switch (action.type) {
-    case "first-statue": return `first statue on ${where(action.field)}`;
-    case "place": return `statue on ${where(action.field)}, pay ${payText(action.pay)}`;
-    case "peek": return `take tile ${action.tile}`;
+    case "first-statue": return typeof action.field === "number" ? `first statue on ${where(action.field)}` : null;
+    case "place": return typeof action.field === "number" ? `statue on ${where(action.field)}, pay ${payText(action.pay)}` : null;
+    case "peek": return typeof action.tile === "number" ? `take tile ${action.tile}` : "take a tile";
     case "keep": return "keep the tile";
     case "return": return "put the tile back";
     case "done": return "done collecting";
