@@ -19,10 +19,11 @@ Jest match at a time (3 players registered once per lane; each match created, jo
 the API, that turnover counted in the window). Each player has its own keep-alive connection for its
 moves and follows the match on its own stream (``GET /matches/{id}/stream``: its view, with its legal
 actions, pushed whenever the version moves on). A player moves when the stream or its last move's answer
-(the 201 carries the mover's new view) shows it legal actions at a version it has not acted on yet: no
-other reads. Each player connects from its own loopback address (127.0.0.x), as distinct clients would,
-since the API holds at most 4 streams per client address. A move counts when its 201 arrives inside the
-window; its latency is that POST's round trip. Refusals (409: overtaken by a racing offer) are counted.
+(the 201 carries the mover's new view) shows it legal actions at a version newer than any it has seen
+(a push that its own move's answer overtook is ignored): no other reads. Each player connects from its
+own loopback address (127.0.0.x), as distinct clients would, since the API holds at most 4 streams per
+client address. A move counts when its 201 arrives inside the window; its latency is that POST's round
+trip. Refusals (409/422, by problem type) are counted apart.
 """
 
 from __future__ import annotations
@@ -74,9 +75,10 @@ class Tally:
     matches: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def refuse(self, status: int) -> None:
+    def refuse(self, status: int, problem: Any) -> None:
+        kind = f"{status} {str((problem or {}).get('type', '')).rsplit(':', 1)[-1]}"
         with self.lock:
-            self.refused[status] = self.refused.get(status, 0) + 1
+            self.refused[kind] = self.refused.get(kind, 0) + 1
 
     def error(self, text: str) -> None:
         with self.lock:
@@ -285,13 +287,15 @@ def play_match(players: list, keys: list, rng: random.Random, window: Window, ta
 
 def play_seat(client: Http, stream, key: str, match_id: str, rng: random.Random, window: Window, tally: Tally,
               poll: float) -> None:
-    acted = 0
+    seen = 0  # the newest version this player knows, from its stream or its own move's answer
     path = f"/matches/{match_id}/stream?seconds=600&poll={poll}"
     try:
         for view in frames(stream, path, key):
-            while (view is not None and view["status"] == "active" and view["legal_actions"]
-                   and view["version"] > acted and not window.stop.is_set()):
-                acted = view["version"]
+            # A push older than what the player holds (its own move's answer overtook it) is ignored.
+            while view is not None and view["version"] > seen and not window.stop.is_set():
+                seen = view["version"]
+                if view["status"] != "active" or not view["legal_actions"]:
+                    break
                 action = rng.choice(view["legal_actions"])
                 started = time.monotonic()
                 status, answer, _ = client.call("POST", f"/matches/{match_id}/moves", {"action": action}, key)
@@ -301,7 +305,7 @@ def play_seat(client: Http, stream, key: str, match_id: str, rng: random.Random,
                         tally.latencies.append(done - started)
                     view = answer  # the mover's new view: it may have to act again at once
                 elif status in (409, 422):  # overtaken by a racing move: wait for the stream
-                    tally.refuse(status)
+                    tally.refuse(status, answer)
                     view = None
                 else:
                     tally.error(f"move answered {status}: {answer}")
