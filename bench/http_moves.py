@@ -132,16 +132,16 @@ class Result:
     matches: int = 0
 
 
-def measure(label: str, k: int, server_pid: int, warmup: float, seconds: float, lane_body) -> Result:
+def measure(label: str, k: int, server_pids: list, warmup: float, seconds: float, lane_body) -> Result:
     window = Window(warmup, seconds)
     tally = Tally()
     lanes = [threading.Thread(target=lane_body, args=(i, window, tally), daemon=True) for i in range(k)]
     for lane in lanes:
         lane.start()
     time.sleep(max(0.0, window.opens - time.monotonic()))
-    server0, client0, busy0 = cpu_seconds(server_pid), time.process_time(), busy_seconds()
+    server0, client0, busy0 = sum(map(cpu_seconds, server_pids)), time.process_time(), busy_seconds()
     time.sleep(max(0.0, window.closes - time.monotonic()))
-    server1, client1, busy1 = cpu_seconds(server_pid), time.process_time(), busy_seconds()
+    server1, client1, busy1 = sum(map(cpu_seconds, server_pids)), time.process_time(), busy_seconds()
     window.stop.set()
     for lane in lanes:
         lane.join(timeout=15)
@@ -367,12 +367,31 @@ def motley_env(schema: str, pool: int) -> dict:
                 PYTHONPATH=str(ROOT))
 
 
-def run_config(label: str, command: list, env: dict, port: int, args, lane_factory, logs: Path) -> list[Result]:
+def start_worker(env: dict, log: Path) -> tuple[dict, subprocess.Popen]:
+    """The tables made once, then a Celery worker (2 processes) on its own queue; the API sends to it."""
+    queue = f"motley-bench-{uuid.uuid4().hex[:8]}"
+    env = dict(env, MOTLEY_TASKS="celery", MOTLEY_QUEUE=queue)
+    subprocess.run([sys.executable, "-m", "api.cli", "migrate"], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    env["MOTLEY_CREATE_TABLES"] = "n"
+    worker = subprocess.Popen([sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-c", "2",
+                               "-l", "warning", "--without-gossip", "--without-mingle", "--without-heartbeat",
+                               "-n", f"{queue}@%h"], cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    time.sleep(5)  # the worker connects and sweeps
+    if worker.poll() is not None:
+        raise RuntimeError(f"the Celery worker exited: {log.read_text()[-2000:]}")
+    return env, worker
+
+
+def run_config(label: str, command: list, env: dict, port: int, args, lane_factory, logs: Path,
+               also: Optional[subprocess.Popen] = None) -> list[Result]:
+    """Start the server, measure each K, stop it; ``also`` (the Celery worker) is counted in its CPU."""
     server = Server(command, env, port, logs / f"{label.replace(' ', '_')}.log")
+    pids = [server.process.pid] + ([also.pid] if also is not None else [])
     try:
         results = []
         for k in args.clients:
-            result = measure(label, k, server.process.pid, args.warmup, args.seconds, lane_factory(port))
+            result = measure(label, k, pids, args.warmup, args.seconds, lane_factory(port))
             results.append(result)
             print_row(result)
         return results
@@ -388,13 +407,13 @@ def print_row(r: Result) -> None:
 
 
 # -- the peer -----------------------------------------------------------------------------------------
-def run_peer(seconds: int) -> dict:
+def run_peer(seconds: int, peers: Path) -> dict:
     """boardgame.io in memory and flat-file (write queue off): {(storage, k): (moves/s, p50, p99)}."""
     results = Path(tempfile.mkdtemp(prefix="bgio-peer-results-"))
     env = dict(os.environ, REPEATS="1", SECONDS_PER_RUN=str(seconds), WARMUP="2",
                STORAGES="memory flatfile-direct", RESULTS=str(results))
     started = time.monotonic()
-    done = subprocess.run(["bash", str(PEERS / "run.sh")], cwd=PEERS, env=env, capture_output=True, text=True,
+    done = subprocess.run(["bash", str(peers / "run.sh")], cwd=peers, env=env, capture_output=True, text=True,
                           timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"peer run failed: {done.stderr[-2000:]}")
@@ -420,8 +439,11 @@ def main() -> None:
                              "(default 4 x the largest K + 4: a stream holds a thread)")
     parser.add_argument("--pool-size", type=int, default=6, help="MOTLEY_POSTGRES_POOL_SIZE per process")
     parser.add_argument("--poll", type=float, default=0.05, help="the streams' poll interval (seconds)")
+    parser.add_argument("--tasks", choices=("inprocess", "celery"), default="inprocess",
+                        help="Motley's tasks in a thread of each API process, or on a Celery worker (2 processes)")
     parser.add_argument("--peer", action="store_true", help="also run the boardgame.io peer (~2 min)")
     parser.add_argument("--peer-seconds", type=int, default=10)
+    parser.add_argument("--peer-dir", type=Path, default=PEERS, help="the peer harness (../shared/peers)")
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--seed", type=int, default=16)
     args = parser.parse_args()
@@ -435,7 +457,8 @@ def main() -> None:
           f"loadavg {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     print(f"# PostgreSQL {settings['server_version']}: synchronous_commit={settings['synchronous_commit']} "
           f"fsync={settings['fsync']} max_connections={settings['max_connections']}")
-    print(f"# server: {threads} threads per process; pool {args.pool_size}/process; window {args.seconds:g} s after "
+    print(f"# server: {threads} threads per process; pool {args.pool_size}/process; tasks {args.tasks};"
+          f" window {args.seconds:g} s after "
           f"{args.warmup:g} s warm-up; streams poll {args.poll:g} s; logs in {logs}")
     print("| config | K | moves/s (bare: req/s) | p50 ms | p99 ms | p99/p50 | server cores | server CPU ms/move "
           "| client cores | machine cores | refused | errors |")
@@ -454,12 +477,19 @@ def main() -> None:
 
     def motley(label: str, extra: list) -> list[Result]:
         schema = schema_for("httpmoves")
+        env = motley_env(schema, args.pool_size)
+        worker = None
         try:
+            if args.tasks == "celery":
+                env, worker = start_worker(env, logs / f"{label.replace(' ', '_')}.worker.log")
             command = [sys.executable, "-m", "api.cli", "serve", "--port", str(args.port), "--threads", str(threads),
                        *extra]
-            return run_config(label, command, motley_env(schema, args.pool_size), args.port, args,
-                              lambda port: motley_lane(port, args.poll, args.seed), logs)
+            return run_config(label + (" +celery" if worker else ""), command, env, args.port, args,
+                              lambda port: motley_lane(port, args.poll, args.seed), logs, worker)
         finally:
+            if worker is not None:
+                worker.terminate()
+                worker.wait(timeout=30)
             drop(schema)
 
     for r in motley("motley waitress", []):
@@ -468,7 +498,7 @@ def main() -> None:
         for r in motley(f"motley gunicorn x{n}", ["--server", "gunicorn", "--processes", str(n)]):
             all_results[(f"gunicorn{n}", r.k)] = r
 
-    peer = run_peer(args.peer_seconds) if args.peer else {}
+    peer = run_peer(args.peer_seconds, args.peer_dir) if args.peer else {}
     if peer:
         print("\n| peer (boardgame.io 0.50.2) | K | moves/s | p50 ms | p99 ms | server CPU ms/move |")
         print("|---|---:|---:|---:|---:|---:|")
@@ -495,6 +525,9 @@ def main() -> None:
             rates = [all_results[(f"gunicorn{n}", k)].per_s for n in args.processes]
             print(f"| {k} | " + " | ".join(f"{rate:,.1f}" for rate in rates) + " | " +
                   " | ".join(f"{rate / rates[0]:.2f}" for rate in rates[1:]) + " |")
+    refusals = {f"{key[0]} K={key[1]}": r.refused for key, r in all_results.items() if r.refused}
+    if refusals:
+        print(f"\nrefusals by problem type: {refusals}")
     errors = {key: r.errors for key, r in all_results.items() if r.errors}
     if errors:
         print(f"\nerrors: {errors} (see the server logs in {logs})")
