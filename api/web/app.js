@@ -266,6 +266,14 @@ function resultView(match) {
   );
 }
 
+// A free seat of an open match; a private one asks for its invitation code.
+function takeSeat(id, match, error, draw) {
+  const code = match.unlisted ? h("input", { id: "seat-code", placeholder: "invitation code", size: 16 }) : null;
+  const body = () => (code ? { invitation_code: code.value.trim() } : {});
+  return [code, h("button", { id: "take-seat", onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)) },
+    "Take a seat")];
+}
+
 async function table(id, params) {
   const spectator = params.get("as") === "spectator" || !identity.key();
   const options = { anonymous: spectator };
@@ -302,7 +310,7 @@ async function table(id, params) {
     fill(board, 
       matchHeader(match),
       h("div", { class: "controls" },
-      open && !spectator && !seated ? h("button", { onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, {})).match)) }, "Take a seat") : null,
+      open && !spectator && !seated ? takeSeat(id, match, error, draw) : null,
       open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
       lifecycle(match, seated && !spectator, error, draw)),
       invitationBox(match),

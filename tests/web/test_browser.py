@@ -410,8 +410,10 @@ def test_a_private_match_is_joined_with_its_invitation_code_or_link(server, brow
     ann.select_option("#create-game", "jest")
     ann.fill("#create-seats", "4")
     ann.dispatch_event("#create-seats", "change")
-    ann.locator("select.computer").nth(2).select_option("basic")  # seats 1 and 2 stay for people
-    ann.check("#create-unlisted")
+    ann.locator("select.computer").nth(2).select_option("basic")
+    ann.check("#create-unlisted")  # the seat count's change event fires on leaving it: the choice stays
+    assert ann.locator("select.computer").nth(2).input_value() == "basic"
+    ann.locator("select.computer").nth(2).select_option("")  # every seat for a person
     ann.screenshot(path=shots / "1-create-private.png", full_page=True)
     ann.click("#create-submit")
     ann.wait_for_url("**/#/match/*")
@@ -457,8 +459,18 @@ def test_a_private_match_is_joined_with_its_invitation_code_or_link(server, brow
     cy.wait_for_selector(".match-head >> text=cy")
     ann.wait_for_selector(".match-head >> text=bob")
     ann.wait_for_selector(".match-head >> text=cy")
+
+    # Dan opens the table itself: a private match's free seat asks for the code.
+    dan = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
+    register_in(dan, server, "dan")
+    dan.goto(f"{server}/#/match/{match_id}")
+    dan.wait_for_selector("#seat-code")
+    dan.fill("#seat-code", code)
+    dan.click("#take-seat")
+    dan.wait_for_selector("#start")  # seated: he may start it too
+    ann.wait_for_selector(".match-head >> text=dan")
     seated = requests.get(f"{server}/matches/{match_id}", timeout=10).json()["seats"]
-    assert [seat.get("name") for seat in seated[:3]] == ["ann", "bob", "cy"]
+    assert [seat.get("name") for seat in seated] == ["ann", "bob", "cy", "dan"]
     ann.click("#start")
     ann.wait_for_function("document.querySelector('#status').textContent === 'active'")
     ann.wait_for_selector(".game-view .jest")

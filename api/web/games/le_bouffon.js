@@ -24,12 +24,13 @@ function playText(ids) {
 }
 
 export function view(obs, seats, you) {
-  const n = obs.roles.length;
+  const n = obs.hand_counts.length;
+  const waiting = new Set(obs.waiting || []); // the exchange: the givers still to choose
   const trick = obs.trick;
   const turn = trick ? trick.turn : null;
-  const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s ? "acting" : "" },
+  const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s || waiting.has(s) ? "acting" : "" },
     h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
-    h("td", { class: "role" }, obs.roles[s]), h("td", {}, obs.hand_counts[s]),
+    h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
     h("td", {}, obs.finished.includes(s) ? `out (${obs.finished.indexOf(s) + 1})` : ""),
     h("td", {}, obs.scores[s])));
   const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatName(seats, seat)), ": ",
@@ -48,7 +49,11 @@ export function view(obs, seats, you) {
       h("thead", {}, h("tr", {}, ["seat", "role", "cards", "", "score"].map((t) => h("th", {}, t)))),
       h("tbody", {}, rows)),
     h("p", { class: "muted" }, `${obs.played.length} card(s) played this deal`),
-    obs.exchanges ? generic(obs.exchanges, seats) : null);
+    obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
+    obs.exchange ? h("div", { class: "exchange" }, h("h3", {}, "Your exchange this deal"),
+      obs.exchange.gave ? h("p", {}, "gave ", cards(obs.exchange.gave)) : null,
+      obs.exchange.received ? h("p", {}, "received ", cards(obs.exchange.received)) : null,
+      obs.exchange.gave || obs.exchange.received ? null : generic(obs.exchange, seats)) : null);
 }
 
 export function describe(action) {
