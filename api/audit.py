@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import api_key, container, current_player, service
+from api.context import api_key, container, current_player, service, stream_waits
 from application import errors
 from application.following import follow_events
 from application.history import History
@@ -141,7 +141,8 @@ class EventStream(MethodView):
         latest, _ = motley_history.lens(match_id, who)  # 404 before the stream starts
         last_seen = (request.headers.get("Last-Event-ID") or "").strip()
         seen = int(last_seen) if last_seen.isdigit() else 0
-        items = follow_events(motley_history, latest.id, who, seen, query["seconds"], query["poll"])
+        poll, sleep = stream_waits(latest.id, query["poll"])
+        items = follow_events(motley_history, latest.id, who, seen, query["seconds"], poll, sleep=sleep)
 
         def events():
             for item in items:

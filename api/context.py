@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Optional
+import time
+from typing import Any, Callable, Optional
 
 from flask import current_app, request
 
+from application.log_watcher import RECHECK_SECONDS
 from application.service import Motley
 from domain.player import Player
 
@@ -16,6 +18,17 @@ def container():
 
 def service() -> Motley:
     return container().app
+
+
+def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[float], None]]:
+    """How a stream of ``originator_id`` (None: of anything) waits between reads: (the longest wait,
+    the sleep). With the container's log watcher (application/log_watcher.py) the stream is woken
+    when the log moves and otherwise rechecks every RECHECK_SECONDS, whatever ``poll`` the client
+    asked; without one it polls every ``poll`` seconds."""
+    watcher = getattr(container(), "watcher", None)
+    if watcher is None:
+        return poll, time.sleep
+    return max(poll, RECHECK_SECONDS), watcher.sleeper(originator_id)
 
 
 def api_key() -> Optional[str]:

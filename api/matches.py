@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.audit import history, viewer
-from api.context import container, current_player, service
+from api.context import container, current_player, service, stream_waits
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
@@ -208,9 +208,10 @@ class Stream(MethodView):
         changes, until the match is finished or ``seconds`` pass; reconnect with Last-Event-ID."""
         last_seen = request.headers.get("Last-Event-ID", "")
         seen = int(last_seen) if last_seen.isdigit() else 0
-        service().get_match(match_id)  # an unknown match is a 404 problem, before the stream starts
+        match_uuid = service().read_match(match_id).id  # an unknown match is a 404, before the stream starts
         who = viewer()
-        updates = follow(service(), match_id, who, seen, query["seconds"], query["poll"])
+        poll, sleep = stream_waits(match_uuid, query["poll"])
+        updates = follow(service(), match_uuid, who, seen, query["seconds"], poll, sleep=sleep)
 
         def events():
             sent = seen

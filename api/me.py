@@ -8,7 +8,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import container, current_player, service
+from api.context import container, current_player, service, stream_waits
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for
 
@@ -62,8 +62,9 @@ class MyStream(MethodView):
         player_id = str(current_player().id)
         last = request.headers.get("Last-Event-ID", "")
         after = int(last) if last.isdigit() else None
-        items = feed(service(), player_id, after, query["seconds"], query["poll"],
-                     waiting=lambda: waiting_ids(player_id))
+        poll, sleep = stream_waits(None, query["poll"])
+        items = feed(service(), player_id, after, query["seconds"], poll,
+                     waiting=lambda: waiting_ids(player_id), sleep=sleep)
 
         def events():
             for entry in items:

@@ -47,7 +47,7 @@ def follow(
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
             beat = monotonic()
-        sleep(poll)
+        sleep(max(0.0, min(poll, deadline - monotonic())))
 
 
 def follow_events(
@@ -80,4 +80,4 @@ def follow_events(
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
             beat = monotonic()
-        sleep(poll)
+        sleep(max(0.0, min(poll, deadline - monotonic())))

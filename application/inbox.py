@@ -91,4 +91,4 @@ def feed(
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
             beat = monotonic()
-        sleep(poll)
+        sleep(max(0.0, min(poll, deadline - monotonic())))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Optional, cast
 
 from application.league import LeagueProjection
+from application.log_watcher import LogWatcher
 from application.ports import TASK_SWEEP, LeagueView, MatchListView, Task, TaskQueue
 from application.projections import MatchListProjection
 from application.service import Motley, utcnow
@@ -40,6 +41,7 @@ class Container:
     keeper: RoundKeeper
     dependencies: Optional[Dependencies] = None  # what the readiness endpoint reports
     gate: Optional[DatabaseGate] = None  # fast refusals while PostgreSQL is away
+    watcher: Optional[LogWatcher] = None  # wakes the live streams when the log moves (started on demand)
 
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
@@ -49,6 +51,8 @@ class Container:
         close = getattr(self.tasks, "close", None)
         if close is not None:
             close()
+        if self.watcher is not None:
+            self.watcher.close()
         self.app.close()
 
 
@@ -83,7 +87,7 @@ def build(
         tasks.bind(handlers)
     gate, checks = _health(settings, app)
     return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
-                     Dependencies(checks), gate)
+                     Dependencies(checks), gate, LogWatcher(app.recorder))
 
 
 def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:

@@ -1,0 +1,130 @@
+"""One reader of the event log's end for every live stream of a process (issue 12).
+
+A stream used to poll the store for its match every ``poll`` seconds (0.2 by default): 500 open
+streams were 2,500 queries a second, whether anything happened or not. Here one thread reads the new
+notifications every ``INTERVAL`` seconds, while anybody waits, and wakes only the streams whose match
+(or, for a player's feed, anything) changed; a stream then reads its match once. A woken stream that
+finds nothing new (a spurious wake) just waits again, and a stream re-reads at least every
+``RECHECK_SECONDS`` whatever it was told, so a change the watcher missed costs a delay, never an update.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Optional
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two reads of the log's end while anybody waits.
+INTERVAL = 0.05
+#: A waiting stream reads its match again after this long even if the watcher told it nothing.
+RECHECK_SECONDS = 2.0
+#: The watcher's thread ends after this long with nobody waiting (and starts again on demand).
+IDLE_SECONDS = 10.0
+#: Notifications read at once.
+BATCH = 500
+#: How many originators' change counts are kept; past that the counts restart (spurious wakes only).
+KEPT = 50_000
+
+ANYTHING = None  # the key of "any new notification" (a player's feed follows every match)
+
+
+class LogWatcher:
+    def __init__(self, recorder: Any, interval: float = INTERVAL):
+        self.recorder = recorder  # the application recorder: max_notification_id, select_notifications
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._changed: dict[Any, int] = {}  # originator id (or ANYTHING) -> batches that touched it
+        self._conditions: dict[Any, list] = {}  # originator id -> [Condition, waiters]
+        self._thread: Optional[threading.Thread] = None
+        self._position = 0
+        self._stopped = False
+        self.reads = 0  # notification reads made (bench/streams.py reports it)
+
+    def sleeper(self, originator_id: Any = ANYTHING) -> Sleeper:
+        """A ``sleep(seconds)`` for a stream of ``originator_id``: it returns once that originator
+        changed since the last return (or since now), or after ``seconds``. A stream that has a
+        watcher may pass long sleeps (``RECHECK_SECONDS``): it is woken when there is news."""
+        self._ensure_running()  # before the stream's first read, so no change after it is missed
+        with self._lock:
+            token = self._changed.get(originator_id, 0)
+        return Sleeper(self, originator_id, token)
+
+    def wait(self, originator_id: Any, token: int, timeout: float) -> int:
+        """Block until ``originator_id`` changed past ``token`` or ``timeout`` passed; the new token."""
+        self._ensure_running()
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            entry = self._conditions.setdefault(originator_id, [threading.Condition(self._lock), 0])
+            entry[1] += 1
+            try:
+                while self._changed.get(originator_id, 0) == token and not self._stopped:
+                    remaining = deadline - time.monotonic()
+                    if remaining <= 0:
+                        break
+                    entry[0].wait(remaining)
+                return self._changed.get(originator_id, 0)
+            finally:
+                entry[1] -= 1
+                if entry[1] == 0:
+                    self._conditions.pop(originator_id, None)
+
+    def close(self) -> None:
+        with self._lock:
+            self._stopped = True
+            for condition, _ in self._conditions.values():
+                condition.notify_all()
+        if self._thread is not None and self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    # -- the watching thread ----------------------------------------------------------------------
+    def _ensure_running(self) -> None:
+        with self._lock:
+            if self._stopped or (self._thread is not None and self._thread.is_alive()):
+                return
+            self._position = self.recorder.max_notification_id() or 0
+            self._thread = threading.Thread(target=self._run, name="motley-log-watcher", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        idle_since = time.monotonic()
+        while True:
+            time.sleep(self.interval)
+            with self._lock:
+                if self._stopped:
+                    return
+                if self._conditions:
+                    idle_since = time.monotonic()
+                elif time.monotonic() - idle_since > IDLE_SECONDS:
+                    self._thread = None
+                    return
+            try:
+                notifications = self.recorder.select_notifications(
+                    start=self._position, limit=BATCH, inclusive_of_start=False)
+                self.reads += 1
+            except Exception:  # the database is away: the streams recheck on their own meanwhile
+                log.warning("the log watcher cannot read the log; retrying", exc_info=True)
+                time.sleep(1.0)
+                continue
+            if not notifications:
+                continue
+            self._position = notifications[-1].id
+            touched = {n.originator_id for n in notifications}
+            with self._lock:
+                if len(self._changed) > KEPT:
+                    self._changed.clear()
+                for originator_id in (*touched, ANYTHING):
+                    self._changed[originator_id] = self._changed.get(originator_id, 0) + 1
+                    entry = self._conditions.get(originator_id)
+                    if entry is not None:
+                        entry[0].notify_all()
+
+
+class Sleeper:
+    def __init__(self, watcher: LogWatcher, originator_id: Any, token: int):
+        self.watcher, self.originator_id, self.token = watcher, originator_id, token
+
+    def __call__(self, seconds: float) -> None:
+        self.token = self.watcher.wait(self.originator_id, self.token, seconds)
