@@ -16,6 +16,8 @@ def main(argv=None) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--threads", type=int, default=8, help="request threads per process")
+    serve.add_argument("--stream-threads", type=int, default=600,
+                       help="threads for streams and waiting reads beside them (waitress; api/server.py)")
     serve.add_argument("--processes", type=int, default=1,
                        help="API processes; above 1 they run under gunicorn, each with its own pools (PostgreSQL)")
     serve.add_argument("--server", choices=("waitress", "gunicorn"), default=None,
@@ -60,17 +62,16 @@ def main(argv=None) -> None:
     if server == "gunicorn":
         raise SystemExit(serve_processes(args, Settings.from_env()))
 
-    import waitress
-
     from api import create_app
     from api.request_log import configure
+    from api.server import make_server
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
     container = build()
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
-    waitress.serve(create_app(container), host=args.host, port=args.port, threads=args.threads)
+    make_server(create_app(container), args.host, args.port, args.threads, args.stream_threads).run()
 
 
 def serve_processes(args, settings) -> int:

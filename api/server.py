@@ -1,0 +1,58 @@
+"""The embedded WSGI server: waitress, with the long-lived requests on threads of their own (issue 12).
+
+A stream (``.../stream``, up to a day) or a read that waits for a read model (``?after=``, up to 5 s)
+holds the thread that serves it. On waitress's one pool of ``threads``, eight open streams took every
+thread and even ``GET /games`` stalled. Here waitress hands each request to one of two pools when it
+has been read: the long-lived ones to a pool of ``stream_threads`` (idle threads cost little: a stream
+sleeps on the log watcher, application/log_watcher.py), everything else to the ``threads`` that no
+stream can take. api/rates.py still caps each client at a few long-lived requests at once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import parse_qs
+
+from waitress.server import create_server
+from waitress.task import ThreadedTaskDispatcher
+
+#: Threads for streams and waiting reads, beside the request threads.
+STREAM_THREADS = 600
+
+
+def is_long_lived(path: str, method: str, query: str) -> bool:
+    """The requests api/rates.py counts as holding a thread (``holds_a_thread``), from the raw request."""
+    if path.endswith("/stream"):
+        return True
+    return method == "GET" and "after" in parse_qs(query or "") and not path.endswith("/events")
+
+
+class SplitDispatcher(ThreadedTaskDispatcher):
+    """waitress's dispatcher, sending long-lived requests to a second pool of threads."""
+
+    def __init__(self, threads: int, stream_threads: int):
+        super().__init__()
+        self.set_thread_count(threads)
+        self.long_lived = ThreadedTaskDispatcher()
+        self.long_lived.set_thread_count(stream_threads)
+
+    def add_task(self, task: Any) -> None:
+        # The task is waitress's channel; its first request is the one it will serve now.
+        requests = getattr(task, "requests", None) or []
+        request = requests[0] if requests else None
+        if request is not None and is_long_lived(request.path or "", request.command or "", request.query or ""):
+            self.long_lived.add_task(task)
+        else:
+            super().add_task(task)
+
+    def shutdown(self, cancel_pending: bool = True, timeout: int = 5) -> bool:
+        self.long_lived.shutdown(cancel_pending, timeout)
+        return super().shutdown(cancel_pending, timeout)
+
+
+def make_server(app: Any, host: str, port: int, threads: int = 8, stream_threads: int = STREAM_THREADS) -> Any:
+    """A waitress server for ``app`` (call ``.run()``), its long-lived requests on their own threads."""
+    return create_server(app, host=host, port=port, threads=threads,
+                         _dispatcher=SplitDispatcher(threads, stream_threads),
+                         # More connections than waitress's default 100: each open stream is one.
+                         connection_limit=max(100, stream_threads + 4 * threads))

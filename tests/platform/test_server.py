@@ -1,0 +1,52 @@
+"""Streams and waiting reads have threads of their own (api/server.py): they cannot starve the API."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+import requests
+
+from api import create_app
+from api.rates import MAX_HELD_PER_CLIENT
+from api.server import is_long_lived, make_server
+from tests.platform.test_faults import free_port
+
+
+def test_the_long_lived_requests_are_told_apart_as_the_rate_limits_count_them():
+    assert is_long_lived("/matches/x/stream", "GET", "seconds=5")
+    assert is_long_lived("/me/stream", "GET", "")
+    assert is_long_lived("/matches", "GET", "after=12")
+    assert not is_long_lived("/matches/x/events", "GET", "after=12")  # a page, not a wait
+    assert not is_long_lived("/matches", "GET", "offset=5")
+    assert not is_long_lived("/matches", "POST", "after=1")
+
+
+@pytest.mark.parametrize("request_threads", [1, 2])
+def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, request_threads):
+    port = free_port()
+    server = make_server(create_app(motley), "127.0.0.1", port, threads=request_threads, stream_threads=16)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        key = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()["api_key"]
+        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
+                                 headers={"Authorization": f"Bearer {key}"}, timeout=10).json()["id"]
+        # More open streams than request threads (as many as a client may hold).
+        opened = [requests.get(f"{base}/matches/{match_id}/stream", params={"seconds": 3}, stream=True, timeout=10)
+                  for _ in range(MAX_HELD_PER_CLIENT)]
+        assert all(r.status_code == 200 for r in opened)
+        started = time.monotonic()
+        for _ in range(5):
+            assert requests.get(f"{base}/games", timeout=2).status_code == 200
+        joined = requests.post(f"{base}/matches/{match_id}/seats", json={},
+                               headers={"Authorization": f"Bearer {key}"}, timeout=2)
+        assert joined.status_code == 201, joined.text
+        assert time.monotonic() - started < 2  # served at once, not after the streams' 3 s
+        # The streams still work: each got the match, then the change the seat made.
+        for response in opened:
+            text = response.content.decode()
+            assert text.startswith("id: 1") and "id: 2" in text
+    finally:
+        server.close()
