@@ -7,9 +7,17 @@ import { chart, countdown as deadlineNode, describeAction, fill, h, observation,
 const view = document.getElementById("view");
 let leaving = []; // what the current view must stop (its streams) when another one opens
 
-function show(...nodes) {
-  fill(view, ...nodes);
+let routeTicket = 0; // which route drew last: a slower view of a route already left must not draw over it
+
+// A view's painter, bound to the route that opened it (called before the view's first await): once the
+// person has gone elsewhere it draws nothing, and live() says so (its streams are not started).
+function screen() {
+  const mine = routeTicket;
+  const paint = (...nodes) => { if (paint.live()) fill(view, ...nodes); };
+  paint.live = () => mine === routeTicket;
+  return paint;
 }
+const show = (...nodes) => fill(view, ...nodes);
 
 function problemBox(error) {
   const detail = error instanceof Problem ? error.message : String(error.message || error);
@@ -58,6 +66,7 @@ function renderMe() {
 
 // -- lobby ---------------------------------------------------------------------------------------
 async function lobby() {
+  const show = screen();
   const all = await games();
   const [open, active, finished] = await Promise.all(
     ["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)));
@@ -179,6 +188,7 @@ function joinForm() {
 
 // The invitation link opened: take the seat (once registered) and go to the table.
 async function joinLink(id, code) {
+  const show = screen();
   if (!identity.player()) {
     show(h("h1", {}, "Join a private match"), h("p", { class: "hint" }, "Register (top right), then open the link again."));
     return;
@@ -275,6 +285,7 @@ function takeSeat(id, match, error, draw) {
 }
 
 async function table(id, params) {
+  const show = screen();
   const spectator = params.get("as") === "spectator" || !identity.key();
   const options = { anonymous: spectator };
   const error = h("div", { id: "refusal" });
@@ -325,6 +336,7 @@ async function table(id, params) {
   error, board);
   await games();
   draw(await get(`/matches/${id}`, options));
+  if (!show.live()) return;
   // Live: the stream pushes the view whenever the version changes (no polling); it ends at the finish.
   leaving.push(follow(`/matches/${id}/stream?seconds=300`, (name, match) => {
     if (name !== "match") return undefined;
@@ -357,6 +369,7 @@ function eventText(event, match) {
 // Every version as the viewer may see it (docs/architecture.md, "Visibility"): a seat with its key, or a
 // spectator; once a match is over and revealed both see everything.
 async function replay(id, params) {
+  const show = screen();
   const spectator = params.get("as") === "spectator" || !identity.key();
   const options = { anonymous: spectator };
   await games();
@@ -408,6 +421,7 @@ async function fresh(path) {
 
 // -- leaderboards and ratings --------------------------------------------------------------------
 async function leaderboard(game) {
+  const show = screen();
   const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=100`)]);
   const select = h("select", { id: "board-game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
@@ -422,6 +436,7 @@ async function leaderboard(game) {
 }
 
 async function player(id, game) {
+  const show = screen();
   const profile = await get(`/players/${id}`);
   const all = await games();
   const rated = Array.isArray(profile.ratings) ? profile.ratings.map((r) => r.game) : Object.keys(profile.ratings || {});
@@ -455,6 +470,7 @@ function statistics(rows) {
 
 // -- tournaments ---------------------------------------------------------------------------------
 async function tournaments() {
+  const show = screen();
   const page = await get("/tournaments");
   show(h("h1", {}, "Tournaments"), page.items.length ? h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status", ""].map((t) => h("th", {}, t)))),
@@ -463,6 +479,7 @@ async function tournaments() {
 }
 
 async function tournament(id) {
+  const show = screen();
   const head = h("div");
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
@@ -484,6 +501,7 @@ async function tournament(id) {
   };
   await games();
   const t = await drawStandings();
+  if (!show.live()) return;
   show(head, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow each playing table's stream; when one finishes, read the standings again.
   const followed = new Set();
@@ -516,6 +534,7 @@ const ROUTES = [
 ];
 
 async function route() {
+  const ticket = ++routeTicket;
   leaving.forEach((stop) => stop());
   leaving = [];
   const [path, query] = (location.hash || "#/").split("?");
@@ -526,7 +545,7 @@ async function route() {
     try {
       await open(m, params);
     } catch (error) {
-      show(problemBox(error));
+      if (ticket === routeTicket) show(problemBox(error));
     }
     return;
   }
