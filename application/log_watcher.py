@@ -20,7 +20,7 @@ log = logging.getLogger(__name__)
 #: Seconds between two reads of the log's end while anybody waits.
 INTERVAL = 0.05
 #: A waiting stream reads its match again after this long even if the watcher told it nothing.
-RECHECK_SECONDS = 2.0
+RECHECK_SECONDS = 5.0
 #: The watcher's thread ends after this long with nobody waiting (and starts again on demand).
 IDLE_SECONDS = 10.0
 #: Notifications read at once.
