@@ -102,14 +102,9 @@ def sqlite_motley(tmp_path, rng):
     container.close()
 
 
-@pytest.fixture(scope="session")
-def worker_env(tmp_path_factory):
-    """A PostgreSQL schema and a broker queue with a real Celery worker process consuming it."""
-    schema = f"w_{uuid.uuid4().hex[:12]}"
-    queue = f"motley-test-{uuid.uuid4().hex[:8]}"
-    create_schema(schema)
-    settings = pg_settings(schema, tasks="celery", broker_url=BROKER, queue=queue)
-    build(settings, tasks=CeleryTaskQueue(BROKER, queue)).close()  # migrate once, before the worker
+def start_worker(schema: str, queue: str, broker: str, log: Path) -> subprocess.Popen:
+    """A real Celery worker process (two children) on ``schema``'s tables, consuming ``queue`` from
+    ``broker``; returns once it is ready."""
     env = dict(os.environ)
     env.update(
         MOTLEY_STORE="postgres",
@@ -119,12 +114,11 @@ def worker_env(tmp_path_factory):
         MOTLEY_POSTGRES_SCHEMA=schema,
         MOTLEY_POSTGRES_POOL_SIZE="2",
         MOTLEY_TASKS="celery",
-        MOTLEY_BROKER_URL=BROKER,
+        MOTLEY_BROKER_URL=broker,
         MOTLEY_QUEUE=queue,
         MOTLEY_RANDOM_SEED=str(WORKER_SEED),  # the worker's chance and computers, reproducible too
         PYTHONPATH=str(ROOT),
     )
-    log = tmp_path_factory.mktemp("worker") / "worker.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-c", "2", "-l", "info",
          "--without-gossip", "--without-mingle", "--without-heartbeat", "-n", f"{queue}@%h", "-f", str(log)],
@@ -133,19 +127,34 @@ def worker_env(tmp_path_factory):
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if log.exists() and " ready." in log.read_text():
-            break
+            return process
         if process.poll() is not None:
             raise RuntimeError(f"the Celery worker exited: {log.read_text() if log.exists() else ''}")
         time.sleep(0.2)
-    else:
-        process.terminate()
-        raise RuntimeError("the Celery worker did not become ready in 60 s")
-    yield settings, log
+    process.terminate()
+    raise RuntimeError("the Celery worker did not become ready in 60 s")
+
+
+def stop_worker(process: subprocess.Popen) -> None:
     process.terminate()
     try:
         process.wait(timeout=20)
     except subprocess.TimeoutExpired:
         process.kill()
+
+
+@pytest.fixture(scope="session")
+def worker_env(tmp_path_factory):
+    """A PostgreSQL schema and a broker queue with a real Celery worker process consuming it."""
+    schema = f"w_{uuid.uuid4().hex[:12]}"
+    queue = f"motley-test-{uuid.uuid4().hex[:8]}"
+    create_schema(schema)
+    settings = pg_settings(schema, tasks="celery", broker_url=BROKER, queue=queue)
+    build(settings, tasks=CeleryTaskQueue(BROKER, queue)).close()  # migrate once, before the worker
+    log = tmp_path_factory.mktemp("worker") / "worker.log"
+    process = start_worker(schema, queue, BROKER, log)
+    yield settings, log
+    stop_worker(process)
     drop_schema(schema)
 
 

@@ -309,3 +309,73 @@ def test_a_broker_outage_loses_no_task_and_saved_writes_succeed(worker_env, prox
               "outbox empty, every match scored once")
     finally:
         container.close()
+
+
+@pytest.mark.slow  # a worker process of its own and a whole outage
+def test_the_worker_recovers_by_itself_when_the_broker_comes_back(tmp_path, seed):
+    """The broker goes away for everybody (the API and the worker reach it through one proxy, cut and
+    restored), under moves: the worker reconnects by itself, and every finished match is scored once."""
+    import random
+    import uuid
+
+    from tests.conftest import BROKER, create_schema, drop_schema, pg_settings, start_worker, stop_worker
+    from tests.platform.client import ApiClient
+
+    host_port = BROKER.split("@", 1)[1].split("/", 1)[0]
+    host, port = host_port.split(":")
+    proxy = TcpProxy((host, int(port)))
+    proxy.start()
+    url = BROKER.replace(host_port, f"127.0.0.1:{proxy.port}")
+    schema, queue_name = f"b_{uuid.uuid4().hex[:12]}", f"motley-outage-{uuid.uuid4().hex[:8]}"
+    create_schema(schema)
+    settings = pg_settings(schema, tasks="celery", broker_url=url, queue=queue_name)
+    queue = CeleryTaskQueue(url, queue_name)
+    container = build(settings, tasks=queue)
+    log = tmp_path / "worker.log"
+    worker = start_worker(schema, queue_name, url, log)
+    try:
+        client = ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+        match_ids = [client.new_match("jest", 3, keys) for _ in range(3)]
+        rng = random.Random(f"{seed}-restart")
+        rounds, cut, restored = 0, False, False
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline:
+            views = [client.get(f"/matches/{m}", key=keys[0]).body for m in match_ids]
+            if all(v["status"] == "finished" for v in views):
+                break
+            rounds += 1
+            if rounds == 15:
+                proxy.stop()  # the broker is gone for the API and the worker alike ...
+                cut = True
+            if rounds == 60:
+                proxy.start()  # ... and back: nobody restarts the worker
+                restored = True
+            for view in views:
+                turn = view["to_act"]
+                if view["status"] != "active" or turn["kind"] != "players":
+                    continue
+                seat = rng.choice(turn["seats"])
+                mine = client.get(f"/matches/{view['id']}", key=keys[seat]).body
+                if mine["legal_actions"]:
+                    answer = client.post(f"/matches/{view['id']}/moves",
+                                         {"action": rng.choice(mine["legal_actions"])}, key=keys[seat])
+                    assert answer.status in (201, 409), answer.text
+            time.sleep(0.02)
+        if not restored:
+            proxy.start()
+        assert cut, "the matches ended before the outage"
+        for match_id in match_ids:  # scored by the same worker process, after it reconnected
+            deadline = time.monotonic() + 90
+            while client.get(f"/matches/{match_id}").body["status"] != "finished":
+                assert time.monotonic() < deadline, "a match was never scored: the worker did not recover"
+                time.sleep(0.2)
+            events = client.get(f"/matches/{match_id}/events").body["items"]
+            assert [e["step"]["type"] for e in events if e["type"] == "StepResolved"].count("final-scoring") == 1
+        assert worker.poll() is None, "the worker exited"
+        assert queue.waiting == 0
+    finally:
+        container.close()
+        stop_worker(worker)
+        proxy.stop()
+        drop_schema(schema)
