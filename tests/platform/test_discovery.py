@@ -56,6 +56,8 @@ def test_a_front_end_builds_a_create_match_form_for_every_game(client):
                            key=key)
         assert made.status == 201 and made.body["options"] == chosen, made.text
         for name, option in schema["properties"].items():  # what the schema refuses, the service refuses
+            # A form needs the choices: every string option lists its allowed values.
+            assert option["type"] != "string" or "enum" in option, (game["name"], name)
             wrong = [option["maximum"] + 1] if "maximum" in option else []
             wrong += ["not-" + option["enum"][0]] if "enum" in option else []
             wrong += [[]]  # no option is a list

@@ -50,6 +50,17 @@ class FoolsCrownEngine(Engine):
     def default_options(self) -> dict:
         return {"safety_cap": True, "commit_order": "simultaneous"}
 
+    def describe_options(self) -> dict[str, dict]:
+        # What check_options enforces, as docs/rules/fools-crown.md states it.
+        described = super().describe_options()
+        described["safety_cap"]["description"] = ("The safety cap [HR 3.4]: after round 30 the match ends "
+                                                  "(docs/rules/fools-crown.md)")
+        described["commit_order"].update(
+            enum=list(COMMIT_ORDERS),
+            description="simultaneous: every seat commits at once, sealed until all have [FC-SEAL]; seat-order: "
+                        "one seat at a time, each face-up card shown at once (HR 3.4 step 2) [FC-ORDER]")
+        return described
+
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         merged = super().check_options(num_players, options)
         if merged["commit_order"] not in COMMIT_ORDERS:
