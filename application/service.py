@@ -12,7 +12,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from time import monotonic
+from time import monotonic, perf_counter
 from typing import Any, Callable, Iterable, Optional, cast
 from uuid import UUID, uuid5
 
@@ -41,6 +41,8 @@ RETRIES = 20
 #: How long a verified API key is trusted without looking its player up again, and how many are kept.
 VERIFIED_KEY_SECONDS = 2.0
 VERIFIED_KEYS_KEPT = 10_000
+#: The longest a computer opponent's search thinks about one move: a player waits about a second.
+COMPUTER_SECONDS = 0.8
 #: The events ``Match.settle`` appends after a command, in the command's own save (domain/match.py).
 SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "ResolutionDue", "Finished"})
 REPLAY_LOOKAHEAD = 500  # events read past a replayed move to find the end of its save
@@ -101,6 +103,7 @@ class Motley(Application):
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
+        self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
 
     # -- players ---------------------------------------------------------------------------------
     def register_player(self, name: str) -> tuple[UUID, str]:
@@ -377,7 +380,11 @@ class Motley(Application):
             if level is None:
                 action = self.rng.choice(legal)
             else:
-                action = engine.bots()[level](engine.observation(match.state, seat), legal, self.rng)
+                bot = engine.bots()[level]
+                budgeted = getattr(bot, "with_budget", None)  # a search: bounded in time as well (issue 14)
+                if budgeted is not None:
+                    bot = budgeted(seconds=COMPUTER_SECONDS, clock=self.search_clock)
+                action = bot(engine.observation(match.state, seat), legal, self.rng)
             engine.check(match.state, seat, action)
         except Exception:  # a faulty computer opponent must not stall the match: it plays at random
             log.exception("computer %s at seat %s of match %s failed", level, seat, match.id)
