@@ -11,10 +11,17 @@ from collections import deque
 from datetime import datetime, timezone
 from typing import Optional
 
-from application.ports import Task, TaskQueue
+from application.ports import TASK_BOT, Task, TaskQueue
 from application.tasks import TaskHandlers
 
 log = logging.getLogger(__name__)
+
+
+def computers_queue_name(queue: str) -> str:
+    """Where computer opponents' moves go, beside ``queue``: a search thinks for up to a second, so
+    a deployment can give them workers of their own (Procfile ``computers:``) and no scoring, timer
+    or projection waits behind one. A worker started without ``-Q`` consumes both."""
+    return f"{queue}.computers"
 
 
 def celery_queue(name: str):
@@ -51,6 +58,7 @@ class CeleryTaskQueue(TaskQueue):
                                       "interval_max": 0.1},
         )
         self.queue = celery_queue(queue)
+        self.computers = celery_queue(computers_queue_name(queue))
         self._outbox: deque[Task] = deque(maxlen=self.OUTBOX)
         self._lock = threading.Lock()
         self._retry_at = 0.0
@@ -93,7 +101,8 @@ class CeleryTaskQueue(TaskQueue):
         return len(self._outbox)
 
     def _send(self, task: Task) -> None:
-        self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=self.queue)
+        queue = self.computers if task.name == TASK_BOT else self.queue
+        self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=queue)
 
     def close(self) -> None:
         timer = self._retry_timer

@@ -16,7 +16,7 @@ from eventsourcing.persistence import PersistenceError
 from application.errors import Conflict
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from infrastructure.settings import Settings
-from infrastructure.task_queues import CeleryTaskQueue, celery_queue
+from infrastructure.task_queues import CeleryTaskQueue, celery_queue, computers_queue_name
 
 settings = Settings.from_env()
 celery = Celery("motley", broker=settings.broker_url)
@@ -31,7 +31,8 @@ celery.conf.update(
     broker_connection_max_retries=None,
     broker_channel_error_retry=True,
     task_ignore_result=True,
-    task_queues=[celery_queue(settings.queue)],
+    # Both queues unless the worker is started with -Q (the Procfile gives computers their own).
+    task_queues=[celery_queue(settings.queue), celery_queue(computers_queue_name(settings.queue))],
     task_default_queue=settings.queue,
     # With `celery beat` (or `worker -B`), lost work is found again every 30 s.
     beat_schedule={"sweep-pending-work": {"task": TASK_SWEEP, "schedule": 30.0}},

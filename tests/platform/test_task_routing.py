@@ -1,0 +1,44 @@
+"""Computer opponents' moves travel on a queue of their own (infrastructure/task_queues.py), so a
+deployment can give them their own workers and no scoring or timer waits behind a thinking search."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from kombu import Connection
+
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, Task
+from infrastructure.task_queues import CeleryTaskQueue, computers_queue_name
+from tests.conftest import BROKER
+
+
+def message_count(connection, name: str) -> int:
+    return connection.default_channel.queue_declare(queue=name, passive=True).message_count
+
+
+def test_a_computers_move_goes_to_the_computers_queue_and_the_rest_to_the_main_one():
+    queue_name = f"motley-routing-{uuid.uuid4().hex[:8]}"
+    queue = CeleryTaskQueue(BROKER, queue_name)
+    try:
+        queue.enqueue(Task(TASK_BOT, ("a-match", 1)))
+        queue.enqueue(Task(TASK_RESOLVE, ("a-match",)))
+        queue.enqueue(Task(TASK_PROJECT))
+        assert queue.waiting == 0  # all sent
+        with Connection(BROKER) as connection:
+            deadline = time.monotonic() + 10
+            while (message_count(connection, queue_name), message_count(connection, computers_queue_name(queue_name))) \
+                    != (2, 1):
+                assert time.monotonic() < deadline, "the tasks did not arrive where they belong"
+                time.sleep(0.1)
+            for name in (queue_name, computers_queue_name(queue_name)):
+                connection.default_channel.queue_delete(queue=name)
+    finally:
+        queue.close()
+
+
+def test_a_worker_started_without_a_queue_consumes_both():
+    from workers.celery_app import celery, settings
+
+    consumed = {q.name for q in celery.conf.task_queues}
+    assert consumed == {settings.queue, computers_queue_name(settings.queue)}
