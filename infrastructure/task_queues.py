@@ -11,7 +11,7 @@ from collections import deque
 from datetime import datetime, timezone
 from typing import Optional
 
-from application.ports import TASK_BOT, Task, TaskQueue
+from application.ports import TASK_BOT, TASK_PROJECT, Task, TaskQueue
 from application.tasks import TaskHandlers
 
 log = logging.getLogger(__name__)
@@ -43,6 +43,7 @@ class CeleryTaskQueue(TaskQueue):
     """
 
     RETRY_AFTER = 1.0  # seconds without a send attempt after one failed
+    PROJECT_WINDOW = 0.02  # seconds of saves one projection task serves (see _project_soon)
     OUTBOX = 10_000  # tasks kept while the broker is away (the oldest go first; the sweep has them)
 
     def __init__(self, broker_url: str, queue: str = "motley"):
@@ -63,10 +64,34 @@ class CeleryTaskQueue(TaskQueue):
         self._lock = threading.Lock()
         self._retry_at = 0.0
         self._retry_timer: Optional[threading.Timer] = None
+        self._project_timer: Optional[threading.Timer] = None
 
     def enqueue(self, task: Task) -> None:
+        if task.name == TASK_PROJECT and not task.args and task.eta is None:
+            self._project_soon()
+            return
         with self._lock:
             self._outbox.append(task)
+        self.flush()
+
+    def _project_soon(self) -> None:
+        """One projection task for every save of the next ``PROJECT_WINDOW`` seconds, not one a save.
+
+        A projection reads the whole log after its position, so one run after the last of several
+        saves does the work of all of them; one message a save only filled the workers' queue, and
+        a match's scoring waited behind them (issue 16, P3). The message is sent when the window
+        closes, so after every save that joined it had committed (each enqueues after its commit)."""
+        with self._lock:
+            if self._project_timer is not None:
+                return  # one is on its way, after this save
+            self._project_timer = threading.Timer(self.PROJECT_WINDOW, self._send_projection)
+            self._project_timer.daemon = True
+            self._project_timer.start()
+
+    def _send_projection(self) -> None:
+        with self._lock:
+            self._project_timer = None
+            self._outbox.append(Task(TASK_PROJECT))
         self.flush()
 
     def flush(self) -> None:
@@ -105,6 +130,13 @@ class CeleryTaskQueue(TaskQueue):
         self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=queue)
 
     def close(self) -> None:
+        with self._lock:
+            pending, self._project_timer = self._project_timer, None
+        if pending is not None:  # a projection still due: sent now, not lost with the process
+            pending.cancel()
+            with self._lock:
+                self._outbox.append(Task(TASK_PROJECT))
+            self.flush()
         timer = self._retry_timer
         if timer is not None:
             timer.cancel()

@@ -42,3 +42,21 @@ def test_a_worker_started_without_a_queue_consumes_both():
 
     consumed = {q.name for q in celery.conf.task_queues}
     assert consumed == {settings.queue, computers_queue_name(settings.queue)}
+
+
+def test_the_projections_of_many_saves_are_one_message_sent_after_the_last():
+    queue_name = f"motley-coalesce-{uuid.uuid4().hex[:8]}"
+    queue = CeleryTaskQueue(BROKER, queue_name)
+    closing = CeleryTaskQueue(BROKER, queue_name)
+    queue.PROJECT_WINDOW = 1.0  # wide enough that a loaded machine enqueues all fifty within it
+    try:
+        for _ in range(50):  # fifty saves at once each ask for a projection
+            queue.enqueue(Task(TASK_PROJECT))
+        closing.enqueue(Task(TASK_PROJECT))
+        closing.close()  # a projection still due when the process stops is sent, not dropped
+        time.sleep(queue.PROJECT_WINDOW + 1.0)
+        with Connection(BROKER) as connection:
+            assert message_count(connection, queue_name) == 2  # one for the fifty, one at the close
+            connection.default_channel.queue_delete(queue=queue_name)
+    finally:
+        queue.close()
