@@ -11,7 +11,7 @@ import logging
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from time import monotonic, perf_counter
 from typing import Any, Callable, Iterable, Optional, cast
 from uuid import UUID, uuid5
@@ -376,6 +376,14 @@ class Motley(Application):
         # A resigned seat is played by the game's first computer level, or at random if it has none.
         level = match.bots.get(str(seat)) or next(iter(sorted(engine.bots())), None)
         legal = engine.legal_actions(match.state, seat)
+        # A computer never picks what its cooldown refuses (house rule 4.5's peeks): only what it may
+        # do now, or, if everything cools down, it is asked again once the first is allowed.
+        now = self.clock()
+        waits = [match.cooldown_left(seat, action, now) for action in legal]
+        if legal and min(waits) > 0:
+            self.tasks.enqueue(Task(TASK_BOT, (str(match.id), seat), eta=now + timedelta(seconds=min(waits))))
+            return False
+        legal = [action for action, wait in zip(legal, waits) if wait == 0]
         try:
             if level is None:
                 action = self.rng.choice(legal)

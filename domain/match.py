@@ -381,6 +381,14 @@ class Match(Aggregate):
         if self.status != STATUS_ACTIVE:
             raise MatchNotActive(f"the match is {self.status}")
 
+    def cooldown_left(self, seat: int, action: Any, now: datetime) -> float:
+        """Seconds before ``seat`` may make ``action`` again (0: it may now), by the game's cooldown."""
+        wait = self.engine.cooldown(self.state, seat, action)
+        last = self.last_acted_at.get(_cooldown_key(seat, action))
+        if not wait or last is None:
+            return 0.0
+        return max(0.0, (last + timedelta(seconds=wait) - now).total_seconds())
+
     def check_can_move(self, seat: int, action: Any, now: datetime) -> None:
         self.check_active()
         turn = self.to_act()
@@ -393,10 +401,9 @@ class Match(Aggregate):
             raise NotYourTurn(f"it is not seat {seat}'s turn: {waiting}", rule="turn order")
         if self.timer is not None and now >= self.timer["deadline"]:
             raise TimeIsUp(f"the timed phase {self.timer['phase']} is over", rule="time limit")
-        wait = self.engine.cooldown(self.state, seat, action)
-        last = self.last_acted_at.get(_cooldown_key(seat, action))
-        if wait and last is not None and now < last + timedelta(seconds=wait):
-            left = (last + timedelta(seconds=wait) - now).total_seconds()
+        left = self.cooldown_left(seat, action, now)
+        if left > 0:
+            wait = self.engine.cooldown(self.state, seat, action)
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown",
                           retry_after=round(left, 3))
         self.engine.check(self.state, seat, action)  # the contract's one checked path

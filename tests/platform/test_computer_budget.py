@@ -48,3 +48,57 @@ def test_a_searching_computer_moves_when_its_time_is_spent(settings):
         assert moved >= 1  # at least one move was searched and cut short
     finally:
         container.close()
+
+
+def test_a_computer_never_trips_a_cooldown_and_waits_it_out_when_all_its_moves_cool(settings, seed):
+    """Tumult Royale's peeks cool down 600 ms (house rule 4.5). On a clock that stands still, a
+    computer in the live tax collection is asked to move again and again: it never makes a refused
+    move (which used to fail its task and leave the match waiting for it for good); when every move
+    it has cools down, it asks to be called again when the first one is allowed."""
+    import random
+    from datetime import datetime, timezone
+
+    from application.ports import TASK_BOT
+    from tests.doubles import RecordingTaskQueue
+
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    queue = RecordingTaskQueue()
+    container = build(settings, tasks=queue, clock=lambda: now[0])
+    try:
+        app, rng = container.app, random.Random(seed)
+        ann = app.authenticate(app.register_player("ann")[1])
+        match_id = app.create_match(ann, "tumult-royale", 2, {}, {1: "random"})
+        app.join_match(match_id, ann)
+        app.start_match(match_id, ann)
+        computer_moves = 0
+        for _ in range(400):
+            match = app.get_match(match_id)
+            turn = match.to_act()
+            if match.status != "active":
+                break
+            if match.timer is not None and match.timer["phase"].startswith("tax-") and 1 in turn.seats:
+                break  # the live collection, the computer to act
+            if turn.kind != "players":
+                app.resolve_automatic_step(match_id)
+                continue
+            if 1 in turn.seats:
+                assert app.play_computer_move(match_id, 1)
+                continue
+            app.submit_move(match_id, ann, rng.choice(match.engine.legal_actions(match.state, 0)))
+        else:
+            raise AssertionError("no live tax collection with the computer to act")
+        queue.dropped.clear()
+        for _ in range(30):  # the clock stands still: peeks cool down, whatever else it may do
+            before = app.get_match(match_id)
+            if 1 not in before.to_act().seats or before.status != "active":
+                break
+            if app.play_computer_move(match_id, 1):  # a move it was allowed, never a refused one
+                computer_moves += 1
+                continue
+            retry = [t for t in queue.dropped if t.name == TASK_BOT and t.eta is not None]
+            assert retry and retry[-1].eta > now[0], queue.dropped  # asked again when one is allowed
+            assert app.get_match(match_id).version == before.version  # and nothing was written
+            break
+        assert computer_moves >= 1
+    finally:
+        container.close()
