@@ -278,7 +278,10 @@ function resultView(match) {
 
 // A free seat of an open match; a private one asks for its invitation code.
 function takeSeat(id, match, error, draw) {
+  // A redraw (the stream's news) must not wipe a code being typed: the new field starts with it.
+  const typed = document.getElementById("seat-code")?.value || "";
   const code = match.unlisted ? h("input", { id: "seat-code", placeholder: "invitation code", size: 16 }) : null;
+  if (code) code.value = typed;
   const body = () => (code ? { invitation_code: code.value.trim() } : {});
   return [code, h("button", { id: "take-seat", onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)) },
     "Take a seat")];
@@ -340,7 +343,8 @@ async function table(id, params) {
   // Live: the stream pushes the view whenever the version changes (no polling); it ends at the finish.
   leaving.push(follow(`/matches/${id}/stream?seconds=300`, (name, match) => {
     if (name !== "match") return undefined;
-    draw(match);
+    // The stream opens with the version just read: drawing it again would only reset the page.
+    if (!latest || match.version > latest.version) draw(match);
     return match.status === "finished" || match.status === "cancelled" ? "stop" : undefined;
   }, { ...options, onError: (e) => fill(error, problemBox(e)) }));
 }
