@@ -23,8 +23,8 @@ HISTORIES = Path(__file__).resolve().parents[1] / "fixtures" / "histories"
 
 
 @pytest.fixture
-def audit(settings):
-    container = build(dataclasses.replace(settings, auditor_key=AUDITOR))
+def audit(settings, rng):
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), rng=rng)  # seeded: reproducible
     yield container, ApiClient(create_app(container))
     container.close()
 

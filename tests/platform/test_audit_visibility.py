@@ -29,8 +29,8 @@ SAMPLED = 25
 
 
 @pytest.fixture
-def audit(settings):
-    container = build(dataclasses.replace(settings, auditor_key=AUDITOR))
+def audit(settings, rng):
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), rng=rng)  # seeded: reproducible
     yield container, ApiClient(create_app(container))
     container.close()
 

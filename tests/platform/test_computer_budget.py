@@ -9,8 +9,8 @@ from application.ports import NoTaskQueue
 from infrastructure.composition import build
 
 
-def test_a_searching_computer_moves_when_its_time_is_spent(settings):
-    container = build(settings, tasks=NoTaskQueue())
+def test_a_searching_computer_moves_when_its_time_is_spent(settings, rng):
+    container = build(settings, tasks=NoTaskQueue(), rng=rng)
     try:
         app = container.app
         ann = app.authenticate(app.register_player("ann")[1])
@@ -63,7 +63,7 @@ def test_a_computer_never_trips_a_cooldown_and_waits_it_out_when_all_its_moves_c
 
     now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
     queue = RecordingTaskQueue()
-    container = build(settings, tasks=queue, clock=lambda: now[0])
+    container = build(settings, tasks=queue, clock=lambda: now[0], rng=random.Random(seed))
     try:
         app, rng = container.app, random.Random(seed)
         ann = app.authenticate(app.register_player("ann")[1])
