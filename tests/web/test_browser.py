@@ -358,15 +358,17 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
         if game == "fools-crown":
             # The dice of the round just resolved (between two of the seat's turns), as the replay shows them.
             page.wait_for_selector("button.action:enabled", timeout=30_000)  # the next round has begun
+            # The latest version whose view holds dice, found through the API (the computers may still be
+            # moving in the new round); the replay then goes there from its event list and shows them.
+            latest = requests.get(f"{server}/matches/{match_id}", headers=auth, timeout=10).json()["version"]
+            rolled = next(v for v in range(latest, 0, -1) if any(requests.get(
+                f"{server}/matches/{match_id}", params={"version": v}, headers=auth, timeout=10
+            ).json()["observation"]["rolls"]))
             page.goto(f"{server}/#/replay/{match_id}")
             page.wait_for_selector("#replay-board .fools-crown")
-            for _ in range(40):
-                if page.locator("#replay-board .fools-crown .die").count():
-                    break
-                at = int(page.inner_text("#replay-board #version"))
-                page.click("#back")
-                page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent)"
-                                       " === v", arg=at - 1)
+            page.click(f"#events li[data-version='{rolled}']")
+            page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent)"
+                                   " === v", arg=rolled)
             dice = page.locator("#replay-board .fools-crown .die")
             assert dice.count() >= 2 and all(face in "⚀⚁⚂⚃⚄⚅" for face in dice.all_inner_texts())
             page.screenshot(path=shots / f"{game}-replay-dice.png", full_page=True)
