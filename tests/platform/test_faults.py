@@ -263,6 +263,34 @@ def proxied_broker(worker_env):
     proxy.stop()
 
 
+def move_once_in_each(client, views, keys, rng) -> list:
+    """One random legal move for a seat to act in each active match of ``views``: (answer, seconds)."""
+    made = []
+    for view in views:
+        turn = view["to_act"]
+        if view["status"] != "active" or turn["kind"] != "players":
+            continue
+        seat = rng.choice(turn["seats"])
+        mine = client.get(f"/matches/{view['id']}", key=keys[seat]).body
+        if mine["legal_actions"]:
+            started = time.monotonic()
+            answer = client.post(f"/matches/{view['id']}/moves", {"action": rng.choice(mine["legal_actions"])},
+                                 key=keys[seat])
+            made.append((answer, time.monotonic() - started))
+    return made
+
+
+def assert_each_scored_once(client, match_ids, timeout: float, why: str) -> None:
+    """Every match finishes (the worker scored it) within ``timeout`` seconds, with one final scoring."""
+    for match_id in match_ids:
+        deadline = time.monotonic() + timeout
+        while client.get(f"/matches/{match_id}").body["status"] != "finished":
+            assert time.monotonic() < deadline, why
+            time.sleep(0.1)
+        events = client.get(f"/matches/{match_id}/events").body["items"]
+        assert [e["step"]["type"] for e in events if e["type"] == "StepResolved"].count("final-scoring") == 1
+
+
 @pytest.mark.slow  # one of the longest platform tests: the full tier runs it
 def test_a_broker_outage_loses_no_task_and_saved_writes_succeed(worker_env, proxied_broker, seed):
     import random
@@ -290,30 +318,14 @@ def test_a_broker_outage_loses_no_task_and_saved_writes_succeed(worker_env, prox
                 cut = True
             if moves == 80 and cut:
                 proxy.start()  # ... and back
-            for view in views:
-                turn = view["to_act"]
-                if view["status"] != "active" or turn["kind"] != "players":
-                    continue
-                seat = rng.choice(turn["seats"])
-                mine = client.get(f"/matches/{view['id']}", key=keys[seat]).body
-                if not mine["legal_actions"]:
-                    continue
-                started = time.monotonic()
-                answer = client.post(f"/matches/{view['id']}/moves", {"action": rng.choice(mine["legal_actions"])},
-                                     key=keys[seat])
-                slowest = max(slowest, time.monotonic() - started)
+            for answer, took in move_once_in_each(client, views, keys, rng):
+                slowest = max(slowest, took)
                 kept = max(kept, queue.waiting)
                 assert answer.status in (201, 409), answer.text  # saved: a success, broker or not
             time.sleep(0.02)
         if not cut or moves < 80:
             proxy.start()
-        for match_id in match_ids:  # every finished match was scored by the worker
-            deadline = time.monotonic() + 60
-            while client.get(f"/matches/{match_id}").body["status"] != "finished":
-                assert time.monotonic() < deadline, "a match was never scored: a task was lost"
-                time.sleep(0.1)
-            events = client.get(f"/matches/{match_id}/events").body["items"]
-            assert [e["step"]["type"] for e in events if e["type"] == "StepResolved"].count("final-scoring") == 1
+        assert_each_scored_once(client, match_ids, 60, "a match was never scored: a task was lost")
         assert cut and kept > 0 and slowest < 2.0, (kept, slowest)
         assert queue.waiting == 0
         print(f"broker outage: {moves} rounds of moves, up to {kept} tasks kept, slowest answer {slowest:.2f} s, "
@@ -362,27 +374,14 @@ def test_the_worker_recovers_by_itself_when_the_broker_comes_back(tmp_path, seed
             if rounds == 60:
                 proxy.start()  # ... and back: nobody restarts the worker
                 restored = True
-            for view in views:
-                turn = view["to_act"]
-                if view["status"] != "active" or turn["kind"] != "players":
-                    continue
-                seat = rng.choice(turn["seats"])
-                mine = client.get(f"/matches/{view['id']}", key=keys[seat]).body
-                if mine["legal_actions"]:
-                    answer = client.post(f"/matches/{view['id']}/moves",
-                                         {"action": rng.choice(mine["legal_actions"])}, key=keys[seat])
-                    assert answer.status in (201, 409), answer.text
+            for answer, _ in move_once_in_each(client, views, keys, rng):
+                assert answer.status in (201, 409), answer.text
             time.sleep(0.02)
         if not restored:
             proxy.start()
         assert cut, "the matches ended before the outage"
-        for match_id in match_ids:  # scored by the same worker process, after it reconnected
-            deadline = time.monotonic() + 90
-            while client.get(f"/matches/{match_id}").body["status"] != "finished":
-                assert time.monotonic() < deadline, "a match was never scored: the worker did not recover"
-                time.sleep(0.2)
-            events = client.get(f"/matches/{match_id}/events").body["items"]
-            assert [e["step"]["type"] for e in events if e["type"] == "StepResolved"].count("final-scoring") == 1
+        # Scored by the same worker process, after it reconnected.
+        assert_each_scored_once(client, match_ids, 90, "a match was never scored: the worker did not recover")
         assert worker.poll() is None, "the worker exited"
         assert queue.waiting == 0
     finally:
