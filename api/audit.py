@@ -12,7 +12,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import api_key, container, current_player, service, stream_waits
+from api.context import api_key, container, current_player, event_stream, service, stream_waits
 from application import errors
 from application.following import follow_events
 from application.history import History
@@ -151,6 +151,4 @@ class EventStream(MethodView):
                 else:
                     yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
 
-        response = Response(stream_with_context(events()), mimetype="text/event-stream")
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return event_stream(events())

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
-from flask import current_app, request
+from flask import Response, current_app, request, stream_with_context
 
 from application.log_watcher import RECHECK_SECONDS
 from application.service import Motley
@@ -20,15 +21,45 @@ def service() -> Motley:
     return container().app
 
 
+class ClientGone(Exception):
+    """The client of a stream closed its connection: the stream ends (``event_stream``)."""
+
+
 def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[float], None]]:
     """How a stream of ``originator_id`` (None: of anything) waits between reads: (the longest wait,
     the sleep). With the container's log watcher (application/log_watcher.py) the stream is woken
     when the log moves and otherwise rechecks every RECHECK_SECONDS, whatever ``poll`` the client
-    asked; without one it polls every ``poll`` seconds."""
+    asked; without one it polls every ``poll`` seconds. After each wait the sleep raises ClientGone
+    if the client has left (waitress tells, api/server.py), so a stream a page left gives its slot
+    back (api/rates.py) within one wait, not at the first write that fails."""
     watcher = getattr(container(), "watcher", None)
     if watcher is None:
-        return poll, time.sleep
-    return max(poll, RECHECK_SECONDS), watcher.sleeper(originator_id)
+        longest, sleep = poll, time.sleep
+    else:
+        longest, sleep = max(poll, RECHECK_SECONDS), watcher.sleeper(originator_id)
+    gone = request.environ.get("waitress.client_disconnected")
+    if gone is None:
+        return longest, sleep
+
+    def sleep_while_here(seconds: float) -> None:
+        sleep(seconds)
+        if gone():
+            raise ClientGone()
+
+    return longest, sleep_while_here
+
+
+def event_stream(frames: Iterator[str]) -> Response:
+    """A server-sent event answer of ``frames``, ended quietly when its client has left."""
+    def until_gone() -> Iterator[str]:
+        try:
+            yield from frames
+        except ClientGone:
+            return
+
+    response = Response(stream_with_context(until_gone()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 def api_key() -> Optional[str]:

@@ -4,13 +4,13 @@ import base64
 import json
 from datetime import datetime, timezone
 
-from flask import Response, request, stream_with_context
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
 from api.audit import history, viewer
-from api.context import container, current_player, service, stream_waits
+from api.context import container, current_player, event_stream, service, stream_waits
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
@@ -229,6 +229,4 @@ class Stream(MethodView):
                     version, view = update
                     yield f"id: {version}\nevent: match\ndata: {json.dumps(view)}\n\n"
 
-        response = Response(stream_with_context(events()), mimetype="text/event-stream")
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return event_stream(events())

@@ -3,12 +3,12 @@ concerns it across all of them (application/inbox.py)."""
 
 import json
 
-from flask import Response, request, stream_with_context
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import container, current_player, service, stream_waits
+from api.context import container, current_player, event_stream, service, stream_waits
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for
 
@@ -74,6 +74,4 @@ class MyStream(MethodView):
                     position, data = entry
                     yield f"id: {position}\nevent: {data['type']}\ndata: {json.dumps(data)}\n\n"
 
-        response = Response(stream_with_context(events()), mimetype="text/event-stream")
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return event_stream(events())

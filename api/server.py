@@ -55,4 +55,9 @@ def make_server(app: Any, host: str, port: int, threads: int = 8, stream_threads
     return create_server(app, host=host, port=port, threads=threads,
                          _dispatcher=SplitDispatcher(threads, stream_threads),
                          # More connections than waitress's default 100: each open stream is one.
-                         connection_limit=max(100, stream_threads + 4 * threads))
+                         connection_limit=max(100, stream_threads + 4 * threads),
+                         # Keep reading a connection while its request runs, so that a client that
+                         # closes it is seen at once (environ's waitress.client_disconnected): a stream
+                         # a page left ends at its next wait (api/context.stream_waits) instead of
+                         # holding its slot until a write fails, two heartbeats later.
+                         channel_request_lookahead=1)

@@ -11,6 +11,7 @@ import requests
 from api import create_app
 from api.rates import MAX_HELD_PER_CLIENT
 from api.server import is_long_lived, make_server
+from application.log_watcher import RECHECK_SECONDS
 from tests.platform.test_faults import free_port
 
 
@@ -48,5 +49,33 @@ def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, 
         for response in opened:
             text = response.content.decode()
             assert text.startswith("id: 1") and "id: 2" in text
+    finally:
+        server.close()
+
+
+def test_a_stream_its_client_left_gives_its_slot_back_within_one_wait(motley):
+    """A page that leaves a table closes its stream: the server sees the close at once (waitress reads
+    the connection while the stream runs) and the stream ends at its next wait, so the client's next
+    stream is not refused for long. It used to hold the slot until a write failed: two heartbeats."""
+    port = free_port()
+    server = make_server(create_app(motley), "127.0.0.1", port, threads=2, stream_threads=16)
+    threading.Thread(target=server.run, daemon=True).start()
+    base = f"http://127.0.0.1:{port}"
+    try:
+        key = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()["api_key"]
+        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
+                                 headers={"Authorization": f"Bearer {key}"}, timeout=10).json()["id"]
+        stream = f"{base}/matches/{match_id}/stream"
+        opened = [requests.get(stream, params={"seconds": 120}, stream=True, timeout=15)
+                  for _ in range(MAX_HELD_PER_CLIENT)]
+        assert all(r.status_code == 200 for r in opened)
+        refused = requests.get(stream, params={"seconds": 1}, timeout=5)
+        assert refused.status_code == 429  # every slot is held
+        for response in opened:
+            response.close()  # the client leaves: its connection closes
+        left = time.monotonic()
+        while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429:
+            assert time.monotonic() - left < RECHECK_SECONDS + 3, "the left streams still hold their slots"
+            time.sleep(0.2)
     finally:
         server.close()
