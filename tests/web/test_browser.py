@@ -316,6 +316,24 @@ def sign_in(page, base: str, registered: dict) -> None:
     page.wait_for_selector("#whoami")
 
 
+def a_version_with_dice(base: str, match_id: str, auth: dict, seconds: float = 30.0) -> int:
+    """The latest version of a Fool's Crown match whose view holds qualification dice. While no round
+    has rolled yet (the seat still has to act before the dice: a gamble, say), the seat plays its first
+    legal action."""
+    url = f"{base}/matches/{match_id}"
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        current = requests.get(url, headers=auth, timeout=10).json()
+        for version in range(current["version"], 0, -1):
+            seen = requests.get(url, params={"version": version}, headers=auth, timeout=10).json()["observation"]
+            if any((seen or {}).get("rolls") or ()):  # no observation before the start, no rolls before a roll
+                return version
+        if current["legal_actions"]:
+            requests.post(f"{url}/moves", headers=auth, json={"action": current["legal_actions"][0]}, timeout=10)
+        time.sleep(0.2)
+    raise AssertionError(f"no round of match {match_id} rolled its dice within {seconds} s")
+
+
 def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view(server, browser, shots):
     ann = register(server, "ann")
     auth = {"Authorization": f"Bearer {ann['api_key']}"}
@@ -356,14 +374,9 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
         page.screenshot(path=shots / f"{game}-after-click.png", full_page=True)
 
         if game == "fools-crown":
-            # The dice of the round just resolved (between two of the seat's turns), as the replay shows them.
-            page.wait_for_selector("button.action:enabled", timeout=30_000)  # the next round has begun
-            # The latest version whose view holds dice, found through the API (the computers may still be
-            # moving in the new round); the replay then goes there from its event list and shows them.
-            latest = requests.get(f"{server}/matches/{match_id}", headers=auth, timeout=10).json()["version"]
-            rolled = next(v for v in range(latest, 0, -1) if any(requests.get(
-                f"{server}/matches/{match_id}", params={"version": v}, headers=auth, timeout=10
-            ).json()["observation"]["rolls"]))
+            # The dice of a round resolved, as the replay shows them: the latest version whose view holds dice,
+            # found through the API (the seat plays on through the API until a round has rolled).
+            rolled = a_version_with_dice(server, match_id, auth)
             page.goto(f"{server}/#/replay/{match_id}")
             page.wait_for_selector("#replay-board .fools-crown")
             page.click(f"#events li[data-version='{rolled}']")
