@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import time
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
@@ -30,14 +31,14 @@ def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[floa
     the sleep). With the container's log watcher (application/log_watcher.py) the stream is woken
     when the log moves and otherwise rechecks every RECHECK_SECONDS, whatever ``poll`` the client
     asked; without one it polls every ``poll`` seconds. After each wait the sleep raises ClientGone
-    if the client has left (waitress tells, api/server.py), so a stream a page left gives its slot
-    back (api/rates.py) within one wait, not at the first write that fails."""
+    if the client has left (``client_gone``), so a stream a page left gives its slot back
+    (api/rates.py) and its server thread within one wait, not at the first write that fails."""
     watcher = getattr(container(), "watcher", None)
     if watcher is None:
         longest, sleep = poll, time.sleep
     else:
         longest, sleep = max(poll, RECHECK_SECONDS), watcher.sleeper(originator_id)
-    gone = request.environ.get("waitress.client_disconnected")
+    gone = client_gone(request.environ)
     if gone is None:
         return longest, sleep
 
@@ -47,6 +48,28 @@ def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[floa
             raise ClientGone()
 
     return longest, sleep_while_here
+
+
+def client_gone(environ: dict) -> Optional[Callable[[], bool]]:
+    """Whether the client of this request has closed its connection, as the server can tell:
+    waitress's own check (it reads the connection while the request runs, api/server.py), or under
+    gunicorn a peek at the request's socket (an orderly close reads as end of file); None otherwise."""
+    told = environ.get("waitress.client_disconnected")
+    if told is not None:
+        return told
+    connection = environ.get("gunicorn.socket")
+    if connection is None:
+        return None
+
+    def closed() -> bool:
+        try:
+            return connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
+        except (BlockingIOError, ValueError):  # nothing to read: still open (TLS sockets cannot peek: unknown)
+            return False
+        except OSError:  # reset, or already closed
+            return True
+
+    return closed
 
 
 def event_stream(frames: Iterator[str]) -> Response:

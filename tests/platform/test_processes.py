@@ -26,6 +26,8 @@ from pathlib import Path
 import pytest
 import requests
 
+from api.rates import MAX_HELD_PER_CLIENT
+from application.log_watcher import RECHECK_SECONDS
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
 from tests.conftest import PG, ROOT, create_schema, drop_schema, pg_settings
@@ -172,3 +174,23 @@ def test_racing_moves_on_one_match_serialise_across_processes(served, seed):
     movers = {line["pid"] for line in lines if line.get("route") == MOVES_ROUTE}
     assert len(movers) == processes, movers  # each worker took some of the moves
     assert all(line.get("request_id") for line in lines if line.get("logger") == "motley.access")
+
+
+@pytest.mark.parametrize("served", [1], indirect=True, ids=["1-process"])
+def test_under_gunicorn_a_stream_its_client_left_gives_its_slot_and_thread_back(served):
+    """As under waitress (tests/platform/test_server.py): the stream peeks at its socket after each wait,
+    so a client that closed it frees its held-request slot and its gunicorn thread within one wait."""
+    _, base, _ = served
+    key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
+    match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
+    stream = f"{base}/matches/{match_id}/stream"
+    opened = [requests.get(stream, params={"seconds": 120}, stream=True, timeout=15)
+              for _ in range(MAX_HELD_PER_CLIENT)]
+    assert all(r.status_code == 200 for r in opened)
+    assert requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429  # every slot held
+    for response in opened:
+        response.close()
+    left = time.monotonic()
+    while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429:
+        assert time.monotonic() - left < RECHECK_SECONDS + 3, "the left streams still hold their slots"
+        time.sleep(0.2)
