@@ -9,6 +9,7 @@ import flask_swagger_ui
 from flask import Flask, send_from_directory
 from flask.json.provider import DefaultJSONProvider
 from flask_smorest import Api
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from api import (
     audit,
@@ -81,6 +82,9 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     app.extensions["motley.rates"] = rates.register(
         app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"))
     headers.register(app)
+    proxies = int(getattr(settings, "trusted_proxies", 0) or 0)
+    if proxies:  # the client's address (and scheme and host) as the trusted proxies forwarded them
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 
     @app.get("/docs")
     def docs():

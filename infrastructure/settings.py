@@ -35,6 +35,10 @@ class Settings:
     # the counters live ("memory://" per process, "redis://host:6379" shared by all API processes).
     rate_limits: str = ""
     rate_limit_storage: str = "memory://"
+    # How many reverse proxies stand in front of the API (MOTLEY_TRUSTED_PROXIES): with N, a request's
+    # client address is read from the last N entries of X-Forwarded-For (werkzeug's ProxyFix), so the
+    # per-address limits count each client, not the proxy. 0: the header is ignored (it is anyone's to send).
+    trusted_proxies: int = 0
     # For tests only: the seed of the generator that draws chance and computers' choices in this
     # process (MOTLEY_RANDOM_SEED). Unset, draws come from the operating system: a seeded service's
     # shuffles could be predicted by anyone who knows the seed.
@@ -62,6 +66,7 @@ class Settings:
             auditor_key=env.get("MOTLEY_AUDITOR_KEY", cls.auditor_key),
             rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
+            trusted_proxies=int(env.get("MOTLEY_TRUSTED_PROXIES", cls.trusted_proxies)),
             random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
         )
         values.update(overrides)

@@ -179,6 +179,25 @@ def test_registration_is_rate_limited_per_address(limited):
     assert other.status_code == 201
 
 
+@pytest.mark.parametrize("proxies", [0, 1])
+def test_behind_a_trusted_proxy_each_forwarded_client_has_its_own_limits(motley, proxies):
+    """MOTLEY_TRUSTED_PROXIES=1 (a reverse proxy in front): the limits count the client X-Forwarded-For
+    names, not the proxy's address. Without a trusted proxy the header is ignored: a client cannot
+    escape its limit by sending one."""
+    from dataclasses import replace
+
+    motley.settings = replace(motley.settings, rate_limits="register=2/minute", trusted_proxies=proxies)
+    http = ApiClient(create_app(motley)).http
+    proxy = {"REMOTE_ADDR": "10.0.0.1"}  # every request comes through the proxy's one address
+
+    def register(name: str, client: str) -> int:
+        return http.post("/players", json={"name": name}, environ_base=proxy,
+                         headers={"X-Forwarded-For": client}).status_code
+
+    assert [register(name, "203.0.113.7") for name in ("a", "b", "c")] == [201, 201, 429]
+    assert register("d", "198.51.100.4") == (201 if proxies else 429)  # another client behind the proxy
+
+
 def test_failed_authentication_is_rate_limited_per_address(limited):
     _, key = limited.register("ann")
     for _ in range(2):
