@@ -26,11 +26,10 @@ from pathlib import Path
 import pytest
 import requests
 
-from api.rates import MAX_HELD_PER_CLIENT
-from application.log_watcher import RECHECK_SECONDS
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
 from tests.conftest import PG, ROOT, create_schema, drop_schema, pg_settings
+from tests.platform.test_server import assert_left_streams_give_their_slots_back
 
 AUDITOR = "auditor-of-the-race"
 NO_LIMITS = "register=100000/minute,create=100000/minute,moves=1000000/minute,auth_failures=100000/minute"
@@ -183,14 +182,4 @@ def test_under_gunicorn_a_stream_its_client_left_gives_its_slot_and_thread_back(
     _, base, _ = served
     key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
     match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
-    stream = f"{base}/matches/{match_id}/stream"
-    opened = [requests.get(stream, params={"seconds": 120}, stream=True, timeout=15)
-              for _ in range(MAX_HELD_PER_CLIENT)]
-    assert all(r.status_code == 200 for r in opened)
-    assert requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429  # every slot held
-    for response in opened:
-        response.close()
-    left = time.monotonic()
-    while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429:
-        assert time.monotonic() - left < RECHECK_SECONDS + 3, "the left streams still hold their slots"
-        time.sleep(0.2)
+    assert_left_streams_give_their_slots_back(base, match_id)

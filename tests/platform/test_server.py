@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 import requests
@@ -24,8 +25,9 @@ def test_the_long_lived_requests_are_told_apart_as_the_rate_limits_count_them():
     assert not is_long_lived("/matches", "POST", "after=1")
 
 
-@pytest.mark.parametrize("request_threads", [1, 2])
-def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, request_threads):
+@contextmanager
+def serving(motley, request_threads: int):
+    """The API under waitress as `motley serve` runs it, with a player and a Jest match: (base, key, match id)."""
     port = free_port()
     server = make_server(create_app(motley), "127.0.0.1", port, threads=request_threads, stream_threads=16)
     threading.Thread(target=server.run, daemon=True).start()
@@ -34,6 +36,14 @@ def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, 
         key = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()["api_key"]
         match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
                                  headers={"Authorization": f"Bearer {key}"}, timeout=10).json()["id"]
+        yield base, key, match_id
+    finally:
+        server.close()
+
+
+@pytest.mark.parametrize("request_threads", [1, 2])
+def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, request_threads):
+    with serving(motley, request_threads) as (base, key, match_id):
         # More open streams than request threads (as many as a client may hold).
         opened = [requests.get(f"{base}/matches/{match_id}/stream", params={"seconds": 6}, stream=True, timeout=15)
                   for _ in range(MAX_HELD_PER_CLIENT)]
@@ -49,33 +59,27 @@ def test_open_streams_leave_every_request_thread_to_the_rest_of_the_api(motley, 
         for response in opened:
             text = response.content.decode()
             assert text.startswith("id: 1") and "id: 2" in text
-    finally:
-        server.close()
+
+
+def assert_left_streams_give_their_slots_back(base: str, match_id: str) -> None:
+    """Every held-request slot taken by streams, the client closes them all: within one wait of the
+    streams (RECHECK_SECONDS) the client may open a stream again."""
+    stream = f"{base}/matches/{match_id}/stream"
+    opened = [requests.get(stream, params={"seconds": 120}, stream=True, timeout=15)
+              for _ in range(MAX_HELD_PER_CLIENT)]
+    assert all(r.status_code == 200 for r in opened)
+    assert requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429  # every slot is held
+    for response in opened:
+        response.close()  # the client leaves: its connection closes
+    left = time.monotonic()
+    while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429:
+        assert time.monotonic() - left < RECHECK_SECONDS + 3, "the left streams still hold their slots"
+        time.sleep(0.2)
 
 
 def test_a_stream_its_client_left_gives_its_slot_back_within_one_wait(motley):
     """A page that leaves a table closes its stream: the server sees the close at once (waitress reads
     the connection while the stream runs) and the stream ends at its next wait, so the client's next
     stream is not refused for long. It used to hold the slot until a write failed: two heartbeats."""
-    port = free_port()
-    server = make_server(create_app(motley), "127.0.0.1", port, threads=2, stream_threads=16)
-    threading.Thread(target=server.run, daemon=True).start()
-    base = f"http://127.0.0.1:{port}"
-    try:
-        key = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()["api_key"]
-        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
-                                 headers={"Authorization": f"Bearer {key}"}, timeout=10).json()["id"]
-        stream = f"{base}/matches/{match_id}/stream"
-        opened = [requests.get(stream, params={"seconds": 120}, stream=True, timeout=15)
-                  for _ in range(MAX_HELD_PER_CLIENT)]
-        assert all(r.status_code == 200 for r in opened)
-        refused = requests.get(stream, params={"seconds": 1}, timeout=5)
-        assert refused.status_code == 429  # every slot is held
-        for response in opened:
-            response.close()  # the client leaves: its connection closes
-        left = time.monotonic()
-        while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 429:
-            assert time.monotonic() - left < RECHECK_SECONDS + 3, "the left streams still hold their slots"
-            time.sleep(0.2)
-    finally:
-        server.close()
+    with serving(motley, request_threads=2) as (base, _, match_id):
+        assert_left_streams_give_their_slots_back(base, match_id)
