@@ -47,20 +47,24 @@ def play_pair(engine: Engine, upper: str, lower: str, seed: int, players: int = 
     return sum(1 for s in winners if levels[s] == upper) / len(winners), outcome.player_moves
 
 
-def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2) -> None:
+def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2, first: int = 0) -> None:
+    """Each pairing's matches ``first`` to ``first + matches - 1`` (each seeded by its index, so runs
+    of consecutive ranges add up to one longer run: their totals are summed by hand)."""
     engine = get_engine(game)
-    print(f"{engine.title} {engine.rules_version}, {players} seats, levels alternating seats")
+    print(f"{engine.title} {engine.rules_version}, {players} seats, levels alternating seats, "
+          f"matches {first} on")
     print(f"{'pairing':<18} {'matches':>7} {'upper wins':>10} {'95 % interval':>17} {'s/match':>8}")
     for upper, lower, matches in pairings:
         if matches <= 0:
             continue
         start = time.perf_counter()
         total = 0.0
-        for index in range(matches):
+        for index in range(first, first + matches):
             share, _ = play_pair(engine, upper, lower, 1_000_003 * players + index, players)
             total += share
-            if (index + 1) % 10 == 0:  # a running figure on stderr, for long searches
-                print(f"  {upper} v {lower}: {total / (index + 1):.1%} after {index + 1}", file=sys.stderr,
+            done = index + 1 - first
+            if done % 10 == 0:  # a running figure on stderr, for long searches
+                print(f"  {upper} v {lower}: {total / done:.1%} after {done} ({total:g} won)", file=sys.stderr,
                       flush=True)
         elapsed = time.perf_counter() - start
         share = total / matches
@@ -70,8 +74,9 @@ def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2
 
 
 def main(game: str, default: Sequence[tuple[str, str]]) -> None:
-    """``python bench/bots_<game>.py [MATCHES [MCTS_MATCHES [PLAYERS]]]``"""
+    """``python bench/bots_<game>.py [MATCHES [MCTS_MATCHES [PLAYERS [FIRST]]]]``"""
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     search = int(sys.argv[2]) if len(sys.argv) > 2 else matches
     players = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    ladder(game, [(u, level, search if u == "mcts" else matches) for u, level in default], players)
+    first = int(sys.argv[4]) if len(sys.argv) > 4 else 0
+    ladder(game, [(u, level, search if u == "mcts" else matches) for u, level in default], players, first)

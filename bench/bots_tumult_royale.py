@@ -1,6 +1,6 @@
 """Tumult Royale computer levels, each against the one below (bench/bot_ladder.py).
 
-Usage: .venv/bin/python bench/bots_tumult_royale.py [MATCHES [MCTS_MATCHES [PLAYERS]]]
+Usage: .venv/bin/python bench/bots_tumult_royale.py [MATCHES [MCTS_MATCHES [PLAYERS [FIRST]]]]
 """
 
 import sys
