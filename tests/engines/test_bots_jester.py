@@ -10,7 +10,7 @@ import random
 import pytest
 
 from domain.games import get_engine
-from domain.games.jester.bots import EXACT, determinize
+from domain.games.jester.bots import EXACT, SEARCHED, FlatSearch, determinize
 from domain.playout import new_match, play
 
 ENGINE = get_engine("jester")
@@ -20,7 +20,7 @@ LEVELS = ("random", "basic", "mcts")
 def bot(level):
     chosen = ENGINE.bots()[level]
     if level == "mcts":  # a small budget keeps whole matches quick; the shipped one on single moves
-        chosen.search = chosen.search.with_budget(iterations=16, determinizations=4)
+        chosen = chosen.with_budget(iterations=8)
     return chosen
 
 
@@ -60,23 +60,42 @@ def test_the_shipped_search_answers_with_a_legal_move():
     assert ENGINE.bots()["mcts"](ENGINE.observation(state, seat), legal, random.Random(0)) in legal
 
 
+def basic_decisions(seed: int, players: int):
+    """(state, seat) at every decision of a match the basic level plays (it reaches other
+    decisions than random play: specializations, favors' cards and markers...)."""
+    found = []
+    basic = ENGINE.bots()["basic"]
+
+    def policy(state, seat, legal, rng):
+        found.append((state, seat))
+        return basic(ENGINE.observation(state, seat), legal, rng) if len(found) % 3 else rng.choice(legal)
+
+    play(ENGINE, new_match(ENGINE, players), random.Random(seed), policy)
+    return found
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_determinisation_shows_the_seat_its_observation(players):
     exact = 0
-    for state, seat in decisions(players, players):
+    for state, seat in decisions(players, players) + basic_decisions(players, players):
         observation = ENGINE.observation(state, seat)
         sampled = determinize(observation, seat, random.Random(1))
         assert ENGINE.observation(sampled, seat) == observation
         kind = observation["decision"]["kind"]
-        if kind in EXACT:  # where the search plays, the pending decisions are the match's own
+        if kind in EXACT:  # the pending decisions are the match's own
             assert sampled["stack"] == state["stack"]
             exact += 1
+        elif kind in SEARCHED:  # a city visit: all but the classes it took, once at its order stage
+            frame = state["stack"][-1]
+            assert sampled["stack"][:-1] == state["stack"][:-1]
+            assert {**sampled["stack"][-1], "classes": None} == {**frame, "classes": None}
+            assert frame["stage"] == "order" or sampled["stack"][-1] == frame
         if kind != "city":  # a city visit's classes are guessed (only its basic move uses them)
             assert ENGINE.legal_actions(sampled, seat) == ENGINE.legal_actions(state, seat)
         for place in range(4):  # ten cards of each place, wherever they are
             assert sampled["piles"][place] + sum(p["hand"][place] + p["table"][place]
                                                  for p in sampled["players"]) == 10
-    assert exact > 50
+    assert exact > 100
 
 
 def _hidden(state):
@@ -103,3 +122,35 @@ def test_a_bot_never_reads_the_hidden_cards(level):
             ENGINE.observation(other, seat), seat, random.Random(3))
         compared += 1
     assert compared >= 15
+
+
+def _searched_decisions(players: int, limit: int = 12):
+    return [(s, t) for s, t in decisions(7, players)
+            if s["stack"][-1]["kind"] in SEARCHED and len(ENGINE.legal_actions(s, t)) > 1][:limit]
+
+
+def test_the_search_keeps_basics_choice_unless_it_finds_better_beyond_noise():
+    """Basic is the first to draw from the rng; a search that asks for an impossible margin plays
+    what basic plays, so the search can only depart from basic where its playouts say so."""
+    basic, stubborn = ENGINE.bots()["basic"], FlatSearch(ENGINE, playouts=8, z=1e9)
+    for state, seat in _searched_decisions(3):
+        observation, legal = ENGINE.observation(state, seat), ENGINE.legal_actions(state, seat)
+        assert stubborn(observation, legal, random.Random(4)) == basic(observation, legal, random.Random(4))
+
+
+def test_a_clock_bounds_the_search_and_its_budget_keeps_it_a_function_of_the_rng():
+    state, seat = next((s, t) for s, t in _searched_decisions(4) if len(ENGINE.legal_actions(s, t)) > 2)
+    observation, legal = ENGINE.observation(state, seat), ENGINE.legal_actions(state, seat)
+    readings = []
+
+    def jumping_clock():  # a second later at every reading
+        readings.append(None)
+        return float(len(readings))
+
+    shipped = ENGINE.bots()["mcts"]
+    assert shipped.clock is None and shipped.seconds is None  # the listed level reads no clock
+    timed = shipped.with_budget(seconds=0.5, clock=jumping_clock)
+    assert timed(observation, legal, random.Random(0)) in legal
+    assert len(readings) == 2  # the deadline, then the first look before a second sample: out of time
+    again = shipped.with_budget(iterations=12)
+    assert again(observation, legal, random.Random(3)) == again(observation, legal, random.Random(3))

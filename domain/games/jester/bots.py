@@ -7,27 +7,34 @@ its observation and the legal actions, like a player.
   far, what the final scoring would give it now (rulebook End of the Game: card sets, objects, the
   specialization table, money, disciplines, influence, the Crown Penalty) and this round's scoring
   (fame, guild majorities, court), against the best of the others.
-* ``mcts``: the shared search (domain/search.py) at the turn's main decisions (which card to play,
-  whether to buy, the starting guild markers and the round end's choices), where the observation
-  tells the whole pending sequence of decisions; its playouts stop at the end of the round and are
-  scored by :func:`standing`. The small decisions inside a visit (a class, a chair, a genre...) are
-  played as ``basic`` plays them.
+* ``mcts``: a flat Monte Carlo search (:class:`FlatSearch`): each legal action is tried on states
+  sampled from the observation, the same samples and dice for all, played on by ``basic``'s policy
+  for two turns a seat (at most to the end of the round) and scored by the lead on :func:`standing`;
+  sequential halving spends the playouts on the better actions, and ``basic``'s own choice stays in
+  the running and wins ties. It searches every decision whose pending stack the observation tells
+  (:data:`SEARCHED`: all of them, a city visit's classes aside, see :func:`_stack`).
 """
 
 from __future__ import annotations
 
 import math
 import random
-from typing import Any, Sequence
+from typing import Any, Callable, Optional, Sequence
 
-from domain.engine import copy_json
+from domain.engine import CHANCE, SYSTEM, Phase, copy_json
 
-from .data import CARDS_PER_PLACE, DISCIPLINES, EVENTS, MARKERS, STAMPS_PER_DISCIPLINE
+from .data import BUFFOON, CARDS_PER_PLACE, DISCIPLINES, EVENTS, MARKERS, STAMPS_PER_DISCIPLINE, THRESHOLD
 from .round_end import round_scores
 from .scoring import crown_penalty, final_items
 
-#: Decisions whose whole pending stack the observation tells (see :func:`_stack`).
-EXACT = frozenset({"play", "buy", "rescue", "setup-guild", "keep", "favor", "convert"})
+#: Every decision a seat takes outside a city visit: the observation tells its whole pending stack
+#: (see :func:`_stack`).
+EXACT = frozenset({"play", "buy", "rescue", "setup-guild", "keep", "favor", "convert", "specialize", "court",
+                   "genre", "tragedy", "take-card", "guild", "victims", "swap", "chair-guild"})
+#: The decisions ``mcts`` searches: those and a city visit's, whose stack is exact but for the
+#: classes taken in the visit at its last stage (the object to order), which the observation does not
+#: list and no action there reads (both ``order`` and ``no-order`` end the visit).
+SEARCHED = EXACT | {"city"}
 _TURN = frozenset({"city", "specialize", "court", "genre", "tragedy", "take-card", "guild", "victims",
                    "swap", "chair-guild"})
 
@@ -49,8 +56,11 @@ def _round_end(observation) -> list:
 
 def _stack(observation) -> tuple[list, bool]:
     """The pending decisions behind the observation's current one, bottom first, and whether they are
-    exactly those of the match (only the current decision is shown; the others follow from the
-    rules for the kinds in :data:`EXACT`; inside a visit they are guessed: the buy under it)."""
+    exactly those of the match. Only the current decision is shown; the others follow from the rules
+    and the public data: a visit's decisions lie on the turn's buy (chair II's marker on its card, a
+    specialization on its city visit, whose first class moved the pawn), a favor's cards or markers
+    on the round end (``favors_used`` is shown during the favors only). Guessed: the classes taken in
+    a city visit once it reaches the object to order (see :data:`SEARCHED`)."""
     top = copy_json(observation["decision"])
     if top is None:
         return [], True
@@ -75,16 +85,28 @@ def _stack(observation) -> tuple[list, bool]:
             frames[3]["idx"] = frames[3]["order"].index(top["seat"])
             return frames, True
         return frames + [top], True
+    pub = observation["players"]
     seat = top.get("seat", top.get("active"))
-    if kind == "city":
-        stamps = observation["players"]["round_classes"][seat]
+    if kind == "city":  # the classes taken in this visit: the last of the round's, by the stage
+        stamps = pub["round_classes"][seat]
         wanted = {"class1": 0, "class2": 1, "pawn": 2}.get(top["stage"], min(2, len(stamps)))
         top["classes"] = stamps[len(stamps) - wanted:] if wanted else []
-    if kind in ("favor", "convert"):
-        top["order"], top["idx"] = [seat], 0
-    if kind in _TURN and observation["trigger"] is not None and observation["players"]["pawn"][seat] is None:
-        return _round_end(observation)[:4] + [top], False  # a favor's card or markers
-    return [{"kind": "buy", "seat": seat}, top], False
+    if observation.get("favors_used"):  # task 2: favor 1's cards or favor 7's markers
+        frames = _round_end(observation)[:4]
+        frames[3]["idx"] = frames[3]["order"].index(seat) + 1
+        return frames + [top], True
+    below = [{"kind": "buy", "seat": seat}]
+    if kind == "chair-guild":  # chair II: a marker to a guild, then a card
+        below.append({"kind": "take-card", "seat": seat, "left": 1})
+    elif kind == "specialize":  # under the city visit, just after the class of top["discipline"]
+        first = pub["pawn"][seat] == "city:" + top["discipline"]  # the first class moves the pawn
+        if first:
+            classes = [top["discipline"]]
+            stage = "class2" if pub["guilds"][seat][BUFFOON - 1] >= THRESHOLD[BUFFOON] else "order"
+        else:  # the Master Buffoon's second class
+            classes, stage = [pub["pawn"][seat].split(":")[1], top["discipline"]], "pawn"
+        below.append({"kind": "city", "seat": seat, "stage": stage, "classes": classes})
+    return below + [top], kind in EXACT
 
 
 def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
@@ -171,13 +193,6 @@ def _margin(values: Sequence[float], seat: int) -> float:
     return values[seat] - max(v for s, v in enumerate(values) if s != seat)
 
 
-def rewards(state) -> list[float]:
-    """Search rewards in [0, 1]: each seat's lead over the best other on :func:`standing` (the final
-    VP once the match is over), squashed smoothly (a lead of 10 VP is worth about 0.88)."""
-    values = standing(state) if not state["over"] else [p["vp"] for p in state["players"]]
-    return [0.5 + 0.5 * math.tanh(_margin(values, s) / 8) for s in range(len(values))]
-
-
 def make_basic(engine):
     def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
         legal = list(legal)
@@ -199,48 +214,168 @@ def make_basic(engine):
     return basic_bot
 
 
-class _Search:
-    """The search where the observation tells the whole stack, ``basic`` elsewhere."""
+def _greedy(engine, epsilon: float):
+    """The playouts' policy, on a full (sampled) state: ``basic``'s choice by :func:`standing`
+    (ties at random), and with probability ``epsilon`` any legal action."""
 
-    def __init__(self, search, fallback):
-        self.search = search
-        self.fallback = fallback
+    def policy(state, seat: int, legal: list, rng: random.Random) -> dict:
+        if len(legal) == 1:
+            return legal[0]
+        if epsilon and rng.random() < epsilon:
+            return rng.choice(legal)
+        best, chosen = float("-inf"), []
+        for action in legal:
+            value = _margin(standing(engine.apply(state, seat, action)), seat)
+            if value > best:
+                best, chosen = value, [action]
+            elif value == best:
+                chosen.append(action)
+        return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
-    def __call__(self, observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
-        decision = observation["decision"]
-        if decision is not None and decision["kind"] in EXACT:
-            return self.search(observation, legal, rng)
-        return self.fallback(observation, legal, rng)
-
-
-#: Playouts per move, sized to answer within a second on this machine (bench/bots_jester.py).
-ITERATIONS = 160
-#: How many turns a playout looks ahead (each seat's turn counts one) before it is scored, at most
-#: to the end of the round: a round runs 15 to 60 turns, too many to play out within a second.
-HORIZON_TURNS = 2
+    return policy
 
 
 def _turns(state) -> int:
     return sum(p["turns"] for p in state["players"])
 
 
-def _horizon_state(observation, seat, rng):
-    state = determinize(observation, seat, rng)
-    # the playouts stop when the next round starts or after HORIZON_TURNS turns of every seat
-    state["horizon"] = [observation["round"], _turns(state) + HORIZON_TURNS * state["n"]]
+def _playout(engine, state, rng: random.Random, policy, until: tuple) -> dict:
+    """Play ``state`` on by ``policy`` until the match ends, the round ``until[0]`` does, or the
+    seats have played ``until[1]`` turns in all."""
+    round_, turns = until
+    while not state["over"] and state["round"] <= round_ and _turns(state) < turns:
+        turn = engine.to_act(state)
+        if turn.kind == Phase.OVER:
+            break
+        if turn.kind == Phase.CHANCE:
+            state = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+        elif turn.kind == Phase.AUTO:
+            state = engine.apply(state, SYSTEM, engine.auto_action(state))
+        else:
+            seats = turn.seats
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            state = engine.apply(state, seat, policy(state, seat, engine.legal_actions(state, seat), rng))
     return state
 
 
-def _cutoff(state) -> bool:
-    round_, turns = state["horizon"]
-    return state["over"] or state["round"] > round_ or _turns(state) >= turns
+def _score(state, seat: int) -> float:
+    """``seat``'s reward in [0, 1] for a playout's last state: its lead over the best other on
+    :func:`standing` (the final VP once the match is over), squashed smoothly (a lead of 10 VP is
+    worth about 0.88)."""
+    values = standing(state) if not state["over"] else [p["vp"] for p in state["players"]]
+    return 0.5 + 0.5 * math.tanh(_margin(values, seat) / 8)
+
+
+class FlatSearch:
+    """The ``mcts`` level: a flat Monte Carlo search over the legal actions at the decisions whose
+    pending stack the observation tells (:data:`EXACT`), ``basic`` elsewhere.
+
+    Every sample is a state drawn from the observation (:func:`determinize`) and a playout seed;
+    each action still in the running is tried on the same sample with the same seed (common random
+    numbers: two actions are compared on the same guess of the hidden cards and the same dice),
+    then played on by ``basic``'s policy (:func:`_greedy`, ``epsilon`` random) for ``turns`` turns
+    a seat, at most to the end of the round, and scored by the lead on :func:`standing` (the final
+    VP once over). The ``playouts`` are spent by sequential halving (Karnin, Koren & Somekh 2013):
+    in ⌈log2 k⌉ rounds, the worse half of the actions is dropped after each, ``basic``'s own choice
+    staying in; the best mean over the samples the finalists share is played, unless it does not beat
+    ``basic``'s choice by ``z`` standard errors of their paired differences (so noise never plays
+    worse than ``basic``).
+
+    A pure function of the observation, the legal actions and the rng; :meth:`with_budget` with a
+    ``clock`` also stops the search once ``seconds`` have passed on it (the worker's cap).
+    """
+
+    def __init__(self, engine, playouts: int = 48, turns: int = 2, epsilon: float = 0.1, z: float = 0.0,
+                 width: int = 8, min_samples: int = 2, kinds: frozenset = SEARCHED,
+                 seconds: Optional[float] = None, clock: Optional[Callable[[], float]] = None):
+        self.engine = engine
+        self.basic = make_basic(engine)
+        self.policy = _greedy(engine, epsilon)
+        self.playouts = playouts
+        self.turns = turns
+        self.epsilon = epsilon
+        self.z = z
+        self.width = width
+        self.min_samples = min_samples
+        self.kinds = kinds
+        self.seconds = seconds
+        self.clock = clock
+
+    def with_budget(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                    determinizations: Optional[int] = None,
+                    clock: Optional[Callable[[], float]] = None) -> "FlatSearch":
+        """The same search with another budget: ``iterations`` playouts, and no longer than
+        ``seconds`` on ``clock`` when both are given (``determinizations`` is ignored: every sample
+        is a new one)."""
+        return FlatSearch(self.engine, self.playouts if iterations is None else iterations, self.turns,
+                          self.epsilon, self.z, self.width, self.min_samples, self.kinds, seconds, clock)
+
+    def _sample(self, observation, seat: int, rng: random.Random) -> tuple:
+        state = determinize(observation, seat, rng)
+        return state, (observation["round"], _turns(state) + self.turns * state["n"]), rng.getrandbits(64)
+
+    def __call__(self, observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
+        legal = list(legal)
+        if len(legal) == 1:
+            return legal[0]
+        decision = observation["decision"]
+        if decision is None or decision["kind"] not in self.kinds:
+            return self.basic(observation, legal, rng)
+        engine, seat = self.engine, observation["seat"]
+        default = legal.index(self.basic(observation, legal, rng))
+        deadline = None if self.seconds is None or self.clock is None else self.clock() + self.seconds
+        samples = [self._sample(observation, seat, rng)]
+        arms = list(range(len(legal)))
+        if len(arms) > self.width:  # many actions: the best few by basic's one-move look, on sample 0
+            rng.shuffle(arms)
+            state = samples[0][0]
+            look = {a: _margin(standing(engine.apply(state, seat, legal[a])), seat) for a in arms}
+            arms = sorted(arms, key=lambda a: -look[a])[: self.width]
+            arms = sorted(arms if default in arms else arms + [default])
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        rewards: list = [[] for _ in legal]
+        spent = 0
+        for r in range(rounds):
+            per = max(self.min_samples, (self.playouts - spent) // (len(arms) * (rounds - r)))
+            target = len(rewards[arms[0]]) + per
+            for k in range(target):
+                if k == len(samples):
+                    if deadline is not None and self.clock() >= deadline:
+                        break
+                    samples.append(self._sample(observation, seat, rng))
+                state, until, seed = samples[k]
+                for a in arms:
+                    if len(rewards[a]) == k:
+                        end = _playout(engine, engine.apply(state, seat, legal[a]), random.Random(seed),
+                                       self.policy, until)
+                        rewards[a].append(_score(end, seat))
+                        spent += 1
+            else:
+                if r < rounds - 1:  # the better half goes on, and basic's choice
+                    mean = {a: sum(rewards[a]) / len(rewards[a]) for a in arms}
+                    keep = sorted(arms, key=lambda a: (-mean[a], a))[: max(2, (len(arms) + 1) // 2)]
+                    arms = keep if default in keep else keep + [default]
+                continue
+            break  # out of time
+        counted = min(len(rewards[a]) for a in arms)
+        best = max(arms, key=lambda a: (sum(rewards[a][:counted]), a == default, -a))
+        if best != default and counted > 1:  # played only if it beats basic's choice beyond noise
+            diffs = [x - y for x, y in zip(rewards[best][:counted], rewards[default][:counted])]
+            mean = sum(diffs) / counted
+            var = sum((d - mean) ** 2 for d in diffs) / (counted - 1)
+            if mean <= self.z * math.sqrt(var / counted):
+                best = default
+        return legal[best]
+
+
+#: Playouts per move (sequential halving; a few more when the actions are many, 2 samples each at
+#: least), sized to answer within a second on this machine (bench/bots_jester.py).
+PLAYOUTS = 48
+#: How many turns a seat a playout looks ahead before it is scored, at most to the end of the
+#: round: a round runs 15 to 60 turns, too many to play out by ``basic`` within a second.
+HORIZON_TURNS = 2
 
 
 def bots_for(engine) -> dict:
-    from domain.search import SearchBot, SearchGame
-
     basic = make_basic(engine)
-    game = SearchGame(engine=engine, determinize=_horizon_state, cutoff=_cutoff, evaluate=rewards)
-    search = SearchBot(game, iterations=ITERATIONS, determinizations=8)
-    return {"random": random_bot, "basic": basic, "mcts": _Search(search, basic)}
-
+    return {"random": random_bot, "basic": basic, "mcts": FlatSearch(engine, PLAYOUTS, HORIZON_TURNS)}
