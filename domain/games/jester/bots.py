@@ -323,7 +323,8 @@ class FlatSearch:
             return self.basic(observation, legal, rng)
         engine, seat = self.engine, observation["seat"]
         default = legal.index(self.basic(observation, legal, rng))
-        deadline = None if self.seconds is None or self.clock is None else self.clock() + self.seconds
+        clock = self.clock
+        deadline = None if self.seconds is None or clock is None else clock() + self.seconds
         samples = [self._sample(observation, seat, rng)]
         arms = list(range(len(legal)))
         if len(arms) > self.width:  # many actions: the best few by basic's one-move look, on sample 0
@@ -340,7 +341,7 @@ class FlatSearch:
             target = len(rewards[arms[0]]) + per
             for k in range(target):
                 if k == len(samples):
-                    if deadline is not None and self.clock() >= deadline:
+                    if deadline is not None and clock is not None and clock() >= deadline:
                         break
                     samples.append(self._sample(observation, seat, rng))
                 state, until, seed = samples[k]
