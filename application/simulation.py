@@ -20,7 +20,6 @@ from scipy.stats import binomtest
 from domain.engine import Bot, Engine
 from domain.games import get_engine
 from domain.playout import new_match, play
-from domain.search import SearchBot
 
 
 class SimulationError(ValueError):
@@ -72,8 +71,9 @@ def plan(game: str, players: int, lineup: Sequence[str], matches: int, options: 
 
 def _bot(engine: Engine, level: str, iterations: Optional[int]) -> Bot:
     bot = engine.bots()[level]
-    if iterations is not None and isinstance(bot, SearchBot):
-        return bot.with_budget(iterations=iterations)
+    budgeted = getattr(bot, "with_budget", None)  # a search (domain/search.py's, or a game's own)
+    if iterations is not None and budgeted is not None:
+        return budgeted(iterations=iterations)
     return bot
 
 

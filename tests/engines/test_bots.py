@@ -204,3 +204,13 @@ def test_motley_simulate_prints_the_figures_and_draws_them(tmp_path):
         capture_output=True, text=True, timeout=120,
     )
     assert refused.returncode == 2 and "no computer level oracle" in refused.stderr
+
+
+def test_the_simulators_iterations_reach_a_games_own_search_too():
+    """`motley simulate --iterations K` sets the budget of any level that has one: the shared tree
+    search's and Jester's own flat search (domain/games/jester/bots.py FlatSearch) alike."""
+    from application.simulation import _bot
+    from domain.games import get_engine
+
+    assert _bot(get_engine("jester"), "mcts", 5).playouts == 5
+    assert _bot(get_engine("jest"), "mcts", 5).iterations == 5
