@@ -65,7 +65,9 @@ class PlayerById(MethodView):
         """A player's public profile: rating and statistics per game, recent matches."""
         player = service().get_player(player_id)
         motley = container()
+        # Both read models it shows must have the caller's write: the ratings, and the recent matches.
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
+        wait_until_applied(motley.match_list, motley.app.name, query["after"])
         ratings, statistics = player_league(motley.league_view, str(player.id))
         recent = motley.match_list.query(player_id=str(player.id), limit=10).rows
         return {"id": str(player.id), "name": player.name, "ratings": ratings, "statistics": statistics,
