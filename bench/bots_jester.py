@@ -24,6 +24,7 @@ from statistics import median
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bot_ladder import wilson  # noqa: E402
+
 from domain.games import get_engine  # noqa: E402
 from domain.playout import new_match, play  # noqa: E402
 

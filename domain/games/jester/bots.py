@@ -303,7 +303,7 @@ class FlatSearch:
 
     def with_budget(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
                     determinizations: Optional[int] = None,
-                    clock: Optional[Callable[[], float]] = None) -> "FlatSearch":
+                    clock: Optional[Callable[[], float]] = None) -> FlatSearch:
         """The same search with another budget: ``iterations`` playouts, and no longer than
         ``seconds`` on ``clock`` when both are given (``determinizations`` is ignored: every sample
         is a new one)."""
