@@ -1,7 +1,9 @@
 """Fool's Crown computer opponents (domain/games/fools_crown/bots.py; docs/rules/fools-crown.md,
 "Computer opponents"): every level plays legal moves only and finishes matches, the determinizer
 rebuilds a state that shows the seat exactly its observation, and a bot given the same observation
-and legal actions chooses the same whatever the hidden cards are."""
+and legal actions chooses the same whatever the hidden cards are. The search's own pieces: its
+``strong`` without legal-action lists plays exactly as ``strong``, its fast playouts keep the engine's
+odds, its samples commit the others' hidden cards as ``strong`` would, and its budget and time cap."""
 
 from __future__ import annotations
 
@@ -10,13 +12,15 @@ import random
 import pytest
 
 from domain.games import get_engine
+from domain.games.fools_crown import bots as fc
 from domain.games.fools_crown.bots import determinize, search_bot
+from domain.games.fools_crown.cards import face_up_first
 from domain.playout import new_match, play
 
 ENGINE = get_engine("fools-crown")
 LEVELS = ("random", "basic", "strong", "mcts")
 #: A small budget keeps whole matches quick in a test; the shipped budget is used on single moves.
-QUICK = {"mcts": lambda bot: lambda o, legal, rng: bot.bots[len(o["hands"])].with_budget(iterations=24)(o, legal, rng)}
+QUICK = {"mcts": lambda bot: bot.with_budget(iterations=200)}
 
 
 def bot(level):
@@ -24,14 +28,15 @@ def bot(level):
     return QUICK[level](chosen) if level in QUICK else chosen
 
 
-def decisions(seed: int, players: int, options=None, limit: int = 400):
-    """(state, seat) of the player decisions of one random match."""
+def decisions(seed: int, players: int, options=None, limit: int = 400, level: str = "random"):
+    """(state, seat) of the player decisions of one match of ``level`` play (random by default)."""
     found = []
+    chosen = ENGINE.bots()[level]
 
     def policy(state, seat, legal, rng):
         if len(found) < limit:
             found.append((state, seat))
-        return rng.choice(legal)
+        return chosen(ENGINE.observation(state, seat), legal, rng)
 
     play(ENGINE, new_match(ENGINE, players, options), random.Random(seed), policy)
     return found
@@ -99,5 +104,112 @@ def test_a_bot_never_reads_the_hidden_cards(level):
 
 def test_the_search_keeps_the_rules_version():
     old = get_engine("fools-crown", "1.0.1")
-    assert old.bots()["mcts"].bots[2].game.engine.rules_version == "1.0.1"
-    assert search_bot(ENGINE).bots[4].game.engine is ENGINE
+    assert old.bots()["mcts"].engine.rules_version == "1.0.1"
+    assert search_bot(ENGINE).engine is ENGINE
+    assert search_bot(ENGINE).with_budget(iterations=10).engine is ENGINE
+
+
+@pytest.mark.parametrize("players,options", [(2, {}), (3, {"commit_order": "seat-order"}), (4, {})])
+def test_the_playouts_strong_plays_exactly_as_strong(players, options):
+    """The playouts' ``strong`` (no legal actions listed, the hot path) chooses what ``strong_bot``
+    chooses from the observation, at every decision of matches where some seats play at random (so
+    gambles, dumps, Noble Exchanges and hands without a Squire all come up)."""
+    kinds = set()
+    for seed in range(40):
+        def policy(state, seat, legal, rng):
+            expected = fc.strong_bot(ENGINE.observation(state, seat), legal, random.Random(7))
+            assert fc._strong_on_state(ENGINE, state, seat, random.Random(7)) == expected
+            kinds.add(expected["type"])
+            return rng.choice(legal) if seat == 0 else expected
+
+        play(ENGINE, new_match(ENGINE, players, options), random.Random(seed), policy)
+    assert {"commit", "gamble", "claim"} <= kinds
+
+
+def test_the_playouts_strong_handles_a_hand_without_a_squire():
+    hand = ["JC", "JD", "QH", "KS", "KH"]
+    for jokers in (0, 1):
+        state, seat = next((s, t) for s, t in decisions(5, 2) if s["stage"] == "commit" and not s["done"][t])
+        state = dict(state, hands=[list(h) for h in state["hands"]], jokers=[list(j) for j in state["jokers"]])
+        state["hands"][seat] = list(hand)
+        state["jokers"][seat] = ["JOKER1"] if jokers else []
+        state["deck"] = [c for c in state["deck"] if c not in hand and c != "JOKER1"]
+        legal = ENGINE.legal_actions(state, seat)
+        expected = fc.strong_bot(ENGINE.observation(state, seat), legal, random.Random(1))
+        assert expected["type"] == ("gamble" if jokers else "noble-exchange")
+        assert fc._strong_on_state(ENGINE, state, seat, random.Random(1)) == expected
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_fast_playouts_keep_the_engines_odds(players):
+    """From the same sampled states, the fast playouts (the engine's rules without its bookkeeping)
+    and playouts on the engine itself, both played as ``strong``, give the seat the same win share
+    (within the noise of 600 playouts each)."""
+    fast = slow = 0.0
+    found = [(s, t) for s, t in decisions(players + 20, players) if s["stage"] == "commit"][:20]
+    for index, (state, seat) in enumerate(found):
+        observation = ENGINE.observation(state, seat)
+        for k in range(30):
+            rng = random.Random(index * 100 + k)
+            sampled = determinize(observation, seat, rng)
+            after = ENGINE.apply(sampled, seat, rng.choice(ENGINE.legal_actions(sampled, seat)))
+            fast += fc._fast_playout(ENGINE, after, seat, random.Random(k))
+            slow += engine_playout(after, seat, random.Random(k))
+    count = 30 * len(found)
+    assert abs(fast - slow) / count < 0.06, (fast / count, slow / count)
+
+
+def engine_playout(state, seat, rng):
+    """The seat's share of the win when every seat plays on as ``strong``, on the engine."""
+    outcome = play(ENGINE, state, rng, lambda s, t, legal, r: fc.strong_bot(ENGINE.observation(s, t), legal, r))
+    winners = outcome.result.winners
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+@pytest.mark.parametrize("players,options", [(2, {}), (3, {"commit_order": "seat-order"})])
+def test_the_samples_commit_the_hidden_cards_as_strong_would(players, options):
+    """``_modelled``: the sampled state shows the seat its observation, and every commit the seat
+    cannot see is the one ``strong`` makes from the sampled hand it came from (in matches of
+    ``strong`` play, whose face-up cards ``strong`` can have shown)."""
+    hidden = modelled = 0
+    found = [d for seed in range(3) for d in decisions(players + 40 + seed, players, options, level="strong")]
+    for state, seat in found:
+        observation = ENGINE.observation(state, seat)
+        sampled = fc._modelled(observation, seat, random.Random(2))
+        assert ENGINE.observation(sampled, seat) == observation
+        for other, shown in enumerate(observation["commits"]):
+            if other == seat or shown is None or shown[1] is not None:
+                continue
+            hand = fc.sort_cards(sampled["commits"][other] + sampled["hands"][other])
+            view = {"you": other, "hand": hand, "crowns": sampled["crowns"]}
+            commits = [{"type": "commit", "cards": pair} for pair in fc.commit_options(hand)]
+            hidden += 1
+            if commits and face_up_first(*fc.strong_bot(view, commits, random.Random(0))["cards"]) == \
+                    sampled["commits"][other]:
+                modelled += 1
+    # all but the samples that found no such hand in a few tries (then the cards are uniform)
+    assert hidden >= 10 and modelled >= 0.8 * hidden, (modelled, hidden)
+
+
+def test_a_tiny_budget_plays_as_strong():
+    """With too few playouts to compare two moves, the search plays ``strong``'s move."""
+    tiny = search_bot(ENGINE).with_budget(iterations=1)
+    for state, seat in decisions(8, 2)[:40]:
+        observation, legal = ENGINE.observation(state, seat), ENGINE.legal_actions(state, seat)
+        assert tiny(observation, legal, random.Random(3)) == fc.strong_bot(observation, legal, random.Random(3))
+
+
+def test_the_time_cap_stops_the_search():
+    """Given a clock (the worker passes one), the search stops once its seconds are spent and still
+    answers with a legal move; without one it plays its whole budget."""
+    state, seat = next((s, t) for s, t in decisions(3, 2) if len(ENGINE.legal_actions(s, t)) > 5)
+    observation, legal = ENGINE.observation(state, seat), ENGINE.legal_actions(state, seat)
+    readings = []
+
+    def jumping_clock():
+        readings.append(None)
+        return float(len(readings))  # a second later at every reading
+
+    capped = search_bot(ENGINE).with_budget(seconds=0.8, clock=jumping_clock)
+    assert capped(observation, legal, random.Random(0)) in legal
+    assert len(readings) == 2  # the start, then the first look after one sample
