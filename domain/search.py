@@ -70,6 +70,23 @@ def _seat_of(observation: JSON) -> int:
     return observation["seat"]
 
 
+def paired_best(rewards: Sequence[Sequence[float]], arms: Sequence[int], default: int, z: float) -> int:
+    """The flat searches' choice (Jester's and Fool's Crown's ``FlatSearch``): the arm with the best
+    total over the samples every arm was played on (ties to ``default``, the heuristic's own choice,
+    then to the lower index), played only if its paired difference with ``default``'s rewards on those
+    samples exceeds ``z`` standard errors; otherwise ``default``, so noise never plays worse than the
+    heuristic. Over a single sample there is no error to judge by: the best arm stands."""
+    counted = min(len(rewards[a]) for a in arms)
+    best = max(arms, key=lambda a: (sum(rewards[a][:counted]), a == default, -a))
+    if best != default and counted > 1:
+        diffs = [x - y for x, y in zip(rewards[best][:counted], rewards[default][:counted])]
+        mean = sum(diffs) / counted
+        var = sum((d - mean) ** 2 for d in diffs) / (counted - 1)
+        if mean <= z * math.sqrt(var / counted):
+            best = default
+    return best
+
+
 def rank_rewards(engine: Engine, state: State) -> list[float]:
     """1 for the first, 0 for the last, evenly between (tied seats share the better rank)."""
     result = engine.result(state)

@@ -21,6 +21,7 @@ import random
 from typing import Sequence, cast
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
+from domain.search import paired_best
 
 from .cards import JOKER_SET, JOKERS, NOBLE, ORDER, PLAYING, SQUIRE, SUIT, VALUE, face_up_first, sort_cards
 from .commit import commit_options
@@ -627,17 +628,9 @@ class FlatSearch:
                 if default not in keep:
                     keep.append(default)
                 arms = sorted(keep)
-        counted = min(len(rewards[a]) for a in arms)
-        if counted < 2:
+        if min(len(rewards[a]) for a in arms) < 2:  # no error to judge by: strong's choice
             return legal[default]
-        best = max(arms, key=lambda a: (sum(rewards[a][:counted]), a == default, -a))
-        if best != default:
-            diffs = [x - y for x, y in zip(rewards[best][:counted], rewards[default][:counted])]
-            mean = sum(diffs) / counted
-            var = sum((d - mean) ** 2 for d in diffs) / (counted - 1)
-            if mean <= self.z * math.sqrt(var / counted):
-                best = default
-        return legal[best]
+        return legal[paired_best(rewards, arms, default, self.z)]
 
 
 def search_bot(engine) -> FlatSearch:

@@ -22,6 +22,7 @@ import random
 from typing import Any, Callable, Optional, Sequence
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
+from domain.search import paired_best
 
 from .data import BUFFOON, CARDS_PER_PLACE, DISCIPLINES, EVENTS, MARKERS, STAMPS_PER_DISCIPLINE, THRESHOLD
 from .round_end import round_scores
@@ -358,15 +359,7 @@ class FlatSearch:
                     arms = keep if default in keep else keep + [default]
                 continue
             break  # out of time
-        counted = min(len(rewards[a]) for a in arms)
-        best = max(arms, key=lambda a: (sum(rewards[a][:counted]), a == default, -a))
-        if best != default and counted > 1:  # played only if it beats basic's choice beyond noise
-            diffs = [x - y for x, y in zip(rewards[best][:counted], rewards[default][:counted])]
-            mean = sum(diffs) / counted
-            var = sum((d - mean) ** 2 for d in diffs) / (counted - 1)
-            if mean <= self.z * math.sqrt(var / counted):
-                best = default
-        return legal[best]
+        return legal[paired_best(rewards, arms, default, self.z)]  # basic's choice unless beaten beyond noise
 
 
 #: Playouts per move (sequential halving; a few more when the actions are many, 2 samples each at
