@@ -115,7 +115,12 @@ def play_randomly(client: ApiClient, match_id: str, keys: list[str], rng: random
                 time.sleep(float(answer.body.get("retry_after", answer.headers.get("Retry-After", 0.2))))
         if answer.status == 429:
             continue
-        # 409: a timer closed the phase or a computer moved first; anything else is a failure.
+        # 409: a timer closed the phase or a computer moved first. A 422 is fair only when the match moved on
+        # after the seat's view was read (a computer's move made the chosen action illegal); else a failure.
+        if answer.status == 422:
+            now = client.get(f"/matches/{match_id}", key=keys[seat]).body["version"]
+            assert now > mine["version"], answer.text
+            continue
         assert answer.status in (201, 409), answer.text
         moves += 1
     raise AssertionError(f"match {match_id} did not finish")
