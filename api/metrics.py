@@ -139,9 +139,9 @@ _broker_cache: dict = {}
 def queue_depths(container: Any) -> list[tuple[str, int]]:
     tasks = getattr(container, "tasks", None)
     depths: list[tuple[str, int]] = []
-    heap = getattr(tasks, "_heap", None)
-    if isinstance(heap, list):  # the in-process queue (infrastructure.task_queues.InProcessTaskQueue)
-        depths.append(("inprocess", len(heap)))
+    lanes = getattr(tasks, "depths", None)
+    if callable(lanes):  # the in-process queue (infrastructure.task_queues.InProcessTaskQueue)
+        depths.extend(lanes())
     waiting = getattr(tasks, "waiting", None)
     if isinstance(waiting, int):  # the Celery queue's outbox: saved while the broker was away
         depths.append(("outbox", waiting))

@@ -143,10 +143,10 @@ class CeleryTaskQueue(TaskQueue):
         self.client.close()
 
 
-class InProcessTaskQueue(TaskQueue):
-    """Runs tasks in one background thread of this process, each no earlier than its ``eta``."""
+class _Lane:
+    """One background thread running its tasks in order, each no earlier than its ``eta``."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str) -> None:
         self.handlers: Optional[TaskHandlers] = None
         self._heap: list = []
         self._counter = itertools.count()
@@ -155,10 +155,10 @@ class InProcessTaskQueue(TaskQueue):
         self._waiting: set = set()  # immediate tasks queued but not started
         self._stopped = False
         # Started by the first task, so that building a container (``motley migrate``) starts nothing.
-        self._thread = threading.Thread(target=self._loop, name="motley-tasks", daemon=True)
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
 
-    def bind(self, handlers: TaskHandlers) -> None:
-        self.handlers = handlers
+    def __len__(self) -> int:
+        return len(self._heap)
 
     def enqueue(self, task: Task) -> None:
         due = time.monotonic()
@@ -195,9 +195,11 @@ class InProcessTaskQueue(TaskQueue):
                     self._busy -= 1
                     self._condition.notify_all()
 
-    def drain(self, timeout: float = 30.0, horizon: float = 0.0) -> None:
-        """Wait until no task due within ``horizon`` seconds is queued or running."""
-        deadline = time.monotonic() + timeout
+    def idle(self, horizon: float) -> bool:
+        with self._condition:
+            return not self._busy and not (self._heap and self._heap[0][0] <= time.monotonic() + horizon)
+
+    def drain(self, deadline: float, horizon: float) -> None:
         with self._condition:
             while self._busy or (self._heap and self._heap[0][0] <= time.monotonic() + horizon):
                 remaining = deadline - time.monotonic()
@@ -211,3 +213,41 @@ class InProcessTaskQueue(TaskQueue):
             self._condition.notify_all()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+
+
+class InProcessTaskQueue(TaskQueue):
+    """Runs tasks in background threads of this process, each no earlier than its ``eta``: computer
+    opponents' moves in a thread of their own, as on Celery (:func:`computers_queue_name`), so that a
+    search thinking for up to a second delays no other match's scoring, timers or projection."""
+
+    def __init__(self) -> None:
+        self._lanes = {"tasks": _Lane("motley-tasks"), "computers": _Lane("motley-computers")}
+
+    def bind(self, handlers: TaskHandlers) -> None:
+        for lane in self._lanes.values():
+            lane.handlers = handlers
+
+    def _lane(self, task: Task) -> _Lane:
+        return self._lanes["computers" if task.name == TASK_BOT else "tasks"]
+
+    def enqueue(self, task: Task) -> None:
+        self._lane(task).enqueue(task)
+
+    def depths(self) -> list[tuple[str, int]]:
+        """Tasks waiting in each lane, for /metrics."""
+        return [("inprocess" if name == "tasks" else f"inprocess.{name}", len(lane))
+                for name, lane in self._lanes.items()]
+
+    def drain(self, timeout: float = 30.0, horizon: float = 0.0) -> None:
+        """Wait until no task due within ``horizon`` seconds is queued or running in any lane (a
+        task of one lane may queue one in the other, so the lanes are drained until all are idle)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for lane in self._lanes.values():
+                lane.drain(deadline, horizon)
+            if all(lane.idle(horizon) for lane in self._lanes.values()):
+                return
+
+    def close(self) -> None:
+        for lane in self._lanes.values():
+            lane.close()

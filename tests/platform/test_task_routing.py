@@ -3,13 +3,16 @@ deployment can give them their own workers and no scoring or timer waits behind 
 
 from __future__ import annotations
 
+import threading
 import time
 import uuid
+from typing import cast
 
 from kombu import Connection
 
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, Task
-from infrastructure.task_queues import CeleryTaskQueue, computers_queue_name
+from application.tasks import TaskHandlers
+from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue, computers_queue_name
 from tests.conftest import BROKER
 
 
@@ -59,4 +62,41 @@ def test_the_projections_of_many_saves_are_one_message_sent_after_the_last():
             assert message_count(connection, queue_name) == 2  # one for the fifty, one at the close
             connection.default_channel.queue_delete(queue=queue_name)
     finally:
+        queue.close()
+
+
+class _Recorder:
+    """The handlers' one method the queue calls; a computer's move waits until it is let go."""
+
+    def __init__(self) -> None:
+        self.ran: list[str] = []
+        self.release = threading.Event()
+
+    def run(self, name: str, *args) -> None:
+        if name == TASK_BOT:
+            assert self.release.wait(10), "the computer's move was never let go"
+        self.ran.append(name)
+
+
+def test_embedded_a_thinking_computer_delays_no_other_task():
+    """The embedded default runs computers' moves in a thread of their own, like the Celery layout:
+    a scoring step and a projection queued behind a computer still thinking run meanwhile."""
+    queue = InProcessTaskQueue()
+    recorder = _Recorder()
+    queue.bind(cast(TaskHandlers, recorder))
+    try:
+        queue.enqueue(Task(TASK_BOT, ("a-match", 1)))
+        queue.enqueue(Task(TASK_RESOLVE, ("a-match",)))
+        queue.enqueue(Task(TASK_PROJECT))
+        deadline = time.monotonic() + 10
+        while len(recorder.ran) < 2:
+            assert time.monotonic() < deadline, f"the other tasks waited behind the computer: {recorder.ran}"
+            time.sleep(0.01)
+        assert recorder.ran == [TASK_RESOLVE, TASK_PROJECT]
+        assert dict(queue.depths()) == {"inprocess": 0, "inprocess.computers": 0}
+        recorder.release.set()
+        queue.drain(timeout=10)
+        assert recorder.ran == [TASK_RESOLVE, TASK_PROJECT, TASK_BOT]
+    finally:
+        recorder.release.set()
         queue.close()
