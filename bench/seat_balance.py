@@ -37,7 +37,7 @@ def main() -> None:
         first_wins = 0.0
         first: list[int] = []
 
-        def policy(state, seat, legal, rng):
+        def policy(state, seat, legal, rng, first=first):
             if not first and len(engine.to_act(state).seats) == 1:
                 first.append(seat)  # the match's first mover: its first turn that is one seat's alone
             return bot(engine.observation(state, seat), legal, rng)

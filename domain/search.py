@@ -115,6 +115,36 @@ class SearchGame:
         return rank_rewards(self.engine, state)
 
 
+def advance(game: SearchGame, state: State, rng: random.Random) -> tuple[State, Optional[int]]:
+    """Apply chance and automatic steps until a seat must choose (that seat; one of several
+    simultaneous ones at random) or the end or the game's cutoff (None)."""
+    engine = game.engine
+    cutoff = game.cutoff
+    while True:
+        if cutoff is not None and cutoff(state):
+            return state, None
+        turn = engine.to_act(state)
+        if turn.kind == Phase.OVER:
+            return state, None
+        if turn.kind == Phase.CHANCE:
+            state = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
+        elif turn.kind == Phase.AUTO:
+            state = engine.apply(state, SYSTEM, engine.auto_action(state))
+        else:
+            seats = turn.seats
+            return state, seats[0] if len(seats) == 1 else rng.choice(seats)
+
+
+def playout(game: SearchGame, state: State, rng: random.Random) -> State:
+    """Play ``state`` on by the game's rollout policy to the end (or its cutoff)."""
+    engine = game.engine
+    state, seat = advance(game, state, rng)
+    while seat is not None:
+        state = engine.apply(state, seat, game.rollout(state, seat, engine.legal_actions(state, seat), rng))
+        state, seat = advance(game, state, rng)
+    return state
+
+
 @dataclass
 class _Node:
     visits: int = 0
@@ -136,22 +166,7 @@ class _Tree:
         self.root = _Node()
 
     def _advance(self, state: State, rng: random.Random) -> tuple[State, Optional[int]]:
-        """Apply chance and automatic steps until a seat must choose (that seat) or the end (None)."""
-        engine = self.game.engine
-        cutoff = self.game.cutoff
-        while True:
-            if cutoff is not None and cutoff(state):
-                return state, None
-            turn = engine.to_act(state)
-            if turn.kind == Phase.OVER:
-                return state, None
-            if turn.kind == Phase.CHANCE:
-                state = engine.apply(state, CHANCE, engine.sample_chance(state, rng))
-            elif turn.kind == Phase.AUTO:
-                state = engine.apply(state, SYSTEM, engine.auto_action(state))
-            else:
-                seats = turn.seats
-                return state, seats[0] if len(seats) == 1 else rng.choice(seats)
+        return advance(self.game, state, rng)
 
     def _select(self, node: _Node, seat: int, options: list, rng: random.Random):
         """UCB1 over ``options`` ((key, action) pairs) for ``seat``; an untried option first."""
@@ -282,3 +297,78 @@ class SearchBot:
         # Most votes; ties go to the first listed action (deterministic given the inputs).
         best = max(range(len(legal)), key=lambda i: (votes[json_key(legal[i])], -i))
         return legal[best]
+
+
+class FlatSearch:
+    """A :data:`domain.engine.Bot`: a flat Monte Carlo search over the legal actions, played only
+    where it beats a heuristic (``default``, the game's ``basic``) beyond its noise.
+
+    Every sample is a state drawn from the observation (the game's ``determinize``) and a playout
+    seed; each action still in the running is tried on the same sample with the same seed (common
+    random numbers: two actions are compared on the same guess of the hidden cards and the same
+    chance), played on by the game's ``rollout`` to the end or its ``cutoff`` and scored by its
+    rewards (``evaluate``, else by rank). The ``playouts`` are spent by sequential halving (Karnin,
+    Koren & Somekh 2013): in ceil(log2 k) rounds the worse half of the actions is dropped after each,
+    the heuristic's own choice staying in; the best over the samples the finalists share is played
+    unless its paired difference with the heuristic's choice is within ``z`` standard errors
+    (:func:`paired_best`). A pure function of the observation, the legal actions and the rng; with a
+    ``clock`` (:meth:`with_budget`) it also stops once ``seconds`` have passed on it.
+    """
+
+    def __init__(self, game: SearchGame, default: Callable[[JSON, Sequence[JSON], random.Random], Any],
+                 playouts: int = 240, z: float = 0.0, min_samples: int = 2,
+                 seconds: Optional[float] = None, clock: Optional[Callable[[], float]] = None):
+        self.game = game
+        self.default = default
+        self.playouts = playouts
+        self.z = z
+        self.min_samples = min_samples
+        self.seconds = seconds
+        self.clock = clock
+
+    def with_budget(self, iterations: Optional[int] = None, seconds: Optional[float] = None,
+                    determinizations: Optional[int] = None,
+                    clock: Optional[Callable[[], float]] = None) -> FlatSearch:
+        """The same search with ``iterations`` playouts, and no longer than ``seconds`` on ``clock``
+        when both are given (``determinizations`` is ignored: every sample is a new one)."""
+        return FlatSearch(self.game, self.default, self.playouts if iterations is None else iterations,
+                          self.z, self.min_samples, seconds, clock)
+
+    def __call__(self, observation: JSON, legal: Sequence[JSON], rng: random.Random) -> Any:
+        game, engine = self.game, self.game.engine
+        options = game.distinct(list(legal))
+        if len(options) == 1:
+            return options[0]
+        seat = game.seat(observation)
+        keys = [json_key(action) for action in options]
+        default = keys.index(json_key(self.default(observation, options, rng)))
+        clock = self.clock
+        deadline = None if self.seconds is None or clock is None else clock() + self.seconds
+        samples: list[tuple[State, int]] = []
+        arms = list(range(len(options)))
+        rounds = max(1, math.ceil(math.log2(len(arms))))
+        rewards: list[list[float]] = [[] for _ in options]
+        spent = 0
+        for r in range(rounds):
+            per = max(self.min_samples, (self.playouts - spent) // (len(arms) * (rounds - r)))
+            done = len(rewards[arms[0]])  # every arm in the running was played on the same samples
+            for k in range(done, done + per):
+                if k == len(samples):
+                    if deadline is not None and clock is not None and clock() >= deadline:
+                        break
+                    samples.append((game.determinize(observation, seat, rng), rng.getrandbits(64)))
+                state, seed = samples[k]
+                for a in arms:
+                    end = playout(game, engine.apply(state, seat, options[a]), random.Random(seed))
+                    rewards[a].append(game.rewards(end)[seat])
+                    spent += 1
+            else:
+                if r < rounds - 1:  # the better half goes on, and the heuristic's choice
+                    mean = {a: sum(rewards[a]) / len(rewards[a]) for a in arms}
+                    keep = sorted(arms, key=lambda a: (-mean[a], a))[: max(2, (len(arms) + 1) // 2)]
+                    arms = keep if default in keep else keep + [default]
+                continue
+            break  # out of time
+        if not rewards[default]:
+            return options[default]
+        return options[paired_best(rewards, arms, default, self.z)]

@@ -16,7 +16,7 @@ from domain.games import get_engine
 from domain.games.jest import bots as jest_bots
 from domain.games.le_bouffon import bots as bouffon_bots
 from domain.playout import new_match, next_step, play
-from domain.search import SearchBot
+from domain.search import FlatSearch, SearchBot
 
 GAMES = {"jest": jest_bots, "le-bouffon": bouffon_bots}
 OPTIONS = {"jest": {}, "le-bouffon": {"deals": 2}}
@@ -28,7 +28,7 @@ def _levels(game: str) -> dict:
     """Every level of the game, the search on a small budget."""
     levels = dict(get_engine(game).bots())
     for name, bot in levels.items():
-        if isinstance(bot, SearchBot):
+        if isinstance(bot, (SearchBot, FlatSearch)):
             levels[name] = bot.with_budget(iterations=SMALL)
     return levels
 
@@ -55,7 +55,7 @@ def _decision_states(game: str, num_players: int, seed: int, every: int = 1):
 def test_every_game_here_has_three_levels():
     for game in GAMES:
         assert {"random", "basic", "mcts"} <= set(get_engine(game).bots())
-        assert isinstance(get_engine(game).bots()["mcts"], SearchBot)
+        assert isinstance(get_engine(game).bots()["mcts"], (SearchBot, FlatSearch))
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -213,4 +213,5 @@ def test_the_simulators_iterations_reach_a_games_own_search_too():
     from domain.games import get_engine
 
     assert _bot(get_engine("jester"), "mcts", 5).playouts == 5
-    assert _bot(get_engine("jest"), "mcts", 5).iterations == 5
+    assert _bot(get_engine("jest"), "mcts", 5).playouts == 5  # the shared flat search
+    assert _bot(get_engine("le-bouffon"), "mcts", 5).iterations == 5
