@@ -52,7 +52,9 @@ def move_times(matches: int) -> None:
 def value_table(samples: int) -> None:
     from domain.games.fools_crown.bots import _simulate
     from domain.games.fools_crown.cards import CROWNS, JOKERS, PLAYING
-    from domain.games.fools_crown.state import new_state
+    from domain.games.fools_crown.state import CURRENT_VERSION, Rules, new_state
+
+    rules = Rules.of(CURRENT_VERSION)  # the shipped VALUE2 was computed under 1.1.0 (refill from seat 0)
 
     def win_share(c0, c1, j0, j1):
         rng = random.Random(f"{c0}{c1}{j0}{j1}")
@@ -70,7 +72,7 @@ def value_table(samples: int) -> None:
             state.update({"stage": "commit", "deck": deck, "discard": cards[10:10 + discarded],
                           "hands": [cards[:5], cards[5:10]], "jokers": [JOKERS[:j0], JOKERS[j0:j0 + j1]],
                           "crowns": [crowns[:c0], crowns[c0:c0 + c1]], "centre": crowns[c0 + c1:]})
-            ranks = _simulate(state, rng, True)[0]
+            ranks = _simulate(state, rng, rules)[0]
             total += (ranks[0] == 1) / sum(1 for r in ranks if r == 1)
         return total / samples
 

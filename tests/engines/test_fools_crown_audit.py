@@ -85,7 +85,8 @@ def test_battle_strength_cards_plus_bonuses(cards, crowns, jokers, total):
 def test_crown_alliance_uses_the_crowns_held_when_the_round_is_resolved():
     """House rule 3.4 step 3 Crown Alliance ("holding the matching Crown powers up a future Royal
     Alliance", rulebook): a Crown claimed this round counts from the next round on."""
-    s = board([["KH", "8H", "7C", "3D", "2S"], HAND_B], deck_top=["QH", "4H", "5C", "8C"])
+    # seat 0 wins, so seat 1 refills first (FC-REFILL): 5C 8C to seat 1, then QH 4H to seat 0
+    s = board([["KH", "8H", "7C", "3D", "2S"], HAND_B], deck_top=["5C", "8C", "QH", "4H"])
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "2C")
     s = auto(roll(roll(s, 0, [3, 3]), 1, [3, 3]))
     assert ENGINE.public_observation(s)["strengths"] == [19, 12]  # no Crown yet: Royal only
@@ -132,8 +133,8 @@ def test_commit_card_order_does_not_matter_and_equal_squires_go_up_by_suit():
 
 def test_commit_removes_cards_from_hand_and_cleanup_discards_them_and_refills():
     """Rulebook "Played cards are discarded and hands refill to five playable cards" (house rule 3.4
-    step 7: in seat order)."""
-    s = board([HAND_A, HAND_B], deck_top=["5H", "6H", "7H", "9H"])
+    step 7; FC-REFILL: clockwise from the seat left of the round's winner, here seat 1 as seat 0 wins)."""
+    s = board([HAND_A, HAND_B], deck_top=["7H", "9H", "5H", "6H"])
     s = commit(s, 0, "KH", "8H")
     assert sorted(s["hands"][0]) == sorted(["7C", "3D", "2S"])
     s = commit(s, 1, "QS", "2C")
@@ -320,7 +321,8 @@ def test_tiebreak_reroll_only_among_the_highest_and_winner_claims():
 def test_claim_with_one_crown_left_then_centre_empty_allows_challenge():
     """Rulebook "The round winner chooses one Crown from the center battlefield"; house rule 3.4 step 6:
     the challenge only once the centre is empty ("All four Crowns have been claimed!")."""
-    s = board([HAND_A, HAND_B], crowns=[["AC"], ["AD", "AH"]], deck_top=["KD", "7D", "QC", "5C"])
+    # seat 0 wins round 1, so seat 1 refills first (FC-REFILL): QC 5C to seat 1, KD 7D to seat 0
+    s = board([HAND_A, HAND_B], crowns=[["AC"], ["AD", "AH"]], deck_top=["QC", "5C", "KD", "7D"])
     assert s["centre"] == ["AS"]
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "2C")
     s = auto(roll(roll(s, 0, [3, 3]), 1, [3, 3]))

@@ -1,4 +1,4 @@
-"""Fool's Crown: the rules versions (1.1.0 current, 1.0.1 kept for old matches) and the engine contract
+"""Fool's Crown: the rules versions (1.2.0 current, 1.1.0 and 1.0.1 kept for old matches) and the engine contract
 of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each rules test cites
 the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
 
@@ -18,6 +18,7 @@ from domain.playout import new_match, play
 from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, board
 
 OLD = ENGINES["1.0.1"]
+V110 = ENGINES["1.1.0"]
 
 
 def step(engine, state, actor, action):
@@ -87,17 +88,67 @@ def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
 
 
 # -- rules versions ----------------------------------------------------------------------------------
-def test_both_shipped_rules_versions_are_registered():
-    """docs/rules/fools-crown.md "Changes": 1.1.0 is current; 1.0.1 is kept for its matches."""
-    assert ENGINE.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
-    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0"}
-    assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown") is ENGINE
-    assert isinstance(OLD, FoolsCrownEngine)  # the same engine class, version-gated
+def test_the_shipped_rules_versions_are_registered():
+    """docs/rules/fools-crown.md "Changes": 1.2.0 is current; 1.1.0 and 1.0.1 are kept for their matches."""
+    assert ENGINE.rules_version == "1.2.0" and V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
+    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0"}
+    assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown", "1.1.0") is V110
+    assert get_engine("fools-crown") is ENGINE
+    assert isinstance(OLD, FoolsCrownEngine) and isinstance(V110, FoolsCrownEngine)  # one class, version-gated
     with pytest.raises(ValueError):
         FoolsCrownEngine(rules_version="0.9")
 
 
-@pytest.mark.parametrize("engine", [ENGINE, OLD], ids=lambda e: e.rules_version)
+# -- FC-REFILL: the refill starts left of the round's winner (1.2.0) ---------------------------------
+HAND_C = ["JD", "5C", "10D", "3H", "4S"]
+REFILL = ["2H", "3S", "4H", "5S", "6D", "7D"]  # the top of the deck, in the order it is drawn
+
+
+def refilled_after_seat_1_wins(engine):
+    """Three seats; seat 1 wins round 1 (Q+9 of spades with a Royal Alliance, 20, against 19 and 15),
+    claims a Crown, and the round's end refills two cards a seat from the top of the deck."""
+    s = board([HAND_A, HAND_B, HAND_C], deck_top=REFILL)
+    for seat, cards in ((0, ["KH", "8H"]), (1, ["QS", "9S"]), (2, ["JD", "5C"])):
+        s = step(engine, s, seat, {"type": "commit", "cards": cards})
+    for seat in range(3):
+        s = step(engine, s, CHANCE, {"type": "roll", "seat": seat, "dice": [6, 6]})
+    s = step(engine, s, SYSTEM, engine.auto_action(s))
+    assert s["winner"] == 1
+    return step(engine, s, 1, {"type": "claim", "crown": "AS"})
+
+
+def test_the_refill_starts_left_of_the_rounds_winner():
+    """FC-REFILL (1.2.0; house rule 3.4 step 7 "everyone refills to 5" names no order, step 2 starts the
+    commits left of the previous round's winner): seat 2, left of the winner, draws first, then 0, then 1."""
+    s = refilled_after_seat_1_wins(ENGINE)
+    assert s["stage"] == "commit" and s["round"] == 2
+    assert set(REFILL[0:2]) <= set(s["hands"][2])
+    assert set(REFILL[2:4]) <= set(s["hands"][0])
+    assert set(REFILL[4:6]) <= set(s["hands"][1])
+
+
+def test_rules_1_1_0_keep_the_refill_from_seat_0():
+    """Rules 1.1.0 as shipped (kept so their matches replay): seat 0 refilled first whoever won, which gave
+    seat 0 a four-seat edge (docs/rules/fools-crown.md, Balance)."""
+    s = refilled_after_seat_1_wins(V110)
+    assert set(REFILL[0:2]) <= set(s["hands"][0])
+    assert set(REFILL[2:4]) <= set(s["hands"][1])
+    assert set(REFILL[4:6]) <= set(s["hands"][2])
+
+
+def test_after_a_round_without_a_winner_the_refill_starts_one_seat_further_each_round():
+    """FC-REFILL: nobody won round ``r``: the refill starts at seat ``r mod players``."""
+    from domain.games.fools_crown.state import Rules, refill_order
+
+    rules = Rules.of("1.2.0")
+    assert [refill_order(rules, 3, None, r)[0] for r in (1, 2, 3, 4)] == [1, 2, 0, 1]
+    assert refill_order(rules, 4, 3, 7) == [0, 1, 2, 3]  # left of seat 3 is seat 0
+    assert refill_order(Rules.of("1.1.0"), 4, 3, 7) == [0, 1, 2, 3]
+    assert refill_order(Rules.of("1.1.0"), 4, 0, 7) == [0, 1, 2, 3]
+    assert refill_order(rules, 4, 0, 7) == [1, 2, 3, 0]
+
+
+@pytest.mark.parametrize("engine", [ENGINE, V110, OLD], ids=lambda e: e.rules_version)
 def test_both_versions_play_whole_matches_through_the_checked_step(engine):
     for seed, players in enumerate((2, 3, 4, 2, 3, 4)):
         options = {"commit_order": "seat-order"} if seed % 2 else {}

@@ -6,6 +6,6 @@ under the rules it was played with (docs/rules/fools-crown.md, "Changes")."""
 from .engine import FoolsCrownEngine
 
 ENGINE = FoolsCrownEngine()
-ENGINES = {"1.0.1": FoolsCrownEngine(rules_version="1.0.1")}
+ENGINES = {version: FoolsCrownEngine(rules_version=version) for version in ("1.0.1", "1.1.0")}
 
 __all__ = ["ENGINE", "ENGINES", "FoolsCrownEngine"]

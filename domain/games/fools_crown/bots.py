@@ -26,7 +26,7 @@ from domain.search import paired_best
 from .cards import JOKER_SET, JOKERS, NOBLE, ORDER, PLAYING, SQUIRE, SUIT, VALUE, face_up_first, sort_cards
 from .commit import commit_options
 from .resolution import resolution
-from .state import CAP_ROUNDS, new_state
+from .state import CAP_ROUNDS, Rules, new_state, refill_order
 
 
 def _by_type(legal: Sequence[dict]) -> dict:
@@ -404,12 +404,13 @@ def _potential(hand, suit) -> int:
     return 3 * min(nobles, squires) + nobles + squires
 
 
-def _simulate(state, rng, at_once: bool, stop=None, policies=None):
+def _simulate(state, rng, rules: Rules, stop=None, policies=None):
     """The rest of a match from its commit phase (under way or not), every seat playing as ``strong``
     (or as ``policies[seat]``), on a compact copy of the state: the rules of the engine without its
     bookkeeping (no events, no copies), chance drawn with ``rng``. Returns (ranks, crowns, jokers),
     the ranks None when the next round to start is ``stop``."""
     n = state["players"]
+    at_once = rules.reshuffle_at_once
     deck = state["deck"][::-1]  # drawn from the end: the top card last
     discard = list(state["discard"])
     hands = [list(h) for h in state["hands"]]
@@ -454,7 +455,7 @@ def _simulate(state, rng, at_once: bool, stop=None, policies=None):
             else:  # Noble Exchange: sit out, draw two
                 discard.extend(cards)
                 _draw(deck, discard, hand, jokers, i, 2, rng, at_once)
-        best, top = -1, []
+        best, top, winner = -1, [], None
         for i in range(n):
             cards = commits[i]
             if cards is not None and rng.random() < _QUALIFY:
@@ -488,7 +489,7 @@ def _simulate(state, rng, at_once: bool, stop=None, policies=None):
         done = [False] * n
         commits = [None] * n
         gambled = [False] * n
-        for i in range(n):
+        for i in refill_order(rules, n, winner, rnd - 1):
             _draw(deck, discard, hands[i], jokers, i, 5 - len(hands[i]), rng, at_once)
         if rnd == stop:
             return None, crowns, jokers
@@ -516,7 +517,7 @@ def _fast_playout(engine, state, seat, rng, rounds=None, value=None) -> float:
     if state["round"] == stop:
         ranks, crowns, jokers = None, state["crowns"], [len(j) for j in state["jokers"]]
     else:
-        ranks, crowns, jokers = _simulate(state, rng, engine.rules.reshuffle_at_once, stop)
+        ranks, crowns, jokers = _simulate(state, rng, engine.rules, stop)
     if ranks is None:
         return value(seat, crowns, jokers)
     if ranks[seat] != 1:

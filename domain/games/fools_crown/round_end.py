@@ -4,7 +4,7 @@ house rule 3.4 step 7) and the safety cap (house rule 3.4 "Optional safety cap: 
 from __future__ import annotations
 
 from .deck import run_draws
-from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, RoundSummary, Rules
+from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, RoundSummary, Rules, refill_order
 
 
 def summary(s: FoolsCrownState) -> RoundSummary:
@@ -15,8 +15,10 @@ def summary(s: FoolsCrownState) -> RoundSummary:
 def cleanup(rules: Rules, s: FoolsCrownState) -> None:
     """Committed cards to the discard pile; after round 30 (with the cap) the match ends; otherwise the
     next round: with seat-order commits the lead passes left of the round winner (no winner: left of the
-    leader, FC-ORDER), and every hand refills to five in seat order."""
+    leader, FC-ORDER), and every hand refills to five, clockwise from the seat left of the round's winner
+    (FC-REFILL, since 1.2.0; before, from seat 0)."""
     n = s["players"]
+    order = refill_order(rules, n, s["winner"], s["round"])
     s["last"] = summary(s)
     for c in s["commits"]:
         if c is not None:
@@ -37,5 +39,5 @@ def cleanup(rules: Rules, s: FoolsCrownState) -> None:
     s["tiebreak"] = None
     s["winner"] = None
     s["claimed"] = None
-    s["draws"] = [[i, HAND_SIZE - len(s["hands"][i])] for i in range(n) if len(s["hands"][i]) < HAND_SIZE]
+    s["draws"] = [[i, HAND_SIZE - len(s["hands"][i])] for i in order if len(s["hands"][i]) < HAND_SIZE]
     run_draws(rules, s)

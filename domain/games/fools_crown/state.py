@@ -119,15 +119,31 @@ class Rules:
     #: 1.1.0 (FC-DRAW): the discard pile is reshuffled as soon as the draw deck runs out (rulebook "The
     #: discard pile is reshuffled if the draw deck runs out"); 1.0.1 waited until a card had to be drawn.
     reshuffle_at_once: bool
+    #: 1.2.0 (FC-REFILL): the refill at a round's end starts left of the round's winner (house rule 3.4
+    #: step 7 names no order); 1.0.1 and 1.1.0 refilled from seat 0, which gave seat 0 the Jokers a
+    #: gamble had shuffled into a short deck (docs/rules/fools-crown.md, Balance).
+    refill_from_winner: bool
 
     @classmethod
     def of(cls, version: str) -> Rules:
         if version not in RULES_VERSIONS:
             raise ValueError(f"{GAME} has no rules version {version!r}")
-        return cls(version=version, reshuffle_at_once=version != "1.0.1")
+        return cls(version=version, reshuffle_at_once=version != "1.0.1",
+                   refill_from_winner=version not in ("1.0.1", "1.1.0"))
 
 
-RULES_VERSIONS = ("1.0.1", "1.1.0")
+def refill_order(rules: Rules, players: int, winner: Optional[int], played: int) -> list[int]:
+    """The seats in the order they refill at the end of round ``played`` (FC-REFILL): since 1.2.0
+    clockwise from the seat left of the round's winner, as house rule 3.4 step 2 orders the commits
+    (a round without a winner: from seat ``played mod players``, one further each round); before,
+    from seat 0."""
+    if not rules.refill_from_winner:
+        return list(range(players))
+    first = (winner + 1) % players if winner is not None else played % players
+    return [(first + k) % players for k in range(players)]
+
+
+RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0")
 CURRENT_VERSION = RULES_VERSIONS[-1]
 
 
