@@ -32,14 +32,21 @@ def wilson(share: float, count: int, confidence: float = 0.95) -> tuple[float, f
 
 
 def play_pair(engine: Engine, upper: str, lower: str, seed: int, players: int = 2,
-              options: Optional[dict] = None) -> tuple[float, int]:
+              options: Optional[dict] = None, times: Optional[list] = None) -> tuple[float, int]:
     """One match, ``upper`` at the even seats when the seed is even, at the odd ones otherwise;
-    returns the upper level's share of the win and the number of player moves."""
+    returns the upper level's share of the win and the number of player moves. With ``times``, the
+    seconds each of the upper level's moves took (those with more than one legal action) go there."""
     bots = engine.bots()
     levels = [upper if (seat + seed) % 2 == 0 else lower for seat in range(players)]
 
     def policy(state, seat, legal, rng):
-        return bots[levels[seat]](engine.observation(state, seat), legal, rng)
+        observation = engine.observation(state, seat)
+        if times is None or levels[seat] != upper or len(legal) < 2:
+            return bots[levels[seat]](observation, legal, rng)
+        start = time.perf_counter()
+        action = bots[upper](observation, legal, rng)
+        times.append(time.perf_counter() - start)
+        return action
 
     outcome = play(engine, new_match(engine, players, options), random.Random(seed), policy)
     assert outcome.result is not None
@@ -53,14 +60,16 @@ def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2
     engine = get_engine(game)
     print(f"{engine.title} {engine.rules_version}, {players} seats, levels alternating seats, "
           f"matches {first} on")
-    print(f"{'pairing':<18} {'matches':>7} {'upper wins':>10} {'95 % interval':>17} {'s/match':>8}")
+    print(f"{'pairing':<18} {'matches':>7} {'upper wins':>10} {'95 % interval':>17} {'s/match':>8}"
+          f" {'s/move median':>13} {'max':>5}")
     for upper, lower, matches in pairings:
         if matches <= 0:
             continue
         start = time.perf_counter()
         total = 0.0
+        times: list[float] = []  # the upper level's moves with a choice
         for index in range(first, first + matches):
-            share, _ = play_pair(engine, upper, lower, 1_000_003 * players + index, players)
+            share, _ = play_pair(engine, upper, lower, 1_000_003 * players + index, players, times=times)
             total += share
             done = index + 1 - first
             if done % 10 == 0:  # a running figure on stderr, for long searches
@@ -69,8 +78,10 @@ def ladder(game: str, pairings: Sequence[tuple[str, str, int]], players: int = 2
         elapsed = time.perf_counter() - start
         share = total / matches
         low, high = wilson(share, matches)
+        times.sort()
+        median, longest = (times[len(times) // 2], times[-1]) if times else (0.0, 0.0)
         print(f"{upper + ' v ' + lower:<18} {matches:>7} {share:>10.1%}   [{low:6.1%}, {high:6.1%}]"
-              f" {elapsed / matches:>8.2f}", flush=True)
+              f" {elapsed / matches:>8.2f} {median:>13.3f} {longest:>5.2f}", flush=True)
 
 
 def main(game: str, default: Sequence[tuple[str, str]]) -> None:
