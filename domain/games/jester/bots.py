@@ -364,7 +364,7 @@ class FlatSearch:
 
 #: Playouts per move (sequential halving; a few more when the actions are many, 2 samples each at
 #: least), sized to answer within a second on this machine (bench/bots_jester.py).
-PLAYOUTS = 48
+PLAYOUTS = 16
 #: How many turns a seat a playout looks ahead before it is scored, at most to the end of the
 #: round: a round runs 15 to 60 turns, too many to play out by ``basic`` within a second.
 HORIZON_TURNS = 2
