@@ -9,12 +9,11 @@ seats in half the matches and one in the others: its fair share is 50 % at any c
 bot_ladder's, 1_000_003 * PLAYERS + index, so a run with WORKERS processes (default 1) plays the same
 matches as one without. Prints the win share of the upper level (a shared win counts as half) with
 its 95 % Wilson interval, a running figure on stderr every 10 matches, and the time the upper level
-took per move it was asked (median, 99th percentile, max; the moves with one legal action included).
+took per move with a choice (median, 99th percentile, max; the moves with one legal action left out).
 """
 
 from __future__ import annotations
 
-import random
 import sys
 import time
 from multiprocessing import Pool
@@ -23,10 +22,9 @@ from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bot_ladder import wilson  # noqa: E402
+from bot_ladder import play_pair, wilson  # noqa: E402
 
 from domain.games import get_engine  # noqa: E402
-from domain.playout import new_match, play  # noqa: E402
 
 PAIRINGS = [("basic", "random"), ("mcts", "basic")]
 
@@ -34,23 +32,9 @@ PAIRINGS = [("basic", "random"), ("mcts", "basic")]
 def match(job: tuple[str, str, int, int]) -> tuple[float, list[float]]:
     """One match as bot_ladder.play_pair plays it; the upper level's win share and move times."""
     upper, lower, seed, players = job
-    engine = get_engine("jester")
-    bots = engine.bots()
-    levels = [upper if (seat + seed) % 2 == 0 else lower for seat in range(players)]
     times: list[float] = []
-
-    def policy(state, seat, legal, rng):
-        observation = engine.observation(state, seat)
-        start = time.perf_counter()
-        action = bots[levels[seat]](observation, legal, rng)
-        if levels[seat] == upper:
-            times.append(time.perf_counter() - start)
-        return action
-
-    outcome = play(engine, new_match(engine, players), random.Random(seed), policy)
-    assert outcome.result is not None
-    winners = outcome.result.winners
-    return sum(1 for s in winners if levels[s] == upper) / len(winners), times
+    share, _ = play_pair(get_engine("jester"), upper, lower, seed, players, times=times)
+    return share, times
 
 
 def main() -> None:
