@@ -38,16 +38,24 @@ def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[floa
         longest, sleep = poll, time.sleep
     else:
         longest, sleep = max(poll, RECHECK_SECONDS), watcher.sleeper(originator_id)
-    gone = client_gone(request.environ)
-    if gone is None:
-        return longest, sleep
+    return longest, StreamSleep(sleep, client_gone(request.environ))
 
-    def sleep_while_here(seconds: float) -> None:
-        sleep(seconds)
-        if gone():
+
+class StreamSleep:
+    """A stream's sleep (the watcher's or ``time.sleep``), raising ClientGone after a wait if the
+    client left; ``news`` is the watcher's word on the stream's originator (``Sleeper.news``)."""
+
+    def __init__(self, sleep: Callable[[float], None], gone: Optional[Callable[[], bool]]):
+        self.sleep, self.gone = sleep, gone
+
+    def __call__(self, seconds: float) -> None:
+        self.sleep(seconds)
+        if self.gone is not None and self.gone():
             raise ClientGone()
 
-    return longest, sleep_while_here
+    def news(self) -> Optional[int]:
+        news = getattr(self.sleep, "news", None)
+        return None if news is None else news()
 
 
 def client_gone(environ: dict) -> Optional[Callable[[], bool]]:

@@ -36,8 +36,9 @@ def follow(
     match_uuid = app.read_match(match_id).id
     deadline = monotonic() + seconds
     beat = monotonic()
+    news = getattr(sleep, "news", None)  # the log watcher's newest version of the match, after a wake
     while True:
-        current = app.read_match(match_uuid)
+        current = app.read_match(match_uuid, at_least=None if news is None else news())
         if current.version > seen:
             seen = current.version
             yield seen, match_view(current, lens_for(current, viewer))

@@ -6,6 +6,11 @@ notifications every ``INTERVAL`` seconds, while anybody waits, and wakes only th
 (or, for a player's feed, anything) changed; a stream then reads its match once. A woken stream that
 finds nothing new (a spurious wake) just waits again, and a stream re-reads at least every
 ``RECHECK_SECONDS`` whatever it was told, so a change the watcher missed costs a delay, never an update.
+
+A save in this process nudges the watcher (``nudge``), which then reads at once instead of at its next
+tick: the next player's stream is woken in a millisecond, not in up to ``INTERVAL`` (issue 16). A
+woken stream also learns the newest version of its match the watcher read (``Sleeper.news``), so its
+read of the match can use the cached aggregate when it is that recent, without asking the store.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ class LogWatcher:
         self.interval = interval
         self._lock = threading.Lock()
         self._changed: dict[Any, int] = {}  # originator id (or ANYTHING) -> batches that touched it
+        self._versions: dict[Any, int] = {}  # originator id -> the newest version read of it
+        self._nudged = threading.Event()
         self._conditions: dict[Any, list] = {}  # originator id -> [Condition, waiters]
         self._thread: Optional[threading.Thread] = None
         self._position = 0
@@ -71,7 +78,17 @@ class LogWatcher:
                 if entry[1] == 0:
                     self._conditions.pop(originator_id, None)
 
+    def nudge(self) -> None:
+        """The log has moved (a save in this process): read it now rather than at the next tick."""
+        self._nudged.set()
+
+    def version_of(self, originator_id: Any) -> Optional[int]:
+        """The newest version of ``originator_id`` in the notifications read so far (None: unknown)."""
+        with self._lock:
+            return self._versions.get(originator_id)
+
     def close(self) -> None:
+        self._nudged.set()
         with self._lock:
             self._stopped = True
             for condition, _ in self._conditions.values():
@@ -91,7 +108,8 @@ class LogWatcher:
     def _run(self) -> None:
         idle_since = time.monotonic()
         while True:
-            time.sleep(self.interval)
+            self._nudged.wait(self.interval)
+            self._nudged.clear()  # a save after this point nudges again, and is read by the next turn
             with self._lock:
                 if self._stopped:
                     return
@@ -111,10 +129,12 @@ class LogWatcher:
             if not notifications:
                 continue
             self._position = notifications[-1].id
-            touched = {n.originator_id for n in notifications}
+            touched = {n.originator_id: n.originator_version for n in notifications}  # the last of each
             with self._lock:
                 if len(self._changed) > KEPT:
                     self._changed.clear()
+                    self._versions.clear()
+                self._versions.update(touched)
                 for originator_id in (*touched, ANYTHING):
                     self._changed[originator_id] = self._changed.get(originator_id, 0) + 1
                     entry = self._conditions.get(originator_id)
@@ -125,6 +145,14 @@ class LogWatcher:
 class Sleeper:
     def __init__(self, watcher: LogWatcher, originator_id: Any, token: int):
         self.watcher, self.originator_id, self.token = watcher, originator_id, token
+        self.woken = False
 
     def __call__(self, seconds: float) -> None:
-        self.token = self.watcher.wait(self.originator_id, self.token, seconds)
+        token = self.watcher.wait(self.originator_id, self.token, seconds)
+        self.woken, self.token = token != self.token, token
+
+    def news(self) -> Optional[int]:
+        """After a wait the watcher ended with news of the originator: its newest version read, which
+        a read may trust the cache for. None after a recheck (a change the watcher missed must be
+        found by asking the store) and before the first wait."""
+        return self.watcher.version_of(self.originator_id) if self.woken else None

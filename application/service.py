@@ -87,6 +87,7 @@ class Motley(Application):
     }
     # Snapshots keyed to the rules version bound the cost of any read (application/snapshots.py).
     is_snapshotting_enabled = True
+    repository: snapshots.KeyedSnapshotRepository  # what construct_repository builds
 
     def construct_repository(self) -> snapshots.KeyedSnapshotRepository:
         return snapshots.KeyedSnapshotRepository.like(super().construct_repository())
@@ -104,6 +105,13 @@ class Motley(Application):
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
         self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
+        self.saved_hooks: list[Callable[[], None]] = []  # called after each save (the log watcher's nudge)
+
+    def save(self, *objs: Any, **kwargs: Any) -> list[Recording]:
+        recordings = super().save(*objs, **kwargs)
+        for hook in self.saved_hooks:
+            hook()
+        return recordings
 
     # -- players ---------------------------------------------------------------------------------
     def register_player(self, name: str) -> tuple[UUID, str]:
@@ -260,11 +268,13 @@ class Motley(Application):
             match.limit_turns(turn_limit["seconds"], turn_limit["on_timeout"])
         return match
 
-    def read_match(self, match_id: Any) -> Match:
+    def read_match(self, match_id: Any, at_least: Optional[int] = None) -> Match:
         """The match now, shared with other readers (no copy): for reading only, never to act on.
-        (The repository fast-forwards copy-on-write: snapshots.KeyedSnapshotRepository.get.)"""
+        (The repository fast-forwards copy-on-write: snapshots.KeyedSnapshotRepository.get.) With
+        ``at_least`` (a version the caller knows the log has reached, from the log watcher), a cached
+        match that recent is answered without asking the store for newer events."""
         match_uuid = parse_id(match_id, "match")
-        match = self._get(match_uuid, "match", shared=True)
+        match = self._get(match_uuid, "match", shared=True, at_least=at_least)
         if not isinstance(match, Match):
             raise errors.NotFound(f"no match with id {match_id}")
         return match
@@ -436,9 +446,11 @@ class Motley(Application):
         return self.recorder.max_notification_id() or 0
 
     # -- the machinery ---------------------------------------------------------------------------
-    def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None, shared: bool = False) -> Any:
+    def _get(self, aggregate_id: UUID, what: str, version: Optional[int] = None, shared: bool = False,
+             at_least: Optional[int] = None) -> Any:
         try:
-            return self.repository.get(aggregate_id, version=version, deepcopy_from_cache=not shared)
+            return self.repository.get(aggregate_id, version=version, deepcopy_from_cache=not shared,
+                                       at_least=at_least)
         except AggregateNotFoundError:
             raise errors.NotFound(f"no {what} with id {aggregate_id}") from None
 
@@ -521,6 +533,10 @@ class Motley(Application):
     def _save_match(self, match: Match) -> list[Recording]:
         saved_from = match.version - len(match.pending_events)
         recordings = self.save(match)
+        # The saved match is the newest: the next reads (its players' streams, the view) share it
+        # instead of each copying the older cached one and applying the new events again. Nothing
+        # acts on it after its save (every caller returns it or builds a view of it).
+        self.repository.remember(match)
         snapshots.take_due(self, match, saved_from)
         for task in self.follow_ups(match):
             self.tasks.enqueue(task)

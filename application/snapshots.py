@@ -125,11 +125,13 @@ class KeyedSnapshotRepository(Repository):
         return repository
 
     def get(self, aggregate_id: Any, *, version: Optional[int] = None, projector_func: Any = project_aggregate,
-            fastforward_skipping: bool = False, deepcopy_from_cache: bool = True) -> Any:
+            fastforward_skipping: bool = False, deepcopy_from_cache: bool = True,
+            at_least: Optional[int] = None) -> Any:
         """The library's cached get, fast-forwarding copy-on-write: a cached aggregate never changes
         once it is in the cache, so a read (``deepcopy_from_cache=False``) may share it with other
         threads, and only a command pays for a deep copy it may mutate. (The library fast-forwards the
-        cached object in place, so every read must copy it: a third of a move's reads were deepcopy.)"""
+        cached object in place, so every read must copy it: a third of a move's reads were deepcopy.)
+        A cached aggregate at version ``at_least`` or later is answered without asking the store."""
         if self.cache is None or version is not None or not self.fastforward:
             return super().get(aggregate_id, version=version, projector_func=projector_func,
                                fastforward_skipping=fastforward_skipping, deepcopy_from_cache=deepcopy_from_cache)
@@ -142,7 +144,9 @@ class KeyedSnapshotRepository(Repository):
                     aggregate = self._reconstruct_aggregate(aggregate_id, None, projector_func)
                     self.cache.put(aggregate_id, aggregate)
                 else:
-                    new_events = list(self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
+                    fresh = at_least is not None and aggregate.version >= at_least
+                    new_events = [] if fresh else list(
+                        self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
                     if new_events:
                         aggregate = deepcopy(aggregate)  # never the shared object: readers may hold it
                         if projector_func is project_aggregate:  # see _reconstruct_aggregate
@@ -156,6 +160,22 @@ class KeyedSnapshotRepository(Repository):
         finally:
             self._disuse_fastforward_lock(aggregate_id)
         return deepcopy(aggregate) if deepcopy_from_cache and self.deepcopy_from_cache else aggregate
+
+    def remember(self, aggregate: Any) -> None:
+        """Cache ``aggregate``, just saved, unless the cache holds a later version already."""
+        if self.cache is None or not self.fastforward:
+            return
+        lock = self._use_fastforward_lock(aggregate.id)
+        try:
+            with lock:
+                try:
+                    cached = self.cache.get(aggregate.id)
+                except KeyError:
+                    cached = None
+                if cached is None or cached.version < aggregate.version:
+                    self.cache.put(aggregate.id, aggregate)
+        finally:
+            self._disuse_fastforward_lock(aggregate.id)
 
     def nearest_snapshot(self, aggregate_id: UUID, version: Optional[int]) -> Optional[Snapshot]:
         if self.snapshot_store is None:

@@ -86,8 +86,10 @@ def build(
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
     gate, checks = _health(settings, app)
+    watcher = LogWatcher(app.recorder)
+    app.saved_hooks.append(watcher.nudge)  # the streams hear of this process's saves at once
     return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
-                     Dependencies(checks), gate, LogWatcher(app.recorder))
+                     Dependencies(checks), gate, watcher)
 
 
 def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:

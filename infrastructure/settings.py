@@ -86,7 +86,9 @@ class Settings:
                 "POSTGRES_POOL_SIZE": str(self.postgres_pool_size),
                 "POSTGRES_MAX_OVERFLOW": "5",
                 "POSTGRES_CONNECT_TIMEOUT": str(self.postgres_pool_timeout),
-                "POSTGRES_PRE_PING": "y",  # a connection broken by a restart is replaced, not used
+                # No ping before each use (a round trip per checkout): after a failure the database
+                # gate checks the pool once, when the database is back (infrastructure/health.py).
+                "POSTGRES_PRE_PING": "n",
                 "POSTGRES_LOCK_TIMEOUT": "10",
                 "POSTGRES_CONN_MAX_AGE": "600",
             }

@@ -160,8 +160,10 @@ class _Lane:
     def __len__(self) -> int:
         return len(self._heap)
 
-    def enqueue(self, task: Task) -> None:
-        due = time.monotonic()
+    def enqueue(self, task: Task, defer: float = 0.0) -> None:
+        """Run ``task`` at its ``eta`` (now if it has none), or ``defer`` seconds from now: an
+        immediate task queued and not yet started is queued once, however often it is sent."""
+        due = time.monotonic() + defer
         if task.eta is not None:
             due += max(0.0, (task.eta - datetime.now(timezone.utc)).total_seconds())
         with self._condition:
@@ -195,13 +197,17 @@ class _Lane:
                     self._busy -= 1
                     self._condition.notify_all()
 
+    def _due_within(self, horizon: float) -> bool:
+        """A task due within ``horizon`` seconds is queued; a deferred immediate task counts as due."""
+        return bool(self._waiting) or bool(self._heap and self._heap[0][0] <= time.monotonic() + horizon)
+
     def idle(self, horizon: float) -> bool:
         with self._condition:
-            return not self._busy and not (self._heap and self._heap[0][0] <= time.monotonic() + horizon)
+            return not self._busy and not self._due_within(horizon)
 
     def drain(self, deadline: float, horizon: float) -> None:
         with self._condition:
-            while self._busy or (self._heap and self._heap[0][0] <= time.monotonic() + horizon):
+            while self._busy or self._due_within(horizon):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TimeoutError("in-process tasks did not finish")
@@ -220,6 +226,12 @@ class InProcessTaskQueue(TaskQueue):
     opponents' moves in a thread of their own, as on Celery (:func:`computers_queue_name`), so that a
     search thinking for up to a second delays no other match's scoring, timers or projection."""
 
+    #: Seconds of saves one projection run serves: the first save's task waits this long, and the
+    #: saves after it join it (as CeleryTaskQueue.PROJECT_WINDOW). A run reads the whole log after its
+    #: position, so under load one run does the work of many; one run a save took half the server's
+    #: CPU beside the moves (issue 16).
+    PROJECT_WINDOW = 0.05
+
     def __init__(self) -> None:
         self._lanes = {"tasks": _Lane("motley-tasks"), "computers": _Lane("motley-computers")}
 
@@ -231,7 +243,8 @@ class InProcessTaskQueue(TaskQueue):
         return self._lanes["computers" if task.name == TASK_BOT else "tasks"]
 
     def enqueue(self, task: Task) -> None:
-        self._lane(task).enqueue(task)
+        coalesced = task.name == TASK_PROJECT and not task.args and task.eta is None
+        self._lane(task).enqueue(task, defer=self.PROJECT_WINDOW if coalesced else 0.0)
 
     def depths(self) -> list[tuple[str, int]]:
         """Tasks waiting in each lane, for /metrics."""
