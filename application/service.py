@@ -362,7 +362,24 @@ class Motley(Application):
         expected_version: Optional[int] = None,
         request_key: Optional[str] = None,
     ) -> MoveReceipt:
-        match = self.get_match(match_id)
+        """A player's move. It is tried first on a copy of the cached match, without asking the store
+        whether the match moved on (a round trip a move, issue 16): if another process did move it, the
+        save's versions collide with the stored ones and the move is tried again on the match read
+        afresh (``_move``), and a refusal is only given once the store confirms the cached match was
+        the latest. So the cache can cost a retry, never a wrong answer."""
+        match_uuid = parse_id(match_id, "match")
+        cached = self._get(match_uuid, "match", at_least=0)
+        if not isinstance(cached, Match):
+            raise errors.NotFound(f"no match with id {match_id}")
+        try:
+            return self._submit(cached, player, action, expected_version, request_key)
+        except errors.ServiceError:
+            if not list(self.events.get(match_uuid, gt=cached.version, limit=1)):
+                raise  # the cached match was the latest: the refusal stands
+        return self._submit(self.get_match(match_uuid), player, action, expected_version, request_key)
+
+    def _submit(self, match: Match, player: Player, action: Any, expected_version: Optional[int],
+                request_key: Optional[str]) -> MoveReceipt:
         seat = match.seat_of(str(player.id))
         if seat is None:
             raise errors.Forbidden("you hold no seat at this match")

@@ -173,3 +173,70 @@ def test_the_gate_checks_the_pool_once_when_the_database_is_back_and_not_before_
     with datastore.get_connection() as connection:
         assert connection == "a connection"
     assert datastore.pool.checks == 1
+
+
+def test_a_move_tried_on_a_stale_cached_match_is_tried_again_on_the_stored_one(settings, seed):
+    """Two processes (two containers on one store) take turns moving one match, each acting on its
+    own cache, which the other's moves leave behind: every move the current state allows is accepted
+    (after a retry when the cache was stale), and the stored history is exactly the accepted moves."""
+    here, there = build(settings, tasks=NoTaskQueue()), build(settings, tasks=NoTaskQueue())
+    try:
+        rng = random.Random(seed)
+        players = seat_players(here.app, 3)
+        match_id = new_jest_match(here.app, players)
+        here.app.read_match(match_id)
+        there.app.read_match(match_id)  # both caches hold the match
+        accepted = 0
+        for turn in range(12):
+            mover = (here, there)[turn % 2].app  # the other one's cache is now behind
+            current = there.app.get_match(match_id) if mover is here.app else here.app.get_match(match_id)
+            if current.status != "active" or current.to_act().kind != "players":
+                break
+            seat = rng.choice(current.to_act().seats)
+            action = rng.choice(current.engine.legal_actions(current.state, seat))
+            receipt = mover.submit_move(match_id, players[seat], action)
+            accepted += 1
+            assert receipt.version > current.version
+        assert accepted >= 4
+        cold = build(settings, tasks=NoTaskQueue())
+        try:
+            rebuilt = cold.app.get_match(match_id)
+            stored_moves = [e for e in cold.app.events.get(rebuilt.id) if type(e).__name__ == "MoveMade"]
+            assert len(stored_moves) == accepted
+            assert rebuilt.state == here.app.get_match(match_id).state == there.app.get_match(match_id).state
+        finally:
+            cold.close()
+    finally:
+        here.close()
+        there.close()
+
+
+def test_a_move_refused_on_a_stale_cached_match_is_judged_again_on_the_stored_one(settings, seed):
+    """The cache says it is not this seat's turn; the store, moved on by another process, says it
+    is: the move is accepted, not refused."""
+    here, there = build(settings, tasks=NoTaskQueue()), build(settings, tasks=NoTaskQueue())
+    try:
+        rng = random.Random(seed)
+        players = seat_players(here.app, 3)
+        match_id = new_jest_match(here.app, players)
+        stale = here.app.read_match(match_id)
+        for _ in range(60):  # until one seat alone acts (Jest's offers are made by all at once)
+            if len(stale.to_act().seats) == 1:
+                break
+            play_one_random_move(here.app, match_id, players, rng)
+            stale = here.app.read_match(match_id)
+        for _ in range(60):  # move on elsewhere until a seat the stale cache does not let act may act
+            current = there.app.get_match(match_id)
+            newly = [s for s in current.to_act().seats if s not in stale.to_act().seats]
+            if newly and current.to_act().kind == "players":
+                break
+            play_one_random_move(there.app, match_id, players, rng)
+        else:
+            raise AssertionError("no seat came to act that the stale cache did not let act")
+        assert here.app.read_match(match_id, at_least=0) is stale  # the cache is behind the store
+        seat = newly[0]
+        receipt = here.app.submit_move(match_id, players[seat], current.engine.legal_actions(current.state, seat)[0])
+        assert receipt.version > current.version
+    finally:
+        here.close()
+        there.close()
