@@ -76,7 +76,8 @@ class Settings:
         """The `eventsourcing` library's environment for the application named "motley"."""
         if self.store == "postgres":
             env = {
-                "PERSISTENCE_MODULE": "eventsourcing.postgres",
+                # The library's store, each save one statement (infrastructure/postgres_store.py, issue 16).
+                "PERSISTENCE_MODULE": "infrastructure.postgres_store:MotleyPostgresFactory",
                 "POSTGRES_HOST": self.postgres_host,
                 "POSTGRES_PORT": self.postgres_port,
                 "POSTGRES_DBNAME": self.postgres_dbname,
