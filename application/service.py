@@ -454,7 +454,7 @@ class Motley(Application):
         for domain_event in self.events.get(match_uuid, gt=after or None):
             before = aggregate
             # The stored events of a match are its own aggregate events (the library types them by protocol).
-            aggregate = cast(AggregateEvent, domain_event).mutate(None if before is None else _shallow_copy(before))
+            aggregate = cast(AggregateEvent, domain_event).mutate(None if before is None else before.working_copy())
             yield domain_event, before
 
     def log_position(self) -> int:
@@ -573,14 +573,3 @@ class Motley(Application):
         if turn.kind == Phase.PLAYERS:
             tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.stands_in(seat))
         return tasks
-
-
-def _shallow_copy(match: Match) -> Match:
-    """A copy for history walks: engine states are never mutated in place, so sharing them is safe."""
-    clone = object.__new__(Match)
-    clone.__dict__.update(match.__dict__)
-    for attribute in ("players", "names", "request_keys", "last_acted_at", "_pending_events"):
-        value = clone.__dict__.get(attribute)
-        if value is not None:
-            clone.__dict__[attribute] = type(value)(value)
-    return clone

@@ -109,6 +109,13 @@ class Collector:
             self.stored = []
 
 
+def working_copy(aggregate: Any) -> Any:
+    """A copy a command may change: the aggregate's own (a match's ``working_copy`` shares its engine
+    state, which nothing changes in place), else a deep one."""
+    copier = getattr(aggregate, "working_copy", None)
+    return copier() if copier is not None else deepcopy(aggregate)
+
+
 class KeyedSnapshotRepository(Repository):
     """The library's repository, loading only snapshots whose key the current code would write."""
 
@@ -148,7 +155,7 @@ class KeyedSnapshotRepository(Repository):
                     new_events = [] if fresh else list(
                         self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
                     if new_events:
-                        aggregate = deepcopy(aggregate)  # never the shared object: readers may hold it
+                        aggregate = working_copy(aggregate)  # never the shared object: readers may hold it
                         if projector_func is project_aggregate:  # see _reconstruct_aggregate
                             for domain_event in new_events:
                                 aggregate = cast(AggregateEvent, domain_event).mutate(aggregate)
@@ -159,7 +166,7 @@ class KeyedSnapshotRepository(Repository):
                         self.cache.put(aggregate_id, aggregate)
         finally:
             self._disuse_fastforward_lock(aggregate_id)
-        return deepcopy(aggregate) if deepcopy_from_cache and self.deepcopy_from_cache else aggregate
+        return working_copy(aggregate) if deepcopy_from_cache and self.deepcopy_from_cache else aggregate
 
     def remember(self, aggregate: Any) -> None:
         """Cache ``aggregate``, just saved, unless the cache holds a later version already."""

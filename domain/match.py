@@ -120,6 +120,23 @@ class Match(Aggregate):
         self.reserved: dict = {}  # a fork's seats kept for a player: seat (str) -> player id
         self.seed_revealed = False
 
+    # -- copies ------------------------------------------------------------------------------------
+    #: The attributes its events change in place (an item set, a key added); every other attribute is
+    #: only ever replaced whole, and engine states are never changed in place (the contract's apply
+    #: is pure, tests/engines/test_contract.py).
+    _CHANGED_IN_PLACE = ("players", "names", "request_keys", "last_acted_at", "_pending_events")
+
+    def working_copy(self) -> Match:
+        """A copy to act on or to apply events to, sharing with this match only what no event changes
+        in place (the engine state above all, the bulk of a deep copy: issue 16)."""
+        clone = object.__new__(type(self))
+        clone.__dict__.update(self.__dict__)
+        for attribute in self._CHANGED_IN_PLACE:
+            value = clone.__dict__.get(attribute)
+            if value is not None:
+                clone.__dict__[attribute] = type(value)(value)
+        return clone
+
     # -- the engine ------------------------------------------------------------------------------
     @property
     def engine(self) -> Engine:

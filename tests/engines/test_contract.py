@@ -429,3 +429,16 @@ def test_the_module_state_check_sees_a_cache_filled_at_run_time():
     Planted.memo.append(1)
     after = _snapshot(watched)
     assert [where for where in before if before[where] != after[where]] == list(watched)
+
+
+# -- apply leaves its state alone --------------------------------------------------------------------
+@pytest.mark.parametrize("name, version", VERSIONS, ids=IDS)
+def test_apply_never_changes_the_state_it_is_given(name, version):
+    """The contract's ``apply`` is pure, and the service relies on it (issue 16): a command acts on
+    a copy of the cached match that shares its engine state with every reader of the cache
+    (domain/match.py ``Match.working_copy``), so an engine that changed a state in place would change
+    what other requests are reading."""
+    for engine, _, state, actor, action in _states(name, version, seeds=SEEDS[:1]):
+        frozen = copy.deepcopy(state)
+        engine.apply(state, actor, action)
+        assert same_json(state, frozen), f"apply({actor}, {action}) changed the state it was given"

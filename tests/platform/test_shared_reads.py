@@ -61,3 +61,47 @@ def test_a_verified_key_is_trusted_briefly_but_a_revoked_one_is_refused_at_once(
             app.authenticate(key)
     finally:
         container.close()
+
+
+def _comparable(match) -> dict:
+    return copy.deepcopy({k: v for k, v in vars(match).items() if k != "_pending_events"})
+
+
+@pytest.mark.parametrize("game, seats, options", [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}),
+                                                  ("tumult-royale", 3, {}), ("le-bouffon", 3, {"deals": 1})])
+def test_no_command_changes_a_match_a_reader_holds_in_any_game(tmp_path, seed, game, seats, options):
+    """A command acts on a working copy that shares the engine state with the cached match
+    (domain/match.py ``Match.working_copy``): through a whole match of each game, what a reader holds
+    stays exactly as it was read, however many moves, draws and automatic steps are saved after."""
+    from infrastructure.settings import Settings
+
+    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "held.sqlite")), tasks=NoTaskQueue(),
+                      rng=random.Random(seed))
+    try:
+        app, rng = container.app, random.Random(seed)
+        players = seat_players(app, seats)
+        match_id = app.create_match(players[0], game, seats, options, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        held: list = []
+        for step in range(5000):
+            match = app.read_match(match_id)
+            if step % 5 == 0:
+                held.append((match, _comparable(match)))
+            if match.status == "finished":
+                break
+            turn = match.to_act()
+            if turn.kind != "players":
+                app.resolve_automatic_step(match_id)
+                continue
+            seat = rng.choice(turn.seats)
+            try:
+                app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)))
+            except errors.TooSoon:  # Tumult Royale's peeks cool down: another pick
+                continue
+        assert app.read_match(match_id).status == "finished" and len(held) > 3
+        for match, as_read in held:
+            assert _comparable(match) == as_read, f"version {as_read['_version']} changed under its reader"
+    finally:
+        container.close()
