@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 log = logging.getLogger(__name__)
 
@@ -37,9 +37,12 @@ ANYTHING = None  # the key of "any new notification" (a player's feed follows ev
 
 
 class LogWatcher:
-    def __init__(self, recorder: Any, interval: float = INTERVAL):
+    def __init__(self, recorder: Any, interval: float = INTERVAL, on_start: Optional[Callable[[], None]] = None):
         self.recorder = recorder  # the application recorder: max_notification_id, select_notifications
         self.interval = interval
+        # Called when the watching thread starts: the composition root starts there what nudges it
+        # for other processes' saves (infrastructure/log_listener.py).
+        self.on_start = on_start
         self._lock = threading.Lock()
         self._changed: dict[Any, int] = {}  # originator id (or ANYTHING) -> batches that touched it
         self._versions: dict[Any, int] = {}  # originator id -> the newest version read of it
@@ -104,6 +107,8 @@ class LogWatcher:
             self._position = self.recorder.max_notification_id() or 0
             self._thread = threading.Thread(target=self._run, name="motley-log-watcher", daemon=True)
             self._thread.start()
+        if self.on_start is not None:
+            self.on_start()
 
     def _run(self) -> None:
         idle_since = time.monotonic()

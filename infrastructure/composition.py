@@ -22,6 +22,7 @@ from application.tasks import TaskHandlers
 from application.tournaments import RoundKeeper, Tournaments
 from infrastructure.health import DatabaseGate, Dependencies, broker_probe, postgres_probe
 from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
+from infrastructure.log_listener import LogListener
 from infrastructure.readmodels import PostgresMatchListView, SQLiteMatchListView
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue
@@ -42,6 +43,7 @@ class Container:
     dependencies: Optional[Dependencies] = None  # what the readiness endpoint reports
     gate: Optional[DatabaseGate] = None  # fast refusals while PostgreSQL is away
     watcher: Optional[LogWatcher] = None  # wakes the live streams when the log moves (started on demand)
+    listener: Optional[LogListener] = None  # nudges the watcher on other processes' saves (PostgreSQL)
 
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
@@ -51,6 +53,8 @@ class Container:
         close = getattr(self.tasks, "close", None)
         if close is not None:
             close()
+        if self.listener is not None:
+            self.listener.close()
         if self.watcher is not None:
             self.watcher.close()
         self.app.close()
@@ -88,8 +92,12 @@ def build(
     gate, checks = _health(settings, app)
     watcher = LogWatcher(app.recorder)
     app.saved_hooks.append(watcher.nudge)  # the streams hear of this process's saves at once
+    listener = None
+    if settings.store == "postgres":  # ... and of other processes' saves (infrastructure/log_listener.py)
+        listener = LogListener(settings.postgres_conninfo(), cast(Any, app.recorder).channel_name, watcher.nudge)
+        watcher.on_start = listener.ensure_started
     return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
-                     Dependencies(checks), gate, watcher)
+                     Dependencies(checks), gate, watcher, listener)
 
 
 def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:

@@ -72,6 +72,11 @@ class Settings:
         values.update(overrides)
         return cls(**values)
 
+    def postgres_conninfo(self) -> dict:
+        """psycopg.connect's arguments for a connection of its own, outside the pool."""
+        return {"host": self.postgres_host, "port": self.postgres_port, "dbname": self.postgres_dbname,
+                "user": self.postgres_user, "password": self.postgres_password}
+
     def eventsourcing_env(self) -> dict:
         """The `eventsourcing` library's environment for the application named "motley"."""
         if self.store == "postgres":

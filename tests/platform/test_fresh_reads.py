@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+import uuid
 from contextlib import contextmanager
 from typing import cast
 
@@ -25,6 +26,7 @@ from application.tasks import TaskHandlers
 from infrastructure.composition import build
 from infrastructure.health import DatabaseGate
 from infrastructure.task_queues import InProcessTaskQueue
+from tests.conftest import create_schema, drop_schema, pg_settings
 from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
 
 
@@ -240,3 +242,43 @@ def test_a_move_refused_on_a_stale_cached_match_is_judged_again_on_the_stored_on
     finally:
         here.close()
         there.close()
+
+
+def test_a_save_in_another_process_wakes_a_stream_here_at_once(seed):
+    """PostgreSQL: the listener (infrastructure/log_listener.py) hears the insert's NOTIFY, whichever
+    process saved, and nudges this process's watcher: a stream here wakes long before its tick."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    here, there = build(pg_settings(schema), tasks=NoTaskQueue()), build(pg_settings(schema), tasks=NoTaskQueue())
+    try:
+        assert here.watcher is not None and here.listener is not None
+        here.watcher.interval = 60.0  # without the listener a stream here would wait a minute
+        players = seat_players(there.app, 3)
+        match_id = new_jest_match(there.app, players)
+        match_uuid = here.app.read_match(match_id).id
+        sleeper = here.watcher.sleeper(match_uuid)  # starts the watcher and with it the listener
+        deadline = time.monotonic() + 10
+        while here.listener.heard == 0 and time.monotonic() < deadline:  # listening: a save is heard
+            play_one_random_move(there.app, match_id, players, random.Random(seed))
+            time.sleep(0.2)
+        assert here.listener.heard > 0
+        time.sleep(0.3)
+        sleeper(0.0)  # take in what was heard so far; the next wait is for the next save
+        woke: list[float] = []
+
+        def sleep() -> None:
+            started = time.monotonic()
+            sleeper(60.0)
+            woke.append(time.monotonic() - started)
+
+        thread = threading.Thread(target=sleep)
+        thread.start()
+        time.sleep(0.2)
+        receipt = play_one_random_move(there.app, match_id, players, random.Random(seed + 1))
+        thread.join(timeout=20)
+        assert woke and woke[0] < 10, woke
+        assert sleeper.news() == receipt.version
+    finally:
+        here.close()
+        there.close()
+        drop_schema(schema)
