@@ -1,6 +1,6 @@
 """Moves per second through the HTTP API on PostgreSQL, against the bare stack and the peer, in one run.
 
-    python bench/http_moves.py [--seconds 20] [--clients 1 4 16] [--processes 1 2] [--peer]
+    python bench/http_moves.py [--seconds 20] [--clients 1 4 16] [--processes 1 2] [--peer] [--lag]
 
 Under the same server settings (the WSGI server, its threads) it measures at K = 1, 4 and 16 clients:
 
@@ -11,6 +11,10 @@ Under the same server settings (the WSGI server, its threads) it measures at K =
   in each worker after the fork), and how moves/s grows;
 * with ``--peer``: the boardgame.io server in memory and with its flat-file store (write queue off,
   the README's fair durable baseline), by ``../shared/peers/run.sh`` with one 10 s repeat (~2 min).
+
+* with ``--lag`` (P3): Motley again, its K clients paced to half the peak moves/s measured above, while a
+  monitor polls the finished matches of the match list and the Jest leaderboard every 25 ms: the lag
+  from each match's last acknowledged move to its row in each (p50, p95, max).
 
 It prints the ratios issue 16 names: motley/bare, motley/peer-flatfile, motley/peer-memory and p99/p50.
 
@@ -74,6 +78,29 @@ class Tally:
     errors: list = field(default_factory=list)
     matches: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    pacer: Optional[Pacer] = None  # the lag phase: moves at a set rate
+    last_move: dict = field(default_factory=dict)  # match id -> when its latest move was acknowledged
+    players: dict = field(default_factory=dict)  # match id -> its players' ids
+
+    def moved(self, match_id: str, at: float) -> None:
+        with self.lock:
+            self.last_move[match_id] = max(at, self.last_move.get(match_id, 0.0))
+
+
+class Pacer:
+    """Moves at ``rate`` a second in all, whatever the number of clients: each waits for its slot."""
+
+    def __init__(self, rate: float):
+        self.interval = 1.0 / rate
+        self.next = time.monotonic()
+        self.lock = threading.Lock()
+
+    def wait(self) -> None:
+        with self.lock:
+            now = time.monotonic()
+            self.next = max(self.next + self.interval, now)
+            slot = self.next
+        time.sleep(max(0.0, slot - time.monotonic()))
 
     def refuse(self, status: int, problem: Any) -> None:
         kind = f"{status} {str((problem or {}).get('type', '')).rsplit(':', 1)[-1]}"
@@ -237,13 +264,14 @@ def motley_lane(port: int, poll: float, seed: int):
         sources = [f"127.0.0.{2 + index * 3 + seat}" for seat in range(3)]
         players = [Http(port, source) for source in sources]
         try:
-            keys = []
+            keys, ids = [], []
             for seat, client in enumerate(players):
                 status, body, _ = client.call("POST", "/players", {"name": f"lane{index}-{seat}"})
                 assert status == 201, (status, body)
                 keys.append(body["api_key"])
+                ids.append(body["id"])
             while not window.stop.is_set():
-                play_match(players, keys, rng, window, tally, poll)
+                play_match(players, keys, rng, window, tally, poll, ids)
         except Exception as error:
             if not window.stop.is_set():
                 tally.error(repr(error))
@@ -253,10 +281,13 @@ def motley_lane(port: int, poll: float, seed: int):
     return lane
 
 
-def play_match(players: list, keys: list, rng: random.Random, window: Window, tally: Tally, poll: float) -> None:
+def play_match(players: list, keys: list, rng: random.Random, window: Window, tally: Tally, poll: float,
+               ids: Optional[list] = None) -> None:
     status, match, _ = players[0].call("POST", "/matches", {"game": "jest", "seats": 3}, keys[0])
     assert status == 201, (status, match)
     match_id = match["id"]
+    with tally.lock:
+        tally.players[match_id] = list(ids or [])
     for client, key in zip(players, keys):
         status, body, _ = client.call("POST", f"/matches/{match_id}/seats", {}, key)
         assert status == 201, (status, body)
@@ -297,12 +328,15 @@ def play_seat(client: Http, stream, key: str, match_id: str, rng: random.Random,
                 if view["status"] != "active" or not view["legal_actions"]:
                     break
                 action = rng.choice(view["legal_actions"])
+                if tally.pacer is not None:
+                    tally.pacer.wait()
                 started = time.monotonic()
                 status, answer, _ = client.call("POST", f"/matches/{match_id}/moves", {"action": action}, key)
                 done = time.monotonic()
                 if status == 201:
                     if window.inside(done):
                         tally.latencies.append(done - started)
+                    tally.moved(match_id, done)
                     view = answer  # the mover's new view: it may have to act again at once
                 elif status in (409, 422):  # overtaken by a racing move: wait for the stream
                     tally.refuse(status, answer)
@@ -315,6 +349,70 @@ def play_seat(client: Http, stream, key: str, match_id: str, rng: random.Random,
     except Exception as error:
         if not window.stop.is_set():
             tally.error(repr(error))
+
+
+# -- P3: from a match's last move to its row in the match list and on the leaderboard ---------------------
+def lag_monitor(port: int, window: Window, tally: Tally, seen: dict, every: float = 0.025) -> None:
+    """Poll the match list (finished matches) and the Jest leaderboard, as a client watching them would,
+    and note when each match first shows: seen[("list" | "board", match id)] = time. A lane's three
+    players play one match at a time, so a player's n-th match is on the board once it counts n played."""
+    client = Http(port, "127.0.0.250")
+    try:
+        while not window.stop.is_set():
+            status, page, _ = client.call("GET", "/matches?status=finished&limit=100")
+            now = time.monotonic()
+            if status == 200:
+                for row in page["items"]:
+                    seen.setdefault(("list", row["id"]), now)
+            status, board, _ = client.call("GET", "/leaderboards/jest?limit=200")
+            now = time.monotonic()
+            if status == 200:
+                played = {item["player_id"]: item["played"] for item in board["items"]}
+                with tally.lock:
+                    matches = list(tally.players.items())
+                by_player: dict = {}
+                for match_id, ids in matches:  # in creation order: each player's matches in play order
+                    for player_id in ids:
+                        by_player.setdefault(player_id, []).append(match_id)
+                for player_id, count in played.items():
+                    for match_id in by_player.get(player_id, [])[:count]:
+                        seen.setdefault(("board", match_id), now)
+            time.sleep(every)
+    except Exception as error:
+        if not window.stop.is_set():
+            tally.error(f"lag monitor: {error!r}")
+    finally:
+        client.close()
+
+
+def measure_lag(port: int, pids: list, k: int, rate: float, args) -> dict:
+    """Moves at ``rate`` (half the peak) from ``k`` clients while the monitor watches the read models;
+    the lags (s) of the matches whose last move fell inside the window."""
+    window = Window(args.warmup, args.seconds)
+    tally = Tally(pacer=Pacer(rate))
+    seen: dict = {}
+    lane = motley_lane(port, args.poll, args.seed)
+    threads = [threading.Thread(target=lane, args=(i, window, tally), daemon=True) for i in range(k)]
+    monitor = threading.Thread(target=lag_monitor, args=(port, window, tally, seen), daemon=True)
+    for thread in [*threads, monitor]:
+        thread.start()
+    time.sleep(max(0.0, window.closes - time.monotonic()))
+    time.sleep(3.0)  # the last matches' rows: the monitor keeps watching, the lanes keep moving
+    window.stop.set()
+    for thread in [*threads, monitor]:
+        thread.join(timeout=15)
+    moves = len(tally.latencies)
+    lags: dict = {"list": [], "board": [], "moves_per_s": moves / args.seconds, "missing": 0}
+    for match_id, last in tally.last_move.items():
+        if not window.inside(last) or ("list", match_id) not in seen:
+            continue  # unfinished, or finished outside the window
+        for model in ("list", "board"):
+            if (model, match_id) in seen:
+                lags[model].append(max(0.0, seen[(model, match_id)] - last))
+            else:
+                lags["missing"] += 1
+    lags["errors"] = len(tally.errors)
+    return lags
 
 
 # -- servers ------------------------------------------------------------------------------------------
@@ -444,6 +542,9 @@ def main() -> None:
     parser.add_argument("--peer", action="store_true", help="also run the boardgame.io peer (~2 min)")
     parser.add_argument("--peer-seconds", type=int, default=10)
     parser.add_argument("--peer-dir", type=Path, default=PEERS, help="the peer harness (../shared/peers)")
+    parser.add_argument("--lag", action="store_true",
+                        help="P3: then move at half the peak and time each finished match's row in the match list "
+                             "and on the leaderboard")
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--seed", type=int, default=16)
     args = parser.parse_args()
@@ -498,6 +599,26 @@ def main() -> None:
         for r in motley(f"motley gunicorn x{n}", ["--server", "gunicorn", "--processes", str(n)]):
             all_results[(f"gunicorn{n}", r.k)] = r
 
+    lags = None
+    if args.lag:
+        peak = max(all_results[("motley", k)].per_s for k in args.clients)
+        schema = schema_for("httplag")
+        env, worker = motley_env(schema, args.pool_size), None
+        try:
+            if args.tasks == "celery":
+                env, worker = start_worker(env, logs / "lag.worker.log")
+            server = Server([sys.executable, "-m", "api.cli", "serve", "--port", str(args.port), "--threads",
+                             str(threads)], env, args.port, logs / "lag.log")
+            try:
+                lags = measure_lag(args.port, [server.process.pid], max(args.clients), peak / 2, args)
+            finally:
+                server.stop()
+        finally:
+            if worker is not None:
+                worker.terminate()
+                worker.wait(timeout=30)
+            drop(schema)
+
     peer = run_peer(args.peer_seconds, args.peer_dir) if args.peer else {}
     if peer:
         print("\n| peer (boardgame.io 0.50.2) | K | moves/s | p50 ms | p99 ms | server CPU ms/move |")
@@ -525,6 +646,18 @@ def main() -> None:
             rates = [all_results[(f"gunicorn{n}", k)].per_s for n in args.processes]
             print(f"| {k} | " + " | ".join(f"{rate:,.1f}" for rate in rates) + " | " +
                   " | ".join(f"{rate / rates[0]:.2f}" for rate in rates[1:]) + " |")
+    if lags is not None:
+        print(f"\n## P3: lag from a match's last move to its row (p95 < 1 s), moving at half the peak "
+              f"({peak / 2:,.1f} of {peak:,.1f} moves/s; measured {lags['moves_per_s']:,.1f}), "
+              f"K={max(args.clients)}, tasks {args.tasks}")
+        print("| read model | matches | p50 s | p95 s | max s |")
+        print("|---|---:|---:|---:|---:|")
+        for model, label in (("list", "match list"), ("board", "leaderboard")):
+            values = lags[model]
+            print(f"| {label} | {len(values)} | {percentile(values, 0.5):.3f} | {percentile(values, 0.95):.3f} | "
+                  f"{max(values) if values else float('nan'):.3f} |")
+        if lags["missing"] or lags["errors"]:
+            print(f"(rows never seen: {lags['missing']}; errors: {lags['errors']})")
     refusals = {f"{key[0]} K={key[1]}": r.refused for key, r in all_results.items() if r.refused}
     if refusals:
         print(f"\nrefusals by problem type: {refusals}")
