@@ -13,7 +13,7 @@ Under the same server settings (the WSGI server, its threads) it measures at K =
   the README's fair durable baseline), by ``../shared/peers/run.sh`` with one 10 s repeat (~2 min).
 
 * with ``--lag`` (P3): Motley again, its K clients paced to half the peak moves/s measured above, while a
-  monitor polls the finished matches of the match list and the Jest leaderboard every 25 ms: the lag
+  monitor polls the finished matches of the match list and the Jest leaderboard every 50 ms: the lag
   from each match's last acknowledged move to its row in each (p50, p95, max).
 
 It prints the ratios issue 16 names: motley/bare, motley/peer-flatfile, motley/peer-memory and p99/p50.
@@ -352,14 +352,14 @@ def play_seat(client: Http, stream, key: str, match_id: str, rng: random.Random,
 
 
 # -- P3: from a match's last move to its row in the match list and on the leaderboard ---------------------
-def lag_monitor(port: int, window: Window, tally: Tally, seen: dict, every: float = 0.025) -> None:
+def lag_monitor(port: int, window: Window, tally: Tally, seen: dict, every: float = 0.05) -> None:
     """Poll the match list (finished matches) and the Jest leaderboard, as a client watching them would,
     and note when each match first shows: seen[("list" | "board", match id)] = time. A lane's three
     players play one match at a time, so a player's n-th match is on the board once it counts n played."""
     client = Http(port, "127.0.0.250")
     try:
         while not window.stop.is_set():
-            status, page, _ = client.call("GET", "/matches?status=finished&limit=100")
+            status, page, _ = client.call("GET", "/matches?status=finished&limit=20")  # newest activity first
             now = time.monotonic()
             if status == 200:
                 for row in page["items"]:
