@@ -5,14 +5,13 @@ caller's viewer: a seat (its API key), a spectator (no key) or the auditor (``MO
 from __future__ import annotations
 
 import hmac
-import json
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import api_key, container, current_player, event_stream, service, stream_waits
+from api.context import api_key, container, current_player, event_stream, json_text, service, stream_waits
 from application import errors
 from application.following import follow_events
 from application.history import History
@@ -149,6 +148,6 @@ class EventStream(MethodView):
                 if item is None:
                     yield ": still here\n\n"
                 else:
-                    yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json.dumps(item)}\n\n"
+                    yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json_text(item)}\n\n"
 
         return event_stream(events())

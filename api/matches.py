@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.audit import history, viewer
-from api.context import container, current_player, event_stream, service, stream_waits
+from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
@@ -58,7 +58,7 @@ def plain(view: dict, status: int, headers: dict) -> Response:
     """A match view answered as it is, not through its schema's dump: the views are built JSON-ready
     (application/views.py) and equal their MatchOut dump (tests/platform/test_plain_answers.py), and
     the dump was a sixth of a move's server time (issue 16). The schema still documents the answer."""
-    return current_app.response_class(json.dumps(view), status, headers, mimetype="application/json")
+    return current_app.response_class(json_text(view), status, headers, mimetype="application/json")
 
 
 def headers_for(match, position=None):
@@ -231,9 +231,9 @@ class Stream(MethodView):
                     frame = {"version": version, "status": view["status"], "to_act": view["to_act"],
                              "legal_actions": view["legal_actions"], "result": view["result"], "events": new["items"]}
                     sent = version
-                    yield f"id: {version}\nevent: changes\ndata: {json.dumps(frame)}\n\n"
+                    yield f"id: {version}\nevent: changes\ndata: {json_text(frame)}\n\n"
                 else:
                     version, view = update
-                    yield f"id: {version}\nevent: match\ndata: {json.dumps(view)}\n\n"
+                    yield f"id: {version}\nevent: match\ndata: {json_text(view)}\n\n"
 
         return event_stream(events())

@@ -1,14 +1,13 @@
 """The caller's own matches (issue 13): those waiting for its move, and one stream of everything that
 concerns it across all of them (application/inbox.py)."""
 
-import json
 
 from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import container, current_player, event_stream, service, stream_waits
+from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for
 
@@ -72,6 +71,6 @@ class MyStream(MethodView):
                     yield ": still here\n\n"
                 else:
                     position, data = entry
-                    yield f"id: {position}\nevent: {data['type']}\ndata: {json.dumps(data)}\n\n"
+                    yield f"id: {position}\nevent: {data['type']}\ndata: {json_text(data)}\n\n"
 
         return event_stream(events())

@@ -7,10 +7,13 @@ notifications every ``INTERVAL`` seconds, while anybody waits, and wakes only th
 finds nothing new (a spurious wake) just waits again, and a stream re-reads at least every
 ``RECHECK_SECONDS`` whatever it was told, so a change the watcher missed costs a delay, never an update.
 
-A save in this process nudges the watcher (``nudge``), which then reads at once instead of at its next
-tick: the next player's stream is woken in a millisecond, not in up to ``INTERVAL`` (issue 16). A
-woken stream also learns the newest version of its match the watcher read (``Sleeper.news``), so its
-read of the match can use the cached aggregate when it is that recent, without asking the store.
+A save in this process is announced to the watcher (``heard``) with the versions it stored, once the
+repository answers the saved aggregate: the streams of the saved match wake at once, without the
+watcher reading the log for them (issue 16: that read cost a query a move). The watcher's own read,
+at its tick or when another process's save nudges it (``nudge``, infrastructure/log_listener.py),
+wakes a stream only for a version newer than it was told of, so nothing is announced twice. A woken
+stream also learns the newest version of its match (``Sleeper.news``), so its read of the match can
+use the cached aggregate when it is that recent, without asking the store.
 """
 
 from __future__ import annotations
@@ -82,8 +85,41 @@ class LogWatcher:
                     self._conditions.pop(originator_id, None)
 
     def nudge(self) -> None:
-        """The log has moved (a save in this process): read it now rather than at the next tick."""
+        """The log has moved (another process's save): read it now rather than at the next tick."""
         self._nudged.set()
+
+    def heard(self, recordings: Any) -> None:
+        """This process saved ``recordings`` (the library's, each with its notification): wake the
+        streams of their originators now. The watcher's next read finds those versions told already
+        and wakes nobody for them; its position moves on at that read as always."""
+        newest: dict[Any, int] = {}
+        for recording in recordings:
+            notification = recording.notification
+            newest[notification.originator_id] = notification.originator_version
+        with self._lock:
+            self._tell(newest)
+
+    def _tell(self, newest: dict) -> None:
+        """Wake the waiters of each originator whose version in ``newest`` is past the newest told
+        (and of ANYTHING if any is). Called with the lock held."""
+        if len(self._changed) > KEPT:
+            self._changed.clear()
+            self._versions.clear()
+        moved = False
+        for originator_id, version in newest.items():
+            if version <= self._versions.get(originator_id, 0):
+                continue  # told already (this process's save, announced by ``heard``)
+            moved = True
+            self._versions[originator_id] = version
+            self._changed[originator_id] = self._changed.get(originator_id, 0) + 1
+            entry = self._conditions.get(originator_id)
+            if entry is not None:
+                entry[0].notify_all()
+        if moved:
+            self._changed[ANYTHING] = self._changed.get(ANYTHING, 0) + 1
+            entry = self._conditions.get(ANYTHING)
+            if entry is not None:
+                entry[0].notify_all()
 
     def version_of(self, originator_id: Any) -> Optional[int]:
         """The newest version of ``originator_id`` in the notifications read so far (None: unknown)."""
@@ -136,15 +172,7 @@ class LogWatcher:
             self._position = notifications[-1].id
             touched = {n.originator_id: n.originator_version for n in notifications}  # the last of each
             with self._lock:
-                if len(self._changed) > KEPT:
-                    self._changed.clear()
-                    self._versions.clear()
-                self._versions.update(touched)
-                for originator_id in (*touched, ANYTHING):
-                    self._changed[originator_id] = self._changed.get(originator_id, 0) + 1
-                    entry = self._conditions.get(originator_id)
-                    if entry is not None:
-                        entry[0].notify_all()
+                self._tell(touched)
 
 
 class Sleeper:

@@ -56,22 +56,23 @@ class MatchListProjection:
             )
             if not notifications:
                 return applied
-            touched = {  # matches changed in this batch, in order, each once
-                str(n.originator_id): None
+            touched = {  # matches changed in this batch, in order, each once, with the last version read
+                str(n.originator_id): n.originator_version
                 for n in notifications
                 if n.topic.startswith(f"{Match.__module__}:Match.")
             }
             # A row is the match as it is now, at or beyond the batch: rewriting it is harmless.
-            rows = [row for row in map(self._row, touched) if row is not None]
+            rows = [row for row in map(self._row, touched, touched.values()) if row is not None]
             try:
                 self.view.write(rows, start, Tracking(self.app.name, notifications[-1].id))
             except IntegrityError:
                 return applied  # another consumer moved the position: it carries on
             applied += len(notifications)
 
-    def _row(self, match_id: str) -> Optional[MatchRow]:
+    def _row(self, match_id: str, version: int) -> Optional[MatchRow]:
         try:
-            return match_row(self.app.read_match(match_id))
+            # The cached match, when it is at the batch's version or later, without asking the store.
+            return match_row(self.app.read_match(match_id, at_least=version))
         except Exception:  # one match that cannot be rebuilt must not stop the list for all others
             log.exception("match %s could not be rebuilt for the match list", match_id)
             return None

@@ -105,13 +105,18 @@ class Motley(Application):
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
         self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
-        self.saved_hooks: list[Callable[[], None]] = []  # called after each save (the log watcher's nudge)
+        # Called with the recordings of each save, once the saved aggregates are what the repository
+        # answers (the log watcher's ``heard``: the streams of a saved match wake without a read).
+        self.saved_hooks: list[Callable[[list[Recording]], None]] = []
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording]:
         recordings = super().save(*objs, **kwargs)
-        for hook in self.saved_hooks:
-            hook()
+        self._announce(recordings)
         return recordings
+
+    def _announce(self, recordings: list[Recording]) -> None:
+        for hook in self.saved_hooks:
+            hook(recordings)
 
     # -- players ---------------------------------------------------------------------------------
     def register_player(self, name: str) -> tuple[UUID, str]:
@@ -549,11 +554,13 @@ class Motley(Application):
 
     def _save_match(self, match: Match) -> list[Recording]:
         saved_from = match.version - len(match.pending_events)
-        recordings = self.save(match)
+        recordings = super().save(match)
         # The saved match is the newest: the next reads (its players' streams, the view) share it
         # instead of each copying the older cached one and applying the new events again. Nothing
-        # acts on it after its save (every caller returns it or builds a view of it).
+        # acts on it after its save (every caller returns it or builds a view of it). Cached before
+        # the save is announced, so the streams it wakes find it without asking the store.
         self.repository.remember(match)
+        self._announce(recordings)
         snapshots.take_due(self, match, saved_from)
         for task in self.follow_ups(match):
             self.tasks.enqueue(task)

@@ -68,6 +68,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=20)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument("--top", type=int, default=25)
+    parser.add_argument("--sort", default="tottime", help="pstats order: tottime or cumtime")
     args = parser.parse_args()
     schema = f"bench_{uuid.uuid4().hex[:10]}"
     with psycopg.connect(**PG, autocommit=True) as conn:
@@ -99,7 +100,7 @@ def main() -> None:
     print(f"  CPU per move: {cpu / moves * 1000:.2f} ms  (wall {wall / moves * 1000:.2f} ms; "
           f"{requests / moves:.1f} requests a move)")
     if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(args.top)
+        pstats.Stats(profiler).sort_stats(args.sort).print_stats(args.top)
 
 
 if __name__ == "__main__":

@@ -91,10 +91,12 @@ def build(
         tasks.bind(handlers)
     gate, checks = _health(settings, app)
     watcher = LogWatcher(app.recorder)
-    app.saved_hooks.append(watcher.nudge)  # the streams hear of this process's saves at once
+    app.saved_hooks.append(watcher.heard)  # the streams hear of this process's saves at once
     listener = None
     if settings.store == "postgres":  # ... and of other processes' saves (infrastructure/log_listener.py)
-        listener = LogListener(settings.postgres_conninfo(), cast(Any, app.recorder).channel_name, watcher.nudge)
+        recorder = cast(Any, app.recorder)
+        listener = LogListener(settings.postgres_conninfo(), recorder.channel_name, watcher.nudge,
+                               ours=recorder.saving_backends)
         watcher.on_start = listener.ensure_started
     return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
                      Dependencies(checks), gate, watcher, listener)

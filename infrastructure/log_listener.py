@@ -8,14 +8,16 @@ table's channel (infrastructure/postgres_store.py); this thread LISTENs on it wi
 own, outside the pool, and nudges the watcher on each notification. It starts with the watcher (only
 a process that serves streams opens the connection) and, if the connection fails, listens again after
 a pause; meanwhile the watcher's tick is the fallback, so a lost notification costs a delay, never a
-change.
+change. A notification sent by one of this process's own connections (``ours``: the backend pids its
+recorder saved with) is passed over: the application announced that save to the watcher itself
+(``LogWatcher.heard``), and a read of the log for it would be a query a move for nothing.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Callable, Optional
+from typing import Callable, Collection, Optional
 
 import psycopg
 
@@ -28,8 +30,9 @@ RETRY_AFTER = 2.0
 
 
 class LogListener:
-    def __init__(self, conninfo: dict, channel: str, nudge: Callable[[], None]):
+    def __init__(self, conninfo: dict, channel: str, nudge: Callable[[], None], ours: Collection[int] = ()):
         self.conninfo, self.channel, self.nudge = conninfo, channel, nudge
+        self.ours = ours  # backend pids whose notifications are this process's own saves
         self._lock = threading.Lock()
         self._stopped = threading.Event()
         self._thread: Optional[threading.Thread] = None
@@ -54,7 +57,9 @@ class LogListener:
                     connection.execute(psycopg.sql.SQL("LISTEN {}").format(psycopg.sql.Identifier(self.channel)))
                     self.nudge()  # whatever was saved while nobody listened is read now
                     while not self._stopped.is_set():
-                        for _ in connection.notifies(timeout=CHECK_EVERY):
+                        for notification in connection.notifies(timeout=CHECK_EVERY):
+                            if notification.pid in self.ours:
+                                continue  # announced by the save itself
                             self.heard += 1
                             self.nudge()
             except Exception as error:  # the database is away: the watcher's tick carries on meanwhile

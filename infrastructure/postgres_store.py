@@ -77,6 +77,10 @@ class OneStatementApplicationRecorder(PostgresApplicationRecorder):
             "SELECT n AS notification_id FROM {schema}.{function}(%s, %s) AS n"
         ).format(schema=schema, function=function)
         self.lock_timeout_setting = f"{int(self.datastore.lock_timeout)}s"
+        # The server processes (backend pids) of the connections this recorder saved with: their
+        # NOTIFYs are this process's own saves, which the application announces itself, so the log
+        # listener passes them over (infrastructure/log_listener.py).
+        self.saving_backends: set[int] = set()
 
     @retry((InterfaceError, OperationalError), max_attempts=10, wait=0.2)
     def insert_events(self, stored_events: Sequence[StoredEvent], **kwargs: Any) -> Sequence[int] | None:
@@ -87,6 +91,7 @@ class OneStatementApplicationRecorder(PostgresApplicationRecorder):
             for e in stored_events
         ]
         with self.datastore.get_connection() as conn, conn.cursor() as curs:
+            self.saving_backends.add(conn.info.backend_pid)  # before the NOTIFY can be heard
             # The pool's connections are in autocommit: the statement is the whole transaction. (On a
             # connection in a transaction, it joins it, and the lock is held until that commits.)
             curs.execute(self.insert_function_call, (events, self.lock_timeout_setting), prepare=True)

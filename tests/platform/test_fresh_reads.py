@@ -64,11 +64,11 @@ def test_a_read_trusts_its_cache_only_as_far_as_the_version_it_was_told(settings
         there.close()
 
 
-def test_a_save_nudges_the_log_watcher_and_a_woken_stream_learns_the_new_version(settings, seed):
+def test_a_save_wakes_its_streams_without_a_read_of_the_log_and_they_learn_the_new_version(settings, seed):
     container = build(settings, tasks=NoTaskQueue())
     app = container.app
-    watcher = LogWatcher(app.recorder, interval=60.0)  # without the nudge a stream would wait a minute
-    app.saved_hooks.append(watcher.nudge)
+    watcher = LogWatcher(app.recorder, interval=60.0)  # without the announcement a stream would wait a minute
+    app.saved_hooks.append(watcher.heard)
     try:
         players = seat_players(app, 3)
         match_id = new_jest_match(app, players)
@@ -91,6 +91,15 @@ def test_a_save_nudges_the_log_watcher_and_a_woken_stream_learns_the_new_version
         thread.join(timeout=20)
         assert woke and woke[0] < 10, woke  # woken by the save, not by the minute's tick
         assert sleeper.news() == receipt.version
+        assert watcher.reads == 0  # the save told the watcher: it did not read the log for it
+        # The watcher's own read of that save (here forced by a nudge) wakes nobody a second time.
+        watcher.nudge()
+        deadline = time.monotonic() + 10
+        while watcher.reads == 0 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert watcher.reads >= 1
+        sleeper(0.3)
+        assert not sleeper.woken and sleeper.news() is None
     finally:
         watcher.close()
         container.close()
