@@ -33,12 +33,12 @@ def follow(
     may see it), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once the match is
     finished or ``seconds`` have passed. The match is read first, so an unknown id raises NotFound
     before anything is yielded."""
-    match_uuid = app.read_match(match_id).id
+    current = app.read_match(match_id)  # the first read asks the store: the match as it is now
+    match_uuid = current.id
     deadline = monotonic() + seconds
     beat = monotonic()
     news = getattr(sleep, "news", None)  # the log watcher's newest version of the match, after a wake
     while True:
-        current = app.read_match(match_uuid, at_least=None if news is None else news())
         if current.version > seen:
             seen = current.version
             yield seen, match_view(current, lens_for(current, viewer))
@@ -49,6 +49,7 @@ def follow(
             yield None
             beat = monotonic()
         sleep(max(0.0, min(poll, deadline - monotonic())))
+        current = app.read_match(match_uuid, at_least=None if news is None else news())
 
 
 def follow_events(

@@ -22,6 +22,7 @@ from eventsourcing.persistence import IntegrityError, Recording
 
 from application import errors, snapshots
 from application.chance import new_chance
+from application.keyed_locks import KeyedLocks
 from application.ports import (
     TASK_BOT,
     TASK_PROJECT,
@@ -108,6 +109,7 @@ class Motley(Application):
         # Called with the recordings of each save, once the saved aggregates are what the repository
         # answers (the log watcher's ``heard``: the streams of a saved match wake without a read).
         self.saved_hooks: list[Callable[[list[Recording]], None]] = []
+        self.moving = KeyedLocks()  # a lock per match that players' moves hold (submit_move)
 
     def save(self, *objs: Any, **kwargs: Any) -> list[Recording]:
         recordings = super().save(*objs, **kwargs)
@@ -371,17 +373,20 @@ class Motley(Application):
         whether the match moved on (a round trip a move, issue 16): if another process did move it, the
         save's versions collide with the stored ones and the move is tried again on the match read
         afresh (``_move``), and a refusal is only given once the store confirms the cached match was
-        the latest. So the cache can cost a retry, never a wrong answer."""
+        the latest. So the cache can cost a retry, never a wrong answer. The moves on one match in this
+        process wait for each other (application/keyed_locks.py), so that players of a simultaneous
+        phase do not collide with each other here."""
         match_uuid = parse_id(match_id, "match")
-        cached = self._get(match_uuid, "match", at_least=0)
-        if not isinstance(cached, Match):
-            raise errors.NotFound(f"no match with id {match_id}")
-        try:
-            return self._submit(cached, player, action, expected_version, request_key)
-        except errors.ServiceError:
-            if not list(self.events.get(match_uuid, gt=cached.version, limit=1)):
-                raise  # the cached match was the latest: the refusal stands
-        return self._submit(self.get_match(match_uuid), player, action, expected_version, request_key)
+        with self.moving.hold(match_uuid):
+            cached = self._get(match_uuid, "match", at_least=0)
+            if not isinstance(cached, Match):
+                raise errors.NotFound(f"no match with id {match_id}")
+            try:
+                return self._submit(cached, player, action, expected_version, request_key)
+            except errors.ServiceError:
+                if not list(self.events.get(match_uuid, gt=cached.version, limit=1)):
+                    raise  # the cached match was the latest: the refusal stands
+            return self._submit(self.get_match(match_uuid), player, action, expected_version, request_key)
 
     def _submit(self, match: Match, player: Player, action: Any, expected_version: Optional[int],
                 request_key: Optional[str]) -> MoveReceipt:

@@ -291,3 +291,49 @@ def test_a_save_in_another_process_wakes_a_stream_here_at_once(seed):
         here.close()
         there.close()
         drop_schema(schema)
+
+
+def test_simultaneous_moves_on_one_match_in_one_process_wait_for_each_other_instead_of_colliding(settings, seed):
+    """Jest's offers are made by every seat at once (rulebook: each player offers at the same time).
+    Three players moving at the same instant in one process all land, in some order, and no save is
+    attempted twice: the second and third act on the match the one before them saved."""
+    container = build(settings, tasks=NoTaskQueue())
+    app = container.app
+    try:
+        players = seat_players(app, 3)
+        match_id = new_jest_match(app, players)
+        start = app.get_match(match_id)
+        assert sorted(start.to_act().seats) == [0, 1, 2]  # the offer: everyone acts
+        actions = {seat: start.engine.legal_actions(start.state, seat)[0] for seat in range(3)}
+        recorder = app.recorder
+        attempts: list[int] = []
+        insert_events = recorder.insert_events
+
+        def counted(*args, **kwargs):
+            attempts.append(1)
+            return insert_events(*args, **kwargs)
+
+        recorder.insert_events = counted  # type: ignore[method-assign]
+        barrier = threading.Barrier(3)
+        receipts: list = []
+        failures: list = []
+
+        def move(seat: int) -> None:
+            barrier.wait()
+            try:
+                receipts.append(app.submit_move(match_id, players[seat], actions[seat]))
+            except Exception as error:  # noqa: BLE001 - the assertion below names it
+                failures.append(error)
+
+        threads = [threading.Thread(target=move, args=(seat,)) for seat in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+        assert not failures, failures
+        assert len(receipts) == 3 and len(attempts) == 3  # one save each, none refused by a collision
+        latest = app.get_match(match_id)
+        assert latest.moves == 3 and latest.version == max(r.version for r in receipts)
+        assert len(app.moving) == 0  # no lock is kept once its moves are done
+    finally:
+        container.close()
