@@ -100,10 +100,12 @@ class _Shared(LeagueView, TrackingRecorder):
         current = self._current(curs, tracking.application_name)
         if current != expected:
             raise IntegrityError(f"read model moved from {expected} to {current}")
-        for kind, group in drops:
-            curs.execute(f"DELETE FROM {self.qualified} WHERE kind = {self.p} AND grp = {self.p}", [kind, group])
-        for doc in puts:
-            curs.execute(upsert, self._values(doc))
+        # Each list as one executemany: on PostgreSQL one round trip (psycopg pipelines it), not one a row.
+        if drops:
+            curs.executemany(f"DELETE FROM {self.qualified} WHERE kind = {self.p} AND grp = {self.p}",
+                             [[kind, group] for kind, group in drops])
+        if puts:
+            curs.executemany(upsert, [self._values(doc) for doc in puts])
 
 
 class PostgresLeagueView(_Shared, PostgresTrackingRecorder):

@@ -148,11 +148,11 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
             current = (record["max"] if record else None) or 0
             if current != expected:
                 raise IntegrityError(f"read model moved from {expected} to {current}")
-            for row in rows:
-                curs.execute(
+            if rows:  # one round trip for the batch's rows (psycopg pipelines executemany), not one a row
+                curs.executemany(
                     f"INSERT INTO {self.qualified} ({columns}) VALUES ({marks}) "
                     f"ON CONFLICT (match_id) DO UPDATE SET {updates}",
-                    self._values(row),
+                    [self._values(row) for row in rows],
                 )
             self._insert_tracking(curs, tracking)
 
