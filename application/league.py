@@ -87,6 +87,8 @@ class LeagueProjection:
             except IntegrityError:
                 return applied  # another consumer moved the position: it carries on
             applied += len(batch)
+            if len(batch) == len(notifications) < BATCH:
+                return applied  # the log's end was read (a later save sends another run)
 
     def rebuild(self) -> int:
         """Forget every row and the position, then apply the whole log again."""

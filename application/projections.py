@@ -68,6 +68,10 @@ class MatchListProjection:
             except IntegrityError:
                 return applied  # another consumer moved the position: it carries on
             applied += len(notifications)
+            if len(notifications) < BATCH:
+                # The log's end was read: no second read to find nothing (issue 16). A save after the
+                # read sends its own projection task once it has committed.
+                return applied
 
     def _row(self, match_id: str, version: int) -> Optional[MatchRow]:
         try:

@@ -251,6 +251,8 @@ class RoundKeeper:
             except IntegrityError:
                 return applied  # another keeper moved on; what this one did was idempotent
             applied += len(notifications)
+            if len(notifications) < BATCH:
+                return applied  # the log's end was read (a later save sends another run)
 
     def _record(self, tournament_id: str, match_id: str) -> None:
         try:

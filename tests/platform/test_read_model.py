@@ -100,3 +100,33 @@ def test_a_sweep_finds_work_whose_task_was_lost(settings, seed):
         assert container.handlers.run(TASK_SWEEP) == 0  # nothing waits any more
     finally:
         container.close()
+
+
+def test_a_run_that_reads_the_end_of_the_log_reads_it_once(settings, seed):
+    """Issue 16: a projection run (the match list, the league, the round keeper) whose read found fewer
+    notifications than a batch has read to the log's end; it does not read again to find nothing.
+    A save after it sends a run of its own, which takes the new notifications in."""
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
+    try:
+        app = container.app
+        creator = app.authenticate(app.register_player("ann")[1])
+        app.create_match(creator, "jest", 3, {}, {})
+        reads: list[int] = []
+        select = app.recorder.select_notifications
+
+        def counted(*args, **kwargs):
+            found = select(*args, **kwargs)
+            reads.append(len(found))
+            return found
+
+        app.recorder.select_notifications = counted  # type: ignore[method-assign]
+        assert container.handlers.project() > 0
+        followers = 1 + len(container.handlers.followers)
+        assert len(reads) == followers and all(0 < n < 500 for n in reads)  # one read each, none empty
+        second = app.create_match(creator, "jest", 4, {}, {})
+        reads.clear()
+        assert container.projection.run() == 1  # the new match's Created, nothing older
+        assert reads == [1]
+        assert str(second) in {row.match_id for row in container.match_list.query(limit=10).rows}
+    finally:
+        container.close()
