@@ -18,13 +18,15 @@ from __future__ import annotations
 
 import logging
 from copy import deepcopy
-from typing import Any, Optional, cast
+from typing import Any, Optional
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Repository, project_aggregate
-from eventsourcing.domain import AggregateEvent, Snapshot
+from eventsourcing.domain import Snapshot
+from eventsourcing.persistence import StoredEvent
 from eventsourcing.utils import get_topic
 
+from application.replay import Replayer, record_reader
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
 from domain.match import Match
 
@@ -33,6 +35,8 @@ INTERVAL = 25
 MATCH_LAYOUT = 3  # 3: issue 13 (resigned, rematch_of, rematch)
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
+#: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.
+WINDOW = 2 * INTERVAL
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +135,13 @@ class KeyedSnapshotRepository(Repository):
         repository.cache = base.cache
         return repository
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # Our own projector (application/replay.py): match events straight from the stored records.
+        self.replayer = Replayer(self.event_store.mapper, [Match])
+        self.records = record_reader(self.event_store.recorder)
+        self.snapshot_records = None if self.snapshot_store is None else record_reader(self.snapshot_store.recorder)
+
     def get(self, aggregate_id: Any, *, version: Optional[int] = None, projector_func: Any = project_aggregate,
             fastforward_skipping: bool = False, deepcopy_from_cache: bool = True,
             at_least: Optional[int] = None) -> Any:
@@ -152,18 +163,19 @@ class KeyedSnapshotRepository(Repository):
                     self.cache.put(aggregate_id, aggregate)
                 else:
                     fresh = at_least is not None and aggregate.version >= at_least
-                    new_events = [] if fresh else list(
-                        self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
-                    if new_events:
-                        aggregate = working_copy(aggregate)  # never the shared object: readers may hold it
-                        if projector_func is project_aggregate:  # see _reconstruct_aggregate
-                            for domain_event in new_events:
-                                aggregate = cast(AggregateEvent, domain_event).mutate(aggregate)
-                        else:
-                            aggregate = projector_func(aggregate, new_events)
-                        if aggregate is None:
-                            raise AggregateNotFoundError(aggregate_id)
-                        self.cache.put(aggregate_id, aggregate)
+                    if not fresh and projector_func is project_aggregate:  # our own projector (see rebuild)
+                        records = self.records(aggregate_id, gt=aggregate.version)
+                        if records:
+                            # Never the shared object: readers may hold it.
+                            aggregate = self.replayer.project(working_copy(aggregate), aggregate_id, records)
+                            self.cache.put(aggregate_id, aggregate)
+                    elif not fresh:
+                        new_events = list(self.event_store.get(originator_id=aggregate_id, gt=aggregate.version))
+                        if new_events:
+                            aggregate = projector_func(working_copy(aggregate), new_events)
+                            if aggregate is None:
+                                raise AggregateNotFoundError(aggregate_id)
+                            self.cache.put(aggregate_id, aggregate)
         finally:
             self._disuse_fastforward_lock(aggregate_id)
         return working_copy(aggregate) if deepcopy_from_cache and self.deepcopy_from_cache else aggregate
@@ -185,9 +197,12 @@ class KeyedSnapshotRepository(Repository):
             self._disuse_fastforward_lock(aggregate.id)
 
     def nearest_snapshot(self, aggregate_id: UUID, version: Optional[int]) -> Optional[Snapshot]:
-        if self.snapshot_store is None:
+        if self.snapshot_store is None or self.snapshot_records is None:
             return None
-        for snapshot in self.snapshot_store.get(aggregate_id, desc=True, limit=LOOKBACK, lte=version):
+        to_snapshot = self.snapshot_store.mapper.to_domain_event
+        for version_, topic, data in self.snapshot_records(aggregate_id, desc=True, limit=LOOKBACK, lte=version):
+            snapshot = to_snapshot(StoredEvent(originator_id=aggregate_id, originator_version=version_, topic=topic,
+                                               state=data))
             if not isinstance(snapshot, MatchSnapshot):
                 continue
             state = snapshot.state
@@ -196,18 +211,38 @@ class KeyedSnapshotRepository(Repository):
         return None
 
     def _reconstruct_aggregate(self, aggregate_id: Any, version: Optional[int], projector_func: Any) -> Any:
-        snapshot = self.nearest_snapshot(aggregate_id, version)
-        events = self.event_store.get(
-            aggregate_id, gt=None if snapshot is None else snapshot.originator_version, lte=version
-        )
-        if projector_func is project_aggregate:
-            # The library's projector checks a typing Protocol with isinstance for every event: a third
-            # of a rewind's time. Our events all mutate; apply them directly.
-            aggregate = None if snapshot is None else snapshot.mutate(None)
-            for domain_event in events:  # the library types them by protocol; ours are aggregate events
-                aggregate = cast(AggregateEvent, domain_event).mutate(aggregate)
-        else:
+        if projector_func is not project_aggregate:  # someone else's projector: the library's events
+            snapshot = self.nearest_snapshot(aggregate_id, version)
+            events = self.event_store.get(
+                aggregate_id, gt=None if snapshot is None else snapshot.originator_version, lte=version
+            )
             aggregate = projector_func(None, [snapshot, *events] if snapshot is not None else events)
+        else:
+            aggregate = self.rebuild(aggregate_id, version)
         if aggregate is None:
             raise AggregateNotFoundError(f"Aggregate {aggregate_id!r} version {version!r} not found.")
         return aggregate
+
+    def rebuild(self, aggregate_id: UUID, version: Optional[int]) -> Any:
+        """The aggregate at ``version`` (the latest: None), or None if it has no event by then.
+
+        One query reads its last ``WINDOW`` events up to ``version``: when they go back to its
+        creation (a match of up to ``WINDOW`` versions, a player, most tournaments), they are all it
+        takes. Otherwise the nearest valid snapshot is looked up (a second query), and only if the
+        window does not reach back to it are the events between read (a third)."""
+        records = self.records(aggregate_id, lte=version, desc=True, limit=WINDOW)
+        if not records:
+            return None
+        records.reverse()
+        first = records[0][0]
+        aggregate = None
+        if first != 1:
+            # Only a match has snapshots (MatchSnapshot): for any other aggregate, read the rest.
+            snapshot = self.nearest_snapshot(aggregate_id, version) if self.replayer.handles(records[0][1]) else None
+            start = 0 if snapshot is None else snapshot.originator_version
+            if start >= first - 1:
+                records = [record for record in records if record[0] > start]
+            else:
+                records = self.records(aggregate_id, gt=start or None, lte=first - 1) + records
+            aggregate = None if snapshot is None else snapshot.mutate(None)
+        return self.replayer.project(aggregate, aggregate_id, records)

@@ -35,11 +35,13 @@ from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastor
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier, Literal
 
+from infrastructure.record_reads import PostgresRecordReads, RecordReadingPostgresAggregateRecorder
+
 #: The PERSISTENCE_MODULE (a topic) that selects this store.
 TOPIC = "infrastructure.postgres_store:MotleyPostgresFactory"
 
 
-class OneStatementApplicationRecorder(PostgresApplicationRecorder):
+class OneStatementApplicationRecorder(PostgresRecordReads, PostgresApplicationRecorder):
     """The application recorder whose save is one statement: ``<events table>_insert(...)``."""
 
     def __init__(self, datastore: PostgresDatastore, *, events_table_name: str = "stored_events"):
@@ -102,6 +104,7 @@ class MotleyPostgresFactory(library.PostgresFactory):
     """The library's PostgreSQL factory with the one-statement application recorder."""
 
     application_recorder_class = OneStatementApplicationRecorder
+    aggregate_recorder_class = RecordReadingPostgresAggregateRecorder  # the snapshots (record_reads.py)
 
 
 Factory = MotleyPostgresFactory

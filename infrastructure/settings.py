@@ -100,7 +100,8 @@ class Settings:
             }
         elif self.store == "sqlite":  # its folder is made by the composition root, not here
             env = {
-                "PERSISTENCE_MODULE": "eventsourcing.sqlite",
+                # The library's store, reading records for the replay (infrastructure/record_reads.py).
+                "PERSISTENCE_MODULE": "infrastructure.record_reads:MotleySQLiteFactory",
                 "SQLITE_DBNAME": self.sqlite_path,
                 "SQLITE_LOCK_TIMEOUT": "10",
             }
