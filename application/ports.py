@@ -141,6 +141,10 @@ class LeagueView(ABC):
         ...
 
     @abstractmethod
+    def get_many(self, keys: Sequence[tuple[str, str, str]]) -> dict[tuple[str, str, str], Doc]:
+        """The stored rows of the ``(kind, group, key)`` keys that have one, by key, in one read."""
+
+    @abstractmethod
     def page(self, kind: str, group: Optional[str] = None, tag: Optional[str] = None, *, by_sort: bool = False,
              limit: int = 1000000, offset: int = 0) -> DocPage:
         """Rows of a kind (and group, tag), by ``sort`` descending or else by key."""

@@ -234,6 +234,9 @@ class RoundKeeper:
                 return applied
             paired: dict[str, str] = {}
             docs = []
+            # Which tournament each finished match plays for, in one query (issue 16, P3).
+            tables = self.view.get_many(
+                [(TABLE_DOC, "", str(n.originator_id)) for n in notifications if n.topic.endswith("Match.Finished")])
             for n in notifications:
                 topic = n.topic
                 if topic.endswith("Tournament.RoundPaired"):
@@ -243,7 +246,7 @@ class RoundKeeper:
                         docs.append(Doc(TABLE_DOC, "", table["match_id"], "", 0.0, {"tournament_id": tournament_id}))
                 elif topic.endswith("Match.Finished"):
                     match_id = str(n.originator_id)
-                    of = paired.get(match_id) or self._tournament_of(match_id)
+                    of = paired.get(match_id) or self._tournament_of(tables, match_id)
                     if of is not None:
                         self._record(of, match_id)
             try:
@@ -268,6 +271,7 @@ class RoundKeeper:
         tournament: Tournament = self.app.repository.get(UUID(tournament_id), version=version)
         return tournament.rounds[-1]["tables"]
 
-    def _tournament_of(self, match_id: str) -> Optional[str]:
-        doc = self.view.get(TABLE_DOC, "", match_id)
+    @staticmethod
+    def _tournament_of(tables: dict, match_id: str) -> Optional[str]:
+        doc = tables.get((TABLE_DOC, "", match_id))
         return None if doc is None else doc.data["tournament_id"]

@@ -78,6 +78,22 @@ class _Shared(LeagueView, TrackingRecorder):
             f"AND key = {self.p}", [kind, group, key])
         return self._doc(rows[0]) if rows else None
 
+    #: Keys a ``get_many`` statement asks for at most (3 parameters each, within SQLite's 32,766).
+    MANY = 500
+
+    def get_many(self, keys: Sequence[tuple[str, str, str]]) -> dict[tuple[str, str, str], Doc]:
+        wanted = list(dict.fromkeys(keys))
+        found: dict[tuple[str, str, str], Doc] = {}
+        for at in range(0, len(wanted), self.MANY):
+            chunk = wanted[at:at + self.MANY]
+            rows = ", ".join([f"({self.p}, {self.p}, {self.p})"] * len(chunk))
+            for record in self._select(
+                    f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE (kind, grp, key) IN ({rows})",
+                    [value for key in chunk for value in key]):
+                doc = self._doc(record)
+                found[(doc.kind, doc.group, doc.key)] = doc
+        return found
+
     def page(self, kind, group=None, tag=None, *, by_sort=False, limit=1000000, offset=0) -> DocPage:
         where, params = self._where(kind, group, tag)
         order = "sort DESC, key" if by_sort else "grp, key"

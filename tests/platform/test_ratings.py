@@ -106,6 +106,30 @@ def test_racing_consumers_apply_each_event_once_and_equal_a_rebuild(quiet):
     assert {d.data["played"] for d in live if d.kind == "rating"} == {3}
 
 
+def test_a_batch_of_finished_matches_is_rated_from_one_read_of_the_stored_rows(quiet, monkeypatch):
+    """The league and the round keeper read the rows a batch needs (ratings, statistics, voids, the
+    tables' tournaments) in one query, not one a row: in a busy process each query waits for the GIL,
+    and the leaderboard's lag grew with the rows (issue 16, P3)."""
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    rng = random.Random(5)
+    for _ in range(2):
+        play(app, new_match(app, people), rng)
+    quiet.keeper.run()
+    quiet.league.run()  # the players' rows exist: the next batch reads them back
+    for _ in range(3):
+        play(app, new_match(app, people), rng)
+    view, reads = quiet.league_view, []
+    monkeypatch.setattr(view, "get", lambda *key: reads.append(("get", key)) or type(view).get(view, *key))
+    monkeypatch.setattr(view, "get_many", lambda keys: reads.append(("get_many", len(keys))) or
+                        type(view).get_many(view, keys))
+    quiet.keeper.run()
+    quiet.league.run()
+    # One read for the keeper (three finished matches), one for the league: 3 voids, 3 x (stats, rating).
+    assert reads == [("get_many", 3), ("get_many", 3 + 3 * 3 * 2)]
+    assert {d.data["played"] for d in view.dump(KINDS) if d.kind == "rating"} == {5}
+
+
 def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     client = ApiClient(create_app(motley))
     keys = [client.register(n)[1] for n in ("ann", "bob", "cy")]
