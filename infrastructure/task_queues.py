@@ -224,7 +224,11 @@ class _Lane:
 class InProcessTaskQueue(TaskQueue):
     """Runs tasks in background threads of this process, each no earlier than its ``eta``: computer
     opponents' moves in a thread of their own, as on Celery (:func:`computers_queue_name`), so that a
-    search thinking for up to a second delays no other match's scoring, timers or projection."""
+    search thinking for up to a second delays no other match's scoring, timers or projection; and the
+    read models' runs (the match list, the round keeper, the league) in another, so that a scoring
+    step or a timer never waits behind a run, which in a busy process can take half a second, each
+    of its queries waiting its turn for the GIL (issue 16, P3). Runs racing a sweep's are safe: each
+    follower keeps its position with tracking, as with several Celery workers."""
 
     #: Seconds of saves one projection run serves: the first save's task waits this long, and the
     #: saves after it join it (as CeleryTaskQueue.PROJECT_WINDOW). A run reads the whole log after its
@@ -233,14 +237,17 @@ class InProcessTaskQueue(TaskQueue):
     PROJECT_WINDOW = 0.05
 
     def __init__(self) -> None:
-        self._lanes = {"tasks": _Lane("motley-tasks"), "computers": _Lane("motley-computers")}
+        self._lanes = {"tasks": _Lane("motley-tasks"), "computers": _Lane("motley-computers"),
+                       "read-models": _Lane("motley-read-models")}
 
     def bind(self, handlers: TaskHandlers) -> None:
         for lane in self._lanes.values():
             lane.handlers = handlers
 
     def _lane(self, task: Task) -> _Lane:
-        return self._lanes["computers" if task.name == TASK_BOT else "tasks"]
+        if task.name == TASK_BOT:
+            return self._lanes["computers"]
+        return self._lanes["read-models" if task.name == TASK_PROJECT else "tasks"]
 
     def enqueue(self, task: Task) -> None:
         coalesced = task.name == TASK_PROJECT and not task.args and task.eta is None

@@ -10,7 +10,7 @@ from typing import cast
 
 from kombu import Connection
 
-from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, Task
+from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_TIMEOUT, Task
 from application.tasks import TaskHandlers
 from infrastructure.task_queues import CeleryTaskQueue, InProcessTaskQueue, computers_queue_name
 from tests.conftest import BROKER
@@ -66,14 +66,18 @@ def test_the_projections_of_many_saves_are_one_message_sent_after_the_last():
 
 
 class _Recorder:
-    """The handlers' one method the queue calls; a computer's move waits until it is let go."""
+    """The handlers' one method the queue calls; a computer's move (or the task named ``held``)
+    waits until it is let go."""
 
-    def __init__(self) -> None:
+    def __init__(self, held: str = TASK_BOT) -> None:
         self.ran: list[str] = []
         self.release = threading.Event()
+        self.started = threading.Event()  # the held task has begun
+        self.held = held
 
     def run(self, name: str, *args) -> None:
-        if name == TASK_BOT:
+        if name == self.held:
+            self.started.set()
             assert self.release.wait(10), "the computer's move was never let go"
         self.ran.append(name)
 
@@ -93,10 +97,34 @@ def test_embedded_a_thinking_computer_delays_no_other_task():
             assert time.monotonic() < deadline, f"the other tasks waited behind the computer: {recorder.ran}"
             time.sleep(0.01)
         assert recorder.ran == [TASK_RESOLVE, TASK_PROJECT]
-        assert dict(queue.depths()) == {"inprocess": 0, "inprocess.computers": 0}
+        assert dict(queue.depths()) == {"inprocess": 0, "inprocess.computers": 0, "inprocess.read-models": 0}
         recorder.release.set()
         queue.drain(timeout=10)
         assert recorder.ran == [TASK_RESOLVE, TASK_PROJECT, TASK_BOT]
+    finally:
+        recorder.release.set()
+        queue.close()
+
+
+def test_embedded_a_scoring_step_or_a_timer_never_waits_behind_a_read_models_run():
+    """The read models' runs have a thread of their own: in a busy process a run can take half a
+    second, and the scoring step that ends a match (and so the match's row) must not wait for it."""
+    queue = InProcessTaskQueue()
+    recorder = _Recorder(held=TASK_PROJECT)
+    queue.bind(cast(TaskHandlers, recorder))
+    try:
+        queue.enqueue(Task(TASK_PROJECT))
+        assert recorder.started.wait(10), "the read models' run never started"  # and has not finished
+        queue.enqueue(Task(TASK_RESOLVE, ("a-match",)))
+        queue.enqueue(Task(TASK_TIMEOUT, ("a-match", 3)))
+        deadline = time.monotonic() + 10
+        while len(recorder.ran) < 2:
+            assert time.monotonic() < deadline, f"the steps waited behind the run: {recorder.ran}"
+            time.sleep(0.01)
+        assert recorder.ran == [TASK_RESOLVE, TASK_TIMEOUT]
+        recorder.release.set()
+        queue.drain(timeout=10)
+        assert recorder.ran == [TASK_RESOLVE, TASK_TIMEOUT, TASK_PROJECT]
     finally:
         recorder.release.set()
         queue.close()
