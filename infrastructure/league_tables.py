@@ -73,10 +73,7 @@ class _Shared(LeagueView, TrackingRecorder):
         return tuple(row)
 
     def get(self, kind: str, group: str, key: str) -> Optional[Doc]:
-        rows = self._select(
-            f"SELECT {', '.join(COLUMNS)} FROM {self.qualified} WHERE kind = {self.p} AND grp = {self.p} "
-            f"AND key = {self.p}", [kind, group, key])
-        return self._doc(rows[0]) if rows else None
+        return self.get_many([(kind, group, key)]).get((kind, group, key))
 
     #: Keys a ``get_many`` statement asks for at most (3 parameters each, within SQLite's 32,766).
     MANY = 500
