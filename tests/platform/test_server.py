@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import time
 from contextlib import contextmanager
 
 import pytest
 import requests
+from waitress import wasyncore
 
 from api import create_app
 from api.rates import MAX_HELD_PER_CLIENT
-from api.server import is_long_lived, make_server
+from api.server import InlineFlushChannel, is_long_lived, make_server
 from application.log_watcher import RECHECK_SECONDS
 from tests.platform.test_faults import free_port
 
@@ -83,3 +85,61 @@ def test_a_stream_its_client_left_gives_its_slot_back_within_one_wait(motley):
     stream is not refused for long. It used to hold the slot until a write failed: two heartbeats."""
     with serving(motley, request_threads=2) as (base, _, match_id):
         assert_left_streams_give_their_slots_back(base, match_id)
+
+
+def test_while_a_task_thread_sends_the_main_loop_leaves_its_connection_alone():
+    """A task thread sends what it writes itself, holding the channel's lock: the main loop must not
+    poll that connection as writable meanwhile (waitress did, and spun on the lock it could not take,
+    ~17 times a move under load, issue 16), and must take over what the socket did not take."""
+    port = free_port()
+    server = make_server(lambda environ, start: [b""], "127.0.0.1", port, threads=1, stream_threads=1)
+    try:
+        client = socket.create_connection(("127.0.0.1", port))
+        deadline = time.monotonic() + 5
+        while not [c for c in server._map.values() if isinstance(c, InlineFlushChannel)]:
+            wasyncore.loop(timeout=0.05, map=server._map, count=1)  # the main loop accepts the connection
+            assert time.monotonic() < deadline
+        channel = next(c for c in server._map.values() if isinstance(c, InlineFlushChannel))
+        channel.requests = [object()]  # a task runs on this connection
+        channel.total_outbufs_len = 10  # and has queued output
+        taken, release = threading.Event(), threading.Event()
+
+        def sender():
+            with channel.outbuf_lock:  # the task thread sending
+                taken.set()
+                release.wait(5)
+
+        thread = threading.Thread(target=sender)
+        thread.start()
+        taken.wait(5)
+        assert not channel.writable()  # the sender flushes, or pulls the trigger once the lock is free
+        release.set()
+        thread.join(5)
+        assert channel.writable()  # the lock free and output left: the main loop sends it
+        channel.requests, channel.total_outbufs_len = [], 0
+        client.close()
+    finally:
+        server.close()
+
+
+def test_an_answer_larger_than_the_socket_takes_arrives_whole_to_a_slow_reader():
+    """A task writing faster than its client reads leaves output the main loop must send: nothing is
+    lost or left waiting when the client reads late (issue 16's InlineFlushChannel)."""
+    chunk, count = b"x" * 65536, 128  # 8 MiB, far past a loopback socket's buffers
+
+    def app(environ, start_response):
+        start_response("200 OK", [("Content-Type", "application/octet-stream")])
+        return (chunk for _ in range(count))
+
+    port = free_port()
+    server = make_server(app, "127.0.0.1", port, threads=2, stream_threads=1)
+    threading.Thread(target=server.run, daemon=True).start()
+    try:
+        response = requests.get(f"http://127.0.0.1:{port}/big", stream=True, timeout=10)
+        time.sleep(0.5)  # the task fills the socket and waits on it
+        started = time.monotonic()
+        received = sum(len(part) for part in response.iter_content(1 << 20))
+        assert received == len(chunk) * count
+        assert time.monotonic() - started < 5  # no second-long stalls per chunk
+    finally:
+        server.close()
