@@ -169,6 +169,52 @@ class Replayer:
             state = orjson.loads(data)
         except orjson.JSONDecodeError:
             return None  # NaN, Infinity, 1e400...: the library's json reads them
+        found = self.revive_known(state, plan)
+        if found is None:
+            return None
+        expected = data.count(b'"_type_"')
+        if found != expected:
+            learned = self.learn(state, plan)
+            if learned is None or found + learned != expected:
+                return None  # one inside a value, or "_type_" as a value: the library's decoder sees to it
+        return state
+
+    def decode_all(self, records: list[Record], creating: bool) -> Optional[list[Optional[dict]]]:
+        """What ``decode`` gives for each record (None: the library's path for that one), from one
+        orjson call over all of them; None when any could be unsure (then each is decoded alone).
+
+        The same guards hold for the whole: no escape, no 19-digit run, and as many ``"_type_"`` in
+        all the bytes as are revived in the records decoded here plus those in the records left to
+        the library. (Each record's revived dicts are among its own, so the totals match only if
+        every record's do.) A revivable value at a key not yet learned makes the totals differ:
+        the records are then decoded one by one, which learns it for the next time."""
+        joined = b"[" + b",".join([record[2] for record in records]) + b"]"
+        if b"\\" in joined or _LONG_NUMBER in joined.translate(_DIGITS_AS_ZERO):
+            return None
+        try:
+            loaded = orjson.loads(joined)
+        except orjson.JSONDecodeError:
+            return None
+        if len(loaded) != len(records):
+            return None  # a record that is not one JSON value
+        plans = self.plans
+        states: list[Optional[dict]] = []
+        found = 0
+        for index, (record, state) in enumerate(zip(records, loaded)):
+            topic = record[1]
+            plan = plans[topic] if topic in plans else self.plan(topic)
+            revived = None if plan is None or (creating and index == 0) else self.revive_known(state, plan)
+            if revived is None:
+                states.append(None)
+                found += record[2].count(b'"_type_"')
+            else:
+                states.append(state)
+                found += revived
+        return states if found == joined.count(b'"_type_"') else None
+
+    def revive_known(self, state: Any, plan: Plan) -> Optional[int]:
+        """Check a decoded record as ``decode`` does and revive, in place, what it knows where to find:
+        how many ``"_type_"`` dicts that was (the timestamp's included), None for the library's path."""
         if type(state) is not dict or "class_version" in state:
             return None  # the library's upcasting, or its errors
         stamp = state.get("timestamp")
@@ -186,12 +232,7 @@ class Replayer:
                     return None  # a name no transcoding is registered for: the library raises
                 state[key] = revived
                 found += 1
-        expected = data.count(b'"_type_"')
-        if found != expected:
-            learned = self.learn(state, plan)
-            if learned is None or found + learned != expected:
-                return None  # one inside a value, or "_type_" as a value: the library's decoder sees to it
-        return state
+        return found
 
     def learn(self, state: dict, plan: Plan) -> Optional[int]:
         """Revive the other top-level revivable values of ``state`` and remember where they were, for
@@ -213,10 +254,16 @@ class Replayer:
         in order. (The records were selected by ``aggregate_id``: the library's check that an event's
         originator is the aggregate is left out.)"""
         plans = self.plans
+        records = records if isinstance(records, list) else list(records)
+        # Many records: decoded in one call (decode_all); else, or if it is unsure, one by one.
+        decoded = self.decode_all(records, aggregate is None) if len(records) > 1 else None
         timestamp = None  # the last applied event's, as stored: revived once, at the end
-        for version, topic, data in records:
+        for index, (version, topic, data) in enumerate(records):
             plan = plans[topic] if topic in plans else self.plan(topic)
-            state = None if plan is None or aggregate is None else self.decode(data, plan)
+            if decoded is not None:
+                state = decoded[index]
+            else:
+                state = None if plan is None or aggregate is None else self.decode(data, plan)
             if state is None:  # the library's path: its mapper, its event's mutate
                 if timestamp is not None:
                     aggregate._modified_on = self.revive(timestamp)

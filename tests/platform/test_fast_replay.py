@@ -92,6 +92,8 @@ def assert_replays_alike(app: Any, match_id: Any) -> tuple[set, int]:
             fast += 1
             decoded["timestamp"] = replayer.revive(decoded["timestamp"])
             assert decoded == app.mapper.transcoder.decode(record[2]), record[:2]
+    # Once each event type's revivable keys are learned, a whole match is decoded in one call.
+    assert replayer.decode_all(records, creating=True) is not None
     assert_same(replayer.project(None, match_id, records), theirs, "the whole match at once")
     last = len(records)
     versions = range(1, last + 1) if last <= 120 else sorted(
@@ -278,9 +280,12 @@ def test_records_it_cannot_be_sure_of_take_the_library_path(clocked):
         assert_same(replayer.project(None, match_id, records), theirs, label)
     revivable = ('{"timestamp":' + stamp + ',"seat":1,"player_id":"p","name":"ann"}').encode()
     assert replayer.decode(revivable, replayer.plan(seat_taken)) is not None  # ours, for once
+    assert replayer.decode_all([created, (2, seat_taken, revivable)], creating=True) is not None
     for label in ("escape", "escaped key", "a _type_ string", "revivable nested", "past 64 bits", "NaN"):
         data = ('{"timestamp":' + stamp + ',"seat":1,"player_id":"p","name":' + names[label] + "}").encode()
         assert replayer.decode(data, replayer.plan(seat_taken)) is None, label  # the library's
+        # Among other records, the same record makes the whole batch be decoded record by record.
+        assert replayer.decode_all([created, (2, seat_taken, data), (3, seat_taken, revivable)], True) is None, label
 
     # An event type no code knows any more, or a version missing: the library's errors.
     unknown = [created, (2, "domain.match:Match.NoSuchEvent", revivable)]
