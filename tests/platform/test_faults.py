@@ -8,6 +8,7 @@ within a couple of seconds of the database's return; no acknowledged write is lo
 
 from __future__ import annotations
 
+import errno
 import os
 import shutil
 import socket
@@ -17,6 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -35,6 +37,25 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def run_in_background(server: Any) -> threading.Thread:
+    """Run a waitress server on a daemon thread. The test stops it with ``server.close()``, which
+    closes its sockets under the loop's ``select``: the loop then ends on EBADF (or a negative file
+    descriptor), the expected way out, not an error of the server."""
+
+    def run() -> None:
+        try:
+            server.run()
+        except ValueError:
+            pass
+        except OSError as error:
+            if error.errno != errno.EBADF:
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
 
 
 def as_postgres(*command: str) -> None:
@@ -92,8 +113,7 @@ def served(private_postgres, request):
     container = build(settings)
     port = free_port()
     server = waitress.create_server(create_app(container), host="127.0.0.1", port=port, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    run_in_background(server)
     yield f"http://127.0.0.1:{port}", container
     server.close()
     container.close()

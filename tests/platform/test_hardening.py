@@ -250,17 +250,15 @@ def test_keys_are_rotated_and_revoked(client):
 
 def test_streams_and_waiting_reads_are_capped_per_client(motley):
     """A client holds at most MAX_HELD_PER_CLIENT long-lived requests; closing one frees its place."""
-    import threading
-
     import requests
     import waitress
 
     from api.rates import MAX_HELD_PER_CLIENT
-    from tests.platform.test_faults import free_port
+    from tests.platform.test_faults import free_port, run_in_background
 
     port = free_port()
     server = waitress.create_server(create_app(motley), host="127.0.0.1", port=port, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    run_in_background(server)
     base = f"http://127.0.0.1:{port}"
     try:
         key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]

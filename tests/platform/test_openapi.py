@@ -18,7 +18,7 @@ from api import create_app
 from infrastructure.composition import build
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue
-from tests.platform.test_faults import free_port
+from tests.platform.test_faults import free_port, run_in_background
 
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,"
           "response_schema_conformance")
@@ -108,7 +108,7 @@ def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(worker_en
 
     port = free_port()
     server = waitress.create_server(app, host="127.0.0.1", port=port, threads=8)
-    threading.Thread(target=server.run, daemon=True).start()
+    run_in_background(server)
     base = f"http://127.0.0.1:{port}"
     try:
         key = requests.post(f"{base}/players", json={"name": "schemathesis"}, timeout=10).json()["api_key"]

@@ -15,7 +15,7 @@ from api import create_app
 from api.rates import MAX_HELD_PER_CLIENT
 from api.server import InlineFlushChannel, is_long_lived, make_server
 from application.log_watcher import RECHECK_SECONDS
-from tests.platform.test_faults import free_port
+from tests.platform.test_faults import free_port, run_in_background
 
 
 def test_the_long_lived_requests_are_told_apart_as_the_rate_limits_count_them():
@@ -32,7 +32,7 @@ def serving(motley, request_threads: int):
     """The API under waitress as `motley serve` runs it, with a player and a Jest match: (base, key, match id)."""
     port = free_port()
     server = make_server(create_app(motley), "127.0.0.1", port, threads=request_threads, stream_threads=16)
-    threading.Thread(target=server.run, daemon=True).start()
+    run_in_background(server)
     base = f"http://127.0.0.1:{port}"
     try:
         key = requests.post(f"{base}/players", json={"name": "ann"}, timeout=10).json()["api_key"]
@@ -133,7 +133,7 @@ def test_an_answer_larger_than_the_socket_takes_arrives_whole_to_a_slow_reader()
 
     port = free_port()
     server = make_server(app, "127.0.0.1", port, threads=2, stream_threads=1)
-    threading.Thread(target=server.run, daemon=True).start()
+    run_in_background(server)
     try:
         response = requests.get(f"http://127.0.0.1:{port}/big", stream=True, timeout=10)
         time.sleep(0.5)  # the task fills the socket and waits on it
