@@ -3,6 +3,10 @@
 * ``motley_http_request_duration_seconds{method, route}``: request latency by route, the Flask URL
   rule (``/matches/<match_id>/moves``), never the raw path; ``motley_http_requests_total{method,
   route, status}``.
+* ``motley_http_request_cpu_seconds_total{method, route}``: the CPU time of the threads that served
+  the route's requests: the application's work and the server's writes of the answer, a stream's
+  whole life included (``CpuByRoute``), not the server's reading of the request on its main loop.
+  Divided by ``motley_moves_total`` it says where a move's CPU goes (bench/http_moves.py prints it).
 * ``motley_moves_total``: moves applied (201 answers to POST /matches/{id}/moves that are not an
   idempotent replay); ``motley_moves_refused_total{status}``.
 * ``motley_saves_total`` and ``motley_events_saved_total``: saves to the event store and the events
@@ -59,6 +63,9 @@ def instruments() -> dict:
                                      ["method", "route"], buckets=BUCKETS, registry=registry),
                 "requests": Counter("motley_http_requests", "Requests answered, by route and status",
                                     ["method", "route", "status"], registry=registry),
+                "cpu": Counter("motley_http_request_cpu_seconds",
+                               "CPU seconds of the threads serving the route's requests (streams whole)",
+                               ["method", "route"], registry=registry),
                 "moves": Counter("motley_moves", "Moves applied (not counting idempotent replays)",
                                  registry=registry),
                 "refused": Counter("motley_moves_refused", "Moves refused, by status", ["status"],
@@ -194,6 +201,7 @@ def _observe(response: Response) -> Response:
         return response
     metric = instruments()
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    request.environ[ROUTE_KEY] = (request.method, route)  # for CpuByRoute, once the answer is sent
     metric["latency"].labels(request.method, route).observe(time.perf_counter() - started)
     metric["requests"].labels(request.method, route, str(response.status_code)).inc()
     if request.endpoint == MOVES_ENDPOINT and request.method == "POST":
@@ -204,6 +212,65 @@ def _observe(response: Response) -> Response:
     return response
 
 
+ROUTE_KEY = "motley.route"
+
+
+class CpuByRoute:
+    """WSGI middleware counting each request's CPU time (``time.thread_time`` of the thread serving
+    it) by route: the application's call, then every step of its answer's iteration, the server's
+    writes between them included, which for a stream is its whole life. Counted when the server
+    closes the answer, under the route ``_observe`` recorded (a request Flask never answered: none)."""
+
+    def __init__(self, wsgi_app: Any):
+        self.wsgi_app = wsgi_app
+
+    def __call__(self, environ: dict, start_response: Any) -> Any:
+        started = time.thread_time()
+        answer = self.wsgi_app(environ, start_response)
+        spent = time.thread_time() - started
+        wrapper = environ.get("wsgi.file_wrapper")
+        if wrapper is not None and isinstance(wrapper, type) and isinstance(answer, wrapper):
+            _count_cpu(environ, spent)  # a file the server sends itself: leave it unwrapped
+            return answer
+        return _CountedAnswer(answer, environ, spent)
+
+
+class _CountedAnswer:
+    def __init__(self, answer: Any, environ: dict, spent: float):
+        self.answer, self.environ, self.spent = answer, environ, spent
+
+    def __iter__(self) -> Any:
+        chunks = iter(self.answer)
+        thread_time = time.thread_time
+        while True:
+            started = thread_time()
+            try:
+                chunk = next(chunks)
+            except StopIteration:
+                self.spent += thread_time() - started
+                return
+            self.spent += thread_time() - started
+            resumed = thread_time()
+            yield chunk
+            self.spent += thread_time() - resumed  # the server writing the chunk on this thread
+
+    def close(self) -> None:
+        try:
+            close = getattr(self.answer, "close", None)
+            if close is not None:
+                started = time.thread_time()
+                close()
+                self.spent += time.thread_time() - started
+        finally:
+            _count_cpu(self.environ, self.spent)
+
+
+def _count_cpu(environ: dict, spent: float) -> None:
+    route = environ.get(ROUTE_KEY)
+    if route is not None:
+        instruments()["cpu"].labels(*route).inc(max(0.0, spent))
+
+
 def register(app: Flask, api: Any) -> None:
     """The request ids and JSON access lines (api/request_log.py), the metrics and ``/metrics``."""
     request_log.register(app)  # first among the before_request functions: it also starts the clock
@@ -212,3 +279,4 @@ def register(app: Flask, api: Any) -> None:
     api.register_blueprint(blp)
     health.ALWAYS.add("metrics.Metrics")  # scraped while the database is away too (the lag is left out)
     app.after_request(_observe)
+    app.wsgi_app = CpuByRoute(app.wsgi_app)  # type: ignore[method-assign]

@@ -16,7 +16,9 @@ Under the same server settings (the WSGI server, its threads) it measures at K =
   monitor polls the finished matches of the match list and the Jest leaderboard every 50 ms: the lag
   from each match's last acknowledged move to its row in each (p50, p95, max).
 
-It prints the ratios issue 16 names: motley/bare, motley/peer-flatfile, motley/peer-memory and p99/p50.
+It prints the ratios issue 16 names: motley/bare, motley/peer-flatfile, motley/peer-memory and p99/p50,
+and where a move's server CPU goes by route (Motley's ``motley_http_request_cpu_seconds_total`` over
+``motley_moves_total``, scraped from /metrics before and after each K).
 
 The client plays as a real one does, shaped like the peer's driver: K lanes, each playing one 3-player
 Jest match at a time (3 players registered once per lane; each match created, joined and started through
@@ -157,6 +159,7 @@ class Result:
     refused: dict
     errors: int
     matches: int = 0
+    routes: dict = field(default_factory=dict)  # Motley: CPU ms a move by route (route_cpu)
 
 
 def measure(label: str, k: int, server_pids: list, warmup: float, seconds: float, lane_body) -> Result:
@@ -481,6 +484,38 @@ def start_worker(env: dict, log: Path) -> tuple[dict, subprocess.Popen]:
     return env, worker
 
 
+def scrape(port: int) -> Optional[dict]:
+    """Motley's /metrics: moves applied and the CPU seconds of each route's requests (None: no Motley)."""
+    try:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        conn.request("GET", "/metrics")
+        response = conn.getresponse()
+        text = response.read().decode()
+        conn.close()
+    except OSError:
+        return None
+    if response.status != 200:
+        return None
+    found: dict = {"moves": 0.0}
+    for line in text.splitlines():
+        if line.startswith("motley_moves_total "):
+            found["moves"] = float(line.split()[1])
+        elif line.startswith("motley_http_request_cpu_seconds_total{"):
+            labels = dict(part.split("=", 1) for part in line[line.index("{") + 1:line.rindex("}")].split(","))
+            key = f"{labels['method'].strip(chr(34))} {labels['route'].strip(chr(34))}"
+            found[key] = found.get(key, 0.0) + float(line.rsplit(" ", 1)[1])
+    return found
+
+
+def route_cpu(before: Optional[dict], after: Optional[dict]) -> dict:
+    """Where a move's server CPU went, by route: motley_http_request_cpu_seconds_total over
+    motley_moves_total, both over the whole run of one K (ms a move; empty: no Motley)."""
+    if before is None or after is None or after["moves"] <= before["moves"]:
+        return {}
+    moves = after["moves"] - before["moves"]
+    return {key: (after[key] - before.get(key, 0.0)) * 1000 / moves for key in after if key != "moves"}
+
+
 def run_config(label: str, command: list, env: dict, port: int, args, lane_factory, logs: Path,
                also: Optional[subprocess.Popen] = None) -> list[Result]:
     """Start the server, measure each K, stop it; ``also`` (the Celery worker) is counted in its CPU."""
@@ -489,7 +524,9 @@ def run_config(label: str, command: list, env: dict, port: int, args, lane_facto
     try:
         results = []
         for k in args.clients:
+            before = scrape(port)
             result = measure(label, k, pids, args.warmup, args.seconds, lane_factory(port))
+            result.routes = route_cpu(before, scrape(port))
             results.append(result)
             print_row(result)
         return results
@@ -646,6 +683,19 @@ def main() -> None:
             rates = [all_results[(f"gunicorn{n}", k)].per_s for n in args.processes]
             print(f"| {k} | " + " | ".join(f"{rate:,.1f}" for rate in rates) + " | " +
                   " | ".join(f"{rate / rates[0]:.2f}" for rate in rates[1:]) + " |")
+    routed = [r for r in all_results.values() if r.routes]
+    if routed:
+        print("\n## Where a move's server CPU goes: ms a move by route (motley_http_request_cpu_seconds_total), "
+              "the rest being the main loop (reading requests), tasks, read models, the log watcher and listener")
+        names = sorted({key for r in routed for key in r.routes}, key=lambda key: -max(r.routes.get(key, 0.0)
+                                                                                      for r in routed))
+        names = [key for key in names if max(r.routes.get(key, 0.0) for r in routed) >= 0.005]
+        print("| config | K | server CPU ms a move | " + " | ".join(names) + " | routes | rest |")
+        print("|---|---:|---:|" + "---:|" * (len(names) + 2))
+        for r in routed:
+            routes = sum(r.routes.values())
+            cells = " | ".join(f"{r.routes.get(key, 0.0):.2f}" for key in names)
+            print(f"| {r.label} | {r.k} | {r.server_ms:.2f} | {cells} | {routes:.2f} | {r.server_ms - routes:.2f} |")
     if lags is not None:
         print(f"\n## P3: lag from a match's last move to its row (p95 < 1 s), moving at half the peak "
               f"({peak / 2:,.1f} of {peak:,.1f} moves/s; measured {lags['moves_per_s']:,.1f}), "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 
 import pytest
 
@@ -69,6 +70,31 @@ def test_a_move_counts_and_its_latency_is_labelled_by_route(client):
     assert sample(after, "motley_log_position") >= 1
     assert 'motley_projection_lag_events{read_model="match_list"}' in after
     assert "motley_task_queue_depth" in after
+
+
+def test_the_cpu_of_each_route_is_counted_a_streams_whole_life_included(client):
+    """motley_http_request_cpu_seconds_total: the CPU of the threads that served a route (a stream's
+    frames and heartbeats included), by route, never more than the process spent meanwhile."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    cpu = "motley_http_request_cpu_seconds_total"
+    moves, stream = "/matches/<match_id>/moves", "/matches/<match_id>/stream"
+    before = scrape(client)
+    spent = time.process_time()
+    assert client.post(f"/matches/{match_id}/moves", {"action": first_offer(client, match_id, keys[0])},
+                       key=keys[0]).status == 201
+    followed = client.http.get(f"/matches/{match_id}/stream?seconds=0.3",
+                               headers={"Authorization": f"Bearer {keys[1]}"})
+    assert followed.status_code == 200 and followed.get_data(as_text=True).startswith("id: ")
+    followed.close()  # as a server does once the answer is sent: then it is counted
+    spent = time.process_time() - spent
+    after = scrape(client)
+
+    moved = sample(after, cpu, method="POST", route=moves) - sample(before, cpu, method="POST", route=moves)
+    streamed = sample(after, cpu, method="GET", route=stream) - sample(before, cpu, method="GET", route=stream)
+    assert moved > 0 and streamed > 0
+    assert sample(after, cpu) - sample(before, cpu) <= spent + 0.01  # one process's threads, counted once
+    assert match_id not in after
 
 
 def test_the_request_id_is_echoed_and_logged_as_json(client, caplog):
