@@ -84,6 +84,19 @@ def killable(tmp_path):
     drop_schema(schema)
 
 
+def kill_when_behind(container, worker, within: float = 2.0) -> bool:
+    """Kill the worker at a moment the league projection has work left (the log moved past its
+    position), waiting up to ``within`` seconds for one: a projection that keeps up between two saves
+    would otherwise be killed idle. Whether it had work left."""
+    deadline = time.monotonic() + within
+    while True:
+        behind = container.league_view.position(container.league.name) < container.app.log_position()
+        if behind or time.monotonic() >= deadline:
+            worker.kill()
+            return behind
+        time.sleep(0.005)
+
+
 def test_killed_workers_count_nothing_twice_and_the_live_read_models_equal_a_rebuild(killable):
     container, worker, settings = killable
     client = ApiClient(create_app(container))
@@ -122,15 +135,16 @@ def test_killed_workers_count_nothing_twice_and_the_live_read_models_equal_a_reb
             threads.append(threading.Thread(target=play, args=(match_id, match_keys, 100 + i)))
         for thread in threads:
             thread.start()
-        # Kill the worker as soon as the first match of the round finishes (the keeper and the
-        # projections are then at work), and again a moment later; restart it each time.
-        first = tables[0]["match_id"]
-        while client.get(f"/matches/{first}").body["status"] != "finished" and any(t.is_alive() for t in threads):
+        # Kill the worker as soon as a table of the round finishes (the keeper and the projections
+        # are then at work, and the other matches still play, so the projection keeps having work),
+        # at a moment it has work left, and again a moment later; restart it each time.
+        table_ids = [t["match_id"] for t in tables]
+        while (all(client.get(f"/matches/{m}").body["status"] != "finished" for m in table_ids)
+               and any(t.is_alive() for t in threads)):
             time.sleep(0.05)
         for pause in (0.0, 0.7):
             time.sleep(pause)
-            behind.append(container.league_view.position(container.league.name) < container.app.log_position())
-            worker.kill()
+            behind.append(kill_when_behind(container, worker))
             time.sleep(0.3)
             worker.start()
         for thread in threads:
