@@ -19,13 +19,13 @@ import pytest
 from eventsourcing.domain import OriginatorVersionError
 from eventsourcing.utils import get_topic
 
-from application import errors, snapshots
+from application import snapshots
 from application.history import History
 from application.ports import NoTaskQueue
 from application.views import Viewer
 from domain.match import Match
 from infrastructure.composition import build
-from tests.platform.test_match_story import seat_players
+from tests.platform.test_match_story import random_step, seat_players
 
 GAMES = [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}), ("tumult-royale", 3, {}),
          ("le-bouffon", 3, {"deals": 1})]
@@ -122,18 +122,7 @@ def play_out(app: Any, clock: Clock, match_id: Any, players: list, rng: random.R
         if late:
             app.close_timed_phase(match_id, late[0]["phase"])
             continue
-        turn = match.to_act()
-        if turn.kind != "players":
-            app.resolve_automatic_step(match_id)
-            continue
-        seat = rng.choice(turn.seats)
-        if players[seat] is None:
-            continue
-        try:
-            app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)),
-                            expected_version=match.version)
-        except (errors.TooSoon, errors.TimeIsUp):
-            continue
+        random_step(app, match, players, rng, expected_version=match.version)
     return app.get_match(match_id)
 
 

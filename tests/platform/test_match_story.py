@@ -16,6 +16,24 @@ from infrastructure.composition import build
 from tests.platform.client import ApiClient
 
 
+def random_step(app, match, players, rng, expected_version=None) -> None:
+    """One step of a random playthrough of ``match``, active, as just read: its automatic step, or a
+    random legal move of a random seat to act (none for a seat without a player here); a cooldown's or
+    a deadline's refusal is passed over (the next step picks again)."""
+    turn = match.to_act()
+    if turn.kind != "players":
+        app.resolve_automatic_step(match.id)
+        return
+    seat = rng.choice(turn.seats)
+    if players[seat] is None:
+        return
+    try:
+        app.submit_move(match.id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)),
+                        expected_version=expected_version)
+    except (errors.TooSoon, errors.TimeIsUp):  # Tumult Royale's peeks cool down (house rule 4.5)
+        pass
+
+
 def seat_players(app, count):
     players = []
     for index in range(count):

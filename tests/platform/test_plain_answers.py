@@ -10,12 +10,11 @@ import random
 import pytest
 
 from api import schemas
-from application import errors
 from application.ports import NoTaskQueue
 from application.views import Viewer, lens_for, match_view
 from infrastructure.composition import build
 from infrastructure.settings import Settings
-from tests.platform.test_match_story import seat_players
+from tests.platform.test_match_story import random_step, seat_players
 
 GAMES = [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}), ("tumult-royale", 3, {}),
          ("le-bouffon", 3, {"deals": 1})]
@@ -50,15 +49,7 @@ def test_every_view_of_a_match_equals_its_schema_dump(tmp_path, seed, game, seat
                     app.join_match(match_id, player)
                 app.start_match(match_id, players[0])
                 continue
-            turn = match.to_act()
-            if turn.kind != "players":
-                app.resolve_automatic_step(match_id)
-                continue
-            seat = rng.choice(turn.seats)
-            try:
-                app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)))
-            except errors.TooSoon:  # Tumult Royale's peeks cool down (house rule 4.5): another pick
-                continue
+            random_step(app, match, players, rng)
         assert match.status == "finished" and checked > len(viewers)  # the result and the revealed state too
     finally:
         container.close()

@@ -14,7 +14,7 @@ import pytest
 from application import errors
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
-from tests.platform.test_match_story import new_jest_match, play_one_random_move, seat_players
+from tests.platform.test_match_story import new_jest_match, play_one_random_move, random_step, seat_players
 
 
 def test_a_read_match_never_changes_under_its_reader_and_commands_act_on_a_copy(settings, seed):
@@ -91,15 +91,7 @@ def test_no_command_changes_a_match_a_reader_holds_in_any_game(tmp_path, seed, g
                 held.append((match, _comparable(match)))
             if match.status == "finished":
                 break
-            turn = match.to_act()
-            if turn.kind != "players":
-                app.resolve_automatic_step(match_id)
-                continue
-            seat = rng.choice(turn.seats)
-            try:
-                app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)))
-            except errors.TooSoon:  # Tumult Royale's peeks cool down: another pick
-                continue
+            random_step(app, match, players, rng)
         assert app.read_match(match_id).status == "finished" and len(held) > 3
         for match, as_read in held:
             assert _comparable(match) == as_read, f"version {as_read['_version']} changed under its reader"
