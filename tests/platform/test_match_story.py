@@ -42,12 +42,17 @@ def seat_players(app, count):
     return players
 
 
-def new_jest_match(app, players):
-    match_id = app.create_match(players[0], "jest", len(players), {}, {})
+def started_match(app, players, game, options):
+    """A match of ``game`` created by the first of ``players``, every one of them seated, started."""
+    match_id = app.create_match(players[0], game, len(players), options, {})
     for player in players:
         app.join_match(match_id, player)
     app.start_match(match_id, players[0])
     return match_id
+
+
+def new_jest_match(app, players):
+    return started_match(app, players, "jest", {})
 
 
 def play_one_random_move(app, match_id, players, rng):

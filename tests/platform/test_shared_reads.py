@@ -14,7 +14,13 @@ import pytest
 from application import errors
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
-from tests.platform.test_match_story import new_jest_match, play_one_random_move, random_step, seat_players
+from tests.platform.test_match_story import (
+    new_jest_match,
+    play_one_random_move,
+    random_step,
+    seat_players,
+    started_match,
+)
 
 
 def test_a_read_match_never_changes_under_its_reader_and_commands_act_on_a_copy(settings, seed):
@@ -80,10 +86,7 @@ def test_no_command_changes_a_match_a_reader_holds_in_any_game(tmp_path, seed, g
     try:
         app, rng = container.app, random.Random(seed)
         players = seat_players(app, seats)
-        match_id = app.create_match(players[0], game, seats, options, {})
-        for player in players:
-            app.join_match(match_id, player)
-        app.start_match(match_id, players[0])
+        match_id = started_match(app, players, game, options)
         held: list = []
         for step in range(5000):
             match = app.read_match(match_id)

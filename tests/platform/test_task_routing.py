@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from typing import cast
+from typing import Any, cast
 
 from kombu import Connection
 
@@ -82,6 +82,14 @@ class _Recorder:
         self.ran.append(name)
 
 
+def wait_for_runs(recorder: Any, count: int, why: str) -> None:
+    """Until ``count`` tasks have run (10 s at most, else ``why`` fails the test)."""
+    deadline = time.monotonic() + 10
+    while len(recorder.ran) < count:
+        assert time.monotonic() < deadline, f"{why}: {recorder.ran}"
+        time.sleep(0.01)
+
+
 def test_embedded_a_thinking_computer_delays_no_other_task():
     """The embedded default runs computers' moves in a thread of their own, like the Celery layout:
     a scoring step and a projection queued behind a computer still thinking run meanwhile."""
@@ -92,10 +100,7 @@ def test_embedded_a_thinking_computer_delays_no_other_task():
         queue.enqueue(Task(TASK_BOT, ("a-match", 1)))
         queue.enqueue(Task(TASK_RESOLVE, ("a-match",)))
         queue.enqueue(Task(TASK_PROJECT))
-        deadline = time.monotonic() + 10
-        while len(recorder.ran) < 2:
-            assert time.monotonic() < deadline, f"the other tasks waited behind the computer: {recorder.ran}"
-            time.sleep(0.01)
+        wait_for_runs(recorder, 2, "the other tasks waited behind the computer")
         assert recorder.ran == [TASK_RESOLVE, TASK_PROJECT]
         assert dict(queue.depths()) == {"inprocess": 0, "inprocess.computers": 0, "inprocess.read-models": 0}
         recorder.release.set()
@@ -117,10 +122,7 @@ def test_embedded_a_scoring_step_or_a_timer_never_waits_behind_a_read_models_run
         assert recorder.started.wait(10), "the read models' run never started"  # and has not finished
         queue.enqueue(Task(TASK_RESOLVE, ("a-match",)))
         queue.enqueue(Task(TASK_TIMEOUT, ("a-match", 3)))
-        deadline = time.monotonic() + 10
-        while len(recorder.ran) < 2:
-            assert time.monotonic() < deadline, f"the steps waited behind the run: {recorder.ran}"
-            time.sleep(0.01)
+        wait_for_runs(recorder, 2, "the steps waited behind the run")
         assert recorder.ran == [TASK_RESOLVE, TASK_TIMEOUT]
         recorder.release.set()
         queue.drain(timeout=10)
