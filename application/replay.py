@@ -181,34 +181,38 @@ class Replayer:
 
     def decode_all(self, records: list[Record], creating: bool) -> Optional[list[Optional[dict]]]:
         """What ``decode`` gives for each record (None: the library's path for that one), from one
-        orjson call over all of them; None when any could be unsure (then each is decoded alone).
+        orjson call over the records this decoder may decode (those with a plan; not the creation);
+        None when any of them could be unsure (then each is decoded alone).
 
-        The same guards hold for the whole: no escape, no 19-digit run, and as many ``"_type_"`` in
-        all the bytes as are revived in the records decoded here plus those in the records left to
-        the library. (Each record's revived dicts are among its own, so the totals match only if
-        every record's do.) A revivable value at a key not yet learned makes the totals differ:
-        the records are then decoded one by one, which learns it for the next time."""
-        joined = b"[" + b",".join([record[2] for record in records]) + b"]"
+        The same guards hold for those records together: no escape, no 19-digit run, and as many
+        ``"_type_"`` in their bytes as are revived in them, counting whole those it leaves to the
+        library. (Each record's revived dicts are among its own, so the totals match only if every
+        record's do.) A revivable value at a key not yet learned makes the totals differ: the records
+        are then decoded one by one, which learns it for the next time. The records the library
+        decodes anyway (the creation, with its chance commitment's long runs of digits) are left out."""
+        plans = self.plans
+        ours: list[tuple[int, Plan]] = []
+        for index, (_, topic, _) in enumerate(records):
+            plan = plans[topic] if topic in plans else self.plan(topic)
+            if plan is not None and not (creating and index == 0):
+                ours.append((index, plan))
+        joined = b"[" + b",".join([records[index][2] for index, _ in ours]) + b"]"
         if b"\\" in joined or _LONG_NUMBER in joined.translate(_DIGITS_AS_ZERO):
             return None
         try:
             loaded = orjson.loads(joined)
         except orjson.JSONDecodeError:
             return None
-        if len(loaded) != len(records):
+        if len(loaded) != len(ours):
             return None  # a record that is not one JSON value
-        plans = self.plans
-        states: list[Optional[dict]] = []
+        states: list[Optional[dict]] = [None] * len(records)
         found = 0
-        for index, (record, state) in enumerate(zip(records, loaded)):
-            topic = record[1]
-            plan = plans[topic] if topic in plans else self.plan(topic)
-            revived = None if plan is None or (creating and index == 0) else self.revive_known(state, plan)
-            if revived is None:
-                states.append(None)
-                found += record[2].count(b'"_type_"')
+        for (index, plan), state in zip(ours, loaded):
+            revived = self.revive_known(state, plan)
+            if revived is None:  # the library's path for this one
+                found += records[index][2].count(b'"_type_"')
             else:
-                states.append(state)
+                states[index] = state
                 found += revived
         return states if found == joined.count(b'"_type_"') else None
 
