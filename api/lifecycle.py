@@ -5,7 +5,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import current_player, service
-from api.matches import caller_view, written
+from api.matches import caller_view, saved_answer, written
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
                 description="Leave a seat, cancel an open match, resign, play again")
@@ -17,9 +17,7 @@ class Leave(MethodView):
     def post(self, match_id):
         """Give up your seat before the match starts; it is free for anyone again."""
         player = current_player()
-        service().leave_match(match_id, player)
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().leave_match(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/cancel")
@@ -28,9 +26,7 @@ class Cancel(MethodView):
     def post(self, match_id):
         """Call off an open match (its creator only): its status becomes cancelled for good."""
         player = current_player()
-        service().cancel_match(match_id, player)
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().cancel_match(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/resign")
@@ -40,9 +36,7 @@ class Resign(MethodView):
         """Resign during play: your seat is ranked last (tied with any other resigned seat) and the
         computer plays it until the end; the match ends at once when one playing seat is left."""
         player = current_player()
-        service().resign_match(match_id, player)
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().resign_match(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/invitations")
@@ -53,9 +47,7 @@ class Invitations(MethodView):
         """Invite a player to your open match: its GET /players/me/stream gets an ``invitation`` and it
         joins without the invitation code."""
         player = current_player()
-        service().invite(match_id, player, body["player_id"])
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().invite(match_id, player, body["player_id"]), player, 200)
 
 
 @blp.route("/<match_id>/claim")
@@ -65,9 +57,7 @@ class Claim(MethodView):
         """End a match created with ``turn_limit.on_timeout = "claim"`` once another seat's time ran out
         (it is ``absent``): the absent (and resigned) seats rank last, the present ones share the win."""
         player = current_player()
-        service().claim_match(match_id, player)
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().claim_match(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/rematch")

@@ -82,6 +82,19 @@ def written(match):
     return headers_for(match, service().log_position())
 
 
+def saved_answer(saved, player, status):
+    """The answer to a command on a match (``Motley._command``'s ``Saved``): the match as saved, as the
+    caller sees it, and ``saved_headers``."""
+    return plain(caller_view(saved.match, player), status, saved_headers(saved))
+
+
+def saved_headers(saved):
+    """``written`` for a command's ``Saved``: the position of the save's last event (the log's position
+    now when the command saved nothing), the match as saved; neither read again (issue 16)."""
+    position = service().log_position() if saved.position is None else saved.position
+    return headers_for(saved.match, position)
+
+
 @blp.route("")
 class Matches(MethodView):
     @blp.arguments(schemas.MatchListQuery, location="query")
@@ -108,15 +121,14 @@ class Matches(MethodView):
         Retried with the same Idempotency-Key, the answer is the first match (as it is now)."""
         player = current_player()
         computers = {int(seat): level for seat, level in body["computers"].items()}
-        match_id, replayed = service().create_match_once(
+        saved = service().create_match_once(
             player, body["game"], body["seats"], body["options"], computers,
             body["reveal_at_end"], body["rated"], request.headers.get(IDEMPOTENCY_HEADER) or None,
             body["turn_limit"], body["unlisted"], body["require_version"])
-        match = service().get_match(match_id)
-        headers = {**written(match), "Location": f"/matches/{match_id}"}
-        if replayed:
+        headers = {**saved_headers(saved), "Location": f"/matches/{saved.match.id}"}
+        if saved.outcome:  # a retry: the first match
             headers["Idempotent-Replayed"] = "true"
-        return caller_view(match, player), 201, headers
+        return plain(caller_view(saved.match, player), 201, headers)
 
 
 @blp.route("/<match_id>")
@@ -147,9 +159,8 @@ class Seats(MethodView):
     def post(self, body, match_id):
         """Take a seat (the first free one unless one is named)."""
         player = current_player()
-        seat = service().join_match(match_id, player, body["seat"], body["invitation_code"])
-        match = service().get_match(match_id)
-        return {"seat": seat, "match": caller_view(match, player)}, 201, written(match)
+        saved = service().join_match(match_id, player, body["seat"], body["invitation_code"])
+        return plain({"seat": saved.outcome, "match": caller_view(saved.match, player)}, 201, saved_headers(saved))
 
 
 @blp.route("/<match_id>/start")
@@ -158,9 +169,7 @@ class Start(MethodView):
     def post(self, match_id):
         """Start the match once every seat is taken (by its creator or a seated player)."""
         player = current_player()
-        service().start_match(match_id, player)
-        match = service().get_match(match_id)
-        return caller_view(match, player), 200, written(match)
+        return saved_answer(service().start_match(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/moves")

@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from time import monotonic, perf_counter
-from typing import Any, Callable, Iterable, Optional, cast
+from typing import Any, Callable, Iterable, NamedTuple, Optional, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -71,6 +71,18 @@ class MoveReceipt:
     position: Optional[int]  # notification id of the last event saved (a replay: the log position now, past it)
     replayed: bool = False  # True when an idempotency key matched an earlier request
     match: Optional[Match] = None  # the match as saved (None on a replayed request)
+
+
+class Saved(NamedTuple):
+    """What a command on a match did (``Motley._command``): what its act returned, the match's version
+    after it, the match as saved (as read, when the act changed nothing), and the log position of the
+    save's last event (None: nothing was saved). An answer is built from the saved match and states
+    that position, without reading either again (issue 16)."""
+
+    outcome: Any
+    version: int
+    match: Match
+    position: Optional[int]
 
 
 def parse_id(value: Any, what: str) -> UUID:
@@ -213,15 +225,16 @@ class Motley(Application):
         reveal_at_end: bool = True,
         rated: bool = True,
     ) -> UUID:
-        return self.create_match_once(creator, game, seats, options, computers, reveal_at_end, rated, None)[0]
+        return self.create_match_once(creator, game, seats, options, computers, reveal_at_end, rated, None).match.id
 
     def create_match_once(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
         reveal_at_end: bool, rated: bool, request_key: Optional[str], turn_limit: Optional[dict] = None,
         unlisted: bool = False, require_version: bool = False,
-    ) -> tuple[UUID, bool]:
-        """The new match's id, and whether this was a retry (same ``request_key``) of a creation
-        already made: the first match is answered then, and nothing is created twice."""
+    ) -> Saved:
+        """The new match as saved; its outcome says whether this was a retry (same ``request_key``) of a
+        creation already made: the first match is answered then (as it is now), and nothing is created
+        twice."""
         match_id = idempotent_id("match", str(creator.id), request_key)
         match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id, turn_limit)
         if unlisted:  # joined by invitation code only (issue 13)
@@ -229,15 +242,15 @@ class Motley(Application):
         if require_version:
             match.require_versions()
         try:
-            self._save_match(match)
+            recordings = self._save_match(match)
         except IntegrityError:
             first = self.get_match(match_id)
             asked = (match.game, match.options, match.bots, match.num_seats, match.rated, match.reveal_at_end)
             if (first.game, first.options, first.bots, first.num_seats, first.rated, first.reveal_at_end) != asked:
                 raise errors.Conflict("this idempotency key was already used for a different match",
                                       rule="idempotency") from None
-            return first.id, True
-        return match.id, False
+            return Saved(True, first.version, first, None)
+        return Saved(False, match.version, match, recordings[-1].notification.id)
 
     def _new_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
@@ -297,33 +310,32 @@ class Motley(Application):
             raise errors.NotFound(f"no match with id {match_id}")
         return match
 
-    def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None, code: Optional[str] = None) -> int:
+    def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None,
+                   code: Optional[str] = None) -> Saved:
+        """Take a seat; the outcome is the seat's number."""
         def act(match: Match) -> int:
             return match.join(str(player.id), player.name, seat, code)
 
-        return self._command(match_id, act)[0]
+        return self._command(match_id, act)
 
-    def start_match(self, match_id: Any, player: Player) -> int:
-        def act(match: Match) -> None:
-            match.start(str(player.id))
+    def start_match(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.start(str(player.id)))
 
-        return self._command(match_id, act)[1]
+    def leave_match(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.leave(str(player.id)))
 
-    def leave_match(self, match_id: Any, player: Player) -> int:
-        return self._command(match_id, lambda match: match.leave(str(player.id)))[1]
+    def cancel_match(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.cancel(str(player.id)))
 
-    def cancel_match(self, match_id: Any, player: Player) -> int:
-        return self._command(match_id, lambda match: match.cancel(str(player.id)))[1]
-
-    def invite(self, match_id: Any, player: Player, invitee_id: Any) -> int:
+    def invite(self, match_id: Any, player: Player, invitee_id: Any) -> Saved:
         invitee = self.get_player(invitee_id)  # an unknown player is a 404
-        return self._command(match_id, lambda match: match.invite(str(player.id), str(invitee.id)))[1]
+        return self._command(match_id, lambda match: match.invite(str(player.id), str(invitee.id)))
 
-    def claim_match(self, match_id: Any, player: Player) -> int:
-        return self._command(match_id, lambda match: match.claim(str(player.id)))[1]
+    def claim_match(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.claim(str(player.id)))
 
-    def resign_match(self, match_id: Any, player: Player) -> int:
-        return self._command(match_id, lambda match: match.resign(str(player.id)))[1]
+    def resign_match(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.resign(str(player.id)))
 
     def rematch(self, match_id: Any, player: Player) -> UUID:
         """Play again: a new match of the same game, seats, computers and options, each seat kept for
@@ -444,12 +456,12 @@ class Motley(Application):
     def resolve_automatic_step(self, match_id: Any) -> bool:
         """Append the engine's automatic step (scoring, round end) if one is due. Idempotent:
         delivered twice, the second finds nothing due and appends nothing."""
-        return self._command(match_id, lambda match: match.resolve_automatic_step())[0]
+        return self._command(match_id, lambda match: match.resolve_automatic_step()).outcome
 
     def close_timed_phase(self, match_id: Any, phase: str) -> bool:
         """Close the timed phase ``phase`` once its deadline has passed; idempotent. A task that
         arrives early (clocks differ a little) asks again at the deadline."""
-        closed = self._command(match_id, lambda match: match.time_out(phase, self.clock()))[0]
+        closed = self._command(match_id, lambda match: match.time_out(phase, self.clock())).outcome
         if not closed:
             match = self.get_match(match_id)
             for clock in (match.timer, match.turn_clock):
@@ -539,8 +551,8 @@ class Motley(Application):
             )
         return errors.from_domain(error)
 
-    def _command(self, match_id: Any, act: Callable[[Match], Any]) -> tuple[Any, int]:
-        """Get, act, save, retrying on a lost race; returns (what ``act`` returned, version)."""
+    def _command(self, match_id: Any, act: Callable[[Match], Any]) -> Saved:
+        """Get, act, save, retrying on a lost race."""
         for _ in range(RETRIES):
             match = self.get_match(match_id)
             try:
@@ -548,13 +560,13 @@ class Motley(Application):
             except match_domain.MatchError as error:
                 raise self._refusal(error, raced=False) from None
             if not match.pending_events:  # nothing happened: nothing to save
-                return outcome, match.version
+                return Saved(outcome, match.version, match, None)
             match.settle(self.rng, self.clock())
             try:
-                self._save_match(match)
+                recordings = self._save_match(match)
             except IntegrityError:
                 continue
-            return outcome, match.version
+            return Saved(outcome, match.version, match, recordings[-1].notification.id)
         raise errors.Conflict("the match is too busy; try again")
 
     def _save_match(self, match: Match) -> list[Recording]:

@@ -145,9 +145,9 @@ def test_every_event_type_of_a_match_replays_as_the_library_does(clocked, seed):
     touched = []
 
     # Unlisted, with versions required, a turn limit to claim by, an invitation: the creation's events.
-    claimable, _ = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                         turn_limit={"seconds": 30, "on_timeout": "claim"}, unlisted=True,
-                                         require_version=True)
+    claimable = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                      turn_limit={"seconds": 30, "on_timeout": "claim"}, unlisted=True,
+                                      require_version=True).match.id
     touched.append(claimable)
     app.invite(claimable, ann, dee.id)
     app.join_match(claimable, ann)
@@ -199,8 +199,8 @@ def test_every_event_type_of_a_match_replays_as_the_library_does(clocked, seed):
     app.start_match(fork, ann)  # resumed
 
     # A turn limit the computer stands in for: every turn's clock started, and stopped at the end.
-    limited, _ = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                       turn_limit={"seconds": 30, "on_timeout": "computer"})
+    limited = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                    turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
     touched.append(limited)
     for player in (ann, bob, cy):
         app.join_match(limited, player)

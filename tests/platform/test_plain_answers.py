@@ -9,11 +9,12 @@ import random
 
 import pytest
 
-from api import schemas
+from api import create_app, schemas
 from application.ports import NoTaskQueue
 from application.views import Viewer, lens_for, match_view
 from infrastructure.composition import build
 from infrastructure.settings import Settings
+from tests.platform.client import ApiClient
 from tests.platform.test_match_story import random_step, seat_players
 
 GAMES = [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}), ("tumult-royale", 3, {}),
@@ -51,5 +52,57 @@ def test_every_view_of_a_match_equals_its_schema_dump(tmp_path, seed, game, seat
                 continue
             random_step(app, match, players, rng)
         assert match.status == "finished" and checked > len(viewers)  # the result and the revealed state too
+    finally:
+        container.close()
+
+
+def test_each_command_answers_the_match_as_its_save_left_it_and_that_saves_position(settings, rng):
+    """Creating, joining, inviting, leaving, starting, resigning and cancelling answer the match as
+    their save left it, with the log position of that save (api/matches.py ``saved_answer``, issue 16):
+    the same view a read right after gives, the same position the log has reached (nothing else
+    writes here), and their schemas' dumps. A command that saved nothing (an invitation sent again, a
+    creation retried) states the log's position now."""
+    container = build(settings, tasks=NoTaskQueue(), rng=rng)
+    try:
+        client = ApiClient(create_app(container))
+        (_, ann), (bob_id, bob), (_, cy), (_, dee) = [client.register(name) for name in ("ann", "bob", "cy", "dee")]
+
+        def answered(answer, status, key, seat=None):
+            """The view answered (a join's: with the seat taken), checked."""
+            assert answer.status == status, answer.text
+            out = schemas.MatchOut() if seat is None else schemas.JoinedOut()
+            assert as_json(out.dump(answer.body)) == answer.body
+            view = answer.body if seat is None else answer.body["match"]
+            assert seat is None or (answer.body["seat"] == seat and view["seats"][seat]["player_id"] is not None)
+            assert int(answer.headers["Motley-Position"]) == container.app.log_position()
+            assert answer.headers["ETag"] == f'"{view["version"]}"'
+            assert client.get(f"/matches/{view['id']}", key=key).body == view
+            return view
+
+        created = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann)
+        match = answered(created, 201, ann)
+        path, code = f"/matches/{match['id']}", match["invitation_code"]
+        assert created.headers["Location"] == path and match["status"] == "open"
+        answered(client.post(f"{path}/seats", {}, key=ann), 201, ann, seat=0)
+        first = answered(client.post(f"{path}/invitations", {"player_id": bob_id}, key=ann), 200, ann)
+        again = answered(client.post(f"{path}/invitations", {"player_id": bob_id}, key=ann), 200, ann)
+        assert again["version"] == first["version"]  # nothing saved: the match as read, the log's position now
+        answered(client.post(f"{path}/seats", {}, key=bob), 201, bob, seat=1)
+        answered(client.post(f"{path}/seats", {"invitation_code": code}, key=cy), 201, cy, seat=2)
+        left = answered(client.post(f"{path}/leave", key=bob), 200, bob)
+        assert left["seats"][1]["player_id"] is None
+        answered(client.post(f"{path}/seats", {"invitation_code": code}, key=dee), 201, dee, seat=1)
+        started = answered(client.post(f"{path}/start", key=ann), 200, ann)
+        assert started["status"] == "active" and started["version"] > left["version"] + 2
+        resigned = answered(client.post(f"{path}/resign", key=cy), 200, cy)
+        assert resigned["resigned"] == [2]
+
+        headers = {"Idempotency-Key": "one-match"}
+        once = client.post("/matches", {"game": "jester", "seats": 2}, key=ann, headers=headers)
+        other = answered(once, 201, ann)
+        retried = client.post("/matches", {"game": "jester", "seats": 2}, key=ann, headers=headers)
+        assert answered(retried, 201, ann) == other and retried.headers["Idempotent-Replayed"] == "true"
+        cancelled = answered(client.post(f"/matches/{other['id']}/cancel", key=ann), 200, ann)
+        assert cancelled["status"] == "cancelled"
     finally:
         container.close()
