@@ -257,6 +257,12 @@ class TcpProxy:
 
     @staticmethod
     def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        """Copies one direction; when either side closes, closes both, as a broken connection does.
+
+        Both ends are shut down before they are closed: a plain close() leaves a socket open while the
+        other direction's thread is still blocked in recv() on it, so a connection its client had
+        closed stayed open at the broker, holding the worker's exclusive pidbox queue, and the worker's
+        reconnections failed with RESOURCE_LOCKED until the broker's heartbeat timed it out."""
         try:
             while data := source.recv(65536):
                 sink.sendall(data)
@@ -265,9 +271,10 @@ class TcpProxy:
         finally:
             for end in (source, sink):
                 try:
-                    end.close()
+                    end.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+                end.close()
 
 
 @pytest.fixture
@@ -401,7 +408,10 @@ def test_the_worker_recovers_by_itself_when_the_broker_comes_back(tmp_path, seed
             proxy.start()
         assert cut, "the matches ended before the outage"
         # Scored by the same worker process, after it reconnected.
-        assert_each_scored_once(client, match_ids, 90, "a match was never scored: the worker did not recover")
+        try:
+            assert_each_scored_once(client, match_ids, 90, "a match was never scored: the worker did not recover")
+        except AssertionError as failure:  # what the worker said is what tells why
+            raise AssertionError(f"{failure}\nthe worker's log ends:\n{log.read_text()[-6000:]}") from failure
         assert worker.poll() is None, "the worker exited"
         assert queue.waiting == 0
     finally:
