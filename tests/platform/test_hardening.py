@@ -226,6 +226,50 @@ def test_match_creation_moves_and_computer_only_matches_are_rate_limited_per_pla
     assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
 
 
+def test_the_in_memory_counters_start_no_thread_per_hit_and_still_free_what_expired(monkeypatch):
+    """The limits library's memory storage starts a 10 ms Timer thread at nearly every hit under load
+    (issue 16); ours clears expired entries at most once a second instead, and still limits."""
+    import threading
+
+    from limits import parse
+    from limits.storage import MemoryStorage
+    from limits.strategies import MovingWindowRateLimiter
+
+    from api.rates import MemoryCounters, counters
+
+    started = []
+
+    class CountedTimer(threading.Timer):
+        def start(self):
+            started.append(self)
+            super().start()
+
+    monkeypatch.setattr(threading, "Timer", CountedTimer)
+
+    def timers_over_hits(storage) -> int:
+        limiter, item = MovingWindowRateLimiter(storage), parse("1000/minute")
+        before = len(started)
+        for number in range(20):
+            limiter.hit(item, "moves", f"p{number % 3}")
+            time.sleep(0.015)  # longer than the library's 10 ms timer: each hit finds it finished
+        return len(started) - before
+
+    assert timers_over_hits(MemoryStorage()) >= 10  # the library's own storage, as measured
+    ours = counters("memory://")
+    assert isinstance(ours, MemoryCounters) and timers_over_hits(ours) == 0
+
+    fresh = MemoryCounters()
+    limiter, item = MovingWindowRateLimiter(fresh), parse("2/second")
+    ann, bob = "LIMITER/moves/ann/2/1/second", "LIMITER/moves/bob/2/1/second"
+    assert [limiter.hit(item, "moves", "ann") for _ in range(3)] == [True, True, False]  # still limits
+    assert len(fresh.events[ann]) == 2  # the entries of the hits, kept while their window lasts
+    fresh._next_sweep = 0.0  # the clean-up is due ...
+    time.sleep(1.1)  # ... and ann's entries have left their window
+    limiter.hit(item, "moves", "bob")  # the next hit clears the expired entries, in this thread
+    assert fresh.events[ann] == [] and len(fresh.events[bob]) == 1
+    assert limiter.hit(item, "moves", "ann")  # ann's window is free again
+
+
 def test_keys_are_rotated_and_revoked(client):
     player_id, old = client.register("ann")
     registered = client.http.post("/players", json={"name": "bob"}).get_json()
