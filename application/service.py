@@ -74,13 +74,12 @@ class MoveReceipt:
 
 
 class Saved(NamedTuple):
-    """What a command on a match did (``Motley._command``): what its act returned, the match's version
-    after it, the match as saved (as read, when the act changed nothing), and the log position of the
-    save's last event (None: nothing was saved). An answer is built from the saved match and states
-    that position, without reading either again (issue 16)."""
+    """What a command on a match did (``Motley._command``): what its act returned, the match as saved
+    (as read, when the act changed nothing; its version is the match's after the command), and the log
+    position of the save's last event (None: nothing was saved). An answer is built from the saved
+    match and states that position, without reading either again (issue 16)."""
 
     outcome: Any
-    version: int
     match: Match
     position: Optional[int]
 
@@ -249,8 +248,8 @@ class Motley(Application):
             if (first.game, first.options, first.bots, first.num_seats, first.rated, first.reveal_at_end) != asked:
                 raise errors.Conflict("this idempotency key was already used for a different match",
                                       rule="idempotency") from None
-            return Saved(True, first.version, first, None)
-        return Saved(False, match.version, match, recordings[-1].notification.id)
+            return Saved(True, first, None)
+        return Saved(False, match, recordings[-1].notification.id)
 
     def _new_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
@@ -560,13 +559,13 @@ class Motley(Application):
             except match_domain.MatchError as error:
                 raise self._refusal(error, raced=False) from None
             if not match.pending_events:  # nothing happened: nothing to save
-                return Saved(outcome, match.version, match, None)
+                return Saved(outcome, match, None)
             match.settle(self.rng, self.clock())
             try:
                 recordings = self._save_match(match)
             except IntegrityError:
                 continue
-            return Saved(outcome, match.version, match, recordings[-1].notification.id)
+            return Saved(outcome, match, recordings[-1].notification.id)
         raise errors.Conflict("the match is too busy; try again")
 
     def _save_match(self, match: Match) -> list[Recording]:
