@@ -262,7 +262,8 @@ class Tournament(Aggregate):
 
     def forfeit(self, by: str, player_ids: Sequence[str], now: datetime) -> Optional[list[dict]]:
         """The organiser forfeits absent players of an unfinished table of the current round once its
-        deadline has passed: they share the last place, the players present share the first."""
+        deadline has passed: they share the last place, the players present share the first (with
+        nobody present, everyone takes the table's last place)."""
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE)
         round_ = self.rounds[-1]
@@ -279,7 +280,10 @@ class Tournament(Aggregate):
         if table["result"] is not None:
             raise TournamentStateError(f"table {table['table']} already has its result")
         present = sum(1 for p in table["players"] if p not in player_ids)
-        ranks = [present + 1 if p in player_ids else 1 for p in table["players"]]
+        # The absent share the places after the present; with nobody present, nobody won: all take the
+        # table's last place (as a double forfeit loses for both), not a shared first.
+        last = present + 1 if present else len(table["players"])
+        ranks = [last if p in player_ids else 1 for p in table["players"]]
         self._players_forfeited(round=round_["round"], table=table["table"], player_ids=list(player_ids))
         self._result_recorded(round=round_["round"], table=table["table"], ranks=ranks, how=FORFEIT)
         return self._advance(now)

@@ -80,6 +80,21 @@ def test_forfeits_wait_for_the_deadline_and_settle_the_table():
     assert t.record_result(table["match_id"], [3, 2, 1], T0) is None  # the match finishing later: ignored
 
 
+def test_a_table_forfeited_whole_is_lost_by_all_not_won_by_all():
+    t = new_tournament(rounds=1, deadline=60)
+    for p in "abcdef":
+        t.register(p, p.upper())
+    first, second = t.start("org", T0)
+    t.record_result(second["match_id"], [1, 2, 3], T0)
+    t.forfeit("org", list(first["players"]), T0 + timedelta(seconds=61))
+    assert first["result"] == {"ranks": [3, 3, 3], "how": "forfeit"} and t.status == "finished"
+    rows = {r["player_id"]: r for r in standings(t)}
+    winner = second["players"][0]
+    assert [rows[p]["points"] for p in first["players"]] == [0, 0, 0]
+    assert [rows[p]["wins"] for p in first["players"]] == [0, 0, 0]
+    assert rows[winner]["rank"] == 1 and all(rows[p]["rank"] > 1 for p in first["players"])
+
+
 def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
     t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
                    rounds=3, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
@@ -107,6 +122,8 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     _, ann = client.register("ann")
     bad = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "table_size": 9}, key=org)
     assert bad.status == 422
+    empty = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": []}, key=org)
+    assert empty.status == 422, empty.text  # no points at all: refused, not quietly the default
     assert client.post("/tournaments", {"game": "nope", "name": "x", "rounds": 2}, key=org).status == 404
     assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": [1, 2, 3, 4]},
                        key=org).status == 422
