@@ -41,6 +41,13 @@ def viewer() -> Viewer:
     return Viewer.player(str(service().authenticate(key).id))
 
 
+def created_headers(match) -> dict:
+    """A new match's answer headers: where it is, its version, and the log position its write reached
+    (``?after=`` on a read model then shows it), as every write answers."""
+    return {"Location": f"/matches/{match.id}", "ETag": f'"{match.version}"',
+            "Motley-Position": str(service().log_position())}
+
+
 def history() -> History:
     return History(service())
 
@@ -90,6 +97,7 @@ class Import(MethodView):
         if not is_auditor_key(api_key()):
             if api_key() is None:
                 raise errors.Unauthenticated("import needs the auditor's credential")
+            current_player()  # a key nobody holds is a 401, as everywhere
             raise errors.Forbidden("only the auditor imports histories")
         try:
             text = request.get_data(as_text=True)
@@ -97,7 +105,7 @@ class Import(MethodView):
             raise errors.BadRequest("the history must be UTF-8 JSON Lines") from None
         match = history().import_history(text)
         _, view = history().match(match.id, Viewer.the_auditor())
-        return view, 201, {"Location": f"/matches/{match.id}", "ETag": f'"{match.version}"'}
+        return view, 201, created_headers(match)
 
 
 @blp.route("/<match_id>/forks")
@@ -113,12 +121,14 @@ class Forks(MethodView):
         creator = "auditor" if who.auditor else current_player().id
         fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator))
         _, view = history().match(fork.id, who)
-        return view, 201, {"Location": f"/matches/{fork.id}", "ETag": f'"{fork.version}"'}
+        return view, 201, created_headers(fork)
 
 
 @blp.route("/<match_id>/verify")
 class Verify(MethodView):
     @blp.response(200, schemas.VerifyOut)
+    @blp.alt_response(409, response="CONFLICT", description="The seed is not revealed yet (the match is not "
+                                                            "finished, or was created not to reveal it)")
     def get(self, match_id):
         """Check the chance commitment and re-derive every chance outcome from the revealed seed
         (docs/architecture.md, "Provable chance"). 409 until the seed is revealed."""

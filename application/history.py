@@ -33,7 +33,15 @@ from domain.chance import ChanceStream, commitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
 from domain.lineage import Lineage
-from domain.match import STATUS_ACTIVE, STATUS_OPEN, Match, MatchError, resignation_result
+from domain.match import (
+    STATUS_ACTIVE,
+    STATUS_CANCELLED,
+    STATUS_FINISHED,
+    STATUS_OPEN,
+    Match,
+    MatchError,
+    resignation_result,
+)
 
 PAGE_MAX = 5000
 IMPORT_MAX_LINES = 200_000
@@ -71,16 +79,17 @@ class History:
                limit: int = 500) -> dict:
         """The events with ``after < version <= until``, at most ``limit``, as ``viewer`` sees them."""
         latest, lens = self.lens(match_id, viewer)
-        last = latest.version if until is None else min(until, latest.version)
-        last = min(last, after + limit)
+        bound = latest.version if until is None else min(until, latest.version)
+        last = min(bound, after + limit)
         items = [event_view(e, before, lens) for e, before in self.walk(latest.id, after, last)]
+        # ``more``: events follow within what was asked (up to ``until``), so a client paging on it stops.
         return {"items": items, "last_version": items[-1]["version"] if items else after,
-                "version": latest.version, "viewer": lens.to_json()}
+                "version": latest.version, "more": last < bound, "viewer": lens.to_json()}
 
     def diff(self, match_id: Any, viewer: Viewer, start: int, end: int) -> dict:
         latest, _ = self.lens(match_id, viewer)
-        if not 1 <= start <= end <= latest.version:
-            raise errors.InvalidRequest(f"a diff runs from a version to a later one, within 1 to {latest.version}")
+        if not 0 <= start <= end <= latest.version:  # from 0: the whole history up to ``end``
+            raise errors.InvalidRequest(f"a diff runs from a version to a later one, within 0 to {latest.version}")
         if end - start > PAGE_MAX:
             raise errors.InvalidRequest(f"a diff spans at most {PAGE_MAX} versions; page with /events")
         page = self.events(latest.id, viewer, after=start, until=end, limit=end - start)
@@ -134,9 +143,14 @@ class History:
         if not 1 <= version <= parent.version:
             raise errors.InvalidRequest(f"fork at a version from 1 to {parent.version}")
         for seat, player_id in reserved.items():
-            if not (seat.isdigit() and int(seat) < parent.num_seats) or parent.is_bot(int(seat)):
+            if not (seat.isdigit() and str(int(seat)) == seat and int(seat) < parent.num_seats) \
+                    or parent.is_bot(int(seat)):
                 raise errors.InvalidRequest(f"seat {seat} cannot be kept: it is not a free seat of this game")
             self.app.get_player(player_id)
+        if len(set(reserved.values())) < len(reserved):
+            # A player takes one seat: a second seat kept for the same player could never be filled,
+            # and the fork could never start.
+            raise errors.InvalidRequest("each kept seat is for a different player")
         steps = [e for e in self.app.events.get(parent.id, lte=version) if type(e).__name__ in STEPS]
         started = self.app.get_match(parent.id, version).state is not None
         prefix_end = 1 + (1 + len(steps) if started else 0)
@@ -179,7 +193,14 @@ class History:
         engine's checked step, the bookkeeping against the match), and a history that breaks any
         check is refused with its line number and the reason; nothing is saved then."""
         collect = Collector(self.app)
-        match = Importer(collect).run(text)
+        importer = Importer(collect)
+        match = importer.run(text)
+        if match.status not in (STATUS_FINISHED, STATUS_CANCELLED):
+            # A match in play rebuilt here would be played on by its seated players, its chance drawn
+            # from a seed the export may already have shown: play on from a point with a fork instead
+            # (motley verify checks an unfinished export without importing it).
+            raise importer.refuse("the history ends before the match does: only a finished or cancelled "
+                                  "match is imported (fork a match to play on from a version)")
         self.app._save_match(match)
         collect.flush()
         return match
@@ -248,7 +269,7 @@ class Importer:
                 raise self.refuse("an empty line (one event a line, no blank lines)")
             try:
                 line = json.loads(row)
-            except ValueError:
+            except (ValueError, RecursionError):  # RecursionError: nested too deep for the parser
                 raise self.refuse("not a JSON object") from None
             self.read(line)
         self.line = len(rows)
@@ -312,7 +333,7 @@ class Importer:
                            bots=bots, created_by=data.get("created_by"),
                            reveal_at_end=data.get("reveal_at_end", True) is not False, chance=chance,
                            parent=parent if isinstance(parent, dict) else None,
-                           rated=False)  # an imported history is audited, never rated again
+                           rated=False, imported=True)  # audited, never rated or counted again
 
     def check_seed(self, seed: Any, chance: dict) -> None:
         if type(seed) is not str or len(seed) != 64 or not all(c in "0123456789abcdef" for c in seed):
@@ -576,7 +597,7 @@ def revealed_seed(rows: list[str]) -> Optional[str]:
             try:
                 line = json.loads(row)
                 seed = line["data"]["seed"] if line.get("event") == "Finished" else None
-            except (ValueError, KeyError, TypeError, AttributeError):
+            except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                 return None
             return seed if type(seed) is str else None
     return None

@@ -140,8 +140,8 @@ class LeagueProjection:
         # A match is read as it was at its end or later: the log's position says it has been saved.
         match = self.app.read_match(match_id, at_least=version)
         seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
-        if match.result is None or not seats:
-            return
+        if match.result is None or not seats or getattr(match, "imported", False):
+            return  # an imported copy: the match it copies counted where it was played
         row = {
             "match_id": match_id,
             "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],

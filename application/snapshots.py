@@ -32,7 +32,7 @@ from domain.match import Match
 
 INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
-MATCH_LAYOUT = 3  # 3: issue 13 (resigned, rematch_of, rematch)
+MATCH_LAYOUT = 4  # 3: issue 13 (resigned, rematch_of, rematch); 4: imported
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 #: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.

@@ -102,7 +102,8 @@ def chance_view(chance: Optional[dict], lens: Lens, revealed_seed: Optional[str]
 
 
 def lineage_view(match: Match, forks: Optional[list] = None) -> dict:
-    return {"parent": copy_json(match.parent), "forks": copy_json(forks or [])}
+    return {"parent": copy_json(match.parent), "forks": copy_json(forks or []),
+            "imported": bool(getattr(match, "imported", False))}
 
 
 def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bool = True) -> dict:

@@ -36,6 +36,10 @@ class SeatingError(MatchError):
     pass
 
 
+class NoSuchSeat(SeatingError):
+    """A seat number the match does not have: a wrong request, whatever the match's state."""
+
+
 class MatchNotActive(MatchError):
     pass
 
@@ -89,6 +93,7 @@ class Match(Aggregate):
         chance: Optional[dict] = None,
         parent: Optional[dict] = None,
         rated: bool = True,
+        imported: bool = False,
         id: Optional[UUID] = None,
     ):
         # ``id``: the library's own, given for an idempotent creation (application/service.py); the
@@ -117,6 +122,9 @@ class Match(Aggregate):
         self.chance = chance
         self.parent = parent  # {"match_id", "version"} of the match this one was forked from
         self.rated = rated  # counted for the players' ratings (issue 10); "rated": false opts out
+        # A copy rebuilt from an auditor's export (POST /matches/import): audited, never counted in
+        # anyone's ratings or statistics again (the match it copies was, where it was played).
+        self.imported = imported
         self.reserved: dict = {}  # a fork's seats kept for a player: seat (str) -> player id
         self.seed_revealed = False
 
@@ -187,7 +195,7 @@ class Match(Aggregate):
                 raise SeatingError("every seat at this match is taken")
             seat = free[0]
         elif not 0 <= seat < self.num_seats:
-            raise SeatingError(f"seat {seat} does not exist (seats are 0 to {self.num_seats - 1})")
+            raise NoSuchSeat(f"seat {seat} does not exist (seats are 0 to {self.num_seats - 1})")
         elif seat not in free:
             raise SeatingError(f"seat {seat} is already taken")
         holder = self.reserved.get(str(seat))

@@ -125,12 +125,26 @@ def test_event_pages_and_diffs_are_slices_of_the_history_as_the_viewer_sees_it(a
         pages += page["items"]
         after = page["last_version"]
     assert pages == whole and [e["version"] for e in whole] == list(range(1, len(whole) + 1))
+    # Paging on "more" up to "until" stops there; a cursor past the end or an until before after is a 422.
+    bounded = client.get(f"/matches/{match_id}/events", key=keys[1], query={"after": 3, "until": 9, "limit": 6}).body
+    assert [e["version"] for e in bounded["items"]] == list(range(4, 10)) and bounded["more"] is False
+    cut = client.get(f"/matches/{match_id}/events", key=keys[1], query={"after": 3, "until": 9, "limit": 2}).body
+    assert cut["last_version"] == 5 and cut["more"] is True
+    for bad in ({"after": 9, "until": 3}, {"after": len(whole) + 1}):
+        answer = client.get(f"/matches/{match_id}/events", key=keys[1], query=bad)
+        assert answer.status == 422 and answer.body["type"].endswith("invalid-request"), (bad, answer.text)
+    at_end = client.get(f"/matches/{match_id}/events", key=keys[1], query={"after": len(whole)}).body
+    assert at_end["items"] == [] and at_end["more"] is False and at_end["last_version"] == at_end["version"]
     diff = client.get(f"/matches/{match_id}/diff", key=keys[1], query={"from": 5, "to": 20}).body
     assert diff["events"] == whole[5:20]
     assert any(e.get("hidden") for e in whole), "a shuffle is hidden from a seat when the end is not revealed"
     audited = client.get(f"/matches/{match_id}/diff", key=AUDITOR, query={"from": 5, "to": 20}).body["events"]
     assert not any(e.get("hidden") for e in audited) and audited != diff["events"]
-    for bad in ({"from": 20, "to": 5}, {"from": 0, "to": 5}, {"from": 1, "to": 10**6}, {"from": "x", "to": 2}):
+    # From version 0 (before the creation): the history from its first event, which no other diff holds.
+    first = client.get(f"/matches/{match_id}/diff", key=keys[1], query={"from": 0, "to": 5}).body
+    assert first["events"] == whole[:5] and first["events"][0]["version"] == 1
+    assert (first["from"], first["to"], diff["from"], diff["to"]) == (0, 5, 5, 20)
+    for bad in ({"from": 20, "to": 5}, {"from": -1, "to": 5}, {"from": 1, "to": 10**6}, {"from": "x", "to": 2}):
         assert client.get(f"/matches/{match_id}/diff", query=bad).status == 422, bad
 
 
@@ -142,9 +156,25 @@ def test_export_then_import_rebuilds_the_match_and_refuses_tampering_with_the_li
     assert export(client, match_id, keys[0]) != lines  # a seat's export is redacted
     assert any(line["data"].get("hidden") for line in export(client, match_id))
 
+    player = client.get(f"/matches/{match_id}").body["seats"][0]["player_id"]
+    profile = client.get(f"/players/{player}", query={"after": container.app.log_position()}).body
     status, view = post_history(client, lines)
     assert status == 201, view
     assert view["id"] != match_id and view["status"] == "finished" and view["version"] == len(lines)
+    assert view["lineage"]["imported"] is True
+    assert client.get(f"/matches/{match_id}").body["lineage"]["imported"] is False
+    container.tasks.drain()
+    # The copy counts for nobody: the players' statistics and ratings are those of the match played.
+    after = client.get(f"/players/{player}", query={"after": container.app.log_position()}).body
+    assert (after["statistics"], after["ratings"]) == (profile["statistics"], profile["ratings"])
+    assert profile["statistics"][0]["played"] == 1
+    # A history that stops before the end would be a match in play, its seats taken by nobody's joining,
+    # its chance drawn from a seed the export may show: refused (a fork plays on from a version).
+    status, problem = post_history(client, lines[:-3])
+    assert status == 422 and problem["line"] == len(lines) - 3 and "fork" in problem["detail"], problem
+    raw = client.http.post("/matches/import", data="".join(json.dumps(line) + "\n" for line in lines),
+                           headers={"Authorization": f"Bearer {AUDITOR}", "Content-Type": "application/x-ndjson"})
+    assert raw.status_code == 201 and int(raw.headers["Motley-Position"]) >= 1
     again = export(client, view["id"], AUDITOR)
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("match", "at")} for r in rows]  # noqa: E731
     assert again[0]["data"].pop("rated") is False  # an imported history is audited, never rated again
@@ -176,8 +206,14 @@ def test_export_then_import_rebuilds_the_match_and_refuses_tampering_with_the_li
         assert f"line {line_number}" in problem["detail"]
     status, problem = post_history(client, "{not json\n")
     assert status == 422 and problem["line"] == 1
+    for deep in ('{"a":' * 3000 + "1" + "}" * 3000, "[" * 100_000):  # past the parser's recursion: a 422, not a 500
+        status, problem = post_history(client, deep + "\n")
+        assert status == 422 and problem["line"] == 1, problem
+        status, problem = post_history(client, "".join(json.dumps(line) + "\n" for line in lines[:3]) + deep + "\n")
+        assert status == 422 and problem["line"] == 4, problem
     assert post_history(client, lines, key=keys[0])[0] == 403
     assert post_history(client, lines, key=None)[0] == 401
+    assert post_history(client, lines, key="nobody.holds-this")[0] == 401  # a wrong key: 401, as everywhere
     status, _ = post_history(client, "")
     assert status == 422
 
@@ -201,6 +237,9 @@ def test_a_fork_copies_the_prefix_reopens_seats_and_leaves_the_parent_unchanged(
                          key=keys[0])
     assert answer.status == 201, answer.text
     fork = answer.body
+    # As every write: the position it reached, and the match list read after it shows the fork.
+    listed = client.get("/matches", query={"after": answer.headers["Motley-Position"], "limit": 200}).body
+    assert fork["id"] in {row["id"] for row in listed["items"]}
     assert fork["status"] == "open" and fork["lineage"]["parent"]["match_id"] == match_id
     assert fork["lineage"]["parent"]["version"] == fork_at
     assert all(seat["player_id"] is None for seat in fork["seats"]) and fork["seats"][2]["kept_for"] == stranger_id
@@ -233,8 +272,15 @@ def test_a_fork_copies_the_prefix_reopens_seats_and_leaves_the_parent_unchanged(
     client.post(f"/matches/{active}/start", key=other_keys[0])
     assert client.post(f"/matches/{active}/forks", {"version": 5}, key=other_keys[0]).status == 403
     assert client.post(f"/matches/{active}/forks", {"version": 5}, key=AUDITOR).status == 201
-    for bad in ({"version": 0}, {"version": 10**6}, {}, {"version": 3, "reserved": {"7": stranger_id}}):
+    for bad in ({"version": 0}, {"version": 10**6}, {}, {"version": 3, "reserved": {"7": stranger_id}},
+                {"version": 3.5}, {"version": "3"}, {"version": True},
+                {"version": 3, "reserved": {"0": stranger_id, "1": stranger_id}},
+                {"version": 3, "reserved": {"01": stranger_id}}):
         assert client.post(f"/matches/{other_id}/forks", bad, key=other_keys[0]).status in (404, 422), bad
+    assert client.post(f"/matches/{other_id}/forks", {"version": 3.5}, key=other_keys[0]).status == 422
+    twice = client.post(f"/matches/{other_id}/forks", {"version": 3, "reserved": {"0": stranger_id, "1": stranger_id}},
+                        key=other_keys[0])
+    assert twice.status == 422 and "different player" in twice.body["detail"], twice.text
 
 
 def test_chance_is_provable_and_a_tampered_export_fails_the_check(audit, tmp_path, capsys):
