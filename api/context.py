@@ -10,6 +10,7 @@ from typing import Any, Callable, Optional
 import orjson
 from flask import Response, current_app, request, stream_with_context
 
+from application import errors
 from application.log_watcher import RECHECK_SECONDS
 from application.service import Motley
 from domain.player import Player
@@ -101,10 +102,19 @@ def event_stream(frames: Iterator[str]) -> Response:
     return response
 
 
-def api_key() -> Optional[str]:
-    header = request.headers.get("Authorization", "")
-    scheme, _, credentials = header.partition(" ")
-    if scheme.lower() == "bearer" and credentials.strip():
+def api_key(strict: bool = True) -> Optional[str]:
+    """The caller's API key, or None. ``strict`` (for whoever decides who the caller is): an
+    Authorization header that is not ``Bearer <key>`` is a 401; else (the rate limiter, which runs
+    before every route, /health and /metrics included) it is no key."""
+    header = request.headers.get("Authorization")
+    if header is not None:
+        scheme, _, credentials = header.partition(" ")
+        if scheme.lower() != "bearer" or not credentials.strip():
+            if not strict:
+                return None
+            # A credential sent in a form we do not read would otherwise make a spectator of its
+            # sender without a word: say so (401), as for a wrong key.
+            raise errors.Unauthenticated("send the API key as 'Authorization: Bearer <api key>'")
         return credentials.strip()
     return request.headers.get("X-API-Key") or None
 

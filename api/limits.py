@@ -12,6 +12,7 @@ import json
 import re
 
 from flask import Flask, request
+from werkzeug.exceptions import BadRequest as MalformedJSON  # api/problems.py: a 400 naming JSON
 
 from api.context import service
 from application import errors
@@ -48,6 +49,10 @@ def check_body() -> None:
     if limit is not None and request.content_length is not None and request.content_length > limit:
         raise errors.TooLarge(f"the request body is larger than {limit} bytes")
     if not request.is_json:
+        if request.endpoint != "audit.Import" and request.content_length and request.mimetype:
+            # Else the view's parser would read no body at all and answer that every field is missing.
+            raise errors.UnsupportedMediaType(
+                f"the body is {request.mimetype}: send JSON, with 'Content-Type: application/json'")
         return
     raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH: werkzeug stops reading
     if not raw:
@@ -56,8 +61,10 @@ def check_body() -> None:
         parsed = json.loads(raw)
     except RecursionError:
         raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
-    except ValueError:
+    except json.JSONDecodeError:
         return  # malformed JSON: the view's parser answers 400 malformed-json
+    except ValueError:  # valid JSON Python will not read: an integer of over 4,300 digits
+        raise MalformedJSON("the request body is not valid JSON") from None
     if json_depth(parsed) > MAX_JSON_DEPTH:
         raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
 
@@ -68,7 +75,7 @@ def check_headers() -> None:
         raise errors.InvalidRequest(
             f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters (a UUID will do)")
     etag = request.headers.get("If-Match")
-    if etag is not None and etag.strip() and not ETAG.fullmatch(etag):
+    if etag is not None and etag.strip() not in ("", "*") and not ETAG.fullmatch(etag):
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12"')
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):

@@ -137,9 +137,7 @@ class MatchById(MethodView):
     @blp.response(200, schemas.MatchOut)
     @blp.alt_response(304, description="Not modified: the match is still at the version of the ETag sent "
                                        "as If-None-Match (cheap polling)")
-    @blp.doc(parameters=[{"in": "header", "name": "If-None-Match", "schema": {"type": "string"},
-                          "description": 'The ETag of your last read ("12"): 304 while the match is at it'}])
-    def get(self, query, match_id):
+    def get(self, query, match_id):  # If-None-Match is documented with the other headers (api/openapi.py)
         """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
         without), now or rewound to any earlier version."""
         if query["version"] is None and request.if_none_match:
@@ -186,10 +184,20 @@ class Moves(MethodView):
         turn or against a stale expected_version with 409; nothing is appended then."""
         player = current_player()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
-        expected = body["expected_version"]
-        precondition = expected is None and bool(request.headers.get("If-Match"))
-        if precondition:
-            expected = version_from_etag(request.headers["If-Match"])
+        expected, precondition = body["expected_version"], False
+        etag = (request.headers.get("If-Match") or "").strip()
+        if etag and etag != "*":  # "*": any current version will do (RFC 9110 §13.1.1), no version stated
+            stated, precondition = version_from_etag(etag), True
+            if expected is not None and expected != stated:
+                # Both stated, and they disagree: the move cannot be made. The precondition is
+                # evaluated first (RFC 9110 §13.2.2): a stale If-Match is the 412, else the body's 409.
+                current = service().get_match(match_id).version
+                if stated != current:
+                    raise PreconditionFailed(f"If-Match says version {stated}, the match is at version {current}",
+                                             current_version=current)
+                precondition = False
+            else:
+                expected = stated
         try:
             receipt = service().submit_move(match_id, player, body["action"], expected, key)
         except StaleVersion as stale:
@@ -210,7 +218,13 @@ class Events(MethodView):
     def get(self, query, match_id):
         """The match's history as the caller may see it (hidden content redacted), a page at a time:
         the events after ``after`` (up to ``until``), read in time proportional to the page."""
-        return history().events(match_id, viewer(), query["after"], query["until"], query["limit"])
+        after, until = query["after"], query["until"]
+        if until is not None and until < after:
+            raise InvalidRequest(f"until ({until}) comes before after ({after})")
+        page = history().events(match_id, viewer(), after, until, query["limit"])
+        if after > page["version"]:  # a cursor no answer gave: a client's mistake, said at once
+            raise InvalidRequest(f"after ({after}) is past the match's last version ({page['version']})")
+        return page
 
 
 @blp.route("/<match_id>/stream")

@@ -51,18 +51,23 @@ HEADERS: dict[str, dict[str, Any]] = {
 
 #: Request headers the service reads, by (method, path).
 REQUEST_HEADERS = {
+    "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
+                      "description": 'The ETag of your last read ("12"): 304 while the match is at it',
+                      "schema": {"type": "string"}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
                         "schema": {"type": "string", "pattern": rf"^[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}$"}},
     "If-Match": {"in": "header", "name": "If-Match", "required": False,
-                 "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 409',
-                 "schema": {"type": "string", "pattern": r'^(W/)?"?[0-9]{1,9}"?$'}},
+                 "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 412 '
+                                '(checked before expected_version); "*" states no version',
+                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}"?|\*)$'}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
 }
 READS = {
+    ("get", "/matches/{match_id}"): ["If-None-Match"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
@@ -75,6 +80,8 @@ SENDS = {
     ("post", "/matches/{match_id}/start"): [("ETag", True), ("Motley-Position", False)],
     ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
                                             ("Idempotent-Replayed", False)],
+    ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True)],
+    ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True)],
 }
 def _ref(method: str, path: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
@@ -148,6 +155,7 @@ DESCRIPTIONS = {
     404: ("NOT_FOUND", "No such player, game or match (or version)"),
     409: ("CONFLICT", "Not your turn, a stale version, a move overtaken, or the state does not allow it"),
     413: ("REQUEST_ENTITY_TOO_LARGE", "The body is larger than the service reads (64 KiB)"),
+    415: ("UNSUPPORTED_MEDIA_TYPE", "The body is not JSON: send Content-Type: application/json"),
     422: ("UNPROCESSABLE_ENTITY", "Unknown fields, wrong types, or a move or option the rules refuse"),
     429: ("TOO_MANY_REQUESTS", "A rate limit or a game's cooldown: wait Retry-After seconds"),
     503: ("SERVICE_UNAVAILABLE", "The database cannot be reached now (or a read model has not caught up); "
@@ -183,6 +191,8 @@ class MotleyDocs(BasePlugin):
             statuses += [403, 409]
         if "requestBody" in operation or method in ("post", "put", "patch"):
             statuses.append(413)
+            if key != ("post", "/matches/import"):  # an import reads JSON Lines under any media type
+                statuses.append(415)
         for status in sorted(statuses):
             name, _ = DESCRIPTIONS[status]
             responses.setdefault(str(status), name)

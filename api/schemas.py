@@ -21,6 +21,15 @@ class StrictBoolean(fields.Boolean):
         return value
 
 
+class StrictNumber(fields.Float):
+    """Only a JSON number in a body: ``"60"`` is a wrong type, as for the strict integers."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValidationError("Not a valid number.")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 def Int(**kwargs):
     return fields.Integer(strict=True, **kwargs)
 
@@ -104,7 +113,7 @@ class GameSchemaOut(Schema):
 
 # -- matches ---------------------------------------------------------------------------------------
 class TurnLimit(StrictSchema):
-    seconds = fields.Float(required=True, validate=validate.Range(min=0.1, max=7 * 86400),
+    seconds = StrictNumber(required=True, validate=validate.Range(min=0.1, max=7 * 86400),
                            metadata={"description": "Seconds each turn may take (a deadline per turn)"})
     on_timeout = fields.String(load_default="computer", validate=validate.OneOf(["computer", "claim"]),
                                metadata={"description": "When a seat's time runs out: the computer plays it on "
@@ -245,7 +254,8 @@ class MatchOut(Schema):
     reveal_at_end = fields.Boolean()
     chance = fields.Dict(allow_none=True, metadata={"description": "The chance commitment (SHA-256 of the "
                                                                    "seed); the seed once revealed"})
-    lineage = fields.Dict(metadata={"description": "parent (match and version) and forks"})
+    lineage = fields.Dict(metadata={"description": "parent (match and version), forks, and imported (a copy "
+                                                   "rebuilt from an export: never rated or counted)"})
     resigned = fields.List(fields.Integer(), metadata={"description": "Seats that resigned (ranked last, tied; "
                                                                       "the computer plays them on)"})
     rematch = fields.Dict(metadata={"description": "of: the match this one is the rematch of; next: the "
@@ -270,19 +280,21 @@ class JoinedOut(Schema):
 
 # -- audit and rewind (issue 11) ------------------------------------------------------------------
 class DiffQuery(StrictSchema):
-    from_ = Count(min=1, required=True, data_key="from", metadata={"description": "The earlier version"})
+    from_ = Count(required=True, data_key="from",
+                  metadata={"description": "The earlier version (0: before the match was created)"})
     to = Count(min=1, required=True, metadata={"description": "The later version"})
 
 
 class DiffOut(Schema):
-    from_ = fields.Integer(data_key="from")
+    from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()
     events = fields.List(fields.Dict())
     viewer = fields.Dict()
 
 
 class ForkMatch(StrictSchema):
-    version = Count(min=1, required=True, metadata={"description": "The parent's version the fork starts from"})
+    version = Count(min=1, required=True, strict=True,  # a body's integer: "12" or 12.5 is a wrong type
+                    metadata={"description": "The parent's version the fork starts from"})
     reserved = fields.Dict(keys=fields.String(validate=validate.Regexp(r"^\d{1,2}$")),
                            values=Text(validate_also=[validate.Length(min=1, max=100)]), load_default=dict,
                            metadata={"description": 'Seats kept for named players: {"0": "<player id>"}'})
@@ -324,12 +336,8 @@ class EventPageOut(Schema):
     items = fields.List(fields.Dict())
     last_version = fields.Integer()
     version = fields.Integer(metadata={"description": "Where the match is now (its latest version)"})
-    more = fields.Method("more_follows", metadata={"type": "boolean",
-                                                   "description": "Whether events follow past last_version"})
+    more = fields.Boolean(metadata={"description": "Whether events follow past last_version (up to until)"})
     viewer = fields.Dict(metadata={"description": "How the caller sees the match: seat, spectator or auditor"})
-
-    def more_follows(self, page: dict) -> bool:
-        return page["last_version"] < page["version"]
 
 
 class ProblemTypeOut(Schema):
@@ -355,6 +363,7 @@ class CreateTournament(StrictSchema):
     table_size = Int(load_default=None, validate=validate.Range(min=1, max=12),
                      metadata={"description": "Players per table (default: the game's largest up to 4)"})
     points = fields.List(Int(validate=validate.Range(min=0, max=1000)), load_default=None,
+                         validate=validate.Length(min=1, max=100),
                          metadata={"description": "Points for places 1, 2, ... (default: table size - place)"})
     bye_points = Int(load_default=None, validate=validate.Range(min=0, max=1000),
                      metadata={"description": "Points for a bye (default: the middle place's points)"})

@@ -33,7 +33,8 @@ class ServiceError(Exception):
 
 
 class BadRequest(ServiceError):
-    """The request cannot be read at all (malformed JSON, a header that is not what it must be)."""
+    """The request cannot be read at all: a JSON body nested deeper than any action, a body that is not
+    UTF-8."""
 
 
 class Unauthenticated(ServiceError):
@@ -88,6 +89,13 @@ class TimeIsUp(Conflict):
     slug, title = "time-is-up", "Time is up"
 
 
+class UnsupportedMediaType(ServiceError):
+    """The body is not JSON: send it with ``Content-Type: application/json`` (an import takes the JSON
+    Lines of an export, any media type)."""
+
+    status, slug, title = 415, "unsupported-media-type", "Unsupported media type"
+
+
 class TooLarge(ServiceError):
     """The request body is larger than the service reads."""
 
@@ -132,6 +140,7 @@ FROM_DOMAIN: dict[type[Exception], type[ServiceError]] = {
     match_domain.MatchError: Conflict,
     match_domain.NotYourTurn: NotYourTurn,
     match_domain.NotYourSeat: Forbidden,
+    match_domain.NoSuchSeat: InvalidRequest,
     match_domain.TooSoon: TooSoon,
     match_domain.TimeIsUp: TimeIsUp,
     player_domain.UnknownKey: NotFound,

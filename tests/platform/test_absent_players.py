@@ -66,7 +66,8 @@ def test_the_others_claim_a_match_whose_player_is_absent(client, motley):
     claimed = client.post(f"/matches/{match_id}/claim", key=keys[1])
     assert claimed.status == 200 and claimed.body["status"] == "finished"
     assert claimed.body["result"]["ranks"] == [1, 1, 3] and claimed.body["result"]["winners"] == [0, 1]
-    wrong = client.post("/matches", {"game": "jest", "seats": 3, "turn_limit": {"seconds": 0}}, key=keys[0])
-    assert wrong.status == 422
+    for seconds in (0, "60", "1e3", True, None):  # out of range, or not a JSON number
+        wrong = client.post("/matches", {"game": "jest", "seats": 3, "turn_limit": {"seconds": seconds}}, key=keys[0])
+        assert wrong.status == 422, (seconds, wrong.text)
     plain = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body
     assert plain["turn_limit"] is None and plain["absent"] == []

@@ -106,6 +106,14 @@ def test_every_bad_move_request_is_a_problem_and_changes_nothing(table):
         answer = client.post(path, {"action": good}, key=key)
         assert answer.status == status, answer.text
         unchanged(client, match_id, version)
+    # A credential in a form the API does not read is a 401, on writes and reads, never a spectator.
+    for header in (f"Basic {keys[0]}", "Bearer", "Bearer  ", keys[0]):
+        for method, target, body in (("POST", path, {"action": good}), ("GET", f"/matches/{match_id}", None)):
+            answer = client.call(method, target, body, headers={"Authorization": header})
+            assert answer.status == 401, (header, answer.text)
+            assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+        unchanged(client, match_id, version)
+    assert client.call("GET", "/health", headers={"Authorization": "Basic eDp5"}).status == 200
     assert client.post(path, {"action": good}, key=None).headers["WWW-Authenticate"].startswith("Bearer")
     assert client.post("/matches/not-a-uuid/moves", {"action": good}, key=keys[0]).status == 404
     assert client.post(f"/matches/{'0' * 32}/moves", {"action": good}, key=keys[0]).status == 404
@@ -135,6 +143,15 @@ def test_bad_requests_elsewhere_are_problems_too(client):
     assert client.post("/players", {"name": 7}).status == 422
     assert client.post("/players", {"nom": "x"}).status == 422
     assert client.post("/players", raw="[").status == 400
+    # An integer Python will not read (over 4,300 digits) is malformed JSON, not a server error.
+    huge = client.post("/players", raw='{"name": ' + "9" * 5000 + "}")
+    assert huge.status == 400 and huge.body["type"].endswith("malformed-json"), huge.text
+    assert client.post("/players", raw="9" * 5000).status == 400
+    # A body that is not JSON is a 415 naming the media type to send, not a list of missing fields.
+    for mimetype in ("text/plain", "application/x-www-form-urlencoded"):
+        answer = client.http.post("/players", data='{"name": "x"}', content_type=mimetype)
+        assert answer.status_code == 415 and answer.mimetype == "application/problem+json", mimetype
+        assert "application/json" in answer.get_json()["detail"]
     assert client.get("/games/chess").status == 404
     assert client.get("/nowhere").status == 404
     assert client.call("DELETE", "/games").status == 405
@@ -162,7 +179,8 @@ def test_seating_and_starting_rules(client, motley):
     assert client.post(f"/matches/{match_id}/seats", {"seat": 2}, key=keys[0]).body["seat"] == 2
     assert client.post(f"/matches/{match_id}/seats", {}, key=keys[0]).status == 409  # already seated
     assert client.post(f"/matches/{match_id}/seats", {"seat": 2}, key=keys[1]).status == 409
-    assert client.post(f"/matches/{match_id}/seats", {"seat": 5}, key=keys[1]).status == 409
+    no_seat = client.post(f"/matches/{match_id}/seats", {"seat": 5}, key=keys[1])  # docs/problems.md: 422
+    assert no_seat.status == 422 and no_seat.body["type"].endswith("invalid-request"), no_seat.text
     assert client.post(f"/matches/{match_id}/seats", {"seat": "1"}, key=keys[1]).status == 422
     assert client.post(f"/matches/{match_id}/seats", {}, key=keys[1]).body["seat"] == 0
     motley.tasks.drain()
@@ -221,7 +239,21 @@ def test_if_match_states_the_version_seen(table):
     stale = client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": '"3"'})
     assert stale.status == 412 and stale.body["type"].endswith("precondition-failed")  # issue 13: RFC 9110 §13.1.1
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": "soon"}).status == 422
+    version = read.body["version"]
+    # A stale If-Match is never outvoted by a current expected_version, nor the other way round.
+    both = client.post(f"/matches/{match_id}/moves", {**body, "expected_version": version}, key=keys[1],
+                       headers={"If-Match": f'"{version - 1}"'})
+    assert both.status == 412 and both.body["type"].endswith("precondition-failed"), both.text
+    both = client.post(f"/matches/{match_id}/moves", {**body, "expected_version": version - 1}, key=keys[1],
+                       headers={"If-Match": etag})
+    assert both.status == 409 and both.body["type"].endswith("stale-version"), both.text
+    assert client.get(f"/matches/{match_id}").body["version"] == version
     assert client.post(f"/matches/{match_id}/moves", body, key=keys[1], headers={"If-Match": etag}).status == 201
+    # "*" states no version (RFC 9110 §13.1.1): the match exists, so the move is made.
+    hand = client.get(f"/matches/{match_id}", key=keys[2]).body["observation"]["hand"]
+    star = client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                       key=keys[2], headers={"If-Match": "*"})
+    assert star.status == 201, star.text
     assert client.get("/health").body["status"] == "ok"
 
 
