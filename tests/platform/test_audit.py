@@ -385,3 +385,21 @@ def test_a_history_with_a_seat_left_and_a_resignation_travels_by_import(audit):
     forged[-1]["data"]["result"]["ranks"] = [3, 1, 1]
     status, problem = post_history(client, forged)
     assert status == 422 and problem["line"] == len(lines)
+
+
+def test_the_documented_chance_vectors_are_what_the_engines_draw():
+    """docs/architecture.md, "What each game draws": its test vectors, for an auditor re-deriving
+    outcomes outside Python, are the engines' own draws (Tumult Royale's sample is not a shuffle)."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text()
+    seed = "fd4bc0e964bb6b948a254e9056ba6151d4cab6b870551282f914061ed9892156"
+    assert seed in doc and "d891c1058842fbe1" in doc
+    assert ChanceStream(seed, 6).getrandbits(64) == 0xD891C1058842FBE1
+    jest = get_engine("jest")
+    order = jest.sample_chance(jest.initial_state(3, {}), ChanceStream(seed, 6))["order"]
+    assert " ".join(order) in doc
+    tumult = get_engine("tumult-royale")
+    regions = tumult.sample_chance(tumult.initial_state(3, {}), ChanceStream(seed, 6))
+    assert regions["type"] == "regions" and f"`{regions['order']}`" in doc.replace("\n", " ")
+    shuffled = list(range(1, 11))
+    ChanceStream(seed, 6).shuffle(shuffled)
+    assert str(shuffled) in doc and shuffled != regions["order"]
