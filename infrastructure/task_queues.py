@@ -98,9 +98,14 @@ class CeleryTaskQueue(TaskQueue):
         self.flush()
 
     def flush(self) -> None:
-        """Send what the outbox holds, oldest first, unless a send failed less than RETRY_AFTER ago."""
+        """Send what the outbox holds, oldest first, unless a send failed less than RETRY_AFTER ago
+        (then a retry is armed for when that time is up)."""
         with self._lock:
-            if time.monotonic() < self._retry_at or not self._outbox:
+            if not self._outbox:
+                return
+            wait = self._retry_at - time.monotonic()
+            if wait > 0:
+                self._arm_retry(wait)
                 return
             pending = list(self._outbox)
             self._outbox.clear()
@@ -112,15 +117,23 @@ class CeleryTaskQueue(TaskQueue):
                 with self._lock:
                     self._retry_at = time.monotonic() + self.RETRY_AFTER
                     self._outbox.extendleft(reversed(pending[number:]))
-                    if self._retry_timer is None or not self._retry_timer.is_alive():
-                        # Without it, a match waiting only for a worker would wait for the sweep.
-                        self._retry_timer = threading.Timer(self.RETRY_AFTER + 0.01, self._retry)
-                        self._retry_timer.daemon = True
-                        self._retry_timer.start()
+                    self._arm_retry(self.RETRY_AFTER)
                 return
 
+    def _arm_retry(self, delay: float) -> None:
+        """With the lock held: make sure a retry runs once ``delay`` is up. Without one, a match waiting
+        only for a worker would wait for the next save or the sweep. A retry that fires while a later
+        failure has pushed ``_retry_at`` on finds the wait not over and arms the next one (``flush``):
+        before, it returned without re-arming and the outbox stalled."""
+        if self._retry_timer is not None and self._retry_timer.is_alive():
+            return
+        self._retry_timer = threading.Timer(delay + 0.01, self._retry)
+        self._retry_timer.daemon = True
+        self._retry_timer.start()
+
     def _retry(self) -> None:
-        self._retry_timer = None
+        with self._lock:
+            self._retry_timer = None
         self.flush()
 
     @property

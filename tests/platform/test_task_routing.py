@@ -130,3 +130,28 @@ def test_embedded_a_scoring_step_or_a_timer_never_waits_behind_a_read_models_run
     finally:
         recorder.release.set()
         queue.close()
+
+
+def test_a_retry_that_finds_the_wait_pushed_on_arms_the_next_and_the_outbox_empties():
+    """The outage test's stall: a send failed (a retry armed for 1 s later), another send failed just
+    before that retry fired and pushed the wait on; the retry found the wait not over and returned
+    without arming another, so the kept tasks waited for the next save (none came: every match waited
+    for its scoring). Now the retry arms the next one, and the tasks go once the broker is back."""
+    queue_name = f"motley-stall-{uuid.uuid4().hex[:8]}"
+    queue = CeleryTaskQueue(BROKER, queue_name)
+    try:
+        with queue._lock:
+            queue._outbox.append(Task(TASK_RESOLVE, ("a-match",)))
+            queue._retry_at = time.monotonic() + 0.5  # a later failure pushed the wait on ...
+        queue._retry()  # ... when the earlier failure's retry fires
+        assert queue.waiting == 1 and queue._retry_timer is not None and queue._retry_timer.is_alive()
+        deadline = time.monotonic() + 10
+        while queue.waiting:  # the broker is there: the armed retry sends it
+            assert time.monotonic() < deadline, "the kept task was never sent: the outbox stalled"
+            time.sleep(0.05)
+        with Connection(BROKER) as connection:
+            assert message_count(connection, queue_name) == 1
+            connection.default_channel.queue_delete(queue=queue_name)
+            connection.default_channel.queue_delete(queue=computers_queue_name(queue_name))
+    finally:
+        queue.close()
