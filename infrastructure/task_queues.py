@@ -55,9 +55,10 @@ class CeleryTaskQueue(TaskQueue):
             broker_connection_timeout=1,  # seconds; kombu's default of 4, per retry, held writes
             task_publish_retry=False,  # the outbox retries, without holding the request
             # One quick reconnection (a connection a broker restart broke), not kombu's 2 s of them.
-            # confirm_publish: a send returns once the broker has the task (AMQP publisher confirms);
-            # without it a send only wrote to the socket, and tasks written just before the broker's
-            # connection broke were lost without an error, so never kept in the outbox and retried.
+            # confirm_publish: a send returns once the broker has taken the task (AMQP publisher
+            # confirms); without it a send only wrote to the socket, and a publish the broker then
+            # refused or never read was lost without an error, so never kept in the outbox (kombu's
+            # pyamqp transport documents it). One round trip a send.
             broker_transport_options={"max_retries": 1, "interval_start": 0, "interval_step": 0.1,
                                       "interval_max": 0.1, "confirm_publish": True},
         )
