@@ -1,4 +1,4 @@
-"""A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, claim, rematch."""
+"""A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, come back, claim, rematch."""
 
 from flask.views import MethodView
 from flask_smorest import Blueprint
@@ -37,6 +37,16 @@ class Resign(MethodView):
         computer plays it until the end; the match ends at once when one playing seat is left."""
         player = current_player()
         return saved_answer(service().resign_match(match_id, player), player, 200)
+
+
+@blp.route("/<match_id>/return")
+class Return(MethodView):
+    @blp.response(200, schemas.MatchOut)
+    def post(self, match_id):
+        """Come back after your turn ran out (your seat is ``absent``): you play your seat again, not the
+        computer, and the turn limit counts for you again. 409 (``rule: absence``) when you are not absent."""
+        player = current_player()
+        return saved_answer(service().come_back(match_id, player), player, 200)
 
 
 @blp.route("/<match_id>/invitations")

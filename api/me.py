@@ -8,26 +8,45 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container, current_player, event_stream, json_text, service, stream_waits
+from application import errors
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for
 
 blp = Blueprint("me", __name__, url_prefix="/players/me", description="The caller's matches and its event stream")
 
-#: At most this many of the caller's active matches are looked at (the read model's page limit).
-ACTIVE_LIMIT = 200
+#: The caller's active matches are read this many at a time (the read model's page limit).
+ACTIVE_PAGE = 200
 
 
 def my_active_matches(player_id: str, after=None) -> list:
+    """All the caller's active matches, page by page (a match that changes page meanwhile is kept once)."""
     motley = container()
     wait_until_applied(motley.match_list, motley.app.name, after)
-    return motley.match_list.query(player_id=player_id, status="active", limit=ACTIVE_LIMIT).rows
+    rows: dict = {}
+    offset = 0
+    while True:
+        page = motley.match_list.query(player_id=player_id, status="active", limit=ACTIVE_PAGE, offset=offset)
+        rows.update((row.match_id, row) for row in page.rows if row.match_id not in rows)
+        offset += ACTIVE_PAGE
+        if not page.rows or offset >= page.total:
+            return list(rows.values())
 
 
 def waiting_ids(player_id: str, after=None) -> list[str]:
     """The caller's active matches that wait for its move, checked on the matches themselves (the
     list may lag a move behind; a match is never said to wait when it does not)."""
     return [row.match_id for row in my_active_matches(player_id, after)
-            if waiting_for(service().get_match(row.match_id), player_id)]
+            if waiting_for(service().read_match(row.match_id), player_id)]
+
+
+def waiting_at(player_id: str, position: int) -> list[str]:
+    """``waiting_ids`` once the list has reached ``position`` (a match started just before the stream
+    opened is in it); if the list lags longer than a read waits, what it holds now (the stream is
+    already answering, so a 503 cannot be sent)."""
+    try:
+        return waiting_ids(player_id, position)
+    except errors.Unavailable:
+        return waiting_ids(player_id)
 
 
 @blp.route("/matches")
@@ -35,20 +54,22 @@ class MyMatches(MethodView):
     @blp.arguments(schemas.MyMatchesQuery, location="query")
     @blp.response(200, schemas.MatchPageOut)
     def get(self, query):
-        """Your active matches; with ``to_move=true`` only those waiting for your move."""
+        """Your active matches, all of them counted in ``total`` and paged by ``limit`` and ``offset``;
+        with ``to_move=true`` only those waiting for your move."""
         player_id = str(current_player().id)
         rows = my_active_matches(player_id, query["after"])
         if query["to_move"]:
-            waiting = set(waiting_ids(player_id))
-            rows = [row for row in rows if row.match_id in waiting]
-        return {"items": rows, "total": len(rows), "limit": ACTIVE_LIMIT, "offset": 0}
+            rows = [row for row in rows if waiting_for(service().read_match(row.match_id), player_id)]
+        limit, offset = query["limit"], query["offset"]
+        return {"items": rows[offset:offset + limit], "total": len(rows), "limit": limit, "offset": offset}
 
 
 @blp.route("/stream")
 class MyStream(MethodView):
     @blp.arguments(schemas.MyStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events, each with id = the event log position "
-                                                "(resume with Last-Event-ID): `started`, `your-turn` and "
+    @blp.doc(responses={"200": {"description": "Server-sent events with id = the event log position "
+                                                "(resume with Last-Event-ID; of several items of one position "
+                                                "only the last has it): `started`, `your-turn` and "
                                                 "`finished`, data = {type, match_id, version, match: the "
                                                 "match as you see it, with your legal actions}",
                                 "content": {"text/event-stream": {}}}},
@@ -63,7 +84,7 @@ class MyStream(MethodView):
         after = int(last) if last.isdigit() else None
         poll, sleep = stream_waits(None, query["poll"])
         items = feed(service(), player_id, after, query["seconds"], poll,
-                     waiting=lambda: waiting_ids(player_id), sleep=sleep)
+                     waiting=lambda position: waiting_at(player_id, position), sleep=sleep)
 
         def events():
             for entry in items:
@@ -71,6 +92,8 @@ class MyStream(MethodView):
                     yield ": still here\n\n"
                 else:
                     position, data = entry
-                    yield f"id: {position}\nevent: {data['type']}\ndata: {json_text(data)}\n\n"
+                    # An item that shares its log position with the next one has no id (application/inbox.py).
+                    head = "" if position is None else f"id: {position}\n"
+                    yield f"{head}event: {data['type']}\ndata: {json_text(data)}\n\n"
 
         return event_stream(events())

@@ -204,6 +204,8 @@ class StreamQuery(StrictSchema):
 
 class MyMatchesQuery(StrictSchema):
     to_move = fields.Boolean(load_default=False, metadata={"description": "Only the matches waiting for your move"})
+    limit = Count(load_default=200, min=1, max=200)
+    offset = Count(load_default=0)
     after = Count(load_default=None, metadata={"description": "Wait (up to 5 s) until the list includes the "
                                                               "change at this Motley-Position"})
 
@@ -263,7 +265,8 @@ class MatchOut(Schema):
     turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
     turn_clock = fields.Dict(allow_none=True, metadata={"description": "The running turn: phase, deadline and the "
                                                                        "seats it waits for"})
-    absent = fields.List(fields.Integer(), metadata={"description": "Seats whose turn ran out (until they move)"})
+    absent = fields.List(fields.Integer(), metadata={
+        "description": "Seats whose turn ran out (until they move, or POST /matches/{id}/return)"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only"})
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})

@@ -245,6 +245,7 @@ class Importer:
         self.claimed_seed: Optional[str] = None
         self.lines: list[dict] = []
         self.claimed = False  # a Claimed line was read: the match's Finished line comes next
+        self.moved: set[int] = set()  # the seats that moved since the last turn clock line
 
     @property
     def match(self) -> Match:
@@ -405,6 +406,7 @@ class Importer:
         if type(data.get("seat")) is not int:
             raise self.refuse("a move's seat is an int")
         self.step("MoveMade", data)
+        self.moved.add(data["seat"])
 
     def on_StepResolved(self, data: dict, line: dict) -> None:
         self.step("StepResolved", data)
@@ -510,12 +512,17 @@ class Importer:
         waiting, clock = match.waiting_humans(), match.turn_clock
         if not waiting or sorted(seats) != sorted(waiting):
             raise self.refuse(f"a turn clock waits for the seats to act, {waiting}")
-        if clock is not None and set(waiting) <= set(clock["seats"]):  # Match.start_turn_clock: the rest keep its time
-            if (phase, deadline) != (clock["phase"], clock["deadline"]):
-                raise self.refuse("the seats still to act keep the running turn clock")
+        # Match.start_turn_clock: the seats still to act keep the running clock's time, unless one of them
+        # has just moved and is to act again (a new turn; a history from before rules that keeps it too).
+        keeps = clock is not None and set(waiting) <= set(clock["seats"])
+        if keeps and (phase, deadline) == (clock["phase"], clock["deadline"]):
+            pass
+        elif keeps and not set(waiting) & self.moved:
+            raise self.refuse("the seats still to act keep the running turn clock")
         elif phase != f"turn-{line['version']}":
             raise self.refuse(f"a new turn clock is named turn-{line['version']}")
         match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
+        self.moved = set()
 
     def on_TurnClockStopped(self, data: dict, line: dict) -> None:
         clock = self.match.turn_clock
@@ -524,6 +531,7 @@ class Importer:
         if self.match.status == STATUS_ACTIVE and self.match.waiting_humans():
             raise self.refuse("a turn clock stops when no player is to act")
         self.match._turn_clock_stopped(phase=data["phase"])
+        self.moved = set()
 
     def on_SeatsTimedOut(self, data: dict, line: dict) -> None:
         match = self.match

@@ -36,6 +36,12 @@ def item(kind: str, match: Match, player_id: str) -> dict:
             "match": match_view(match, lens_for(match, Viewer.player(player_id)))}
 
 
+def grouped(position: int, items: list[dict]) -> Iterator[tuple[Optional[int], dict]]:
+    """``items`` of one log position: the last carries it, the others None (see ``feed``)."""
+    for index, each in enumerate(items):
+        yield (position if index == len(items) - 1 else None), each
+
+
 def feed(
     app: Motley,
     player_id: str,
@@ -44,20 +50,29 @@ def feed(
     poll: float,
     monotonic: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
-    waiting: Callable[[], list[Any]] = list,
-) -> Iterator[Optional[tuple[int, dict]]]:
+    waiting: Callable[[int], list[Any]] = lambda position: [],
+) -> Iterator[Optional[tuple[Optional[int], dict]]]:
     """Yield ``(position, item)`` for each thing that concerns ``player_id`` after log position
     ``after``, ``None`` as a heartbeat; stop after ``seconds``. Without ``after`` (a new connection)
-    it starts at the log's end, first with a ``your-turn`` item for each match id ``waiting()`` lists
-    that waits for the player. A ``your-turn`` is sent once per match version."""
+    it starts at the log's end, first with a ``your-turn`` item for each match id ``waiting(start)``
+    lists (the matches the player sits at, as of log position ``start`` at least) that waits for the
+    player. A ``your-turn`` is sent once per match version.
+
+    Several items can stand for one log position (``started`` and ``your-turn`` of one event, the
+    first your-turns): only the last of them carries the position, the others ``None``. A client
+    resuming from a position has had every item up to it; one that broke off inside such a group
+    resumes from the position before it and gets the group again, not a gap (an SSE event without an
+    id leaves the last id as it was)."""
     start = app.log_position() if after is None else after
     told: dict[str, int] = {}  # match id -> the version a your-turn was last sent for
     if after is None:
-        for match_id in waiting():
+        first: list[dict] = []
+        for match_id in waiting(start):
             match = app.read_match(match_id)
             if waiting_for(match, player_id):
                 told[str(match.id)] = match.version
-                yield start, item("your-turn", match, player_id)
+                first.append(item("your-turn", match, player_id))
+        yield from grouped(start, first)
     deadline = monotonic() + seconds
     beat = monotonic()
     while monotonic() < deadline:
@@ -73,17 +88,19 @@ def feed(
         # every item before it and misses nothing after it.
         for match_id, (position, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
             match = app.read_match(match_id)
+            items: list[dict] = []
             if match.seat_of(player_id) is None:
                 if "Invited" in kinds and player_id in match.invited and match.status == "open":
-                    yield position, item("invitation", match, player_id)
-                continue
-            if kinds & set(STARTED):
-                yield position, item("started", match, player_id)
-            if waiting_for(match, player_id) and told.get(match_id) != match.version:
-                told[match_id] = match.version
-                yield position, item("your-turn", match, player_id)
-            if kinds & set(FINISHED):
-                yield position, item("finished", match, player_id)
+                    items.append(item("invitation", match, player_id))
+            else:
+                if kinds & set(STARTED):
+                    items.append(item("started", match, player_id))
+                if waiting_for(match, player_id) and told.get(match_id) != match.version:
+                    told[match_id] = match.version
+                    items.append(item("your-turn", match, player_id))
+                if kinds & set(FINISHED):
+                    items.append(item("finished", match, player_id))
+            yield from grouped(position, items)
             beat = monotonic()
         if notifications:
             start = notifications[-1].id

@@ -244,8 +244,7 @@ class Motley(Application):
             recordings = self._save_match(match)
         except IntegrityError:
             first = self.get_match(match_id)
-            asked = (match.game, match.options, match.bots, match.num_seats, match.rated, match.reveal_at_end)
-            if (first.game, first.options, first.bots, first.num_seats, first.rated, first.reveal_at_end) != asked:
+            if creation_terms(first) != creation_terms(match):
                 raise errors.Conflict("this idempotency key was already used for a different match",
                                       rule="idempotency") from None
             return Saved(True, first, None)
@@ -335,6 +334,9 @@ class Motley(Application):
 
     def resign_match(self, match_id: Any, player: Player) -> Saved:
         return self._command(match_id, lambda match: match.resign(str(player.id)))
+
+    def come_back(self, match_id: Any, player: Player) -> Saved:
+        return self._command(match_id, lambda match: match.come_back(str(player.id)))
 
     def rematch(self, match_id: Any, player: Player) -> UUID:
         """Play again: a new match of the same game, seats, computers and options, each seat kept for
@@ -464,7 +466,10 @@ class Motley(Application):
         if not closed:
             match = self.get_match(match_id)
             for clock in (match.timer, match.turn_clock):
-                if clock is not None and clock["phase"] == phase:
+                # Only a deadline still ahead: one already passed that closed nothing is stale (the match
+                # ended, or nobody it waited for is still to act), and asking again at once would loop.
+                if (clock is not None and clock["phase"] == phase and match.status == match_domain.STATUS_ACTIVE
+                        and self.clock() < clock["deadline"]):
                     self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=clock["deadline"]))
         return closed
 
@@ -596,3 +601,10 @@ class Motley(Application):
         if turn.kind == Phase.PLAYERS:
             tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.stands_in(seat))
         return tasks
+
+
+def creation_terms(match: Match) -> tuple:
+    """What a creation asked for: a retry under the same Idempotency-Key must ask for all of it again
+    (a private match, a turn limit or required versions left out are another request, not a retry)."""
+    return (match.game, match.options, match.bots, match.num_seats, match.rated, match.reveal_at_end,
+            match.turn_limit, match.invitation is not None, match.versions_required)

@@ -32,7 +32,7 @@ from domain.match import Match
 
 INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
-MATCH_LAYOUT = 4  # 3: issue 13 (resigned, rematch_of, rematch); 4: imported
+MATCH_LAYOUT = 5  # 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 #: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.
@@ -57,7 +57,7 @@ def snapshot_key(game: str, rules_version: str) -> Optional[str]:
 
 def take(match: Match) -> MatchSnapshot:
     state = dict(vars(match))
-    for private in ("_id", "_version", "_pending_events"):
+    for private in ("_id", "_version", "_pending_events", "_acted"):
         state.pop(private, None)
     return MatchSnapshot(  # type: ignore[call-arg]
         originator_id=match.id,

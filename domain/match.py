@@ -439,6 +439,21 @@ class Match(Aggregate):
         if by_player and seat in self.absent:  # an absent player who moves again is back (issue 13)
             self._seat_returned(seat=seat)
         self._move_made(seat=seat, action=action, request_key=request_key, at=now)
+        # Not an event's effect: only ``settle``, next, reads it (and drops it), to tell a seat's new turn.
+        self.__dict__["_acted"] = (*self.__dict__.get("_acted", ()), seat)
+
+    def come_back(self, player_id: str) -> int:
+        """An absent player takes its seat back from the computer (``on_timeout="computer"``, where the
+        computer plays the seat the moment its turn comes, so a move of the player's own could never
+        land first); with ``"claim"`` its next move does the same. Its turn clock runs again."""
+        self.check_active()
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise NotYourSeat("you hold no seat at this match")
+        if seat not in self.absent:
+            raise SeatingError(f"seat {seat} is not absent", rule="absence")
+        self._seat_returned(seat=seat)
+        return seat
 
     @event("SeatReturned")
     def _seat_returned(self, seat: int) -> None:
@@ -499,6 +514,7 @@ class Match(Aggregate):
         Called by the application after each command, before saving, so the command and its
         consequences commit together.
         """
+        acted = self.__dict__.pop("_acted", ())  # the seats that moved since the last settle
         if self.status != STATUS_ACTIVE:
             return
         self.draw_chance(rng)
@@ -514,7 +530,7 @@ class Match(Aggregate):
             self._finished(result=resignation_result(None, self.num_seats, self.resigned), seed=seed)
             return
         if self.turn_limit is not None:
-            self.start_turn_clock(now)
+            self.start_turn_clock(now, acted)
         kind = self.engine.to_act(self.state).kind
         if kind == Phase.AUTO and not self.awaiting_resolution:
             # The play of a round (or of the match) has ended: say so, for the worker to resolve.
@@ -528,16 +544,18 @@ class Match(Aggregate):
                 outcome = resignation_result(outcome, self.num_seats, self.resigned)
             self._finished(result=outcome, seed=seed)
 
-    def start_turn_clock(self, now: datetime) -> None:
-        """A new turn (a seat to act that the running clock does not cover) gets the whole limit; a
-        seat that acted in a simultaneous phase does not restart the others' clock."""
+    def start_turn_clock(self, now: datetime, acted: Sequence[int] = ()) -> None:
+        """A new turn gets the whole limit: a seat to act that the running clock does not cover, or a
+        seat that has just moved and is to act again (a Jest player whose offer makes it the first
+        taker, the next action of a turn: each move earns the mover a fresh limit). A seat that
+        acted in a simultaneous phase and is done does not restart the others' clock."""
         assert self.turn_limit is not None
         waiting = self.waiting_humans()
         clock = self.turn_clock
         if not waiting:
             if clock is not None:
                 self._turn_clock_stopped(phase=clock["phase"])
-        elif clock is None or not set(waiting) <= set(clock["seats"]):
+        elif clock is None or not set(waiting) <= set(clock["seats"]) or set(waiting) & set(acted):
             deadline = now + timedelta(seconds=self.turn_limit["seconds"])
             self._turn_clock_started(phase=f"turn-{self.version + 1}", deadline=deadline, seats=waiting)
         elif set(waiting) != set(clock["seats"]):  # some of a simultaneous turn acted: the rest keep its time
@@ -569,6 +587,7 @@ class Match(Aggregate):
         self.status = STATUS_FINISHED
         self.result = result
         self.timer = None
+        self.turn_clock = None  # a finished match waits for nobody (it ended by resignation or a claim)
         self.seed_revealed = seed is not None
 
 

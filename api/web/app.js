@@ -261,6 +261,11 @@ function lifecycle(match, seated, error, draw) {
   }
   if (match.status === "active" && !(match.resigned || []).includes(match.your_seat))
     buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));
+  const absent = match.absent || [];
+  if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
+    buttons.push(h("button", { id: "return", onclick: act("return", draw) }, "I'm back"));
+  if (match.status === "active" && match.turn_limit?.on_timeout === "claim" && absent.length && !absent.includes(match.your_seat))
+    buttons.push(h("button", { id: "claim", onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
   if (match.status === "finished")
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;

@@ -1,7 +1,8 @@
 """Issue 13's lifecycle events travel by export, import and verify (issue 11's audit), on both stores: a
 match with a seat left before the start, a turn limit whose clock runs out for one seat (which the
-computer then plays until its player returns) and a resignation is exported by the auditor, imported
-(every line replayed and checked) and verified; a tampered lifecycle line is refused with its number."""
+computer then plays until its player comes back, POST /return) and a resignation is exported by the
+auditor, imported (every line replayed and checked) and verified; a tampered lifecycle line is refused
+with its number."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ def lifecycle_match(container, client, clock) -> str:
     assert container.app.close_timed_phase(match_id, phase)  # SeatsTimedOut [2]
     container.tasks.drain()
     assert client.get(path).body["absent"] == [2]
+    assert client.post(f"{path}/return", key=cy).body["absent"] == []  # SeatReturned: Cy plays its seat again
     assert client.post(f"{path}/resign", key=bob).status == 200
     final = play_randomly(client, match_id, [ann, None, cy], random.Random(5), settle=container.tasks.drain)
     container.tasks.drain()
@@ -68,7 +70,8 @@ def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path):
     match_id = lifecycle_match(container, client, clock)
     lines = export(client, match_id, AUDITOR)
     kinds = {line["event"] for line in lines}
-    assert {"TurnLimitSet", "SeatLeft", "TurnClockStarted", "SeatsTimedOut", "Resigned", "Finished"} <= kinds
+    assert {"TurnLimitSet", "SeatLeft", "TurnClockStarted", "SeatsTimedOut", "SeatReturned", "Resigned",
+            "Finished"} <= kinds
     assert client.get(f"/matches/{match_id}/verify").body["verified"] is True
 
     status, view = post_history(client, lines)

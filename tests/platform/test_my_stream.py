@@ -19,7 +19,8 @@ def client(motley):
 
 
 def sse(client, key, last_event_id=None, seconds=60.0):
-    """The stream's events as (id, event, data), read as they come."""
+    """The stream's events as (id, event, data), read as they come (id None: an item that shares its
+    log position with the next one)."""
     headers = {"Authorization": f"Bearer {key}"}
     if last_event_id is not None:
         headers["Last-Event-ID"] = str(last_event_id)
@@ -33,7 +34,7 @@ def sse(client, key, last_event_id=None, seconds=60.0):
             frame, text = text.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in frame.splitlines() if not line.startswith(":"))
             if fields:
-                yield int(fields["id"]), fields["event"], json.loads(fields["data"])
+                yield (int(fields["id"]) if "id" in fields else None), fields["event"], json.loads(fields["data"])
     response.close()
 
 
@@ -51,7 +52,8 @@ def test_a_bot_plays_three_matches_at_once_from_its_stream_alone(client, motley,
     started, finished, moved = set(), set(), {m: 0 for m in matches}
     positions = []
     for position, kind, data in sse(client, bot, last_event_id=start, seconds=240):
-        positions.append(position)
+        if position is not None:
+            positions.append(position)
         if kind == "started":
             started.add(data["match_id"])
         elif kind == "your-turn":
@@ -81,6 +83,9 @@ def test_the_matches_waiting_for_me_and_a_stream_resumed_where_it_stopped(client
     seen = list(sse(client, keys[0], last_event_id=before, seconds=1.0))
     kinds = [(kind, data["match_id"]) for _, kind, data in seen]
     assert kinds == [("started", first), ("your-turn", first), ("started", second), ("your-turn", second)]
+    # A start's `started` and `your-turn` are one log position: only the last of the two carries it, so a
+    # client that broke off between them resumes from the position before and misses neither.
+    assert seen[0][0] is None and seen[2][0] is None and before < seen[1][0] < seen[3][0]
     resumed = list(sse(client, keys[0], last_event_id=seen[1][0], seconds=1.0))
     assert [(kind, data["match_id"]) for _, kind, data in resumed] == kinds[2:]
 
@@ -97,3 +102,35 @@ def test_the_matches_waiting_for_me_and_a_stream_resumed_where_it_stopped(client
     assert client.get("/players/me/matches", query={"to_move": "true"}).status == 401
     fresh = list(sse(client, keys[0], seconds=0.5))  # a new connection: what waits for me now
     assert [(kind, data["match_id"]) for _, kind, data in fresh] == [("your-turn", second)]
+
+
+def test_a_stream_opened_right_after_a_start_says_whose_turn_it_is(client, motley):
+    """A new connection first sends a your-turn for each match already waiting: one started just before
+    it opened too, though the match list it reads them from may not have caught up yet."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    for _ in range(3):
+        match_id = client.new_match("jest", 3, keys)
+        fresh = list(sse(client, keys[0], seconds=0.3))
+        assert ("your-turn", match_id) in [(kind, data["match_id"]) for _, kind, data in fresh]
+
+
+def test_my_matches_counts_and_pages_them_all(client, motley, monkeypatch):
+    """``total`` counts every active match, however many pages of the read model they take (here 2 rows
+    a page), and ``limit``/``offset`` page through them; ``to_move`` filters all of them."""
+    monkeypatch.setattr("api.me.ACTIVE_PAGE", 2)
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    matches = [client.new_match("jest", 3, keys) for _ in range(5)]
+    hand = client.get(f"/matches/{matches[0]}", key=keys[0]).body["observation"]["hand"]
+    moved = client.post(f"/matches/{matches[0]}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                        key=keys[0])
+    after = moved.headers["Motley-Position"]
+    every = client.get("/players/me/matches", key=keys[0], query={"after": after}).body
+    assert every["total"] == 5 and sorted(m["id"] for m in every["items"]) == sorted(matches)
+    pages = [client.get("/players/me/matches", key=keys[0], query={"limit": 2, "offset": offset}).body
+             for offset in (0, 2, 4)]
+    assert [len(page["items"]) for page in pages] == [2, 2, 1] and {page["total"] for page in pages} == {5}
+    assert sorted(m["id"] for page in pages for m in page["items"]) == sorted(matches)
+    waiting = client.get("/players/me/matches", key=keys[0], query={"to_move": "true", "after": after}).body
+    assert waiting["total"] == 4 and sorted(m["id"] for m in waiting["items"]) == sorted(matches[1:])
+    for wrong in ({"limit": 0}, {"limit": 201}, {"offset": -1}, {"limit": "x"}):
+        assert client.get("/players/me/matches", key=keys[0], query=wrong).status == 422, wrong
