@@ -63,6 +63,8 @@ def check_body() -> None:
         raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
     except json.JSONDecodeError:
         return  # malformed JSON: the view's parser answers 400 malformed-json
+    except UnicodeDecodeError:  # before ValueError, its base: the bytes are not text at all
+        raise errors.BadRequest("the request body is not UTF-8") from None
     except ValueError:  # valid JSON Python will not read: an integer of over 4,300 digits
         raise MalformedJSON("the request body is not valid JSON") from None
     if json_depth(parsed) > MAX_JSON_DEPTH:

@@ -142,7 +142,8 @@ class MatchById(MethodView):
         without), now or rewound to any earlier version."""
         if query["version"] is None and request.if_none_match:
             current = service().read_match(match_id)  # the version is known before any view is built
-            if request.if_none_match.contains(str(current.version)):
+            # If-None-Match compares weakly (RFC 9110 §13.1.2): W/"12" matches version 12 too.
+            if request.if_none_match.contains_weak(str(current.version)):
                 return Response(status=304, headers=headers_for(current), mimetype="application/json")
         who = viewer()
         match, view = history().match(match_id, who, query["version"])
@@ -186,6 +187,10 @@ class Moves(MethodView):
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
         expected, precondition = body["expected_version"], False
         etag = (request.headers.get("If-Match") or "").strip()
+        if etag.startswith("W/"):  # If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches
+            current = service().get_match(match_id).version
+            raise PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
+                                     current_version=current)
         if etag and etag != "*":  # "*": any current version will do (RFC 9110 §13.1.1), no version stated
             stated, precondition = version_from_etag(etag), True
             if expected is not None and expected != stated:

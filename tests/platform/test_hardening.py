@@ -37,6 +37,14 @@ def test_json_nested_100000_deep_is_a_400(client):
     assert answer.status == 400
 
 
+def test_a_body_that_is_not_utf8_is_a_400_bad_request(client):
+    for raw in (b'{"name": "ann\xff"}', '{"name": "Ren\u00e9e"}'.encode("latin-1")):
+        answer = client.post("/players", raw=raw)
+        assert answer.status == 400 and answer.body["type"].endswith("bad-request"), answer.text
+        assert "UTF-8" in answer.body["detail"]
+    assert client.post("/players", raw='{"name": "Renée"}'.encode()).status == 201  # UTF-8 is read
+
+
 def test_huge_integers_in_queries_are_422(table):
     client, match_id, _ = table
     for query in ({"offset": "9223372036854775808"}, {"limit": "9223372036854775808"},

@@ -23,11 +23,15 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     etag = read.headers["ETag"]
     assert client.get(path, key=keys[0], headers={"If-None-Match": etag}).status == 304
     assert client.get(path, headers={"If-None-Match": '"1"'}).status == 200  # an older version: the view
+    assert client.get(path, key=keys[0], headers={"If-None-Match": f"W/{etag}"}).status == 304  # weak: §13.1.2
     hand = read.body["observation"]["hand"]
     offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
     stale = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f'"{read.body["version"] - 1}"'})
     assert stale.status == 412 and stale.body["type"] == "urn:motley:problem:precondition-failed"
     assert client.get(path).body["version"] == read.body["version"]  # nothing appended
+    weak = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f"W/{etag}"})
+    assert weak.status == 412 and weak.body["current_version"] == read.body["version"]  # strong only: §13.1.1
+    assert client.get(path).body["version"] == read.body["version"]
     in_body = client.post(f"{path}/moves", {**offer, "expected_version": 1}, key=keys[0])
     assert in_body.status == 409 and in_body.body["type"] == "urn:motley:problem:stale-version"
     moved = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": etag})
@@ -68,8 +72,24 @@ def test_creating_a_player_or_a_match_honours_the_idempotency_key(client):
     assert again.headers["Idempotent-Replayed"] == "true" and "Idempotent-Replayed" not in made.headers
     other = client.post("/matches", {**body, "seats": 4}, key=key, headers={"Idempotency-Key": "m-1"})
     assert other.status == 409 and other.body["rule"] == "idempotency"
+    # Asking for a private match, a turn limit or required versions is another request, not a retry: a
+    # client must not get a public match back for the private one it asked for.
+    for extra in ({"unlisted": True}, {"turn_limit": {"seconds": 30}}, {"require_version": True}):
+        changed = client.post("/matches", {**body, **extra}, key=key, headers={"Idempotency-Key": "m-1"})
+        assert changed.status == 409 and changed.body["rule"] == "idempotency", (extra, changed.text)
+    private = {**body, "unlisted": True, "turn_limit": {"seconds": 30}, "require_version": True}
+    first_private = client.post("/matches", private, key=key, headers={"Idempotency-Key": "m-2"})
+    retried = client.post("/matches", private, key=key, headers={"Idempotency-Key": "m-2"})
+    assert first_private.status == retried.status == 201 and retried.body["id"] == first_private.body["id"]
+    assert retried.headers["Idempotent-Replayed"] == "true"
     _, bob = client.register("bob")  # another player's key of the same text is another creation
     assert client.post("/matches", body, key=bob, headers={"Idempotency-Key": "m-1"}).body["id"] != made.body["id"]
     assert client.post("/matches", body, key=key).body["id"] != made.body["id"]  # no key: a new match
     listed = client.get("/matches", query={"player": first.body["id"]})
     assert listed.status == 200
+
+
+def test_options_answers_204_with_the_allowed_methods(client):
+    answer = client.http.options("/matches")
+    assert answer.status_code == 204 and answer.get_data() == b"" and "Content-Type" not in answer.headers
+    assert {"GET", "POST"} <= {m.strip() for m in answer.headers["Allow"].split(",")}
