@@ -282,7 +282,8 @@ class Tournament(Aggregate):
         present = sum(1 for p in table["players"] if p not in player_ids)
         # The absent share the places after the present; with nobody present, nobody won: all take the
         # table's last place (as a double forfeit loses for both), not a shared first.
-        last = present + 1 if present else len(table["players"])
+        # The computers filling the table count among its places: alone at it, a forfeited player is not first.
+        last = present + 1 if present else len(table["players"]) + table.get("computers", 0)
         ranks = [last if p in player_ids else 1 for p in table["players"]]
         self._players_forfeited(round=round_["round"], table=table["table"], player_ids=list(player_ids))
         self._result_recorded(round=round_["round"], table=table["table"], ranks=ranks, how=FORFEIT)
@@ -295,7 +296,9 @@ class Tournament(Aggregate):
     def _advance(self, now: datetime) -> list[dict]:
         if not self.round_complete(self.rounds[-1]):
             return []
-        if len(self.rounds) >= self.rounds_planned or len(self.entrants()) < self.min_players:
+        # Fewer entrants than a table needs end it: with computers filling seats a table needs only one
+        # (as start and pair_round count), else the game's minimum.
+        if len(self.rounds) >= self.rounds_planned or len(self.entrants()) < (1 if self.computer else self.min_players):
             self._finished()
             return []
         return self.pair_round(len(self.rounds) + 1, now)

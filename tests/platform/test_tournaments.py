@@ -95,6 +95,41 @@ def test_a_table_forfeited_whole_is_lost_by_all_not_won_by_all():
     assert rows[winner]["rank"] == 1 and all(rows[p]["rank"] > 1 for p in first["players"])
 
 
+def computer_tournament(players, table_size, points, rounds=1) -> Tournament:
+    t = Tournament(game="jester", name="c", organiser="org", table_size=table_size, min_players=3, format="swiss",
+                   rounds=rounds, points=points, bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   round_deadline_seconds=60, computer="random")
+    for p in players:
+        t.register(p, p.upper())
+    return t
+
+
+def test_the_computers_at_a_table_forfeited_whole_keep_its_places():
+    """Alone with a computer, or two with two, the forfeited players take the table's last place: no win,
+    no more points than a player who finished last at a full table."""
+    t = computer_tournament("abcde", 4, [3, 2, 1, 0])  # 5 at tables of 4: 3 and a computer, 2 and two
+    full, short = t.start("org", T0)
+    assert (len(full["players"]), full["computers"], len(short["players"]), short["computers"]) == (3, 1, 2, 2)
+    t.record_result(full["match_id"], [1, 2, 3, 4], T0)
+    t.forfeit("org", list(short["players"]), T0 + timedelta(seconds=61))
+    assert short["result"] == {"ranks": [4, 4], "how": "forfeit"}
+    rows = {r["player_id"]: r for r in standings(t)}
+    assert [rows[p]["points"] for p in short["players"]] == [0, 0]
+    assert [rows[p]["wins"] for p in short["players"]] == [0, 0]
+
+
+def test_a_tournament_with_computers_plays_all_its_rounds_with_fewer_players_than_the_game_needs():
+    """With computers filling the seats a table needs one entrant (docs/tournaments.md): two players of a
+    game for three or more play every planned round, not one."""
+    t = computer_tournament("ab", 3, [2, 1, 0], rounds=3)
+    tables = t.start("org", T0)
+    for round_no in (1, 2, 3):
+        assert len(t.rounds) == round_no and t.status == "active"
+        (table,) = tables
+        tables = t.record_result(table["match_id"], [1, 2, 3], T0)
+    assert t.status == "finished" and len(t.rounds) == 3
+
+
 def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
     t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
                    rounds=3, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
