@@ -218,7 +218,9 @@ function matchTable(items, status) {
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
       h("td", {}, titleOf(match.game)), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
       h("td", { class: "row-actions" },
+        // Join: a free seat, and not a match the person sits at already (the server would refuse it).
         status === "open" && identity.player() && match.open_seats > 0
+          && !match.seats.some((seat) => seat.player_id && seat.player_id === identity.player().id)
           ? h("button", { class: "small", onclick: async (event) => {
             const slot = event.target.parentElement;
             await attempt(slot, async () => { await post(`/matches/${match.id}/seats`, {}); location.hash = `#/match/${match.id}`; });
@@ -329,13 +331,15 @@ async function table(id, params) {
     fill(board, 
       matchHeader(match),
       h("div", { class: "controls" },
-      open && !spectator && !seated ? takeSeat(id, match, error, draw) : null,
+      open && !spectator && !seated && match.seats.some((seat) => !seat.player_id && !seat.computer)
+        ? takeSeat(id, match, error, draw) : null,
       open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
       lifecycle(match, seated && !spectator, error, draw)),
       invitationBox(match),
       match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
       resultView(match),
-      h("section", { class: "observation" }, h("h2", {}, spectator ? "What a spectator sees" : "What your seat sees"), observation(match)),
+      h("section", { class: "observation" }, h("h2", {}, spectator || !seated ? "What a spectator sees" : "What your seat sees"),
+        observation(match)),
     );
   };
   const other = spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null)
@@ -423,7 +427,9 @@ async function fresh(path) {
     const { position } = await get("/health");
     return await get(`${path}${path.includes("?") ? "&" : "?"}after=${position}`);
   } catch (error) {
-    if (error instanceof Problem && error.problem.status === 503) return get(path);
+    // 503: the workers lag further than a read waits; 429: the client holds its 4 streams or waiting
+    // reads already. Either way, what the read model has now.
+    if (error instanceof Problem && [503, 429].includes(error.problem.status)) return get(path);
     throw error;
   }
 }
@@ -487,6 +493,8 @@ async function tournaments() {
       h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings")))))) : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
+const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
+
 async function tournament(id) {
   const show = screen();
   const head = h("div");
@@ -512,20 +520,33 @@ async function tournament(id) {
   const t = await drawStandings();
   if (!show.live()) return;
   show(head, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
-  // Live: follow each playing table's stream; when one finishes, read the standings again.
-  const followed = new Set();
+  // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
+  // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
+  // leaving one for the standings' read, and while more tables play the tournament is read again every
+  // few seconds, which also starts following the next table as one is done.
+  const following = new Set();
+  const done = new Set();
+  let later = null;
+  leaving.push(() => clearTimeout(later));
+  const reread = () => drawStandings().then(watch).catch(() => {});
   const watch = (tour) => {
+    let unfollowed = 0;
     for (const round of tour.rounds) for (const table of round.tables) {
-      if (!table.match_id || table.result || followed.has(table.match_id)) continue;
-      followed.add(table.match_id);
-      leaving.push(follow(`/matches/${table.match_id}/stream?seconds=300`, (name, match) => {
+      const matchId = table.match_id;
+      if (!matchId || table.result || done.has(matchId) || following.has(matchId)) continue;
+      if (following.size >= FOLLOWED_TABLES) { unfollowed += 1; continue; }
+      following.add(matchId);
+      leaving.push(follow(`/matches/${matchId}/stream?seconds=300`, (name, match) => {
         if (name !== "match" || match.status !== "finished") return undefined;
+        following.delete(matchId);
+        done.add(matchId);
         // The standings wait for the log (fresh); the round keeper pairs the next round just after a
         // round's last finish, so the tournament is read again twice more to show the new tables.
-        for (const delay of [0, 1000, 3000]) setTimeout(() => drawStandings().then(watch), delay);
+        for (const delay of [0, 1000, 3000]) setTimeout(() => show.live() && reread(), delay);
         return "stop";
       }, { anonymous: true }));
     }
+    if (unfollowed && later === null) later = setTimeout(() => { later = null; if (show.live()) reread(); }, 5000);
   };
   watch(t);
 }

@@ -67,7 +67,9 @@ export function describe(action) {
   const words = action.type.replace(/-/g, " ");
   if (action.type === "setup-guild" && Array.isArray(action.guilds)) return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
   if (action.type === "play" && action.place) return `play a ${action.place} card`;
-  const rest = Object.entries(action).filter(([k]) => k !== "type").map(([k, v]) =>
-    k === "guild" ? GUILDS[v] || v : k === "seat" || k === "target" ? `seat ${v}` : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v);
+  // A part that does not apply is null (a suffering victim with no card to discard): left out, not "null".
+  const rest = Object.entries(action).filter(([k, v]) => k !== "type" && v !== null && v !== undefined).map(([k, v]) =>
+    k === "guild" ? GUILDS[v] || v : k === "discard" ? `discard a ${v} card` : k === "seat" || k === "target" ? `seat ${v}`
+      : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v);
   return rest.length ? `${words}: ${rest.join(" · ")}` : words;
 }
