@@ -514,9 +514,8 @@ class Importer:
             raise self.refuse(f"a turn clock waits for the seats to act, {waiting}")
         # Match.start_turn_clock: the seats still to act keep the running clock's time, unless one of them
         # has just moved and is to act again (a new turn; a history from before rules that keeps it too).
-        kept = None if clock is None else (clock["phase"], clock["deadline"], set(clock["seats"]))
-        keeps = kept is not None and set(waiting) <= kept[2]
-        if keeps and kept is not None and (phase, deadline) == kept[:2]:
+        keeps = clock is not None and set(waiting) <= set(clock["seats"])
+        if keeps and clock is not None and (phase, deadline) == (clock["phase"], clock["deadline"]):
             pass
         elif keeps and not set(waiting) & self.moved:
             raise self.refuse("the seats still to act keep the running turn clock")

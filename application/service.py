@@ -521,7 +521,7 @@ class Motley(Application):
                 match.make_move(seat, action, self.clock(), request_key, by_player)
             except (match_domain.MatchError, IllegalAction) as error:
                 raise self._refusal(error, raced) from None
-            match.settle(self.rng, self.clock())
+            match.settle(self.rng, self.clock(), acted=(seat,))
             try:
                 recordings = self._save_match(match)
             except IntegrityError:

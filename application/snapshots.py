@@ -57,7 +57,7 @@ def snapshot_key(game: str, rules_version: str) -> Optional[str]:
 
 def take(match: Match) -> MatchSnapshot:
     state = dict(vars(match))
-    for private in ("_id", "_version", "_pending_events", "_acted"):
+    for private in ("_id", "_version", "_pending_events"):
         state.pop(private, None)
     return MatchSnapshot(  # type: ignore[call-arg]
         originator_id=match.id,

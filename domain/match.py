@@ -439,8 +439,6 @@ class Match(Aggregate):
         if by_player and seat in self.absent:  # an absent player who moves again is back (issue 13)
             self._seat_returned(seat=seat)
         self._move_made(seat=seat, action=action, request_key=request_key, at=now)
-        # Not an event's effect: only ``settle``, next, reads it (and drops it), to tell a seat's new turn.
-        self.__dict__["_acted"] = (*self.__dict__.get("_acted", ()), seat)
 
     def come_back(self, player_id: str) -> int:
         """An absent player takes its seat back from the computer (``on_timeout="computer"``, where the
@@ -507,14 +505,14 @@ class Match(Aggregate):
         self.state = self.engine.apply(self.state, SYSTEM, step)
 
     # -- bookkeeping after every change -------------------------------------------------------------
-    def settle(self, rng: random.Random, now: datetime) -> None:
+    def settle(self, rng: random.Random, now: datetime, acted: Sequence[int] = ()) -> None:
         """Bring the match to the point where it waits for a player, a worker or nothing.
 
         Draws pending chance, starts or clears the timer of a timed phase, and records the finish.
         Called by the application after each command, before saving, so the command and its
-        consequences commit together.
+        consequences commit together; ``acted``: the seat the command moved for (a move), which the
+        turn clock needs to tell a seat's new turn.
         """
-        acted = self.__dict__.pop("_acted", ())  # the seats that moved since the last settle
         if self.status != STATUS_ACTIVE:
             return
         self.draw_chance(rng)
