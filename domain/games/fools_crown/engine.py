@@ -178,5 +178,5 @@ class FoolsCrownEngine(Engine):
 
     # -- computer opponents --------------------------------------------------------------------
     def bots(self):
-        # mcts: the shared determinised search (domain/search.py) on this rules version
+        # mcts: the flat Monte Carlo search (bots.FlatSearch) on this rules version
         return {**BOTS, "mcts": search_bot(self)}
