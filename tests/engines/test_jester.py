@@ -36,7 +36,9 @@ def setup_state(n=4, red_chairs=False, start=0):
 
 
 def board(n=4, seat=0, round_=1, **kw):
-    """A state where ``seat`` is about to play a card, with a full city (2 stamps per teacher)."""
+    """A state where ``seat`` is about to play a card, with a full city (2 stamps per teacher).
+    Every purse is set to $6 by hand: the worked examples below count from it (the rulebook's
+    starting purse, $10 since rules 1.3.0, is checked by test_setup_components)."""
     s = copy.deepcopy(setup_state(n, **kw))
     s["round"] = round_
     s["city"] = [2] * 7
@@ -45,6 +47,7 @@ def board(n=4, seat=0, round_=1, **kw):
     for p in s["players"]:
         p["guilds"] = [0] * 6
         p["reserve"] = 12
+        p["money"] = 6
     return s
 
 
@@ -92,13 +95,14 @@ def finish_turn(s, seat):
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("n,stamps,favors", [(2, 8, 4), (3, 10, 5), (4, 12, 5)])
 def test_setup_components(n, stamps, favors):
-    """Rulebook Setup 2-8: $6 and 2 crowns each, one card of each place, 12 markers, favors 5 of 7
+    """Rulebook Setup 2-8: $10 ("two coins of value $3 and four of value $1", rules 1.3.0) and
+    2 crowns each, one card of each place, 12 markers, favors 5 of 7
     (4 with 2 players), 7 court stamps, 8/10/12 city stamps, 2 players remove 7 stamps; house rule
     S2: each player places 2 markers in the guilds; S1: 4 objects per teacher."""
     s = setup_state(n)
     assert s["round"] == 1 and kind(s) == "play" and s["stack"][-1]["seat"] == 0
     for p in s["players"]:
-        assert p["money"] == 6 and p["crowns"] == 2 and p["hand"] == [1, 1, 1, 1]
+        assert p["money"] == 10 and p["crowns"] == 2 and p["hand"] == [1, 1, 1, 1]
         assert p["reserve"] == 10 and p["guilds"] == [2, 0, 0, 0, 0, 0]
     assert s["piles"] == [10 - n] * 4
     assert len(s["favors"]) == favors

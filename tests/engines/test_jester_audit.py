@@ -108,13 +108,14 @@ def test_a_bool_is_not_a_seat():
 
 # -- setup ----------------------------------------------------------------------------------------------
 def test_setup_through_the_api():
-    """Setup 2-8 + house rules S2, S3: $6, 2 crowns, one card of each place, 12 markers (2 of them in
+    """Setup 2-8 + house rules S2, S3: $10 (two $3 and four $1 coins; rules 1.3.0),
+    2 crowns, one card of each place, 12 markers (2 of them in
     the guilds in turn order from the starting player); 10 - n cards per pile; the first event card
     prices the piles; 12 city stamps with 4 players; the starting player acts first."""
     s = started(n=4, start=2, guilds=(3, 5))
     for q in range(4):
         p = P(s, q)
-        assert p["money"] == 6 and p["crowns"] == 2 and p["hand"] == [1, 1, 1, 1]
+        assert p["money"] == 10 and p["crowns"] == 2 and p["hand"] == [1, 1, 1, 1]
         assert p["reserve"] == 10 and p["guilds"] == [0, 0, 1, 0, 1, 0]
     assert s["piles"] == [6, 6, 6, 6] and sum(s["city"]) == 12
     assert E.observation(s, 0)["card_prices"] == [2, 2, 1, 1]  # event 1: City + Theater
@@ -165,7 +166,7 @@ def test_theater_fame_capped_at_13_and_bonus_5_then_3():
     assert P(s, 0)["fame"] == 13 and P(s, 0)["vp"] == 5
     s = decline(act(s, 0, {"type": "genre", "genre": "circus"}), 0)
     s = act(s, 1, {"type": "play", "place": "theater"})  # collective: +1
-    assert P(s, 1)["fame"] == 13 and P(s, 1)["vp"] == 3 and P(s, 0)["money"] == 6 + 2 + 1
+    assert P(s, 1)["fame"] == 13 and P(s, 1)["vp"] == 3 and P(s, 0)["money"] == 10 + 2 + 1
 
 
 def test_tragedy_alternative_move_between_guilds_and_no_guild_to_king():
@@ -243,13 +244,13 @@ def test_order_cost_counts_other_players_orders_and_craftsmen_free():
     t = act(t, 0, {"type": "city-class", "discipline": "acrobatics"})  # $1
     t = act(t, 0, {"type": "no-specialize"})
     t = act(t, 0, {"type": "order", "discipline": "acrobatics"})
-    assert P(t, 0)["money"] == 6 - 1 - 3
+    assert P(t, 0)["money"] == 10 - 1 - 3
     c = tweak(s, p0={"guilds": [2, 3, 0, 0, 0, 0], "reserve": 7})
     c = act(c, 0, {"type": "play", "place": "city"})
     c = act(c, 0, {"type": "city-class", "discipline": "acrobatics"})
     c = act(c, 0, {"type": "no-specialize"})
     c = act(c, 0, {"type": "order", "discipline": "acrobatics"})
-    assert P(c, 0)["money"] == 5
+    assert P(c, 0)["money"] == 10 - 1  # the class; the order is free
 
 
 def test_order_only_for_the_class_just_taken():
@@ -287,7 +288,7 @@ def test_chair_5_takes_what_the_victim_has():
     for q in (1, 3):
         assert E.legal_actions(s, q) == [{"type": "suffer", "discard": None, "guild": None}]
         s = act(s, q, {"type": "suffer", "discard": None, "guild": None})
-    assert [P(s, q)["money"] for q in range(4)] == [8, 0, 0, 3]
+    assert [P(s, q)["money"] for q in range(4)] == [10 + 2, 0, 0, 3]
     assert kind(s) == "buy"
 
 
@@ -608,9 +609,9 @@ def test_master_buffoon_pays_both_one_object_pawn_on_either_space():
     assert E.legal_actions(s, 0) == [{"type": "pawn", "discipline": "acrobatics"},
                                      {"type": "pawn", "discipline": "singing"}]
     s = act(s, 0, {"type": "pawn", "discipline": "singing"})
-    assert P(s, 0)["pawn"] == "city:singing" and P(s, 0)["money"] == 3
+    assert P(s, 0)["pawn"] == "city:singing" and P(s, 0)["money"] == 10 - 1 - 2
     s = act(s, 0, {"type": "order", "discipline": "acrobatics"})
-    assert kind(s) == "buy" and P(s, 0)["order"] == "acrobatics" and P(s, 0)["money"] == 2
+    assert kind(s) == "buy" and P(s, 0)["order"] == "acrobatics" and P(s, 0)["money"] == 10 - 1 - 2 - 1
     assert P(s, 0)["stamps"][:2] == [1, 1] and P(s, 0)["round_stamps"] == ["acrobatics", "singing"]
 
 

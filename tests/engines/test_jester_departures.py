@@ -1,5 +1,6 @@
-"""Jester 1.2.0: the rules departures of issue 9, each against the rule it follows (rulebook
-../shared/rules/rulebooks/jester.txt; docs/rules/jester.md, changelog), the engine contract (one
+"""Jester 1.2.0 and 1.3.0: the rules departures (1.2.0: issue 9; 1.3.0: the starting purse),
+each against the rule it follows (rulebook ../shared/rules/rulebooks/jester.txt;
+docs/rules/jester.md, changelog), the engine contract (one
 checked path, observations that share nothing) and the older rules versions, kept for the matches
 played under them."""
 
@@ -17,16 +18,17 @@ from domain.games.jester import ENGINES, JesterEngine
 from domain.playout import new_match, play
 from tests.engines.test_jester import D, P, act, board, kind, round_end
 
-V1_0, V1_1 = ENGINES["1.0.0"], ENGINES["1.1.0"]
+V1_0, V1_1, V1_2 = ENGINES["1.0.0"], ENGINES["1.1.0"], ENGINES["1.2.0"]
 
 
 def test_rules_versions():
-    """Rules versions: 1.2.0 is current; 1.0.0 and 1.1.0 stay available for the matches played
-    with them; an unknown version is refused."""
-    assert E.rules_version == "1.2.0" and get_engine("jester") is E
+    """Rules versions: 1.3.0 is current; 1.0.0, 1.1.0 and 1.2.0 stay available for the matches
+    played with them; an unknown version is refused."""
+    assert E.rules_version == "1.3.0" and get_engine("jester") is E
     assert {v: e.rules_version for v, e in rules_versions("jester").items()} == {
-        "1.0.0": "1.0.0", "1.1.0": "1.1.0", "1.2.0": "1.2.0"}
+        "1.0.0": "1.0.0", "1.1.0": "1.1.0", "1.2.0": "1.2.0", "1.3.0": "1.3.0"}
     assert get_engine("jester", "1.0.0") is V1_0 and get_engine("jester", "1.1.0") is V1_1
+    assert get_engine("jester", "1.2.0") is V1_2
     with pytest.raises(ValueError):
         JesterEngine(rules_version="0.9.0")
 
@@ -234,3 +236,38 @@ def test_rules_1_0_0_consolation_for_any_chooser():
         {"type": "favor", "favor": f} for f in (1, 5, 6, 7)]
     old = act(s, 1, {"type": "favor-consolation"}, engine=V1_0)
     assert (P(old, 1)["vp"], P(old, 1)["money"]) == (1, 7)
+
+
+# -- rules 1.3.0 -----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_starting_purse_is_two_3_coins_and_four_1_coins(n):
+    """Rules 1.3.0 - rulebook Setup: "Each player receives: ... two coins of value $3 and four of
+    value $1" (the per-player list: "6 coins (two $3 and four $1)"): $10, not $6. The components'
+    36 coins (12 x $3, 24 x $1) make exactly four such purses. So a player can take the $3 magic
+    class and still buy a $2 card and order an object on his first turn. 1.0.0-1.2.0 gave $6."""
+    for engine, purse in ((E, 10), (V1_2, 6), (V1_1, 6), (V1_0, 6)):
+        s = engine.initial_state(n, engine.check_options(n, {}))
+        assert [p["money"] for p in s["players"]] == [purse] * n
+        s = engine.step(s, CHANCE, engine.sample_chance(s, random.Random(n)))
+        s = engine.step(s, CHANCE, {"type": "start", "seat": 0})
+        assert engine.observation(s, 1)["players"]["money"] == [purse] * n
+
+
+def test_setup_markers_accept_the_two_guilds_in_either_order():
+    """Rules 1.3.0 - house rule S2: each player places "2 influence markers from his reserve in any
+    guild(s)": a pair in no order, so [5, 2] is the listed [2, 5] (1.2.0 took only [2, 5])."""
+    s = E.initial_state(2, E.check_options(2, {}))
+    s = E.step(s, CHANCE, E.sample_chance(s, random.Random(0)))
+    s = E.step(s, CHANCE, {"type": "start", "seat": 0})
+    assert {"type": "setup-guild", "guilds": [5, 2]} not in E.legal_actions(s, 0)  # listed once
+    t = E.step(s, 0, {"type": "setup-guild", "guilds": [5, 2]})
+    assert P(t, 0)["guilds"] == [0, 1, 0, 0, 1, 0] and P(t, 0)["reserve"] == 10
+    for bad in ([5, True], [5, 7], [2], [5, 2, 2], "25"):
+        with pytest.raises(IllegalAction):
+            E.step(s, 0, {"type": "setup-guild", "guilds": bad})
+    old = V1_2.initial_state(2, V1_2.check_options(2, {}))
+    old = V1_2.step(old, CHANCE, V1_2.sample_chance(old, random.Random(0)))
+    old = V1_2.step(old, CHANCE, {"type": "start", "seat": 0})
+    with pytest.raises(IllegalAction):
+        V1_2.step(old, 0, {"type": "setup-guild", "guilds": [5, 2]})
+    assert P(V1_2.step(old, 0, {"type": "setup-guild", "guilds": [2, 5]}), 0)["guilds"] == [0, 1, 0, 0, 1, 0]

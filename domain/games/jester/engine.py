@@ -69,7 +69,7 @@ class JesterEngine(Engine):
 
     def initial_state(self, num_players, options):
         opts = self.check_options(num_players, options)
-        return setup.initial_state(num_players, opts)
+        return setup.initial_state(num_players, opts, rules.start_money(self.rules_version))
 
     def num_players(self, state) -> int:
         return state["n"]

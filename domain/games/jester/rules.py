@@ -10,10 +10,11 @@ from typing import Mapping
 
 from . import city, court, guilds, round_end, scoring, setup, theater, turn
 from .core import Handler
+from .data import START_MONEY, START_MONEY_1_2
 
-CURRENT = "1.2.0"
+CURRENT = "1.3.0"
 #: Every shipped version, oldest first.
-VERSIONS = ("1.0.0", "1.1.0", CURRENT)
+VERSIONS = ("1.0.0", "1.1.0", "1.2.0", CURRENT)
 
 
 def at_least(version: str, oldest: str) -> bool:
@@ -39,7 +40,17 @@ def handlers(version: str) -> Mapping[str, Handler]:
     if at_least(version, "1.2.0"):
         # 1.2.0: Court Play B "swap any two stamps" takes the two disciplines in either order
         table["swap"] = table["swap"]._replace(canonical=court.swap_either_order)
+    if at_least(version, "1.3.0"):
+        # 1.3.0: house rule S2 "2 influence markers ... in any guild(s)": a pair in no order
+        table["setup-guild"] = table["setup-guild"]._replace(canonical=setup.setup_guilds_either_order)
     return MappingProxyType(table)
+
+
+def start_money(version: str) -> int:
+    """1.3.0 - rulebook Setup: each player receives "two coins of value $3 and four of value $1",
+    $10 (the components' 36 coins, 12 x $3 and 24 x $1, hold exactly four such purses); 1.0.0 to
+    1.2.0 gave $6, the number of coins (house rules 1.2 wrote "$6 = 2x$3 + 4x$1")."""
+    return START_MONEY if at_least(version, "1.3.0") else START_MONEY_1_2
 
 
 def shows_card_sources(version: str) -> bool:

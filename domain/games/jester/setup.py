@@ -20,12 +20,12 @@ from .data import (
 )
 
 
-def initial_state(n, options):
+def initial_state(n, options, money=START_MONEY):
     crowns = 3 if options["red_chairs"] else 2  # Red Chairs variant: 3 crowns
     players = []
     for _ in range(n):
         players.append({
-            "money": START_MONEY, "crowns": crowns, "vp": 0, "fame": 0, "f13": False,
+            "money": money, "crowns": crowns, "vp": 0, "fame": 0, "f13": False,
             "hand": [1, 1, 1, 1], "table": [0, 0, 0, 0],
             "reserve": MARKERS, "guilds": [0] * 6, "spec": [False] * 7, "boxed": 0,
             "stamps": [0] * 7, "round_stamps": [], "made": [False] * 7, "order": None,
@@ -143,6 +143,16 @@ SETUP_PAIRS = [[g, h] for g in GUILD_IDS for h in GUILD_IDS if g <= h]
 
 def legal_setup_guild(state, frame, seat):
     return [{"type": "setup-guild", "guilds": list(pair)} for pair in SETUP_PAIRS]
+
+
+def setup_guilds_either_order(action):
+    """Rules 1.3.0 - house rule S2: each player places "2 influence markers from his reserve in any
+    guild(s)": the two guilds are a pair in no order, so ``[h, g]`` is the listed ``[g, h]``."""
+    pair = action.get("guilds")
+    if action.get("type") == "setup-guild" and type(pair) is list and len(pair) == 2 \
+            and all(type(g) is int and g in GUILD_IDS for g in pair):
+        return {**action, "guilds": sorted(pair)}
+    return action
 
 
 def apply_setup_guild(state, frame, seat, action):
