@@ -41,6 +41,15 @@ def viewer() -> Viewer:
     return Viewer.player(str(service().authenticate(key).id))
 
 
+def with_invitation(match, who, view):
+    """An unlisted match's invitation code is shown to its creator only, who passes it on (the auditor
+    creates the forks it makes of a live match unlisted, and sees everything anyway)."""
+    creator = who.player_id is not None and who.player_id == match.created_by
+    if match.invitation is not None and (who.auditor or creator):
+        view["invitation_code"] = match.invitation
+    return view
+
+
 def created_headers(match) -> dict:
     """A new match's answer headers: where it is, its version, and the log position its write reached
     (``?after=`` on a read model then shows it), as every write answers."""
@@ -121,7 +130,7 @@ class Forks(MethodView):
         creator = "auditor" if who.auditor else current_player().id
         fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator))
         _, view = history().match(fork.id, who)
-        return view, 201, created_headers(fork)
+        return with_invitation(fork, who, view), 201, created_headers(fork)
 
 
 @blp.route("/<match_id>/verify")

@@ -9,7 +9,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.audit import history, viewer
+from api.audit import history, viewer, with_invitation
 from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
@@ -45,13 +45,6 @@ def caller_view(match, player):
     """The match as the caller sees it, by the one visibility policy (application/views.py)."""
     who = Viewer.spectator() if player is None else Viewer.player(str(player.id))
     return with_invitation(match, who, match_view(match, lens_for(match, who)))
-
-
-def with_invitation(match, who, view):
-    """An unlisted match's invitation code is shown to its creator only, who passes it on."""
-    if match.invitation is not None and who.player_id is not None and who.player_id == match.created_by:
-        view["invitation_code"] = match.invitation
-    return view
 
 
 def plain(view: dict, status: int, headers: dict) -> Response:

@@ -53,7 +53,8 @@ def verify(lines: Iterable[dict]) -> Verdict:
     if commitment(seed) != chance["commitment"]:
         return Verdict(False, reason="the revealed seed does not match the commitment of the first event", version=1)
     engine = get_engine(created["game"], created["rules_version"])
-    prefix_end = (created["data"].get("parent") or {}).get("prefix_end", 0)
+    parent = created["data"].get("parent")
+    prefix_end = parent.get("prefix_end", 0) if isinstance(parent, dict) else 0
     state = None
     checked = inherited = 0
     for line in lines:

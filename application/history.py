@@ -152,12 +152,19 @@ class History:
             # and the fork could never start.
             raise errors.InvalidRequest("each kept seat is for a different player")
         steps = [e for e in self.app.events.get(parent.id, lte=version) if type(e).__name__ in STEPS]
-        started = self.app.get_match(parent.id, version).state is not None
+        at_version = self.app.get_match(parent.id, version)
+        started = at_version.state is not None
+        if started and at_version.engine.to_act(at_version.state).kind == Phase.OVER:
+            raise errors.InvalidRequest(f"nothing is left to play at version {version}: the game was over; "
+                                        "fork at an earlier version")
         prefix_end = 1 + (1 + len(steps) if started else 0)
+        # The public has not seen the parent's secrets (it is live, or never revealed): the fork, which
+        # holds them all, is unlisted (seats kept or the code the auditor passes on) and is never revealed.
+        private = not (parent.status == STATUS_FINISHED and parent.reveal_at_end)
         fork = Match(
             game=parent.game, rules_version=parent.rules_version, seats=parent.num_seats,
             options=parent.options, bots=dict(parent.bots), created_by=creator_id,
-            reveal_at_end=parent.reveal_at_end, chance=new_chance(),
+            reveal_at_end=parent.reveal_at_end and not private, chance=new_chance(),
             parent={"match_id": str(parent.id), "version": version, "prefix_end": prefix_end},
             rated=False,  # a what-if replay of part of another match never counts for ratings
         )
@@ -168,10 +175,27 @@ class History:
                 replay_step(fork, type(domain_event).__name__, step_data(domain_event))
                 collect(fork)
             fork.reopen(reserved)
+        if private:
+            fork.make_unlisted(secrets.token_urlsafe(9))
         self.app._save_match(fork)
-        collect.flush()
+        collect.flush(fork)
         self._record_fork(parent.id, fork.id, version)
         return fork
+
+    def parent_prefix(self, match_id: Any, version: Any) -> Optional[tuple[bool, list]]:
+        """What a fork of ``match_id`` at ``version`` copies: whether the match had started, and its
+        steps as (kind, data); None when no such match or version is on this server."""
+        if type(match_id) is not str or type(version) is not int:
+            return None
+        try:
+            parent = self.app.read_match(match_id)
+        except errors.ServiceError:
+            return None
+        if not 1 <= version <= parent.version:
+            return None
+        steps = [(type(e).__name__, step_data(e)) for e in self.app.events.get(parent.id, lte=version)
+                 if type(e).__name__ in STEPS]
+        return self.app.get_match(parent.id, version).state is not None, steps
 
     def _record_fork(self, parent_id: Any, fork_id: Any, version: int) -> None:
         for _ in range(20):
@@ -193,7 +217,7 @@ class History:
         engine's checked step, the bookkeeping against the match), and a history that breaks any
         check is refused with its line number and the reason; nothing is saved then."""
         collect = Collector(self.app)
-        importer = Importer(collect)
+        importer = Importer(collect, parent_prefix=self.parent_prefix)
         match = importer.run(text)
         if match.status not in (STATUS_FINISHED, STATUS_CANCELLED):
             # A match in play rebuilt here would be played on by its seated players, its chance drawn
@@ -202,8 +226,14 @@ class History:
             raise importer.refuse("the history ends before the match does: only a finished or cancelled "
                                   "match is imported (fork a match to play on from a version)")
         self.app._save_match(match)
-        collect.flush()
+        collect.flush(match)
         return match
+
+
+def step_key(kind: str, data: dict) -> list:
+    """What makes a step that step: its actor and action (and a timeout's phase), not its time."""
+    actor, action = step_of(kind, data)
+    return [actor, action, data.get("phase") if kind == "TimedOut" else None]
 
 
 def step_data(domain_event: Any) -> dict:
@@ -236,8 +266,13 @@ class ImportRefused(errors.InvalidRequest):
 class Importer:
     """Reads an export line by line into a new match, checking each line before it applies it."""
 
-    def __init__(self, on_event: Callable[[Match], None] = lambda match: None) -> None:
+    def __init__(self, on_event: Callable[[Match], None] = lambda match: None,
+                 parent_prefix: Callable[[Any, Any], Optional[tuple[bool, list]]] = lambda match_id, version: None,
+                 ) -> None:
         self.on_event = on_event  # called after each applied line (snapshots.Collector)
+        # A fork's history starts with its parent's: what the parent really holds (History.parent_prefix).
+        self.parent_prefix = parent_prefix
+        self.prefix: Optional[tuple[bool, list, int]] = None  # started, steps, the last copied version
         self._match: Optional[Match] = None
         self.header: Optional[dict] = None
         self.line = 0
@@ -297,8 +332,10 @@ class Importer:
         if handler is None:
             raise self.refuse(f"unknown event {line['event']!r}")
         try:
+            if self.prefix is not None:
+                self.check_prefix(line)
             handler(line["data"], line)
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             raise self.refuse(f"malformed {line['event']} data ({error})") from None
         except (MatchError, IllegalAction) as error:
             raise self.refuse(getattr(error, "detail", str(error))) from None
@@ -329,12 +366,59 @@ class Importer:
                 self.check_seed(chance["seed"], chance)
             elif self.claimed_seed is not None:  # revealed by the Finished event (checked here first)
                 self.check_seed(self.claimed_seed, chance)
+        bots = self.checked_bots(engine, seats, bots)
         parent = data.get("parent")
+        if parent is not None:
+            self.check_parent(parent)
         self._match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
                            bots=bots, created_by=data.get("created_by"),
                            reveal_at_end=data.get("reveal_at_end", True) is not False, chance=chance,
-                           parent=parent if isinstance(parent, dict) else None,
+                           parent=parent,
                            rated=False, imported=True)  # audited, never rated or counted again
+
+    def checked_bots(self, engine: Any, seats: int, bots: Any) -> dict:
+        """The computers' seats as POST /matches takes them: seat numbers of this match, known levels."""
+        if not isinstance(bots, dict):
+            raise self.refuse("bots maps seats to computer levels")
+        levels = engine.bots()
+        for seat, level in bots.items():
+            if not (seat.isascii() and seat.isdigit() and str(int(seat)) == seat and int(seat) < seats):
+                raise self.refuse(f"computer seat {seat[:20]!r} is not a seat of this match")
+            if type(level) is not str or level not in levels:
+                raise self.refuse(f"no computer level {str(level)[:40]!r} in {engine.title}")
+        return bots
+
+    def check_parent(self, parent: Any) -> None:
+        """A fork's history: its parent must be on this server, and the copied prefix is checked
+        against the parent's own events (its chance was drawn from the parent's seed, which the fork
+        cannot prove)."""
+        if not (isinstance(parent, dict) and set(parent) == {"match_id", "version", "prefix_end"}):
+            raise self.refuse("a parent names its match_id, version and prefix_end")
+        prefix = self.parent_prefix(parent["match_id"], parent["version"])
+        if prefix is None:
+            raise self.refuse(f"the parent match {str(parent['match_id'])[:40]!r} at version "
+                              f"{str(parent['version'])[:20]} is not on this server: a fork's copied "
+                              "history is checked against its parent")
+        started, steps = prefix
+        end = 1 + (1 + len(steps) if started else 0)
+        if parent["prefix_end"] != end:
+            raise self.refuse(f"a fork of that match at that version copies its history to version {end}")
+        self.prefix = (started, steps, end)
+
+    def check_prefix(self, line: dict) -> None:
+        """A line of a fork's copied history is the parent's own, and the copy ends with Reopened."""
+        started, steps, end = self.prefix or (False, [], 1)
+        n, kind = self.line, line["event"]
+        if n == 1 or not started:
+            return
+        if n == 2 and kind != "Started":
+            raise self.refuse("a fork's history starts its copied match next")
+        if 3 <= n <= end:
+            expected_kind, expected = steps[n - 3]
+            if kind != expected_kind or not same_json(step_key(kind, line["data"]), step_key(kind, expected)):
+                raise self.refuse("this step is not the parent's at this version")
+        if n == end + 1 and kind != "Reopened":
+            raise self.refuse("a fork's copied history ends by reopening its seats")
 
     def check_seed(self, seed: Any, chance: dict) -> None:
         if type(seed) is not str or len(seed) != 64 or not all(c in "0123456789abcdef" for c in seed):
@@ -357,7 +441,7 @@ class Importer:
         if match.state is not None:
             raise self.refuse("the match was already started")
         empty = [s for s in range(match.num_seats) if match.players[s] is None and not match.is_bot(s)]
-        if empty:
+        if empty and self.prefix is None:  # a fork copies its parent's start with no seat taken
             raise self.refuse(f"started with seats {empty} empty")
         match._started()
 

@@ -107,10 +107,17 @@ class Collector:
             if stored is not None:
                 self.stored.append(stored)
 
-    def flush(self) -> None:
-        if self.stored:
-            self.app.snapshots.recorder.insert_events(self.stored)
-            self.stored = []
+    def flush(self, match: Match) -> None:
+        """Store the snapshots once ``match``'s events are saved. Its save snapshotted its last version
+        already (``take_due``), and the events are committed: a snapshot that fails is logged, never raised."""
+        stored = [s for s in self.stored if s.originator_version != match.version]
+        self.stored = []
+        if not stored:
+            return
+        try:
+            self.app.snapshots.recorder.insert_events(stored)
+        except Exception:  # noqa: BLE001 - the history is saved; a missing snapshot only costs time
+            log.exception("snapshots of match %s failed", match.id)
 
 
 def working_copy(aggregate: Any) -> Any:

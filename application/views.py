@@ -195,6 +195,8 @@ def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
     viewer's seat (``before``: the match just before the event), unless the lens sees all."""
     kind = type(domain_event).__name__
     data = event_data(domain_event)
+    if lens.kind != AUDITOR:
+        data.pop("request_key", None)  # a player's idempotency key is its own business, even once revealed
     if not lens.sees_all:
         data = redacted(kind, data, before, lens)
     if kind == "Created":

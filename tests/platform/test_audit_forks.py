@@ -1,0 +1,165 @@
+"""Forks and imports that an auditor cannot be fooled by, and that keep a live match's secrets
+(issue 11, found by probing the service): a fork's copied history is checked against its parent, a
+fork of a match the public has not seen is private, nothing is forked where the game was over, and an
+import is saved once, whatever its length."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from api import create_app
+from application import snapshots
+from infrastructure.composition import build
+from tests.platform.client import ApiClient, play_randomly
+from tests.platform.test_audit import AUDITOR, export, finished_match, post_history
+
+STEPS = ("ChanceDrawn", "MoveMade", "StepResolved", "TimedOut")
+
+
+@pytest.fixture
+def audit(settings, rng):
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), rng=rng)
+    yield container, ApiClient(create_app(container))
+    container.close()
+
+
+def listed(client, game: str, status: str) -> int:
+    """How many matches of ``game`` in ``status`` the match list holds, once it has caught up."""
+    return len(client.get("/matches", query={"game": game, "status": status, "limit": 200}).body["items"])
+
+
+def test_a_forged_parent_does_not_exempt_a_history_from_the_chance_check(audit):
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    shuffle = next(line for line in lines if line["event"] == "ChanceDrawn")
+    order = shuffle["data"]["outcome"]["order"] if isinstance(shuffle["data"]["outcome"], dict) else None
+    tampered = json.loads(json.dumps(lines))
+    outcome = tampered[shuffle["version"] - 1]["data"]["outcome"]
+    cards = outcome["order"] if order is not None else outcome
+    cards[0], cards[1] = cards[1], cards[0]  # still a legal shuffle, not the one the seed gives
+    status, problem = post_history(client, tampered)
+    assert status == 422 and problem["line"] == shuffle["version"], problem
+
+    # The same forgery claiming to be a fork whose chance came from a parent's seed: the parent must be
+    # on this server and the copied steps its own.
+    for parent in ({"match_id": "00000000-0000-0000-0000-000000000000", "version": 99, "prefix_end": 100000},
+                   {"match_id": match_id, "version": 3, "prefix_end": 100000},
+                   {"match_id": match_id, "version": len(lines) - 1, "prefix_end": len(lines) - 1},
+                   "x", {"match_id": match_id}):
+        forged = json.loads(json.dumps(tampered))
+        forged[0]["data"]["parent"] = parent
+        status, problem = post_history(client, forged)
+        assert status == 422, (parent, problem)
+    container.tasks.drain()
+    assert listed(client, "jest", "finished") == 1  # the match alone: nothing was imported
+
+
+def test_a_fork_travels_by_import_and_its_copied_prefix_is_checked(audit):
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    fork = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=keys[0])
+    assert fork.status == 201, fork.text
+    fork_id = fork.body["id"]
+    for key in keys:
+        assert client.post(f"/matches/{fork_id}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{fork_id}/start", key=keys[0]).status == 200
+    play_randomly(client, fork_id, keys, random.Random(3), settle=container.tasks.drain)
+    lines = export(client, fork_id, AUDITOR)
+    assert lines[-1]["event"] == "Finished"
+
+    status, view = post_history(client, lines)
+    assert status == 201, view
+    assert view["result"] == lines[-1]["data"]["result"] and view["lineage"]["imported"]
+    assert client.get(f"/matches/{view['id']}/verify").body["verified"]
+
+    # A step of the copied prefix that is not the parent's (a legal move all the same) is refused.
+    prefix_end = lines[0]["data"]["parent"]["prefix_end"]
+    moves = [line for line in lines[:prefix_end] if line["event"] == "MoveMade"]
+    forged = json.loads(json.dumps(lines))
+    offer = forged[moves[0]["version"] - 1]["data"]["action"]
+    offer["up"], offer["down"] = offer["down"], offer["up"]
+    status, problem = post_history(client, forged)
+    assert status == 422 and problem["line"] == moves[0]["version"], problem
+
+
+def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):
+    container, client = audit
+    keys = [client.register(f"p{i}")[1] for i in range(3)]
+    live = client.new_match("jest", 3, keys)
+    answer = client.post(f"/matches/{live}/forks", {"version": 6}, key=AUDITOR)
+    assert answer.status == 201, answer.text
+    fork = answer.body
+    assert fork["unlisted"] and fork["invitation_code"]
+    listed = client.get("/matches", query={"open": "true", "after": answer.headers["Motley-Position"],
+                                           "limit": 200}).body["items"]
+    assert fork["id"] not in {row["id"] for row in listed}
+
+    strangers = [client.register(f"s{i}")[1] for i in range(3)]
+    refused = client.post(f"/matches/{fork['id']}/seats", {}, key=strangers[0])
+    assert refused.status == 403 and refused.body["rule"] == "invitation", refused.text
+    for key in strangers:
+        assert client.post(f"/matches/{fork['id']}/seats", {"invitation_code": fork["invitation_code"]},
+                           key=key).status == 201
+    assert "invitation_code" not in client.get(f"/matches/{fork['id']}", key=strangers[0]).body
+    assert client.post(f"/matches/{fork['id']}/start", key=strangers[0]).status == 200
+    play_randomly(client, fork["id"], strangers, random.Random(4), settle=container.tasks.drain)
+    # The fork is over while its parent plays on: the parent's deal it copied stays hidden from the public.
+    assert client.get(f"/matches/{live}").body["status"] == "active"
+    ended = client.get(f"/matches/{fork['id']}").body
+    assert ended["status"] == "finished" and "state" not in ended and ended["chance"]["seed"] is None
+    public = export(client, fork["id"])
+    full = export(client, fork["id"], AUDITOR)
+    shuffles = [(p["data"], f["data"]) for p, f in zip(public, full) if f["event"] == "ChanceDrawn"]
+    assert shuffles and all(seen != whole for seen, whole in shuffles)
+
+
+def test_a_fork_where_the_game_was_over_is_refused(audit):
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    last_step = max(line["version"] for line in lines if line["event"] in STEPS)
+    for version in (last_step, lines[-1]["version"]):
+        answer = client.post(f"/matches/{match_id}/forks", {"version": version}, key=keys[0])
+        assert answer.status == 422 and "nothing is left to play" in answer.body["detail"], answer.text
+    assert client.get(f"/matches/{match_id}").body["lineage"]["forks"] == []
+    assert client.post(f"/matches/{match_id}/forks", {"version": last_step - 1}, key=keys[0]).status == 201
+
+
+def test_an_import_that_ends_on_a_snapshot_version_is_saved_once(audit):
+    container, client = audit
+    creator, joiner = client.register("creator")[1], client.register("joiner")[1]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=creator).body["id"]
+    version = client.get(f"/matches/{match_id}").body["version"]
+    for step in range(snapshots.INTERVAL - 1 - version):  # join and leave up to the version before it
+        path = "seats" if step % 2 == 0 else "leave"
+        body = {} if path == "seats" else None
+        assert client.post(f"/matches/{match_id}/{path}", body, key=joiner).status < 300
+    assert client.post(f"/matches/{match_id}/cancel", key=creator).status < 300
+    lines = export(client, match_id, AUDITOR)
+    assert lines[-1]["event"] == "Cancelled" and lines[-1]["version"] == snapshots.INTERVAL
+
+    for copies in (1, 2):  # each import answers 201 and saves one copy: a retry is never a 500
+        status, view = post_history(client, lines)
+        assert status == 201 and view["status"] == "cancelled", view
+        assert view["version"] == snapshots.INTERVAL
+        container.tasks.drain()
+        assert listed(client, "jest", "cancelled") == 1 + copies  # the match and each copy once
+
+
+def test_malformed_created_data_is_refused_at_its_line(audit):
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    for field, value in (("bots", {"7": "x"}), ("bots", {"1": "no-such-level"}), ("bots", {"01": "random"}),
+                         ("bots", {"\u0661": "random"}), ("bots", ["random"]), ("parent", "x"), ("parent", [1])):
+        forged = json.loads(json.dumps(lines))
+        forged[0]["data"][field] = value
+        status, problem = post_history(client, forged)
+        assert status == 422 and problem["line"] == 1, (field, value, problem)
+    container.tasks.drain()
+    assert listed(client, "jest", "finished") == 1  # the match alone: nothing was imported
