@@ -133,12 +133,12 @@ class MatchById(MethodView):
     def get(self, query, match_id):  # If-None-Match is documented with the other headers (api/openapi.py)
         """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
         without), now or rewound to any earlier version."""
+        who = viewer()  # a wrong key is a 401 before anything else, a 304 included
         if query["version"] is None and request.if_none_match:
             current = service().read_match(match_id)  # the version is known before any view is built
             # If-None-Match compares weakly (RFC 9110 §13.1.2): W/"12" matches version 12 too.
             if request.if_none_match.contains_weak(str(current.version)):
                 return Response(status=304, headers=headers_for(current), mimetype="application/json")
-        who = viewer()
         match, view = history().match(match_id, who, query["version"])
         view = with_invitation(service().read_match(match.id) if query["version"] else match, who, view)
         return plain(view, 200, headers_for(match))

@@ -37,6 +37,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import health, request_log
+from infrastructure.task_queues import computers_queue_name
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 MOVES_ENDPOINT = "matches.Moves"
@@ -154,9 +155,10 @@ def queue_depths(container: Any) -> list[tuple[str, int]]:
         depths.append(("outbox", waiting))
     settings: Any = getattr(container, "settings", None)
     if getattr(settings, "tasks", None) == "celery":
-        count = broker_depth(settings.broker_url, settings.queue)
-        if count is not None:
-            depths.append((settings.queue, count))
+        for queue in (settings.queue, computers_queue_name(settings.queue)):  # the computers' lane too
+            count = broker_depth(settings.broker_url, queue)
+            if count is not None:
+                depths.append((queue, count))
     return depths
 
 
@@ -201,9 +203,11 @@ def _observe(response: Response) -> Response:
         return response
     metric = instruments()
     route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    request.environ[ROUTE_KEY] = (request.method, route)  # for CpuByRoute, once the answer is sent
-    metric["latency"].labels(request.method, route).observe(time.perf_counter() - started)
-    metric["requests"].labels(request.method, route, str(response.status_code)).inc()
+    # Any token is a method on the wire: a label per one would let anyone grow the series without bound.
+    method = request.method if request.method in KNOWN_METHODS else "other"
+    request.environ[ROUTE_KEY] = (method, route)  # for CpuByRoute, once the answer is sent
+    metric["latency"].labels(method, route).observe(time.perf_counter() - started)
+    metric["requests"].labels(method, route, str(response.status_code)).inc()
     if request.endpoint == MOVES_ENDPOINT and request.method == "POST":
         if response.status_code == 201 and "Idempotent-Replayed" not in response.headers:
             metric["moves"].inc()
@@ -213,6 +217,7 @@ def _observe(response: Response) -> Response:
 
 
 ROUTE_KEY = "motley.route"
+KNOWN_METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 
 class CpuByRoute:

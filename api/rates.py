@@ -114,7 +114,11 @@ def kinds_of_request() -> list[tuple[str, str]]:
         kinds.append(("create", player))
         body = request.get_json(silent=True)
         if isinstance(body, dict) and isinstance(body.get("seats"), int) and isinstance(body.get("computers"), dict):
-            if len(body["computers"]) >= body["seats"]:
+            # Computers play every seat; or all but one, whose player, absent past a turn limit, hands
+            # it to the computer too (on_timeout "computer", from 0.1 s): a whole match of computer moves.
+            limit = body.get("turn_limit")
+            hands_over = isinstance(limit, dict) and limit.get("on_timeout", "computer") == "computer"
+            if len(body["computers"]) >= body["seats"] - (1 if hands_over else 0):
                 kinds.append(("computer_only", player))
     if method == "POST" and endpoint == "matches.Moves" and player:
         kinds.append(("moves", player))

@@ -120,12 +120,22 @@ class TurnLimit(StrictSchema):
                                                         "(computer), or the others may claim the match (claim)"})
 
 
+#: A seat number as a JSON key: ASCII digits with no leading zero ("1", never "01", "١" or "1\n"), so
+#: that two keys never name one seat and no key is too long to read as a number.
+SEAT_NUMBER_PATTERN = "^(0|[1-9][0-9]{0,2})$"
+
+
+def seat_number(value: str) -> None:
+    if re.fullmatch("0|[1-9][0-9]{0,2}", value) is None:
+        raise ValidationError("A seat number: 0, 1, 2, ... in ASCII digits, without leading zeros.")
+
+
 class CreateMatch(StrictSchema):
     game = fields.String(required=True)
     seats = Int(required=True, validate=validate.Range(min=1, max=12))
     options = fields.Dict(keys=fields.String(), load_default=dict)
     computers = fields.Dict(
-        keys=fields.String(validate=validate.Regexp(r"^\d+$")),
+        keys=fields.String(validate=seat_number, metadata={"pattern": SEAT_NUMBER_PATTERN}),
         values=fields.String(),
         load_default=dict,
         metadata={"description": 'Seats given to computer opponents: {"2": "strong"}'},

@@ -18,6 +18,7 @@ the one :func:`History.import_history` takes).
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from datetime import datetime
 from typing import Any, Callable, Iterator, Optional
@@ -143,7 +144,8 @@ class History:
         if not 1 <= version <= parent.version:
             raise errors.InvalidRequest(f"fork at a version from 1 to {parent.version}")
         for seat, player_id in reserved.items():
-            if not (seat.isdigit() and str(int(seat)) == seat and int(seat) < parent.num_seats) \
+            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3 and str(int(seat)) == seat
+                    and int(seat) < parent.num_seats) \
                     or parent.is_bot(int(seat)):
                 raise errors.InvalidRequest(f"seat {seat} cannot be kept: it is not a free seat of this game")
             self.app.get_player(player_id)
@@ -315,6 +317,8 @@ class Importer:
     def read(self, line: Any) -> None:
         if not (isinstance(line, dict) and is_plain_json(line)):
             raise self.refuse("not a JSON object")
+        if holds_control_characters(line):  # as every name the API takes (a NUL cannot even be stored)
+            raise self.refuse("a string holds control characters")
         for key, kind in (("game", str), ("rules_version", str), ("version", int), ("event", str), ("data", dict)):
             if type(line.get(key)) is not kind:
                 raise self.refuse(f"'{key}' must be a {kind.__name__}")
@@ -367,6 +371,8 @@ class Importer:
             elif self.claimed_seed is not None:  # revealed by the Finished event (checked here first)
                 self.check_seed(self.claimed_seed, chance)
         bots = self.checked_bots(engine, seats, bots)
+        if data.get("created_by") is not None and type(data["created_by"]) is not str:
+            raise self.refuse("created_by is a player id")
         parent = data.get("parent")
         if parent is not None:
             self.check_parent(parent)
@@ -382,7 +388,8 @@ class Importer:
             raise self.refuse("bots maps seats to computer levels")
         levels = engine.bots()
         for seat, level in bots.items():
-            if not (seat.isascii() and seat.isdigit() and str(int(seat)) == seat and int(seat) < seats):
+            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3 and str(int(seat)) == seat
+                    and int(seat) < seats):
                 raise self.refuse(f"computer seat {seat[:20]!r} is not a seat of this match")
             if type(level) is not str or level not in levels:
                 raise self.refuse(f"no computer level {str(level)[:40]!r} in {engine.title}")
@@ -431,6 +438,8 @@ class Importer:
         seat, player_id, name = data["seat"], data["player_id"], data["name"]
         if type(seat) is not int or type(player_id) is not str or type(name) is not str:
             raise self.refuse("a seat is an int, its player id and name strings")
+        if not 1 <= len(name) <= 40 or len(player_id) > 100:  # a player's name as POST /players takes it
+            raise self.refuse("a player's name is 1 to 40 characters")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)
@@ -680,6 +689,19 @@ class Importer:
         if not verdict.ok:
             self.line = verdict.version or self.line
             raise self.refuse(verdict.reason or "a chance outcome is not the one the seed gives")
+
+
+CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def holds_control_characters(value: Any) -> bool:
+    if isinstance(value, str):
+        return CONTROL_CHARACTERS.search(value) is not None
+    if isinstance(value, dict):
+        return any(holds_control_characters(k) or holds_control_characters(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(holds_control_characters(v) for v in value)
+    return False
 
 
 def revealed_seed(rows: list[str]) -> Optional[str]:

@@ -452,6 +452,8 @@ class Motley(Application):
                        by_player=False)
         except errors.StaleVersion:
             return False  # the match moved on: a later task will ask again
+        except errors.TimeIsUp:
+            return False  # the search outlasted a timed phase: its timeout closes it (house rule 4.5), no fault
         return True
 
     def resolve_automatic_step(self, match_id: Any) -> bool:

@@ -161,5 +161,14 @@ def test_malformed_created_data_is_refused_at_its_line(audit):
         forged[0]["data"][field] = value
         status, problem = post_history(client, forged)
         assert status == 422 and problem["line"] == 1, (field, value, problem)
+    seated = next(line for line in lines if line["event"] == "SeatTaken")
+    for field, value in (("name", "ann\u0000"), ("name", "bell\u0007"), ("name", ""), ("name", "x" * 41)):
+        forged = json.loads(json.dumps(lines))
+        forged[seated["version"] - 1]["data"][field] = value
+        status, problem = post_history(client, forged)
+        assert status == 422 and problem["line"] == seated["version"], (field, value, problem)
+    forged = json.loads(json.dumps(lines))
+    forged[0]["data"]["created_by"] = 5
+    assert post_history(client, forged)[0] == 422
     container.tasks.drain()
     assert listed(client, "jest", "finished") == 1  # the match alone: nothing was imported

@@ -54,6 +54,20 @@ def test_huge_integers_in_queries_are_422(table):
     assert client.get(f"/matches/{match_id}/events", query={"after": "99999999999999999999"}).status == 422
 
 
+def test_a_computer_seat_is_named_by_one_spelling_only(client):
+    """Seat keys are ASCII digits without leading zeros: "01" beside "1" silently dropped a level,
+    "١" (Arabic-Indic one) took seat 1, and 5,000 digits could not even be read as a number (500)."""
+    _, key = client.register("ann")
+    before = client.get("/matches", query={"limit": 200}).body["items"]
+    for computers in ({"9" * 5000: "random"}, {"1": "basic", "01": "mcts"}, {"\u0661": "basic"},
+                      {"\U0001d7cf": "random"}, {"1\n": "random"}, {"-1": "random"}):
+        answer = client.post("/matches", {"game": "jest", "seats": 3, "computers": computers}, key=key)
+        assert answer.status == 422 and answer.body["type"].endswith("validation"), answer.text
+    assert client.get("/matches", query={"limit": 200}).body["items"] == before  # nothing was created
+    made = client.post("/matches", {"game": "jest", "seats": 3, "computers": {"1": "basic", "2": "random"}}, key=key)
+    assert made.status == 201 and [seat["computer"] for seat in made.body["seats"]] == [None, "basic", "random"]
+
+
 def test_nul_in_list_filters_is_422(client):
     for query in ({"player": "a\x00b"}, {"game": "jest\x00"}):
         answer = client.get("/matches", query=query)
@@ -225,6 +239,14 @@ def test_match_creation_moves_and_computer_only_matches_are_rate_limited_per_pla
     assert first.status == 201, first.text
     again = limited.post("/matches", {"game": "le-bouffon", "seats": 3, **computers}, key=ann)
     assert again.status == 429 and "computer only" in again.body["detail"]
+    # One human seat left to the computer after a turn limit: a match of computer moves all the same.
+    handed = {"game": "le-bouffon", "seats": 3, "computers": {"1": "random", "2": "random"},
+              "turn_limit": {"seconds": 0.1, "on_timeout": "computer"}}
+    assert limited.post("/matches", handed, key=ann).status == 429
+    _, cy = limited.register("cy")
+    assert limited.post("/matches", handed, key=cy).status == 201  # cy's own budget
+    assert limited.post("/matches", {**handed, "turn_limit": {"seconds": 0.1, "on_timeout": "claim"}},
+                        key=cy).status == 201  # claimed, never played by the computer
     assert limited.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
     assert limited.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 429
     match_id = limited.post("/matches", {"game": "jest", "seats": 3}, key=bob).body["id"]

@@ -24,6 +24,8 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     assert client.get(path, key=keys[0], headers={"If-None-Match": etag}).status == 304
     assert client.get(path, headers={"If-None-Match": '"1"'}).status == 200  # an older version: the view
     assert client.get(path, key=keys[0], headers={"If-None-Match": f"W/{etag}"}).status == 304  # weak: §13.1.2
+    wrong = client.get(path, key="not-a-key", headers={"If-None-Match": etag})  # credentials first: no 304
+    assert wrong.status == 401 and wrong.body["type"] == "urn:motley:problem:unauthenticated", wrong.text
     hand = read.body["observation"]["hand"]
     offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
     stale = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f'"{read.body["version"] - 1}"'})

@@ -72,6 +72,18 @@ def test_a_move_counts_and_its_latency_is_labelled_by_route(client):
     assert "motley_task_queue_depth" in after
 
 
+def test_an_unknown_method_is_one_label_however_many_are_sent(client):
+    """Anyone may send any token as a method (a 405): one series per token would grow without bound."""
+    before = scrape(client)
+    for method in ("FOO", "M1234", "Q" * 3000):
+        assert client.http.open("/games", method=method).status_code == 405
+    after = scrape(client)
+    count = "motley_http_requests_total"
+    assert sample(after, count, method="other", route="unmatched", status="405") == \
+        sample(before, count, method="other", route="unmatched", status="405") + 3
+    assert "FOO" not in after and "QQQ" not in after and "M1234" not in after
+
+
 def test_the_cpu_of_each_route_is_counted_a_streams_whole_life_included(client):
     """motley_http_request_cpu_seconds_total: the CPU of the threads that served a route (a stream's
     frames and heartbeats included), by route, never more than the process spent meanwhile."""

@@ -129,3 +129,40 @@ def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
         assert app.close_timed_phase(match_id, phase) is False  # delivered twice, closed once
     finally:
         container.close()
+
+
+def test_a_computer_move_past_the_deadline_is_no_fault(settings, caplog):
+    """A computer's task that arrives after its timed phase closed (its search waited in the computers'
+    queue) finds the move refused: it gives up quietly, as for a stale version, and the timeout closes
+    the phase (house rule 4.5). It was logged as a failed task, with a traceback."""
+    clock = Clock()
+    queue = RecordingTaskQueue()
+    container = build(settings, tasks=queue, clock=clock)
+    try:
+        app = container.app
+        ann = app.authenticate(app.register_player("ann")[1])
+        match_id = app.create_match(ann, "tumult-royale", 2, {"tax_seconds": 20}, {1: "random"})
+        app.join_match(match_id, ann)
+        app.start_match(match_id, ann)
+        rng = random.Random(3)
+        match = app.get_match(match_id)
+        for _ in range(500):
+            match = app.get_match(match_id)
+            if match.timer is not None and match.timer["phase"].startswith("tax-") and 1 in match.to_act().seats:
+                break
+            clock.now += timedelta(seconds=1)
+            turn = match.to_act()
+            if 0 in turn.seats:
+                app.submit_move(match_id, ann, rng.choice(match.engine.legal_actions(match.state, 0)))
+            elif 1 in turn.seats:
+                app.play_computer_move(match_id, 1)
+            else:
+                app.resolve_automatic_step(match_id)
+        assert match.timer is not None and 1 in match.to_act().seats, "no tax phase for the computer"
+        clock.now = match.timer["deadline"] + timedelta(milliseconds=1)
+        with caplog.at_level("ERROR"):
+            assert app.play_computer_move(match_id, 1) is False
+        assert app.get_match(match_id).version == match.version  # nothing appended
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    finally:
+        container.close()
