@@ -501,8 +501,11 @@ async function tournament(id) {
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
   const drawStandings = async () => {
-    const [t, standings] = await Promise.all([get(`/tournaments/${id}`), fresh(`/tournaments/${id}/standings`)]);
-    const status = standings.status || t.status;
+    // The standings first, the tournament after: read side by side, the tournament could be read before
+    // the last table's result reached it while the standings (read later, after /health) say finished.
+    const standings = await fresh(`/tournaments/${id}/standings`);
+    const t = await get(`/tournaments/${id}`);
+    const status = t.status;
     fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
     fill(standingsBox, h("table", { class: "grid" },
