@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from application.history import CONTROL_CHARACTERS, SEAT_KEY
 
 
 class StrictSchema(Schema):
@@ -41,7 +41,6 @@ MAX_INT = 2**31 - 1
 #: No control characters (C0, DEL, C1) and no lone surrogates: a NUL cannot be stored in PostgreSQL
 #: text or jsonb, a lone surrogate cannot be encoded as UTF-8, and the others only serve to forge what
 #: other clients display.
-CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 #: The same rule for the OpenAPI document (an ECMA-262 pattern; lone surrogates cannot be sent as UTF-8).
 NO_CONTROL_CHARACTERS_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$"
 
@@ -126,7 +125,7 @@ SEAT_NUMBER_PATTERN = "^(0|[1-9][0-9]{0,2})$"
 
 
 def seat_number(value: str) -> None:
-    if re.fullmatch("0|[1-9][0-9]{0,2}", value) is None:
+    if SEAT_KEY.fullmatch(value) is None:
         raise ValidationError("A seat number: 0, 1, 2, ... in ASCII digits, without leading zeros.")
 
 

@@ -144,9 +144,7 @@ class History:
         if not 1 <= version <= parent.version:
             raise errors.InvalidRequest(f"fork at a version from 1 to {parent.version}")
         for seat, player_id in reserved.items():
-            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3 and str(int(seat)) == seat
-                    and int(seat) < parent.num_seats) \
-                    or parent.is_bot(int(seat)):
+            if not is_seat_key(seat, parent.num_seats) or parent.is_bot(int(seat)):
                 raise errors.InvalidRequest(f"seat {seat} cannot be kept: it is not a free seat of this game")
             self.app.get_player(player_id)
         if len(set(reserved.values())) < len(reserved):
@@ -388,8 +386,7 @@ class Importer:
             raise self.refuse("bots maps seats to computer levels")
         levels = engine.bots()
         for seat, level in bots.items():
-            if not (seat.isascii() and seat.isdigit() and len(seat) <= 3 and str(int(seat)) == seat
-                    and int(seat) < seats):
+            if not is_seat_key(seat, seats):
                 raise self.refuse(f"computer seat {seat[:20]!r} is not a seat of this match")
             if type(level) is not str or level not in levels:
                 raise self.refuse(f"no computer level {str(level)[:40]!r} in {engine.title}")
@@ -689,6 +686,15 @@ class Importer:
         if not verdict.ok:
             self.line = verdict.version or self.line
             raise self.refuse(verdict.reason or "a chance outcome is not the one the seed gives")
+
+
+SEAT_KEY = re.compile("0|[1-9][0-9]{0,2}")
+
+
+def is_seat_key(seat: Any, seats: int) -> bool:
+    """A seat of a match of ``seats`` seats, named as JSON keys name it (POST /matches' ``computers``):
+    ASCII digits without leading zeros ("01" beside "1" would name one seat twice; "١" is a digit)."""
+    return isinstance(seat, str) and SEAT_KEY.fullmatch(seat) is not None and int(seat) < seats
 
 
 CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
