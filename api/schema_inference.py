@@ -6,7 +6,10 @@ observation and the spectator's. They are committed and served by ``GET /games/{
 tests/platform/test_discovery.py checks them against other random matches. Run it again when a
 game's rules version changes what it emits:
 
-    .venv/bin/python -m api.schema_inference [matches per player count, default 12]
+    .venv/bin/python -m api.schema_inference [matches per player count, default 12] [game ...]
+
+Fool's Crown 1.3.0 was inferred from 48 matches per count: its Noble Exchange (a hand with no Squire
+and nothing to commit) did not come up in 12 or 24.
 """
 
 from __future__ import annotations
@@ -75,8 +78,11 @@ def document(name: str, engine, matches: int) -> dict:
 
 def main() -> None:
     matches = int(sys.argv[1]) if len(sys.argv) > 1 else 12
+    only = set(sys.argv[2:])
     OUT.mkdir(exist_ok=True)
     for name, engine in available_engines().items():
+        if only and name not in only:
+            continue
         path = OUT / f"{name}.json"
         path.write_text(json.dumps(document(name, engine, matches), indent=1, sort_keys=True) + "\n")
         print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size} bytes")

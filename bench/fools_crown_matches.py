@@ -39,15 +39,17 @@ def play_match(engine: Engine, levels: Sequence[str], seed: int, options: Option
     return outcome.result
 
 
-def win_shares(engine: Engine, levels: Sequence[str], matches: int, num_players: int, seed: int = 0) -> dict:
+def win_shares(engine: Engine, levels: Sequence[str], matches: int, num_players: int, seed: int = 0,
+               options: Optional[dict] = None) -> dict:
     """Win share of each bot level over ``matches`` matches of ``num_players`` seats, the levels
     seated alternately (level i of a two-level pairing sits at seats i, i+2 ... in even matches and is
-    swapped in odd ones). A shared win counts fractionally. Returns {level: share of matches won}."""
+    swapped in odd ones), with the match ``options`` (None: the defaults; for fools-crown e.g. the
+    ``commit_order``). A shared win counts fractionally. Returns {level: share of matches won}."""
     wins = {level: 0.0 for level in levels}
     for index in range(matches):
         order = list(levels) if index % 2 == 0 else list(reversed(levels))
         seating = [order[i % len(order)] for i in range(num_players)]
-        winners = play_match(engine, seating, seed + index).winners
+        winners = play_match(engine, seating, seed + index, options).winners
         for seat in winners:
             wins[seating[seat]] += 1 / len(winners)
     return {level: wins[level] / matches for level in levels}

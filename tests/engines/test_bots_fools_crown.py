@@ -21,6 +21,9 @@ ENGINE = get_engine("fools-crown")
 LEVELS = ("random", "basic", "strong", "mcts")
 #: A small budget keeps whole matches quick in a test; the shipped budget is used on single moves.
 QUICK = {"mcts": lambda bot: bot.with_budget(iterations=200)}
+#: The sealed simultaneous commits (FC-SEAL), an option since rules 1.3.0; no options: house rule 3.4
+#: step 2's seat order.
+SEALED = {"commit_order": "simultaneous"}
 
 
 def bot(level):
@@ -65,7 +68,7 @@ def test_the_shipped_search_answers_with_a_legal_move():
     assert ENGINE.bots()["mcts"](ENGINE.observation(state, seat), legal, random.Random(0)) in legal
 
 
-@pytest.mark.parametrize("players,options", [(2, {}), (3, {"commit_order": "seat-order"}), (4, {})])
+@pytest.mark.parametrize("players,options", [(2, SEALED), (3, {}), (4, SEALED)])
 def test_the_determinisation_shows_the_seat_its_observation(players, options):
     for state, seat in decisions(players, players, options):
         observation = ENGINE.observation(state, seat)
@@ -109,7 +112,7 @@ def test_the_search_keeps_the_rules_version():
     assert search_bot(ENGINE).with_budget(iterations=10).engine is ENGINE
 
 
-@pytest.mark.parametrize("players,options", [(2, {}), (3, {"commit_order": "seat-order"}), (4, {})])
+@pytest.mark.parametrize("players,options", [(2, SEALED), (3, {}), (4, SEALED)])
 def test_the_playouts_strong_plays_exactly_as_strong(players, options):
     """The playouts' ``strong`` (no legal actions listed, the hot path) chooses what ``strong_bot``
     chooses from the observation, at every decision of matches where some seats play at random (so
@@ -160,6 +163,23 @@ def test_the_fast_playouts_keep_the_engines_odds(players):
     assert abs(fast - slow) / count < 0.06, (fast / count, slow / count)
 
 
+@pytest.mark.parametrize("options,first", [({}, [2, 0, 1]), (SEALED, [0, 1, 2])])
+def test_the_fast_playouts_commit_in_the_matchs_order(options, first):
+    """The fast copy of the rules commits as the match does: with seat-order commits (house rule 3.4
+    step 2, the default since 1.3.0) from the round's leader on, here seat 2; with sealed ones (FC-SEAL,
+    any order is theirs) from seat 0."""
+    state = next(s for s, _ in decisions(31, 3, options) if s["stage"] == "commit" and not any(s["done"]))
+    state = dict(state, leader=2 if state["leader"] is not None else None)
+    seen = []
+
+    def policy(hand, seat, can_gamble, crowns, jokers, centre):
+        seen.append(seat)
+        return fc._strong_commit(hand, crowns[seat], 3, can_gamble)
+
+    fc._simulate(state, random.Random(0), ENGINE.rules, stop=state["round"] + 1, policies=[policy] * 3)
+    assert [seat for k, seat in enumerate(seen) if k == 0 or seat != seen[k - 1]][:3] == first
+
+
 def engine_playout(state, seat, rng):
     """The seat's share of the win when every seat plays on as ``strong``, on the engine."""
     outcome = play(ENGINE, state, rng, lambda s, t, legal, r: fc.strong_bot(ENGINE.observation(s, t), legal, r))
@@ -167,7 +187,7 @@ def engine_playout(state, seat, rng):
     return 1 / len(winners) if seat in winners else 0.0
 
 
-@pytest.mark.parametrize("players,options", [(2, {}), (3, {"commit_order": "seat-order"})])
+@pytest.mark.parametrize("players,options", [(2, SEALED), (3, {})])
 def test_the_samples_commit_the_hidden_cards_as_strong_would(players, options):
     """``_modelled``: the sampled state shows the seat its observation, and every commit the seat
     cannot see is the one ``strong`` makes from the sampled hand it came from (in matches of

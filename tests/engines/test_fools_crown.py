@@ -4,6 +4,8 @@ engine decision documented in docs/rules/fools-crown.md (FC-...)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase
@@ -11,14 +13,18 @@ from domain.games.fools_crown import ENGINE
 from domain.games.fools_crown.cards import ALL_CARDS, CROWNS, DRAW_DECK, JOKERS
 from domain.games.fools_crown.engine import commit_strength
 
+#: The sealed simultaneous commits (FC-SEAL), an option since rules 1.3.0 made house rule 3.4 step 2's
+#: seat order the default: the cases that do not turn on the commit order use it, named explicitly.
+SEALED = {"commit_order": "simultaneous"}
+
 
 def board(hands, deck_top=(), jokers=None, crowns=None, centre=None, discard=(), rnd=1, cap=True, leader=None):
     """A match in the commit phase of round ``rnd`` with the given hands; the rest of the cards in the
-    deck below ``deck_top`` (Jokers not held at the very bottom), so all 54 cards are accounted for."""
+    deck below ``deck_top`` (Jokers not held at the very bottom), so all 54 cards are accounted for.
+    Without a ``leader`` the commits are sealed and simultaneous (FC-SEAL); with one they go in seat
+    order from it (house rule 3.4 step 2)."""
     n = len(hands)
-    options = {"safety_cap": cap}
-    if leader is not None:
-        options["commit_order"] = "seat-order"
+    options = {"safety_cap": cap, "commit_order": "simultaneous" if leader is None else "seat-order"}
     state = ENGINE.initial_state(n, options)
     jokers = jokers or [[] for _ in range(n)]
     crowns = crowns or [[] for _ in range(n)]
@@ -447,7 +453,7 @@ def test_reshuffle_discards_when_the_deck_runs_out():
 def test_initial_deal_jokers_revealed_and_replaced():
     """Rulebook: "Jokers are displayed separately when drawn ... a replacement card is drawn to keep five
     playable cards" (house rule 3.4: also when dealt)."""
-    s = ENGINE.initial_state(2, {})
+    s = ENGINE.initial_state(2, SEALED)
     assert ENGINE.to_act(s).kind == Phase.CHANCE and ENGINE.chance_outcomes(s) is None
     order = ["JOKER1"] + [c for c in DRAW_DECK if c != "JOKER1"]
     s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
@@ -534,10 +540,12 @@ def test_challenge_malformed_target_refused():
 
 
 def test_options_and_player_counts():
-    """2 to 4 players (house rule 3.4); safety_cap is a bool."""
-    assert ENGINE.check_options(2, {}) == {"safety_cap": True, "commit_order": "simultaneous"}
+    """2 to 4 players (house rule 3.4); safety_cap is a bool; commit_order is seat-order by default (house
+    rule 3.4 step 2, rules 1.3.0) or simultaneous (FC-SEAL)."""
+    assert ENGINE.check_options(2, {}) == {"safety_cap": True, "commit_order": "seat-order"}
     assert ENGINE.check_options(4, {"safety_cap": False})["safety_cap"] is False
     assert ENGINE.check_options(3, {"commit_order": "seat-order"})["commit_order"] == "seat-order"
+    assert ENGINE.check_options(3, SEALED)["commit_order"] == "simultaneous"
     for players, options in (
         (1, {}), (5, {}), (2, {"safety_cap": 1}), (3, {"cap": True}), (2, {"commit_order": "clockwise"}),
     ):
@@ -545,7 +553,7 @@ def test_options_and_player_counts():
             ENGINE.check_options(players, options)
 
 
-# -- Seat-order commits (option commit_order = "seat-order") ---------------------------------------
+# -- Seat-order commits (commit_order = "seat-order", the default since rules 1.3.0) -----------------
 def test_seat_order_round_one_leader_is_random():
     """House rule 3.4 step 2 "round 1: random": a public CHANCE step picks the first committer."""
     s = ENGINE.initial_state(3, {"commit_order": "seat-order"})
@@ -586,3 +594,101 @@ def test_seat_order_without_winner_passes_the_lead_on():
     s = commit(commit(s, 1, "QS", "2C"), 0, "KH", "8H")
     s = auto(roll(roll(s, 0, [1, 1]), 1, [1, 1]))
     assert s["round"] == 2 and s["leader"] == 0 and ENGINE.to_act(s).seats == (0,)
+
+
+# -- Seat-order commits as the default (rules 1.3.0; house rule 3.4 step 2) ----------------------------
+HAND_C = ["JD", "5C", "10D", "3H", "4S"]
+
+
+def dealt_by_default(hands, deck_top=()):
+    """A match created with no options at all (so under rules 1.3.0 with house rule 3.4 step 2's seat
+    order), its initial shuffle dealing ``hands`` (one card at a time in seat order, FC-DEAL) and then
+    ``deck_top``; the Jokers at the very bottom."""
+    n = len(hands)
+    s = ENGINE.initial_state(n, {})
+    assert s["options"]["commit_order"] == "seat-order"
+    top = [hands[seat][k] for k in range(5) for seat in range(n)] + list(deck_top)
+    rest = [c for c in DRAW_DECK if c not in top and c not in JOKERS] + list(JOKERS)
+    return ENGINE.step(s, CHANCE, {"type": "shuffle", "order": top + rest})
+
+
+def test_by_default_round_one_draws_its_first_committer_by_a_public_chance_step():
+    """House rule 3.4 step 2 "(round 1: random)", the default since rules 1.3.0: after the deal a CHANCE
+    step, each seat 1/3 and shown to everyone, names round 1's first committer; nobody commits before it."""
+    s = dealt_by_default([HAND_A, HAND_B, HAND_C])
+    assert s["stage"] == "first-player" and s["leader"] is None
+    assert ENGINE.to_act(s).kind == Phase.CHANCE
+    assert ENGINE.legal_actions(s, 0) == []
+    outcomes = ENGINE.chance_outcomes(s)
+    assert outcomes == [({"type": "first-player", "seat": seat}, 1 / 3) for seat in range(3)]
+    pick = {"type": "first-player", "seat": 2}
+    assert ENGINE.chance_is_public(s, pick)
+    assert all(ENGINE.redact(s, CHANCE, pick, viewer) == pick for viewer in (None, 0, 1, 2))
+    s = ENGINE.step(s, CHANCE, pick)
+    assert s["stage"] == "commit" and s["leader"] == 2 and ENGINE.to_act(s).seats == (2,)
+    assert ENGINE.public_observation(s)["leader"] == 2 and ENGINE.public_observation(s)["to_act"] == [2]
+
+
+def test_by_default_an_out_of_turn_commit_is_refused_and_each_face_up_card_is_shown_at_once():
+    """House rule 3.4 step 2: "in seat order ... each player places a Noble + a Squire ... The higher card
+    is face up, the lower face down (this makes 'displayed face up' meaningful)". By default (1.3.0) only
+    the seat whose turn it is may act (the engine's turn-order rule refuses the others); each commit's
+    face-up card is shown to every seat and spectator as soon as it is made, so the later seats commit
+    knowing it; the face-down card stays hidden from all but its owner until the round is resolved."""
+    s = ENGINE.step(dealt_by_default([HAND_A, HAND_B, HAND_C]), CHANCE, {"type": "first-player", "seat": 2})
+    for seat, cards in ((0, ["KH", "8H"]), (1, ["QS", "9S"])):
+        refused = illegal(s, seat, {"type": "commit", "cards": cards})
+        assert refused.rule == "fools-crown turn order" and "not this seat's turn" in str(refused)
+        assert ENGINE.legal_actions(s, seat) == []
+        with pytest.raises(IllegalAction):
+            ENGINE.step(s, seat, {"type": "commit", "cards": cards})
+    illegal(s, 0, {"type": "gamble", "cards": ["2S"]})  # nor anything else out of turn
+
+    action = {"type": "commit", "cards": ["5C", "JD"]}  # the Noble (10) goes up, the 5 down
+    assert [ENGINE.redact(s, 2, action, viewer) for viewer in (None, 0, 1)] == [{"type": "commit", "up": "JD"}] * 3
+    s = act(s, 2, action)
+    assert s["commits"][2] == ["JD", "5C"]
+    views = {viewer: ENGINE.observation(s, viewer) for viewer in (0, 1)}
+    views[None] = ENGINE.public_observation(s)
+    for viewer, view in views.items():
+        assert view["commits"] == [None, None, ["JD", None]], viewer  # shown at once, to all
+        assert "5C" not in json.dumps(view), viewer  # the face-down card is hidden
+    assert ENGINE.observation(s, 2)["commits"][2] == ["JD", "5C"]  # its owner sees both
+    assert ENGINE.to_act(s).seats == (0,)  # next in seat order: left of seat 2
+    illegal(s, 1, {"type": "commit", "cards": ["QS", "9S"]})
+
+    s = commit(s, 0, "KH", "8H")
+    assert ENGINE.observation(s, 1)["commits"] == [["KH", None], None, ["JD", None]]
+    assert ENGINE.to_act(s).seats == (1,)
+    s = commit(s, 1, "QS", "9S")
+    assert s["stage"] == "roll"
+    assert ENGINE.public_observation(s)["commits"] == [["KH", None], ["QS", None], ["JD", None]]
+    for seat in range(3):
+        s = roll(s, seat, [6, 6])
+    assert ENGINE.public_observation(s)["commits"] == [["KH", None], ["QS", None], ["JD", None]]
+    s = auto(s)  # the reveal: 19, 20, 15
+    assert ENGINE.public_observation(s)["commits"] == [["KH", "8H"], ["QS", "9S"], ["JD", "5C"]]
+
+
+def test_by_default_later_rounds_start_left_of_the_previous_rounds_winner():
+    """House rule 3.4 step 2 "in seat order starting left of the previous round's winner": round 1 began
+    with seat 2 and seat 1 won it (Q+9 of spades with a Royal Alliance, 20), so round 2 begins with seat 2
+    (left of the winner; not seat 0, left of round 1's first committer), with no chance step, and goes
+    on 2, 0, 1."""
+    s = dealt_by_default([HAND_A, HAND_B, HAND_C], deck_top=["2H", "3S", "4H", "5S", "6D", "7D"])
+    s = ENGINE.step(s, CHANCE, {"type": "first-player", "seat": 2})
+    for seat, cards in ((2, ["JD", "5C"]), (0, ["KH", "8H"]), (1, ["QS", "9S"])):
+        s = act(s, seat, {"type": "commit", "cards": cards})
+    for seat in range(3):
+        s = roll(s, seat, [6, 6])
+    s = auto(s)
+    assert s["winner"] == 1
+    s = act(s, 1, {"type": "claim", "crown": "AS"})
+    assert s["round"] == 2 and s["stage"] == "commit" and s["leader"] == 2
+    assert ENGINE.to_act(s).seats == (2,) and ENGINE.public_observation(s)["to_act"] == [2]
+    order = []
+    while s["stage"] == "commit":
+        (seat,) = ENGINE.to_act(s).seats
+        order.append(seat)
+        s = act(s, seat, next(a for a in ENGINE.legal_actions(s, seat) if a["type"] == "commit"))
+    assert order == [2, 0, 1]

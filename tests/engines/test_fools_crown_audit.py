@@ -13,15 +13,27 @@ from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase
 from domain.games.fools_crown import ENGINE
 from domain.games.fools_crown.cards import ALL_CARDS, CROWNS, DRAW_DECK, JOKERS
 from domain.games.fools_crown.engine import commit_strength
-from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, act, auto, board, commit, illegal, roll
+from tests.engines.test_fools_crown import (
+    HAND_A,
+    HAND_B,
+    SEALED,
+    _all_cards,
+    act,
+    auto,
+    board,
+    commit,
+    illegal,
+    roll,
+)
 
 PLAYABLE = [c for c in DRAW_DECK if c not in JOKERS]
 
 
 def dealt(order, players=2, options=None):
-    """A match whose initial shuffle was ``order`` (completed with the rest of the draw deck)."""
+    """A match whose initial shuffle was ``order`` (completed with the rest of the draw deck); its
+    commits sealed and simultaneous (FC-SEAL) unless ``options`` say otherwise."""
     rest = [c for c in DRAW_DECK if c not in order]
-    s = ENGINE.initial_state(players, options or {})
+    s = ENGINE.initial_state(players, options or SEALED)
     return ENGINE.step(s, CHANCE, {"type": "shuffle", "order": list(order) + rest})
 
 

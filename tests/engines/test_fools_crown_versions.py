@@ -1,4 +1,4 @@
-"""Fool's Crown: the rules versions (1.2.0 current, 1.1.0 and 1.0.1 kept for old matches) and the engine contract
+"""Fool's Crown: the rules versions (1.3.0 current; 1.2.0, 1.1.0 and 1.0.1 kept for old matches) and the engine contract
 of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each rules test cites
 the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
 
@@ -19,6 +19,7 @@ from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, board
 
 OLD = ENGINES["1.0.1"]
 V110 = ENGINES["1.1.0"]
+V120 = ENGINES["1.2.0"]
 
 
 def step(engine, state, actor, action):
@@ -89,10 +90,13 @@ def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
 
 # -- rules versions ----------------------------------------------------------------------------------
 def test_the_shipped_rules_versions_are_registered():
-    """docs/rules/fools-crown.md "Changes": 1.2.0 is current; 1.1.0 and 1.0.1 are kept for their matches."""
-    assert ENGINE.rules_version == "1.2.0" and V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
-    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0"}
+    """docs/rules/fools-crown.md "Changes": 1.3.0 is current; 1.2.0, 1.1.0 and 1.0.1 are kept for their
+    matches."""
+    assert ENGINE.rules_version == "1.3.0" and V120.rules_version == "1.2.0"
+    assert V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
+    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0", "1.3.0"}
     assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown", "1.1.0") is V110
+    assert get_engine("fools-crown", "1.2.0") is V120
     assert get_engine("fools-crown") is ENGINE
     assert isinstance(OLD, FoolsCrownEngine) and isinstance(V110, FoolsCrownEngine)  # one class, version-gated
     with pytest.raises(ValueError):
@@ -148,12 +152,33 @@ def test_after_a_round_without_a_winner_the_refill_starts_one_seat_further_each_
     assert refill_order(rules, 4, 0, 7) == [1, 2, 3, 0]
 
 
-@pytest.mark.parametrize("engine", [ENGINE, V110, OLD], ids=lambda e: e.rules_version)
+@pytest.mark.parametrize("engine", [ENGINE, V120, V110, OLD], ids=lambda e: e.rules_version)
 def test_both_versions_play_whole_matches_through_the_checked_step(engine):
     for seed, players in enumerate((2, 3, 4, 2, 3, 4)):
-        options = {"commit_order": "seat-order"} if seed % 2 else {}
+        options = {"commit_order": "seat-order" if seed % 2 else "simultaneous"}
         outcome = play(engine, new_match(engine, players, options), random.Random(seed), checked=True)
         assert outcome.result is not None and outcome.result.winners
+
+
+# -- FC-ORDER: seat-order commits by default (1.3.0) --------------------------------------------------
+@pytest.mark.parametrize("engine,default", [(ENGINE, "seat-order"), (V120, "simultaneous"),
+                                            (V110, "simultaneous"), (OLD, "simultaneous")],
+                         ids=lambda e: getattr(e, "rules_version", e))
+def test_since_1_3_0_the_commits_go_in_seat_order_by_default(engine, default):
+    """House rule 3.4 step 2 "Commit: in seat order starting left of the previous round's winner (round
+    1: random)" is the default since 1.3.0; 1.2.0 and before kept FC-SEAL's simultaneous sealed commits
+    as their default, so a match created under them without the option replays as it was played. Both
+    values stay accepted under every version."""
+    assert engine.default_options()["commit_order"] == default
+    assert engine.check_options(2, {})["commit_order"] == default
+    assert engine.describe_options()["commit_order"]["default"] == default
+    assert set(engine.describe_options()["commit_order"]["enum"]) == {"simultaneous", "seat-order"}
+    for order in ("simultaneous", "seat-order"):
+        assert engine.check_options(3, {"commit_order": order})["commit_order"] == order
+    s = engine.initial_state(3, {})
+    s = step(engine, s, CHANCE, engine.sample_chance(s, random.Random(0)))
+    # seat order draws round 1's first committer (a public CHANCE step); sealed commits open at once
+    assert s["stage"] == ("first-player" if default == "seat-order" else "commit")
 
 
 # -- the contract ------------------------------------------------------------------------------------
@@ -192,7 +217,7 @@ def test_strict_json_a_true_is_never_a_seat_or_a_number():
 
 def test_shuffles_are_validated_as_permutations_of_the_cards_shuffled():
     """validate_chance: a shuffle names exactly the cards shuffled, each once (no card added or lost)."""
-    s = ENGINE.initial_state(2, {})
+    s = ENGINE.initial_state(2, {"commit_order": "simultaneous"})
     deck = ENGINE.sample_chance(s, random.Random(0))["order"]
     for order in (deck[:-1], deck + ["AS"], deck[:-1] + [deck[0]], [1] + deck[1:], "".join(deck)):
         with pytest.raises(IllegalAction):

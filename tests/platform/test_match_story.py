@@ -330,7 +330,9 @@ def test_a_faulty_computer_opponent_falls_back_to_a_legal_move(sqlite_motley, mo
     sqlite_motley.tasks.close()  # drive the computer by hand
     app.tasks = NoTaskQueue()
     human = seat_players(app, 1)[0]
-    match_id = app.create_match(human, "fools-crown", 2, {}, {1: level})
+    # sealed simultaneous commits (FC-SEAL): seat 1 acts at once; by default (rules 1.3.0, house rule 3.4
+    # step 2) a random seat commits first
+    match_id = app.create_match(human, "fools-crown", 2, {"commit_order": "simultaneous"}, {1: level})
     app.join_match(match_id, human)
     app.start_match(match_id, human)
     match = app.get_match(match_id)

@@ -407,8 +407,10 @@ def _potential(hand, suit) -> int:
 def _simulate(state, rng, rules: Rules, stop=None, policies=None):
     """The rest of a match from its commit phase (under way or not), every seat playing as ``strong``
     (or as ``policies[seat]``), on a compact copy of the state: the rules of the engine without its
-    bookkeeping (no events, no copies), chance drawn with ``rng``. Returns (ranks, crowns, jokers),
-    the ranks None when the next round to start is ``stop``."""
+    bookkeeping (no events, no copies), chance drawn with ``rng``. The seats commit in seat order from
+    the round's leader with seat-order commits (house rule 3.4 step 2, the default since rules 1.3.0;
+    the lead passes left of the round's winner, FC-ORDER), from seat 0 with sealed ones (any order is
+    theirs). Returns (ranks, crowns, jokers), the ranks None when the next round to start is ``stop``."""
     n = state["players"]
     at_once = rules.reshuffle_at_once
     deck = state["deck"][::-1]  # drawn from the end: the top card last
@@ -422,8 +424,9 @@ def _simulate(state, rng, rules: Rules, stop=None, policies=None):
     done = list(state["done"])
     commits = list(state["commits"])
     gambled = [bool(g) for g in state["gambled"]]
+    leader = state["leader"]  # seat-order commits: this round's first committer; sealed: None
     while True:
-        for i in range(n):
+        for i in range(n) if leader is None else [(leader + k) % n for k in range(n)]:
             if done[i]:
                 continue
             hand = hands[i]
@@ -486,6 +489,8 @@ def _simulate(state, rng, rules: Rules, stop=None, policies=None):
             keys = [(len(crowns[i]), jokers[i]) for i in range(n)]
             return [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)], crowns, jokers
         rnd += 1
+        if leader is not None:
+            leader = ((winner if winner is not None else leader) + 1) % n
         done = [False] * n
         commits = [None] * n
         gambled = [False] * n

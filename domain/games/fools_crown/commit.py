@@ -1,6 +1,7 @@
 """The commit phase (rulebook; house rule 3.4 steps 1-2): gamble a Joker, commit a Noble and a Squire, or
-make a Noble Exchange; simultaneous and sealed by default (FC-SEAL) or one seat at a time with the
-option ``commit_order: "seat-order"``, whose round 1 starts with a random seat (a public CHANCE step).
+make a Noble Exchange; one seat at a time with ``commit_order: "seat-order"`` (house rule 3.4 step 2, the
+default since rules 1.3.0), whose round 1 starts with a random seat (a public CHANCE step), or all at once
+and sealed with ``commit_order: "simultaneous"`` (FC-SEAL, the default before 1.3.0).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Rules: rulebooks/fools-crown.txt completed by house rules section 3.4; the rules
 every decision are in docs/rules/fools-crown.md. The flow of a match, one module per phase (the table
 in ``phases.py`` maps each stage of the state to its handlers):
 
-    shuffle and deal (deck) -> commit phase (commit: simultaneous and sealed, or seat order; a gamble
+    shuffle and deal (deck) -> commit phase (commit: in seat order, or simultaneous and sealed; a gamble
     is followed by a CHANCE shuffle of the Joker into the deck) -> one 2d6 roll per committed seat
     (dice: CHANCE, public) -> resolve-round (resolution: AUTO) -> tiebreak rolls (dice) if needed ->
     claim / challenge by the round winner (claim) -> cleanup and refill (round_end; deck: CHANCE
@@ -48,7 +48,8 @@ class FoolsCrownEngine(Engine):
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
-        return {"safety_cap": True, "commit_order": "simultaneous"}
+        # commit_order: "seat-order" (HR 3.4 step 2) since 1.3.0, "simultaneous" (FC-SEAL) before
+        return {"safety_cap": True, "commit_order": self.rules.default_commit_order}
 
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/fools-crown.md states it.
@@ -57,8 +58,9 @@ class FoolsCrownEngine(Engine):
                                                   "(docs/rules/fools-crown.md)")
         described["commit_order"].update(
             enum=list(COMMIT_ORDERS),
-            description="simultaneous: every seat commits at once, sealed until all have [FC-SEAL]; seat-order: "
-                        "one seat at a time, each face-up card shown at once (HR 3.4 step 2) [FC-ORDER]")
+            description="seat-order: one seat at a time, from the seat left of the previous round's winner, each "
+                        "face-up card shown at once (HR 3.4 step 2) [FC-ORDER]; simultaneous: every seat commits "
+                        "at once, sealed until all have [FC-SEAL]")
         return described
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:

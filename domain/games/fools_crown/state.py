@@ -17,7 +17,8 @@ HAND_SIZE = 5
 CAP_ROUNDS = 30  # house rule 3.4 "Optional safety cap: after 30 rounds"
 QUALIFY = 6  # rulebook: "A total of 6–12 qualifies"
 GAME = "fools-crown"
-#: FC-SEAL: all seats commit at once, sealed (default); "seat-order" is house rule 3.4 step 2 as written.
+#: The option ``commit_order``: "seat-order" is house rule 3.4 step 2 as written (FC-ORDER; the default
+#: since 1.3.0); "simultaneous" has all seats commit at once, sealed (FC-SEAL; the default before 1.3.0).
 COMMIT_ORDERS = ("simultaneous", "seat-order")
 
 Stage = Literal[
@@ -123,13 +124,18 @@ class Rules:
     #: step 7 names no order); 1.0.1 and 1.1.0 refilled from seat 0, which gave seat 0 the Jokers a
     #: gamble had shuffled into a short deck (docs/rules/fools-crown.md, Balance).
     refill_from_winner: bool
+    #: 1.3.0 (FC-ORDER): the option ``commit_order`` defaults to "seat-order", house rule 3.4 step 2 as
+    #: written ("in seat order starting left of the previous round's winner (round 1: random)"); 1.0.1 to
+    #: 1.2.0 defaulted to "simultaneous" (FC-SEAL), which stays an option.
+    default_commit_order: str
 
     @classmethod
     def of(cls, version: str) -> Rules:
         if version not in RULES_VERSIONS:
             raise ValueError(f"{GAME} has no rules version {version!r}")
         return cls(version=version, reshuffle_at_once=version != "1.0.1",
-                   refill_from_winner=version not in ("1.0.1", "1.1.0"))
+                   refill_from_winner=version not in ("1.0.1", "1.1.0"),
+                   default_commit_order="simultaneous" if version in ("1.0.1", "1.1.0", "1.2.0") else "seat-order")
 
 
 def refill_order(rules: Rules, players: int, winner: Optional[int], played: int) -> list[int]:
@@ -143,7 +149,7 @@ def refill_order(rules: Rules, players: int, winner: Optional[int], played: int)
     return [(first + k) % players for k in range(players)]
 
 
-RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0")
+RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0", "1.3.0")
 CURRENT_VERSION = RULES_VERSIONS[-1]
 
 
