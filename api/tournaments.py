@@ -74,8 +74,9 @@ class TournamentById(MethodView):
 
 @blp.route("/<tournament_id>/players")
 class Players(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(201, schemas.TournamentOut)
-    def post(self, tournament_id):
+    def post(self, _body, tournament_id):
         """Register the caller."""
         tournaments().register(tournament_id, current_player())
         return tournament_out(tournaments().get(tournament_id)), 201, written()
@@ -92,8 +93,9 @@ class PlayerById(MethodView):
 
 @blp.route("/<tournament_id>/start")
 class Start(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.TournamentOut)
-    def post(self, tournament_id):
+    def post(self, _body, tournament_id):
         """Start (the organiser): round 1 is paired and its matches are created and started."""
         tournaments().start(tournament_id, current_player())
         return tournament_out(tournaments().get(tournament_id)), 200, written()

@@ -30,7 +30,7 @@ from application.service import RETRIES, Motley, parse_id
 from domain import tournament as tournament_domain
 from domain.engine import Engine, InvalidOptions
 from domain.games import UnknownGame, available_engines, get_engine
-from domain.match import Match
+from domain.match import STATUS_FINISHED, Match
 from domain.player import Player
 from domain.tournament import Tournament
 
@@ -135,7 +135,13 @@ class Tournaments:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
 
     def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str]) -> None:
-        self._command(tournament_id, lambda t: t.forfeit(str(by.id), list(player_ids), self.app.clock()))
+        self._command(tournament_id, lambda t: t.forfeit(str(by.id), list(player_ids), self.app.clock(),
+                                                         match_over=self._match_over))
+
+    def _match_over(self, match_id: str) -> bool:
+        """Whether a table's match has finished: its result may not be recorded yet (the round keeper
+        is a worker), but it is the result, and no forfeit replaces it."""
+        return self.app.read_match(match_id).status == STATUS_FINISHED
 
     def sanction(self, tournament_id: Any, by: Player, body: dict) -> int:
         """Disqualify a player or void a match; returns the sanction's number."""

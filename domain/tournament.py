@@ -11,7 +11,7 @@ forfeits are events too, never deletions. Standings are computed from the events
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -260,10 +260,12 @@ class Tournament(Aggregate):
     def _result_recorded(self, round: int, table: int, ranks: list, how: str) -> None:
         self.rounds[round - 1]["tables"][table - 1]["result"] = {"ranks": ranks, "how": how}
 
-    def forfeit(self, by: str, player_ids: Sequence[str], now: datetime) -> Optional[list[dict]]:
+    def forfeit(self, by: str, player_ids: Sequence[str], now: datetime,
+                match_over: Optional[Callable[[str], bool]] = None) -> Optional[list[dict]]:
         """The organiser forfeits absent players of an unfinished table of the current round once its
         deadline has passed: they share the last place, the players present share the first (with
-        nobody present, everyone takes the table's last place)."""
+        nobody present, everyone takes the table's last place). ``match_over(match_id)`` says whether
+        the table's match has finished (the application reads it; the aggregate holds no matches)."""
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE)
         round_ = self.rounds[-1]
@@ -279,6 +281,10 @@ class Tournament(Aggregate):
             raise TournamentStateError("every forfeited player must sit at that table")
         if table["result"] is not None:
             raise TournamentStateError(f"table {table['table']} already has its result")
+        if match_over is not None and match_over(table["match_id"]):
+            # Its players were not absent: the match was played to its end, and the round keeper records
+            # that result (a worker, moments later). A forfeit now would replace it with a made-up one.
+            raise TournamentStateError(f"table {table['table']}'s match is over: its result is being recorded")
         present = sum(1 for p in table["players"] if p not in player_ids)
         # The absent share the places after the present; with nobody present, nobody won: all take the
         # table's last place (as a double forfeit loses for both), not a shared first.

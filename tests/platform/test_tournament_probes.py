@@ -1,0 +1,101 @@
+"""Tournaments, standings and ratings probed through the HTTP API as an organiser and a bot developer
+would: bodies that cannot be read, a forfeit racing the round keeper, what the OpenAPI document says.
+Each test failed before its fix (docs/tournaments.md, README "Bad input ... changes nothing")."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from api import create_app
+from application.ports import NoTaskQueue
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(sqlite_motley):
+    return ApiClient(create_app(sqlite_motley))
+
+
+def test_a_body_that_is_not_json_is_a_400_even_where_the_view_reads_no_body_and_changes_nothing(client):
+    """Registering, starting and withdrawing read no body: malformed JSON sent to them was ignored and
+    the request acted (a player registered on "{"). It is a 400 malformed-json, as everywhere."""
+    _, org = client.register("org")
+    _, ann = client.register("ann")
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2},
+                      key=org).body["id"]
+    registered = client.post(f"/tournaments/{tid}/players", raw="{not json", key=ann)
+    assert registered.status == 400 and registered.body["type"] == "urn:motley:problem:malformed-json"
+    assert client.get(f"/tournaments/{tid}").body["players"] == []
+    ann_id = client.get("/players/me", key=ann).body["id"]
+    assert client.post(f"/tournaments/{tid}/players", key=ann).status == 201
+    _, bob = client.register("bob")
+    assert client.post(f"/tournaments/{tid}/players", key=bob).status == 201
+    started = client.post(f"/tournaments/{tid}/start", raw="{", key=org)
+    assert started.status == 400 and started.body["type"] == "urn:motley:problem:malformed-json"
+    withdrawn = client.call("DELETE", f"/tournaments/{tid}/players/{ann_id}", raw="[1,", key=ann)
+    assert withdrawn.status == 400
+    view = client.get(f"/tournaments/{tid}").body
+    assert view["status"] == "open" and len(view["players"]) == 2  # nothing changed
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200  # an empty body is no body
+
+
+def test_registering_and_starting_refuse_fields_they_do_not_read(client):
+    """The caller registers themself; an organiser posting {"player_id": ...} to register somebody else
+    was answered 201 and registered the organiser. Fields these requests do not read are a 422."""
+    _, org = client.register("org")
+    ann, _ = client.register("ann")
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2},
+                      key=org).body["id"]
+    other = client.post(f"/tournaments/{tid}/players", {"player_id": ann}, key=org)
+    assert other.status == 422 and "player_id" in other.body["errors"]["json"], other.text
+    assert client.get(f"/tournaments/{tid}").body["players"] == []
+    assert client.post(f"/tournaments/{tid}/start", {"rounds": 1}, key=org).status == 422
+    assert client.get(f"/tournaments/{tid}").body["status"] == "open"
+    assert client.post(f"/tournaments/{tid}/players", {}, key=org).status == 201  # {} or no body: yourself
+
+
+def test_the_winner_of_a_finished_match_is_not_forfeited_before_the_keeper_records_the_result(tmp_path):
+    """The round keeper (a worker) records a finished match's result moments later, or once a stopped
+    worker is back. Meanwhile the table had no result, and a forfeit after the deadline replaced the
+    match's real result: the organiser could forfeit the winner. A forfeit is for absent players of an
+    unfinished table (docs/tournaments.md): for a finished match it is a 409, and the result stands."""
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
+                 clock=lambda: now[0])
+    try:  # no worker: the keeper runs when the test says so
+        client = ApiClient(create_app(idle))
+        _, org = client.register("org")
+        keys = dict(client.register(name) for name in ("ann", "bob"))
+        tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2,
+                                           "round_deadline_seconds": 60}, key=org).body["id"]
+        for key in keys.values():
+            client.post(f"/tournaments/{tid}/players", key=key)
+        (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+        winner, loser = table["players"]
+        assert client.post(f"/matches/{table['match_id']}/resign", key=keys[loser]).status == 200
+        assert client.get(f"/matches/{table['match_id']}").body["result"]["ranks"] == [1, 2]
+        now[0] += timedelta(seconds=61)  # past the round's deadline
+        refused = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [winner]}, key=org)
+        assert refused.status == 409 and "over" in refused.body["detail"], refused.text
+        assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"] is None
+        idle.keeper.run()
+        view = client.get(f"/tournaments/{tid}").body
+        assert view["status"] == "finished"
+        assert view["rounds"][0]["tables"][0]["result"] == {"ranks": [1, 2], "how": "played"}
+    finally:
+        idle.close()
+
+
+def test_creating_a_match_or_a_tournament_of_an_unknown_game_documents_its_404(client):
+    """docs/problems.md: an unknown game is a 404. The OpenAPI document listed 404 only where the path
+    holds an id, so the two writes whose body names the game did not document the answer they give."""
+    _, org = client.register("org")
+    assert client.post("/tournaments", {"game": "nope", "name": "x", "rounds": 1}, key=org).status == 404
+    assert client.post("/matches", {"game": "nope", "seats": 3}, key=org).status == 404
+    paths = client.get("/openapi.json").body["paths"]
+    assert "404" in paths["/tournaments"]["post"]["responses"]
+    assert "404" in paths["/matches"]["post"]["responses"]
