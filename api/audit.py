@@ -41,6 +41,18 @@ def viewer() -> Viewer:
     return Viewer.player(str(service().authenticate(key).id))
 
 
+def last_event_id(version_now: int) -> int:
+    """The version a match's stream resumes after (``Last-Event-ID``; 0 without one). One past the
+    match's version now was never sent by this stream (an id of another stream): a client's mistake, said
+    at once (422) as the event list says it of ``after``, not a stream that sends nothing for its
+    whole time, or, once the match catches up, skips the events in between."""
+    text = (request.headers.get("Last-Event-ID") or "").strip()
+    seen = int(text) if text.isdigit() else 0
+    if seen > version_now:
+        raise errors.InvalidRequest(f"Last-Event-ID ({seen}) is past the match's last version ({version_now})")
+    return seen
+
+
 def with_invitation(match, who, view):
     """An unlisted match's invitation code is shown to its creator only, who passes it on (the auditor
     creates the forks it makes of a live match unlisted, and sees everything anyway)."""
@@ -153,12 +165,11 @@ class EventStream(MethodView):
     def get(self, query, match_id):
         """The match's events live, redacted like the event list; resume with ``Last-Event-ID`` (the
         last version received): nothing is missed, nothing repeated. Ends when the match is finished
-        and every event is sent, or after ``seconds``."""
+        (or cancelled) and every event is sent, or after ``seconds``."""
         who = viewer()
         motley_history = history()
         latest, _ = motley_history.lens(match_id, who)  # 404 before the stream starts
-        last_seen = (request.headers.get("Last-Event-ID") or "").strip()
-        seen = int(last_seen) if last_seen.isdigit() else 0
+        seen = last_event_id(latest.version)
         poll, sleep = stream_waits(latest.id, query["poll"])
         items = follow_events(motley_history, latest.id, who, seen, query["seconds"], poll, sleep=sleep)
 

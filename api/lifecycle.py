@@ -76,7 +76,8 @@ class Rematch(MethodView):
     def post(self, match_id):
         """Play again (a player of the finished match): a new open match with the same game, seats,
         computers and options, each seat kept for its player, you seated; the two link to each other
-        (``rematch``). Asked again, or by another player, it answers with the same rematch."""
+        (``rematch``). Asked again, or by another player, it answers with the same rematch (a new one
+        once that one was cancelled)."""
         player = current_player()
         new_id = service().rematch(match_id, player)
         match = service().get_match(new_id)

@@ -9,11 +9,12 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.audit import history, viewer, with_invitation
+from api.audit import history, last_event_id, viewer, with_invitation
 from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
+from application.history import CONTROL_CHARACTERS
 from application.views import Viewer, lens_for, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
@@ -36,7 +37,11 @@ def next_cursor(created_at, match_id) -> str:
 def cursor_key(cursor: str) -> tuple:
     try:
         created, match_id = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
-        return datetime.fromisoformat(created), str(match_id)
+        # The match id goes to the database as it is: a NUL in it (which PostgreSQL text cannot hold) was
+        # a 500, not the 422 of any other cursor no answer gave.
+        if not isinstance(match_id, str) or CONTROL_CHARACTERS.search(match_id):
+            raise ValueError("not a match id")
+        return datetime.fromisoformat(created), match_id
     except (ValueError, TypeError):
         raise InvalidRequest("cursor must be a next_cursor this list answered with") from None
 
@@ -101,7 +106,9 @@ class Matches(MethodView):
             game=query["game"], status=query["status"], player_id=query["player"],
             open_only=query["open"], limit=query["limit"], offset=query["offset"], after=key,
         )
-        more = key is not None and len(page.rows) == query["limit"] and page.total > query["limit"]
+        # Rows follow this page's when more match than the offset and this page hold (an offset page that
+        # ends the list is the last: its cursor would only lead to an empty page).
+        more = key is not None and len(page.rows) == query["limit"] and page.total > query["offset"] + query["limit"]
         last = page.rows[-1] if more else None
         return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"],
                 "next_cursor": None if last is None else next_cursor(last.created_at, last.match_id)}
@@ -233,11 +240,11 @@ class Stream(MethodView):
                                 "content": {"text/event-stream": {}}}})
     def get(self, query, match_id):
         """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
-        changes, until the match is finished or ``seconds`` pass; reconnect with Last-Event-ID."""
-        last_seen = request.headers.get("Last-Event-ID", "")
-        seen = int(last_seen) if last_seen.isdigit() else 0
-        match_uuid = service().read_match(match_id).id  # an unknown match is a 404, before the stream starts
+        changes, until the match is finished (or cancelled) or ``seconds`` pass; reconnect with Last-Event-ID."""
+        current = service().read_match(match_id)  # an unknown match is a 404, before the stream starts
+        match_uuid = current.id
         who = viewer()
+        seen = last_event_id(current.version)
         poll, sleep = stream_waits(match_uuid, query["poll"])
         updates = follow(service(), match_uuid, who, seen, query["seconds"], poll, sleep=sleep)
 

@@ -47,6 +47,7 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "string",
                                                                                    "pattern": "^[0-9]+$"}},
     "WWW-Authenticate": {"description": "The scheme to authenticate with", "schema": {"type": "string"}},
+    "Location": {"description": "The path of the match this write created", "schema": {"type": "string"}},
 }
 
 #: Request headers the service reads, by (method, path).
@@ -75,13 +76,19 @@ READS = {
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {
     ("get", "/matches/{match_id}"): [("ETag", True)],
-    ("post", "/matches"): [("ETag", True), ("Motley-Position", False)],
+    ("post", "/players"): [("Idempotent-Replayed", False)],
+    ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
+                           ("Idempotent-Replayed", False)],
     ("post", "/matches/{match_id}/seats"): [("ETag", True), ("Motley-Position", False)],
     ("post", "/matches/{match_id}/start"): [("ETag", True), ("Motley-Position", False)],
     ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
                                             ("Idempotent-Replayed", False)],
-    ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True)],
-    ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True)],
+    ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True), ("Location", True)],
+    ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True), ("Location", True)],
+    # The rest of a match's life (api/lifecycle.py) answers as every other write on a match does.
+    **{("post", f"/matches/{{match_id}}/{verb}"): [("ETag", True), ("Motley-Position", False)]
+       for verb in ("leave", "cancel", "resign", "return", "invitations", "claim")},
+    ("post", "/matches/{match_id}/rematch"): [("ETag", True), ("Motley-Position", False), ("Location", True)],
 }
 def _ref(method: str, path: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
@@ -122,6 +129,8 @@ PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health"), ("get
           ("post", "/players")}
 #: Never refused for a database outage (they do not read it).
 NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health")}
+#: Writes whose body names a game: an unknown one is a 404 (docs/problems.md), though the path has no id.
+NAMES_A_GAME = {("post", "/matches"), ("post", "/tournaments")}
 
 WRITES = {"post", "put", "patch", "delete"}
 
@@ -185,7 +194,7 @@ class MotleyDocs(BasePlugin):
                 operation["security"] = [{}, {"bearer": []}]  # a spectator, or a seat with its key
         else:
             operation["security"] = []
-        if "{" in path:
+        if "{" in path or key in NAMES_A_GAME:
             statuses.append(404)
         if method in WRITES:
             statuses += [403, 409]

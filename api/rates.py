@@ -12,14 +12,15 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from api.context import api_key
+from api.audit import is_auditor_key
+from api.context import api_key, service
 from application import errors
 
 #: The defaults, generous enough for a tournament table registering at one address, tight enough
@@ -104,6 +105,29 @@ def caller() -> Optional[str]:
     return None if key is None else key.partition(".")[0]
 
 
+def plays_itself(seats: int, computers: int, turn_limit: Any) -> bool:
+    """Computers play every seat; or all but one, whose player, absent past a turn limit, hands it to the
+    computer too (on_timeout "computer", from 0.1 s): a whole match of computer moves."""
+    hands_over = isinstance(turn_limit, dict) and turn_limit.get("on_timeout", "computer") == "computer"
+    return computers >= seats - (1 if hands_over else 0)
+
+
+#: The requests that create a match as a copy of another: a rematch (it keeps the turn limit) and a
+#: fork (it does not). Each is a creation, and one of a match that plays itself is counted as such:
+#: else a finished computer match forked again and again (by anyone, once it is revealed), or
+#: rematched after each end, gave as many computer-only matches as a script asked for.
+COPIES = {"lifecycle.Rematch": True, "audit.Forks": False}
+
+
+def copy_plays_itself(keeps_turn_limit: bool) -> bool:
+    try:
+        original = service().read_match((request.view_args or {}).get("match_id"))
+    except errors.ServiceError:
+        return False  # no such match: the view answers 404, nothing is created
+    turn_limit = original.turn_limit if keeps_turn_limit else None
+    return plays_itself(original.num_seats, len(original.bots), turn_limit)
+
+
 def kinds_of_request() -> list[tuple[str, str]]:
     """The (limit, counted party) pairs this request spends if it is answered."""
     kinds = []
@@ -114,12 +138,12 @@ def kinds_of_request() -> list[tuple[str, str]]:
         kinds.append(("create", player))
         body = request.get_json(silent=True)
         if isinstance(body, dict) and isinstance(body.get("seats"), int) and isinstance(body.get("computers"), dict):
-            # Computers play every seat; or all but one, whose player, absent past a turn limit, hands
-            # it to the computer too (on_timeout "computer", from 0.1 s): a whole match of computer moves.
-            limit = body.get("turn_limit")
-            hands_over = isinstance(limit, dict) and limit.get("on_timeout", "computer") == "computer"
-            if len(body["computers"]) >= body["seats"] - (1 if hands_over else 0):
+            if plays_itself(body["seats"], len(body["computers"]), body.get("turn_limit")):
                 kinds.append(("computer_only", player))
+    if method == "POST" and endpoint in COPIES and player and not is_auditor_key(api_key(strict=False)):
+        kinds.append(("create", player))
+        if copy_plays_itself(COPIES[endpoint]):
+            kinds.append(("computer_only", player))
     if method == "POST" and endpoint == "matches.Moves" and player:
         kinds.append(("moves", player))
     return kinds
@@ -156,7 +180,9 @@ class HeldRequests:
 
 def holds_a_thread() -> bool:
     rule = request.url_rule.rule if request.url_rule is not None else ""
-    return rule.endswith("/stream") or (request.method == "GET" and "after" in request.args
+    # HEAD runs the GET view, its wait included: uncounted, a client held as many request threads as it
+    # sent HEADs with ?after=.
+    return rule.endswith("/stream") or (request.method in ("GET", "HEAD") and "after" in request.args
                                         and not rule.endswith("/events"))
 
 

@@ -398,6 +398,12 @@ class TournamentListQuery(StrictSchema):
     after = Count(**AFTER)
 
 
+class NoFields(StrictSchema):
+    """The body of a request whose caller is its subject (register yourself, start): none, or ``{}``.
+    A field is refused (422) rather than ignored: ``{"player_id": ...}`` sent to register someone else
+    would otherwise register the caller."""
+
+
 class AfterQuery(StrictSchema):
     after = Count(**AFTER)
 

@@ -25,7 +25,8 @@ def is_long_lived(path: str, method: str, query: str) -> bool:
     """The requests api/rates.py counts as holding a thread (``holds_a_thread``), from the raw request."""
     if path.endswith("/stream"):
         return True
-    return method == "GET" and "after" in parse_qs(query or "") and not path.endswith("/events")
+    # HEAD runs the GET view, its wait included: it is as long-lived as the GET.
+    return method in ("GET", "HEAD") and "after" in parse_qs(query or "") and not path.endswith("/events")
 
 
 class SplitDispatcher(ThreadedTaskDispatcher):

@@ -14,9 +14,13 @@ from typing import Any, Optional
 from application.history import History
 from application.service import Motley
 from application.views import Viewer, lens_for, match_view
+from domain.match import STATUS_CANCELLED, STATUS_FINISHED
 
 #: Seconds of quiet after which a heartbeat is yielded, so that proxies keep the connection open.
 HEARTBEAT_SECONDS = 10.0
+#: A match in these states never changes again: its stream ends, not held open (a client's slot and a
+#: server thread) for the whole of ``seconds``, up to a day, to send nothing.
+OVER = frozenset({STATUS_FINISHED, STATUS_CANCELLED})
 
 
 def follow(
@@ -43,7 +47,7 @@ def follow(
             seen = current.version
             yield seen, match_view(current, lens_for(current, viewer))
             beat = monotonic()
-        if current.status == "finished" or monotonic() >= deadline:
+        if current.status in OVER or monotonic() >= deadline:
             return
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
@@ -77,7 +81,7 @@ def follow_events(
         if page["items"]:
             continue
         current = history.app.read_match(match_uuid)
-        if (current.status == "finished" and seen >= current.version) or monotonic() >= deadline:
+        if (current.status in OVER and seen >= current.version) or monotonic() >= deadline:
             return
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None

@@ -33,7 +33,7 @@ from application.ports import (
     TaskQueue,
 )
 from domain import match as match_domain
-from domain.engine import IllegalAction, InvalidOptions, Phase
+from domain.engine import IllegalAction, InvalidOptions, Phase, same_json
 from domain.games import UnknownGame, available_engines, get_engine
 from domain.match import Match
 from domain.player import KeyRefused, Player, hash_secret, key_id
@@ -341,12 +341,15 @@ class Motley(Application):
     def rematch(self, match_id: Any, player: Player) -> UUID:
         """Play again: a new match of the same game, seats, computers and options, each seat kept for
         the player who held it, the caller seated; both matches link to each other. Asked twice (or
-        by two players at once), it answers with the one rematch."""
+        by two players at once), it answers with the one rematch; once that one is cancelled, with a
+        new one."""
         for _ in range(RETRIES):
             old = self.get_match(match_id)
             if old.seat_of(str(player.id)) is None:
                 raise errors.Forbidden("only a player of the match may ask for its rematch")
-            if old.rematch is not None:
+            # The one rematch, unless its creator called it off: then play again makes a new one (the
+            # cancelled match answered every later ask, and nobody could ever play that match again).
+            if old.rematch is not None and self.read_match(old.rematch).status != match_domain.STATUS_CANCELLED:
                 return UUID(old.rematch)
             try:
                 old.check_rematch_allowed()
@@ -537,7 +540,9 @@ class Motley(Application):
         (its chance draws, timer and resolution events), and a log position at or past it."""
         version = match.request_keys[request_key]
         saved = list(self.events.get(match.id, gt=version - 1, limit=REPLAY_LOOKAHEAD))
-        if cast(Any, saved[0]).action != action:  # a MoveMade, by its request key
+        # Compared as JSON, not by Python's ==: {"from": false} or {"from": 0.0} is another request than
+        # {"from": 0} (the engine would refuse it), not a retry to answer as the first was.
+        if not same_json(cast(Any, saved[0]).action, action):  # a MoveMade, by its request key
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
             )

@@ -117,7 +117,10 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
     else:
         observation = engine.observe(match.state, seat)
     legal_actions = []
-    if legal and seat is not None and match.status == "active" and turn.kind == Phase.PLAYERS and seat in turn.seats:
+    # A resigned seat is the computer's now: its player's every move is refused (rule: resignation), so it
+    # is offered none.
+    if (legal and seat is not None and match.status == "active" and turn.kind == Phase.PLAYERS and seat in turn.seats
+            and seat not in match.resigned):
         legal_actions = engine.legal_actions(match.state, seat)
     view = {
         "id": str(match.id),

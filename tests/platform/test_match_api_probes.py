@@ -1,0 +1,212 @@
+"""Probes of the match lifecycle API as a demanding client uses it: each answer that once contradicted
+the README or docs/problems.md (a retry answered as another request, legal actions a seat may not
+play, ...) and is now right."""
+
+from __future__ import annotations
+
+import base64
+import json
+import time
+
+import pytest
+
+from api import create_app
+from api.rates import holds_a_thread
+from api.server import is_long_lived
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(sqlite_motley):
+    return ApiClient(create_app(sqlite_motley))
+
+
+def players(client, *names):
+    return [client.register(name)[1] for name in names]
+
+
+def view(client, match_id, key):
+    return client.get(f"/matches/{match_id}", key=key).body
+
+
+def test_an_idempotency_key_reused_for_a_move_of_other_json_types_is_a_conflict(client):
+    """A retry is the same JSON: {"from": false} or {"from": 0.0} is not {"from": 0} (the engine refuses
+    both as illegal), so it was answered 201 Idempotent-Replayed as if it had been made."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    for key in keys:  # every seat offers; then the first taker takes
+        assert client.post(f"/matches/{match_id}/moves", {"action": view(client, match_id, key)["legal_actions"][0]},
+                           key=key).status == 201
+    seat = view(client, match_id, None)["to_act"]["seats"][0]
+    take = next(a for a in view(client, match_id, keys[seat])["legal_actions"] if a["from"] in (0, 1))
+    path = f"/matches/{match_id}/moves"
+    first = client.post(path, {"action": take}, key=keys[seat], headers={"Idempotency-Key": "take-1"})
+    assert first.status == 201
+    for other in ({**take, "from": float(take["from"])}, {**take, "from": bool(take["from"])}):
+        refused = client.post(path, {"action": other}, key=keys[seat], headers={"Idempotency-Key": "take-1"})
+        assert refused.status == 409 and refused.body["rule"] == "idempotency", (other, refused.text)
+    again = client.post(path, {"action": take}, key=keys[seat], headers={"Idempotency-Key": "take-1"})
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true"
+    assert again.body["version"] == first.body["version"]
+
+
+def test_a_resigned_seat_is_offered_no_legal_actions(client):
+    """The computer plays a resigned seat and its player's moves are refused (409, rule resignation):
+    its view listed the seat's legal actions all the same, and a bot playing the first of them was refused."""
+    keys = players(client, "ann", "bob", "cy", "dee")
+    match_id = client.new_match("jest", 4, keys)  # the offer: every seat is to act
+    assert client.post(f"/matches/{match_id}/resign", key=keys[1]).status == 200
+    mine = view(client, match_id, keys[1])
+    assert mine["status"] == "active" and mine["your_seat"] == 1 and mine["resigned"] == [1]
+    assert mine["legal_actions"] == []
+    assert view(client, match_id, keys[0])["legal_actions"]  # the others still play
+
+
+def test_the_last_page_in_creation_order_has_no_next_cursor_with_an_offset_too(client, sqlite_motley):
+    """next_cursor is "null on the last page": a page at an offset that reached the end of the list still
+    named a cursor, and the next page was empty."""
+    (ann,) = players(client, "ann")
+    for _ in range(7):
+        assert client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
+    sqlite_motley.tasks.drain()
+    last = client.get("/matches", query={"order": "created", "limit": 3, "offset": 4}).body
+    assert len(last["items"]) == 3 and last["total"] == 7 and last["next_cursor"] is None
+    middle = client.get("/matches", query={"order": "created", "limit": 3, "offset": 3}).body
+    after = client.get("/matches", query={"order": "created", "limit": 3, "cursor": middle["next_cursor"]}).body
+    assert len(after["items"]) == 1 and after["next_cursor"] is None
+
+
+@pytest.fixture
+def any_client(motley):
+    return ApiClient(create_app(motley))
+
+
+def test_a_forged_cursor_is_a_422_on_every_store(any_client, motley):
+    """A cursor is a next_cursor the list answered with: one whose match id held a NUL went to PostgreSQL
+    as it was (text cannot hold a NUL) and was a 500."""
+    (ann,) = players(any_client, "ann")
+    assert any_client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
+    motley.tasks.drain()
+
+    def forged(created, match_id):
+        text = json.dumps([created, match_id]).encode()
+        return base64.urlsafe_b64encode(text).decode().rstrip("=")
+
+    for match_id in ("\u0000", "a\u0000b", "\ud800", 5, None):
+        cursor = forged("2020-01-01T00:00:00", match_id)
+        answer = any_client.get("/matches", query={"order": "created", "cursor": cursor})
+        assert answer.status == 422 and answer.body["type"].endswith("invalid-request"), (match_id, answer.text)
+
+
+def test_forks_and_rematches_of_a_match_that_plays_itself_count_as_computer_only_matches(sqlite_motley):
+    """At most so many matches that play themselves per player (README): a finished computer match,
+    forked by anyone again and again, or a one-seat match with on_timeout computer rematched after each
+    end, gave as many as a script asked for, none of them counted."""
+    from dataclasses import replace
+
+    sqlite_motley.settings = replace(sqlite_motley.settings, rate_limits="computer_only=1/hour")
+    client = ApiClient(create_app(sqlite_motley))
+    ann, bob, cy = players(client, "ann", "bob", "cy")
+    computers = {"0": "random", "1": "random", "2": "random"}
+    made = client.post("/matches", {"game": "jest", "seats": 3, "computers": computers}, key=ann).body
+    assert client.post(f"/matches/{made['id']}/start", key=ann).status == 200
+    sqlite_motley.tasks.drain()
+    assert view(client, made["id"], None)["status"] == "finished"
+    assert client.post(f"/matches/{made['id']}/forks", {"version": 1}, key=bob).status == 201
+    refused = client.post(f"/matches/{made['id']}/forks", {"version": 1}, key=bob)
+    assert refused.status == 429 and refused.body["limit"] == "computer_only", refused.text
+
+    alone = {"game": "jest", "seats": 3, "computers": {"1": "random", "2": "random"},
+             "turn_limit": {"seconds": 60, "on_timeout": "computer"}}
+    match_id = client.post("/matches", alone, key=cy).body["id"]
+    assert client.post(f"/matches/{match_id}/seats", {}, key=cy).status == 201
+    assert client.post(f"/matches/{match_id}/start", key=cy).status == 200
+    assert client.post(f"/matches/{match_id}/resign", key=cy).body["status"] == "finished"
+    refused = client.post(f"/matches/{match_id}/rematch", key=cy)
+    assert refused.status == 429 and refused.body["limit"] == "computer_only", refused.text
+    assert view(client, match_id, cy)["rematch"]["next"] is None  # nothing was created
+
+
+def test_the_streams_of_a_cancelled_match_end_at_once(client):
+    """A cancelled match never changes again: its streams sent what there was and then stayed open for
+    the whole of ``seconds`` (up to a day), holding one of the client's four long-lived requests."""
+    (ann,) = players(client, "ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    assert client.post(f"/matches/{match_id}/cancel", key=ann).status == 200
+    for path in ("stream", "events/stream"):
+        started = time.monotonic()
+        answer = client.http.get(f"/matches/{match_id}/{path}", query_string={"seconds": 5})
+        text = answer.get_data(as_text=True)
+        answer.close()
+        assert answer.status_code == 200 and time.monotonic() - started < 3, path
+        assert "id: 2\n" in text, text  # the cancellation was sent first
+
+
+def test_play_again_after_the_rematch_was_cancelled_makes_a_new_rematch(client):
+    """A cancelled rematch answered every later ask (201, status cancelled): nobody could play again."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    for key in keys[1:]:
+        assert client.post(f"/matches/{match_id}/resign", key=key).status == 200
+    first = client.post(f"/matches/{match_id}/rematch", key=keys[1]).body["id"]
+    assert client.post(f"/matches/{first}/cancel", key=keys[1]).status == 200
+    again = client.post(f"/matches/{match_id}/rematch", key=keys[0])
+    assert again.status == 201 and again.body["id"] != first and again.body["status"] == "open"
+    assert again.body["rematch"]["of"] == match_id and again.body["your_seat"] == 0
+    assert view(client, match_id, None)["rematch"]["next"] == again.body["id"]
+    assert client.post(f"/matches/{match_id}/rematch", key=keys[2]).body["id"] == again.body["id"]  # the one
+
+
+def test_a_head_that_waits_for_a_position_is_checked_and_counted_as_its_get(client):
+    """HEAD runs the GET view, its wait for ?after= included: it waited 5 s and answered 503 where the
+    GET is refused at once (422), and it was neither capped per client nor sent to the stream threads,
+    so eight of them held every request thread of `motley serve` for 5 s at a time."""
+    (ann,) = players(client, "ann")
+    past = 10**6
+    for path, headers in (("/matches", {}), ("/players/me/matches", {"Authorization": f"Bearer {ann}"})):
+        started = time.monotonic()
+        answer = client.http.head(path, headers=headers, query_string={"after": past})  # no body to read
+        assert answer.status_code == 422 and time.monotonic() - started < 2, (path, answer.status_code)
+        assert answer.mimetype == "application/problem+json"
+    assert is_long_lived("/matches", "HEAD", "after=12") and not is_long_lived("/matches", "HEAD", "offset=5")
+    with client.http.application.test_request_context("/matches?after=12", method="HEAD"):
+        assert holds_a_thread()
+
+
+def test_the_openapi_document_names_the_headers_of_a_matchs_whole_life(client):
+    """The OpenAPI document documents every header (README): the lifecycle writes' ETag and
+    Motley-Position, a creation's Location and a retried creation's Idempotent-Replayed were left out."""
+    paths = client.get("/openapi.json").body["paths"]
+
+    def sent(path, status):
+        return set(paths[path]["post"]["responses"][status].get("headers", {}))
+
+    for verb in ("leave", "cancel", "resign", "return", "invitations", "claim"):
+        assert {"ETag", "Motley-Position"} <= sent(f"/matches/{{match_id}}/{verb}", "200"), verb
+    assert {"ETag", "Motley-Position", "Location"} <= sent("/matches/{match_id}/rematch", "201")
+    assert {"Location", "Idempotent-Replayed"} <= sent("/matches", "201")
+    assert "Idempotent-Replayed" in sent("/players", "201")
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    for key in keys[1:]:
+        resigned = client.post(f"/matches/{match_id}/resign", key=key)
+        assert resigned.headers["ETag"] == f'"{resigned.body["version"]}"' and resigned.headers["Motley-Position"]
+    rematch = client.post(f"/matches/{match_id}/rematch", key=keys[0])
+    assert rematch.headers["Location"] == f"/matches/{rematch.body['id']}"
+
+
+def test_a_last_event_id_past_the_match_is_a_422_before_the_stream_starts(client):
+    """The event list refuses an ``after`` past the match's version (a cursor no answer gave); the
+    streams took such a Last-Event-ID and sent nothing for their whole time (a finished match: an empty
+    stream at once), or, once the match caught up, skipped what came between."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    version = view(client, match_id, None)["version"]
+    for path in ("stream", "events/stream"):
+        refused = client.get(f"/matches/{match_id}/{path}", key=keys[0], query={"seconds": 5},
+                             headers={"Last-Event-ID": str(version + 1)})
+        assert refused.status == 422 and "Last-Event-ID" in refused.body["detail"], (path, refused.text)
+        answer = client.http.get(f"/matches/{match_id}/{path}", query_string={"seconds": 0.3},
+                                 headers={"Last-Event-ID": str(version - 1)})
+        assert answer.status_code == 200 and f"id: {version}\n" in answer.get_data(as_text=True), path
+        answer.close()
