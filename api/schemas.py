@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
 from application.history import CONTROL_CHARACTERS, SEAT_KEY
@@ -50,6 +52,19 @@ def no_control_characters(value: str) -> None:
         raise ValidationError("Must not hold control characters.")
 
 
+#: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
+#: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def display_name(value: str) -> None:
+    """A name other players see: something visible, in the order it is written."""
+    if not value.strip():
+        raise ValidationError("A name needs a visible character.")
+    if BIDI_CONTROLS.search(value):
+        raise ValidationError("A name must not hold bidirectional controls (they reorder what is shown).")
+
+
 def Text(validate_also=(), **kwargs):
     """A string free of control characters."""
     metadata = {"pattern": NO_CONTROL_CHARACTERS_PATTERN, **kwargs.pop("metadata", {})}
@@ -65,7 +80,7 @@ def Count(**kwargs):
 
 # -- players ---------------------------------------------------------------------------------------
 class RegisterPlayer(StrictSchema):
-    name = Text(required=True, validate_also=[validate.Length(min=1, max=40)])
+    name = Text(required=True, validate_also=[validate.Length(min=1, max=40), display_name])
 
 
 class PlayerOut(Schema):
@@ -369,7 +384,7 @@ AFTER = dict(load_default=None, metadata={"description": "Wait (up to 5 s) until
 
 class CreateTournament(StrictSchema):
     game = fields.String(required=True)
-    name = Text(required=True, validate_also=[validate.Length(min=1, max=80)])
+    name = Text(required=True, validate_also=[validate.Length(min=1, max=80), display_name])
     format = fields.String(load_default="swiss", validate=validate.OneOf(["swiss", "round-robin"]))
     rounds = Int(required=True, validate=validate.Range(min=1, max=20))
     table_size = Int(load_default=None, validate=validate.Range(min=1, max=12),

@@ -409,6 +409,11 @@ class Motley(Application):
         seat = match.seat_of(str(player.id))
         if seat is None:
             raise errors.Forbidden("you hold no seat at this match")
+        key = f"{player.id}:{request_key}" if request_key else None
+        if key is not None and key in match.request_keys:
+            # A retry of a move that was made: the first answer again, whatever happened since (a
+            # resignation after the lost answer made it a 409 for a move that had been played).
+            return self._replayed(match, key, action)
         try:
             match.check_not_resigned(seat)
         except match_domain.MatchError as error:
@@ -416,7 +421,6 @@ class Motley(Application):
         if match.versions_required and expected_version is None:
             raise errors.PreconditionRequired("this match requires each move to state the version it was based "
                                               "on: send If-Match or expected_version", rule="versions required")
-        key = f"{player.id}:{request_key}" if request_key else None
         return self._move(match.id, seat, action, expected_version, key, loaded=match)
 
     def play_computer_move(self, match_id: Any, seat: int) -> bool:

@@ -62,6 +62,23 @@ def test_a_resigned_seat_is_offered_no_legal_actions(client):
     assert view(client, match_id, keys[0])["legal_actions"]  # the others still play
 
 
+
+def test_a_move_retried_after_its_player_resigned_gets_its_first_answer(client):
+    """The answer to a move was lost, then its player resigned: the retry (same Idempotency-Key, same
+    move) was refused 409 "resignation" for a move that had been made. A retry gets the first answer."""
+    keys = players(client, "ann", "bob", "cy", "dee")
+    match_id = client.new_match("jest", 4, keys)
+    path = f"/matches/{match_id}/moves"
+    offer = view(client, match_id, keys[1])["legal_actions"][0]
+    first = client.post(path, {"action": offer}, key=keys[1], headers={"Idempotency-Key": "offer-1"})
+    assert first.status == 201
+    assert client.post(f"/matches/{match_id}/resign", key=keys[1]).status == 200
+    again = client.post(path, {"action": offer}, key=keys[1], headers={"Idempotency-Key": "offer-1"})
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true", again.text
+    assert again.body["version"] == first.body["version"]
+    fresh = client.post(path, {"action": offer}, key=keys[1], headers={"Idempotency-Key": "offer-2"})
+    assert fresh.status == 409 and fresh.body["rule"] == "resignation"
+
 def test_the_last_page_in_creation_order_has_no_next_cursor_with_an_offset_too(client, sqlite_motley):
     """next_cursor is "null on the last page": a page at an offset that reached the end of the list still
     named a cursor, and the next page was empty."""
@@ -210,3 +227,15 @@ def test_a_last_event_id_past_the_match_is_a_422_before_the_stream_starts(client
                                  headers={"Last-Event-ID": str(version - 1)})
         assert answer.status_code == 200 and f"id: {version}\n" in answer.get_data(as_text=True), path
         answer.close()
+
+
+@pytest.mark.parametrize("name", ["   ", "\u202eevil", "ann\u2066", "\u200fbob"])
+def test_a_name_that_shows_nothing_or_reorders_what_is_shown_is_refused(client, name):
+    """A blank name, or one with a bidirectional control ("\u202eevil" is shown as "live"), was taken: a
+    player could pass for another in every list and table."""
+    refused = client.post("/players", {"name": name})
+    assert refused.status == 422 and refused.headers["Content-Type"] == "application/problem+json", refused.text
+    key = client.register("ann")[1]
+    tournament = client.post("/tournaments", {"game": "jest", "name": name, "rounds": 1, "table_size": 3}, key=key)
+    assert tournament.status == 422, tournament.text
+    assert client.post("/players", {"name": "Zoë 👨\u200d👩\u200d👧"}).status == 201  # joiners stay: emoji
