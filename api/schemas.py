@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from uuid import UUID
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from application.history import CONTROL_CHARACTERS, SEAT_KEY
 
@@ -71,11 +72,44 @@ def Text(validate_also=(), **kwargs):
     return fields.String(validate=[no_control_characters, *validate_also], metadata=metadata, **kwargs)
 
 
+class IdString(fields.String):
+    """A player's or match's id in a body: a UUID however it is written (upper case, braces, no hyphens)
+    is the id as the API writes it, as in a path, where ``/players/{ID}`` finds the same player. Compared
+    as it was sent, an upper-case id was "not registered" in a tournament."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        try:
+            return str(UUID(text))
+        except ValueError:
+            return text  # not a UUID: unknown, as the command that looks it up says
+
+
+def Id(**kwargs):
+    """An id in a body (``IdString``), free of control characters."""
+    metadata = {"pattern": NO_CONTROL_CHARACTERS_PATTERN, **kwargs.pop("metadata", {})}
+    return IdString(validate=[no_control_characters, validate.Length(max=100)], metadata=metadata, **kwargs)
+
+
+class WrittenInteger(fields.Integer):
+    """An integer written as one: digits, maybe a minus sign. ``int()`` also takes "+5", " 5", "5_000" and
+    other scripts' digits ("٥"); a client sending those has a bug to hear about, and a position written so
+    skipped the quick 422 of one past the log's end (api/limits.check_positions) for a 503 after 5 s."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not WRITTEN_INTEGER.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+WRITTEN_INTEGER = re.compile("-?[0-9]+")
+
+
 def Count(**kwargs):
     """A query integer from 0 (or ``min``) to ``MAX_INT`` (a larger one is a 422, not a database error)."""
     minimum = kwargs.pop("min", 0)
     maximum = kwargs.pop("max", MAX_INT)
-    return fields.Integer(validate=validate.Range(min=minimum, max=maximum), **kwargs)
+    return WrittenInteger(validate=validate.Range(min=minimum, max=maximum), **kwargs)
 
 
 # -- players ---------------------------------------------------------------------------------------
@@ -171,8 +205,7 @@ class CreateMatch(StrictSchema):
 
 
 class Invite(StrictSchema):
-    player_id = Text(required=True, validate_also=[validate.Length(max=100)],
-                     metadata={"description": "The player invited: its stream gets an invitation"})
+    player_id = Id(required=True, metadata={"description": "The player invited: its stream gets an invitation"})
 
 
 class JoinMatch(StrictSchema):
@@ -196,8 +229,7 @@ class MatchQuery(StrictSchema):
 class MatchListQuery(StrictSchema):
     game = Text(load_default=None, validate_also=[validate.Length(max=100)])
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished", "cancelled"]))
-    player = Text(load_default=None, validate_also=[validate.Length(max=100)],
-                  metadata={"description": "Only matches this player is seated at"})
+    player = Id(load_default=None, metadata={"description": "Only matches this player is seated at"})
     open = fields.Boolean(load_default=False, metadata={"description": "Only matches with a free seat"})
     limit = Count(load_default=20, min=1, max=200)
     offset = Count(load_default=0)
@@ -211,6 +243,14 @@ class MatchListQuery(StrictSchema):
                            metadata={"description": "Wait (up to 5 s) until the list includes the change at this "
                                                     "Motley-Position (read your own writes); 503 with "
                                                     "Retry-After if it has not caught up by then"})
+
+    @validates_schema
+    def check_cursor_order(self, data, **kwargs):
+        # A cursor is a place in creation order: with order=activity it paged the creation order
+        # instead, and the client never learned that its pages no longer followed activity.
+        if data.get("cursor") and data.get("order") == "activity":
+            raise ValidationError("a cursor pages the list in creation order: send it with order=created",
+                                  field_name="cursor")
 
 
 class StreamQuery(StrictSchema):
@@ -430,13 +470,13 @@ class PageQuery(AfterQuery):
 
 class Sanction(StrictSchema):
     kind = fields.String(required=True, validate=validate.OneOf(["disqualify", "void"]))
-    player_id = Text(load_default=None, validate_also=[validate.Length(max=100)])
-    match_id = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    player_id = Id(load_default=None)
+    match_id = Id(load_default=None)
     reason = Text(load_default="", validate_also=[validate.Length(max=500)])
 
 
 class Forfeit(StrictSchema):
-    player_ids = fields.List(Text(validate_also=[validate.Length(max=100)]), required=True,
+    player_ids = fields.List(Id(), required=True,
                              validate=validate.Length(min=1, max=12))
 
 

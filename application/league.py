@@ -254,9 +254,18 @@ def standings_rows(view: LeagueView, tournament_id: str) -> list[dict]:
 
 
 def leaderboard(view: LeagueView, game: str, limit: int, offset: int) -> tuple[list[dict], int]:
-    """Players of ``game`` by ``mu - 3 sigma``, best first, with their place on the board."""
+    """Players of ``game`` by ``mu - 3 sigma``, best first, with their place on the board: players with
+    the same rating share the better place (1, 1, 3), as tied players do in standings."""
     page = view.page("rating", group=game, by_sort=True, limit=limit, offset=offset)
-    return [{"place": offset + i + 1, **_rating_out(d.data)} for i, d in enumerate(page.rows)], page.total
+    items, place, previous = [], 0, None
+    for i, doc in enumerate(page.rows):
+        if previous is None:  # the page's first row: its tie may have begun on an earlier page
+            place = 1 + (view.count_above("rating", game, doc.sort) if offset else 0)
+        elif doc.sort != previous:
+            place = offset + i + 1
+        previous = doc.sort
+        items.append({"place": place, **_rating_out(doc.data)})
+    return items, page.total
 
 
 def rating_history(view: LeagueView, game: str, player_id: str) -> tuple[Optional[dict], list[dict]]:

@@ -150,6 +150,10 @@ class LeagueView(ABC):
         """Rows of a kind (and group, tag), by ``sort`` descending or else by key."""
 
     @abstractmethod
+    def count_above(self, kind: str, group: str, sort: float) -> int:
+        """How many rows of a kind and group have a ``sort`` greater than ``sort``."""
+
+    @abstractmethod
     def dump(self, kinds: Sequence[str]) -> list[Doc]:
         """Every row of ``kinds``, in a fixed order (to compare the live rows with a rebuild)."""
 

@@ -100,6 +100,10 @@ class _Shared(LeagueView, TrackingRecorder):
             f"LIMIT {self.p} OFFSET {self.p}", [*params, limit, offset])
         return DocPage([self._doc(r) for r in rows], total)
 
+    def count_above(self, kind: str, group: str, sort: float) -> int:
+        where, params = self._where(kind, group, None)
+        return self._select(f"SELECT count(*) FROM {self.qualified}{where} AND sort > {self.p}", [*params, sort])[0][0]
+
     def dump(self, kinds: Sequence[str]) -> list[Doc]:
         marks = ", ".join([self.p] * len(kinds))
         rows = self._select(

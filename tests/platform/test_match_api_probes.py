@@ -239,3 +239,29 @@ def test_a_name_that_shows_nothing_or_reorders_what_is_shown_is_refused(client, 
     tournament = client.post("/tournaments", {"game": "jest", "name": name, "rounds": 1, "table_size": 3}, key=key)
     assert tournament.status == 422, tournament.text
     assert client.post("/players", {"name": "Zoë 👨\u200d👩\u200d👧"}).status == 201  # joiners stay: emoji
+
+
+@pytest.mark.parametrize("written", ["+999999", " 999999", "999_999", "\u0669\u0669\u0669\u0669\u0669\u0669"])
+def test_a_query_integer_is_written_in_ascii_digits(client, written):
+    """int() takes "+5", " 5", "5_000" and other scripts' digits: a position written so skipped the quick
+    422 of a position past the log's end and waited 5 s for a 503. Each is a 422 at once, as "abc" is."""
+    started = time.monotonic()
+    for path in ("/matches", "/leaderboards/jest"):
+        answer = client.get(path, query={"after": written})
+        assert answer.status == 422 and "after" in answer.text, (path, answer.text)
+    assert client.get("/matches", query={"limit": written}).status == 422
+    assert time.monotonic() - started < 2
+
+
+def test_a_cursor_pages_only_the_creation_order(client, sqlite_motley):
+    """A cursor is a place in creation order: with order=activity (the default) it quietly paged the
+    creation order instead."""
+    key = players(client, "ann")[0]
+    for _ in range(3):
+        assert client.post("/matches", {"game": "jest", "seats": 3}, key=key).status == 201
+    sqlite_motley.tasks.drain()
+    first = client.get("/matches", query={"order": "created", "limit": 2}).body
+    assert first["next_cursor"]
+    refused = client.get("/matches", query={"cursor": first["next_cursor"]})
+    assert refused.status == 422 and "order=created" in refused.text
+    assert client.get("/matches", query={"order": "created", "cursor": first["next_cursor"]}).status == 200

@@ -168,3 +168,23 @@ def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, c
         main(["rebuild", "league"])
         assert f"league rebuilt from {app.log_position()} events" in capsys.readouterr().out
         assert quiet.league_view.dump(KINDS) == league
+
+
+def test_players_with_the_same_rating_share_their_place_on_every_page(quiet):
+    """Two tables where two players resign: each winner beat two newcomers, so the winners' ratings are
+    equal, and so are the four losers'. The board places ties as standings rank them (1, 1, 3), even
+    where a tie runs across a page's edge."""
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy", "dee", "eve", "fay")]
+    for table in (people[:3], people[3:]):
+        match_id = new_match(app, table)
+        for loser in table[1:]:
+            app.resign_match(match_id, loser)
+        assert app.get_match(match_id).status == "finished"
+    quiet.league.run()
+    whole, total = leaderboard(quiet.league_view, "jest", 10, 0)
+    assert total == 6 and [row["place"] for row in whole] == [1, 1, 3, 3, 3, 3]
+    assert {row["player_id"] for row in whole[:2]} == {str(people[0].id), str(people[3].id)}
+    paged = [row["place"] for offset in range(0, 6, 2) for row in leaderboard(quiet.league_view, "jest", 2, offset)[0]]
+    assert paged == [1, 1, 3, 3, 3, 3]
+    assert [row["place"] for row in leaderboard(quiet.league_view, "jest", 3, 3)[0]] == [3, 3, 3]

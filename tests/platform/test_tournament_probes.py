@@ -99,3 +99,26 @@ def test_creating_a_match_or_a_tournament_of_an_unknown_game_documents_its_404(c
     paths = client.get("/openapi.json").body["paths"]
     assert "404" in paths["/tournaments"]["post"]["responses"]
     assert "404" in paths["/matches"]["post"]["responses"]
+
+
+def test_ids_in_a_body_are_read_as_the_ids_they_spell_in_any_case(client):
+    """A UUID in upper case (as some languages print it) names the same player in a path; in a body it
+    was compared as sent: disqualifying "ANN-ID" was a 409 "not registered", and the upper-case player
+    filter of the match list listed nothing."""
+    _, org = client.register("org")
+    keys = dict(client.register(name) for name in ("ann", "bob", "cy"))
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 2, "table_size": 3},
+                      key=org).body["id"]
+    for key in keys.values():
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    ann = next(iter(keys))
+    started = client.post(f"/tournaments/{tid}/start", key=org)
+    (table,) = started.body["rounds"][0]["tables"]
+    listed = client.get("/matches", query={"player": ann.upper(), "after": started.headers["Motley-Position"]}).body
+    assert [row["id"] for row in listed["items"]] == [table["match_id"]]
+    sanctioned = client.post(f"/tournaments/{tid}/sanctions",
+                             {"kind": "disqualify", "player_id": ann.upper(), "reason": "r"}, key=org)
+    assert sanctioned.status == 201, sanctioned.text
+    assert [s["player_id"] for s in sanctioned.body["sanctions"]] == [ann]
+    assert client.post(f"/tournaments/{tid}/sanctions",
+                       {"kind": "disqualify", "player_id": "not-a-player"}, key=org).status == 409
