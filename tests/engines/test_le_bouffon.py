@@ -291,6 +291,16 @@ def test_rulebook_10_the_laugh_ends_the_trick():
     assert c("archer", 2) in state["played"]
 
 
+def test_the_bouffon_playing_the_top_again_as_a_play_is_told_the_laugh():
+    """Rulebook 10 tells the laugh as playing the same cards: sent as a "play" it is refused (rulebook 6:
+    strictly stronger), and the refusal names the laugh action."""
+    state = play_state([filler(3, "soldat-8"), filler(3, "soldat-7"), [c("archer")] + filler(2),
+                        [c("archer", 2)] + filler(2, "soldat-2")], leader=2)
+    state = act(state, 2, "play", c("archer"))
+    with pytest.raises(IllegalAction, match='"laugh"'):
+        ENGINE.check_action(state, 3, {"type": "play", "cards": [c("archer", 2)]})
+
+
 def test_laugh_limits():
     """House rule 5.4 rire du bouffon: only the bouffon, only with the very count and strength of
     the top, never on a lead; a non-bouffon has no laugh."""

@@ -249,7 +249,11 @@ class LeBouffonEngine(Engine):
                     "le-bouffon rulebook 6",
                     f"you must lay {top['count']} card(s) (paladins and minotaures excepted as the strengths allow)",
                 )
-            raise IllegalAction("le-bouffon rulebook 6", "you must lay cards strictly stronger than the top")
+            laugh = ""
+            if state["roles"][seat] == "bouffon" and strength == top["strength"] and len(cards) == len(top["cards"]):
+                # Rulebook 10 tells the laugh as playing the same cards: say which action that is.
+                laugh = '; the same cards as the top are the bouffon\'s laugh: {"type": "laugh", "cards": [...]}'
+            raise IllegalAction("le-bouffon rulebook 6", "you must lay cards strictly stronger than the top" + laugh)
 
     @staticmethod
     def _check_cards(state: dict, seat: int, action: dict) -> list[str]:
