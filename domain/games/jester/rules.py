@@ -48,7 +48,7 @@ def handlers(version: str) -> Mapping[str, Handler]:
 
 def start_money(version: str) -> int:
     """1.3.0 - rulebook Setup: each player receives "two coins of value $3 and four of value $1",
-    $10 (the components' 36 coins, 12 x $3 and 24 x $1, hold exactly four such purses); 1.0.0 to
+    $10 (the components' 36 coins, 12 x $3 and 24 x $1, hold four such purses and a supply); 1.0.0 to
     1.2.0 gave $6, the number of coins (house rules 1.2 wrote "$6 = 2x$3 + 4x$1")."""
     return START_MONEY if at_least(version, "1.3.0") else START_MONEY_1_2
 
