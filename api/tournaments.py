@@ -84,8 +84,9 @@ class Players(MethodView):
 
 @blp.route("/<tournament_id>/players/<player_id>")
 class PlayerById(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.TournamentOut)
-    def delete(self, tournament_id, player_id):
+    def delete(self, _body, tournament_id, player_id):
         """Withdraw a player (the player or the organiser): not paired again; past results stand."""
         tournaments().withdraw(tournament_id, player_id, current_player())
         return tournament_out(tournaments().get(tournament_id)), 200, written()

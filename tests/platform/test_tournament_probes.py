@@ -56,6 +56,12 @@ def test_registering_and_starting_refuse_fields_they_do_not_read(client):
     assert client.post(f"/tournaments/{tid}/start", {"rounds": 1}, key=org).status == 422
     assert client.get(f"/tournaments/{tid}").body["status"] == "open"
     assert client.post(f"/tournaments/{tid}/players", {}, key=org).status == 201  # {} or no body: yourself
+    org_id = client.get("/players/me", key=org).body["id"]
+    # A withdrawal names its player in the path: a body naming another was ignored, and withdrew the path's.
+    refused = client.call("DELETE", f"/tournaments/{tid}/players/{org_id}", body={"player_id": ann}, key=org)
+    assert refused.status == 422 and "player_id" in refused.body["errors"]["json"], refused.text
+    assert len(client.get(f"/tournaments/{tid}").body["players"]) == 1
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{org_id}", key=org).status == 200
 
 
 def test_the_winner_of_a_finished_match_is_not_forfeited_before_the_keeper_records_the_result(tmp_path):
