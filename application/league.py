@@ -12,9 +12,11 @@ report compares the read models just before and just after it.
 from __future__ import annotations
 
 import logging
-from typing import Any, Optional, Sequence
+from datetime import datetime
+from typing import Any, Optional, Sequence, cast
 from uuid import UUID
 
+from eventsourcing.domain import AggregateEvent
 from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 
 from application.ports import Doc, LeagueView
@@ -89,7 +91,10 @@ class LeagueProjection:
                 self._read_ahead(changes, finished)
             for n in batch:
                 if n.topic.endswith("Match.Finished"):
-                    self._finished_once(changes, n.id, str(n.originator_id), n.originator_version)
+                    # When it finished: the Finished event's own time (the match's last change may be a
+                    # later rematch link, and a rebuild reads the match after all of them).
+                    at = cast(AggregateEvent, self.app.mapper.to_domain_event(n)).timestamp
+                    self._finished_once(changes, n.id, str(n.originator_id), n.originator_version, at)
                 elif ":Tournament." in n.topic:
                     touched[str(n.originator_id)] = n.originator_version
                     if n.topic.endswith(SANCTIONS):
@@ -128,15 +133,15 @@ class LeagueProjection:
                     keys.extend((kind, match.game, player) for kind in ("stats", "rating"))
         changes.read_ahead(keys)
 
-    def _finished_once(self, changes: Changes, position: int, match_id: str, version: int) -> None:
+    def _finished_once(self, changes: Changes, position: int, match_id: str, version: int, at: datetime) -> None:
         try:
-            self._finished(changes, position, match_id, version)
+            self._finished(changes, position, match_id, version, at)
         except PersistenceError:
             raise  # transient: the batch is tried again
         except Exception:  # one match that cannot be rebuilt must not stop every leaderboard
             log.exception("match %s could not be rated", match_id)
 
-    def _finished(self, changes: Changes, position: int, match_id: str, version: int) -> None:
+    def _finished(self, changes: Changes, position: int, match_id: str, version: int, at: datetime) -> None:
         # A match is read as it was at its end or later: the log's position says it has been saved.
         match = self.app.read_match(match_id, at_least=version)
         seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
@@ -147,7 +152,7 @@ class LeagueProjection:
             "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],
             "ranks": [match.result["ranks"][s] for s in seats],
             "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2,
-            "at": match.modified_on.isoformat(),
+            "at": at.isoformat(),
             "position": position,
         }
         changes.put(Doc("finished", match.game, _key(position), "", float(position), row))

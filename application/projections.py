@@ -29,7 +29,8 @@ def match_row(match: Match) -> MatchRow:
         status=match.status,
         seats=match.num_seats,
         players=seats,
-        open_seats=sum(1 for s in seats if s["player_id"] is None and s["computer"] is None)
+        # A seat kept for a named player (a rematch, a fork) is not free: nobody else can take it.
+        open_seats=sum(1 for s in seats if s["player_id"] is None and s["computer"] is None and s["kept_for"] is None)
         if match.status == "open" and match.invitation is None  # an unlisted match is joined by invitation
         else 0,
         to_act=match.to_act().to_json(),

@@ -265,3 +265,21 @@ def test_a_cursor_pages_only_the_creation_order(client, sqlite_motley):
     refused = client.get("/matches", query={"cursor": first["next_cursor"]})
     assert refused.status == 422 and "order=created" in refused.text
     assert client.get("/matches", query={"order": "created", "cursor": first["next_cursor"]}).status == 200
+
+
+def test_a_seat_kept_for_a_named_player_is_not_an_open_seat_in_the_list(client, sqlite_motley):
+    """A rematch keeps every seat for its old player: it was listed under ?open=true with open_seats 2,
+    and a stranger who tried to join got 409 "every seat at this match is taken"."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    for key in keys[1:]:
+        assert client.post(f"/matches/{match_id}/resign", key=key).status == 200
+    rematch = client.post(f"/matches/{match_id}/rematch", key=keys[0])
+    assert rematch.status == 201 and rematch.body["your_seat"] == 0
+    sqlite_motley.tasks.drain()
+    row = next(r for r in client.get("/matches", query={"status": "open"}).body["items"]
+               if r["id"] == rematch.body["id"])
+    assert row["open_seats"] == 0
+    assert rematch.body["id"] not in [r["id"] for r in client.get("/matches", query={"open": "true"}).body["items"]]
+    stranger = players(client, "dee")[0]
+    assert client.post(f"/matches/{rematch.body['id']}/seats", {}, key=stranger).status == 409

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 
 import pytest
 from openskill.models import PlackettLuce
@@ -188,3 +189,20 @@ def test_players_with_the_same_rating_share_their_place_on_every_page(quiet):
     paged = [row["place"] for offset in range(0, 6, 2) for row in leaderboard(quiet.league_view, "jest", 2, offset)[0]]
     assert paged == [1, 1, 3, 3, 3, 3]
     assert [row["place"] for row in leaderboard(quiet.league_view, "jest", 3, 3)[0]] == [3, 3, 3]
+
+
+def test_a_rating_history_entry_is_dated_when_its_match_finished_not_at_a_later_rematch(quiet):
+    """The entry's `at` was the match's last change: a rematch linked afterwards (an event on the finished
+    match) moved it, so live and rebuilt histories disagreed and a rebuilt one fell out of time order."""
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    match_id = new_match(app, people)
+    for loser in people[1:]:
+        app.resign_match(match_id, loser)
+    finished = next(e for e in app.events.get(match_id) if type(e).__name__ == "Finished")
+    time.sleep(0.01)
+    app.rematch(match_id, people[0])
+    assert app.get_match(match_id).modified_on > finished.timestamp
+    quiet.league.run()
+    _, history = rating_history(quiet.league_view, "jest", str(people[0].id))
+    assert [entry["at"] for entry in history] == [finished.timestamp.isoformat()]
