@@ -318,6 +318,8 @@ class MatchOut(Schema):
     moves = fields.Integer()
     viewer = fields.Dict(metadata={"description": "How the caller sees the match: seat, spectator or auditor"})
     reveal_at_end = fields.Boolean()
+    rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (created "
+                                                    "rated, not an imported copy, two or more human seats)"})
     chance = fields.Dict(allow_none=True, metadata={"description": "The chance commitment (SHA-256 of the "
                                                                    "seed); the seed once revealed"})
     lineage = fields.Dict(metadata={"description": "parent (match and version), forks, and imported (a copy "

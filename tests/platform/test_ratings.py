@@ -149,6 +149,9 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     assert client.get(f"/players/{me}/ratings/nope").status == 404
     beyond = client.get("/leaderboards/jest", query={"after": position + 10_000})
     assert beyond.status == 422  # no write ever answered with that position
+    # A player picking a match from the lobby sees whether it counts for ratings.
+    assert client.post("/matches", {"game": "jest", "seats": 3, "rated": False}, key=keys[0]).body["rated"] is False
+    assert client.get(f"/matches/{play(app, new_match(app, people), random.Random(2)).id}").body["rated"] is True
 
 
 def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, capsys):
