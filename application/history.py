@@ -681,6 +681,13 @@ class Importer:
         """With the seed at hand, every chance outcome must be the one it gives (a tampered shuffle
         may still be a legal one)."""
         if self.seed is None:
+            if self.match.chance is not None and any(line["event"] == "ChanceDrawn" for line in self.lines):
+                # A match that drew chance under a commitment ended with its seed in the history (the
+                # auditor's export holds it from the first line): without it, any legal shuffle would
+                # pass, a rigged one included, and the copy's /verify could only say "not revealed".
+                self.line = 1
+                raise self.refuse("the history commits to a chance seed but does not hold it (in its first "
+                                  "line or its Finished line): import an auditor's export, which does")
             return
         verdict = verify(self.lines)
         if not verdict.ok:

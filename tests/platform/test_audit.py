@@ -204,6 +204,12 @@ def test_export_then_import_rebuilds_the_match_and_refuses_tampering_with_the_li
         status, problem = post_history(client, history)
         assert status == 422 and problem["line"] == line_number, problem
         assert f"line {line_number}" in problem["detail"]
+    # Without its seed a rigged shuffle would pass: a history holding a commitment must hold the seed.
+    unseeded = tampered(shuffle["version"], swap_two)
+    unseeded[0]["data"]["chance"]["seed"] = None
+    unseeded[-1]["data"]["seed"] = None
+    status, problem = post_history(client, unseeded)
+    assert status == 422 and problem["line"] == 1 and "seed" in problem["detail"], problem
     status, problem = post_history(client, "{not json\n")
     assert status == 422 and problem["line"] == 1
     for deep in ('{"a":' * 3000 + "1" + "}" * 3000, "[" * 100_000):  # past the parser's recursion: a 422, not a 500
