@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+from typing import Sequence
 
 from infrastructure.rebuild import READ_MODELS
 
@@ -28,6 +29,9 @@ def main(argv=None) -> None:
                          help="; ".join(f"{name}: {what}" for name, what in sorted(READ_MODELS.items())))
     check = commands.add_parser("verify", help="check an exported match: its rules and its provable chance")
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
+    check.add_argument("--parent", action="append", default=[], metavar="EXPORT",
+                       help="a fork's parent's export, against which its copied history is checked (again for "
+                            "the parent's parent, and so on, when the parent is a fork too)")
     from api.simulate import add_parser as add_simulate
     from api.simulate import simulate
 
@@ -41,7 +45,7 @@ def main(argv=None) -> None:
     from infrastructure.settings import Settings
 
     if args.command == "verify":
-        raise SystemExit(verify_file(args.file))
+        raise SystemExit(verify_file(args.file, args.parent))
     if args.command == "rebuild":
         from application.ports import NoTaskQueue
         from infrastructure.rebuild import rebuild
@@ -96,21 +100,44 @@ def serve_processes(args, settings) -> int:
     return 0
 
 
-def verify_file(path: str) -> int:
+def verify_file(path: str, parents: Sequence[str] = ()) -> int:
     """Replay the export through the rules (every step checked) and re-derive every chance outcome
-    from the revealed seed; print the verdict; 0 when it holds, 1 when it does not."""
+    from the revealed seed; print the verdict; 0 when it holds, 1 when it does not. A fork's copied
+    history is checked against its parent's export (``parents``: the parent's, then its parent's...)."""
     import json
 
     from application.chance import verify
-    from application.history import Importer, ImportRefused
+    from application.history import Importer, ImportRefused, export_prefix
 
-    with open(path, encoding="utf-8") as export:
-        text = export.read()
+    def read(name: str) -> str:
+        with open(name, encoding="utf-8") as export:
+            return export.read()
+
+    def check(text: str, ancestors: list[str]) -> None:
+        if ancestors:
+            check(ancestors[0], ancestors[1:])  # the parent holds up itself first
+            Importer(parent_prefix=export_prefix(ancestors[0])).run(text)
+        else:
+            if is_fork(text):
+                raise ImportRefused("line 1: a fork's copied history is checked against its parent: give the "
+                                    "parent's export with --parent", line=1, reason="parent")
+            Importer().run(text)
+
+    def is_fork(text: str) -> bool:
+        try:
+            first = json.loads(text.split("\n", 1)[0])
+        except ValueError:
+            return False  # the Importer says what is wrong with it
+        return isinstance(first, dict) and isinstance(first.get("data"), dict) and bool(first["data"].get("parent"))
+
+    text = read(path)
     try:
-        Importer().run(text)
+        check(text, [read(name) for name in parents])
         verdict = verify(json.loads(line) for line in text.splitlines()).to_json()
     except ImportRefused as refusal:
         verdict = {"verified": False, "reason": refusal.detail, "line": refusal.extra.get("line")}
+    except ValueError:  # a parent's export that is not JSON Lines
+        verdict = {"verified": False, "reason": "a parent's export is not JSON Lines", "line": None}
     print(json.dumps(verdict, indent=2))
     return 0 if verdict["verified"] else 1
 

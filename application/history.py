@@ -230,6 +230,24 @@ class History:
         return match
 
 
+def export_prefix(text: str) -> Callable[[Any, Any], Optional[tuple[bool, list]]]:
+    """``Importer``'s ``parent_prefix`` read from the parent's export rather than from this server, so a
+    fork's export is checked offline (``motley verify FORK --parent PARENT``): what a fork of the
+    exported match at a version copies, as ``History.parent_prefix`` answers it."""
+    lines = [json.loads(row) for row in text.splitlines() if row.strip()]
+
+    def prefix(match_id: Any, version: Any) -> Optional[tuple[bool, list]]:
+        if not lines or lines[0].get("match") != match_id or type(version) is not int:
+            return None
+        kept = [line for line in lines if line.get("version", 0) <= version]
+        if not 1 <= version <= len(lines) or len(kept) != version:
+            return None
+        started = any(line["event"] == "Started" for line in kept)
+        return started, [(line["event"], line["data"]) for line in kept if line["event"] in STEPS]
+
+    return prefix
+
+
 def step_key(kind: str, data: dict) -> list:
     """What makes a step that step: its actor and action (and a timeout's phase), not its time."""
     actor, action = step_of(kind, data)
@@ -401,8 +419,8 @@ class Importer:
         prefix = self.parent_prefix(parent["match_id"], parent["version"])
         if prefix is None:
             raise self.refuse(f"the parent match {str(parent['match_id'])[:40]!r} at version "
-                              f"{str(parent['version'])[:20]} is not on this server: a fork's copied "
-                              "history is checked against its parent")
+                              f"{str(parent['version'])[:20]} is not at hand (on this server, or for `motley "
+                              "verify` in a --parent export): a fork's copied history is checked against its parent")
         started, steps = prefix
         end = 1 + (1 + len(steps) if started else 0)
         if parent["prefix_end"] != end:

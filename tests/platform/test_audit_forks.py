@@ -12,6 +12,7 @@ import random
 import pytest
 
 from api import create_app
+from api.cli import verify_file
 from application import snapshots
 from infrastructure.composition import build
 from tests.platform.client import ApiClient, play_randomly
@@ -85,6 +86,30 @@ def test_a_fork_travels_by_import_and_its_copied_prefix_is_checked(audit):
     offer["up"], offer["down"] = offer["down"], offer["up"]
     status, problem = post_history(client, forged)
     assert status == 422 and problem["line"] == moves[0]["version"], problem
+
+
+def test_motley_verify_checks_a_forks_export_against_its_parents(audit, tmp_path, capsys):
+    """`motley verify` ran the importer with no parent at hand: every fork's export was "not verified"
+    (its parent "is not on this server") where GET /verify says verified. The parent's export is given."""
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    fork_id = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=keys[0]).body["id"]
+    for key in keys:
+        assert client.post(f"/matches/{fork_id}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{fork_id}/start", key=keys[0]).status == 200
+    play_randomly(client, fork_id, keys, random.Random(3), settle=container.tasks.drain)
+
+    def saved(name, lines):
+        path = tmp_path / name
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        return str(path)
+
+    parent, fork = saved("parent.jsonl", export(client, match_id)), saved("fork.jsonl", export(client, fork_id))
+    assert verify_file(fork, [parent]) == 0 and json.loads(capsys.readouterr().out)["verified"] is True
+    assert verify_file(fork) == 1 and "--parent" in json.loads(capsys.readouterr().out)["reason"]
+    other, _ = finished_match(container, client, game="jest", players=3, seed=2)
+    assert verify_file(fork, [saved("other.jsonl", export(client, other))]) == 1  # not its parent
+    assert "not at hand" in json.loads(capsys.readouterr().out)["reason"]
 
 
 def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):
