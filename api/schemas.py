@@ -7,7 +7,7 @@ from uuid import UUID
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
-from application.history import CONTROL_CHARACTERS, SEAT_KEY
+from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
 
 
 class StrictSchema(Schema):
@@ -53,17 +53,11 @@ def no_control_characters(value: str) -> None:
         raise ValidationError("Must not hold control characters.")
 
 
-#: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
-#: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
-BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 def display_name(value: str) -> None:
-    """A name other players see: something visible, in the order it is written."""
-    if not value.strip():
-        raise ValidationError("A name needs a visible character.")
-    if BIDI_CONTROLS.search(value):
-        raise ValidationError("A name must not hold bidirectional controls (they reorder what is shown).")
+    """A name other players see: something visible, in the order it is written (``name_problem``)."""
+    problem = name_problem(value)
+    if problem:
+        raise ValidationError(problem)
 
 
 def Text(validate_also=(), **kwargs):

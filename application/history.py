@@ -22,6 +22,7 @@ import re
 import secrets
 from datetime import datetime
 from typing import Any, Callable, Iterator, Optional
+from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
@@ -378,6 +379,8 @@ class Importer:
         if json.loads(json.dumps(full)) != options:
             raise self.refuse("the options are not complete (an export lists every option)")
         bots = data.get("bots") or {}
+        if type(data.get("reveal_at_end", True)) is not bool:
+            raise self.refuse("reveal_at_end is true or false")
         chance = data.get("chance")
         if chance is not None:
             if not (isinstance(chance, dict) and type(chance.get("commitment")) is str):
@@ -455,6 +458,8 @@ class Importer:
             raise self.refuse("a seat is an int, its player id and name strings")
         if not 1 <= len(name) <= 40 or len(player_id) > 100:  # a player's name as POST /players takes it
             raise self.refuse("a player's name is 1 to 40 characters")
+        if name_problem(name) or not player_id.strip():
+            raise self.refuse(f"seat {seat}: {name_problem(name) or 'a player id is not blank'}")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)
@@ -566,13 +571,13 @@ class Importer:
     def on_RematchOpened(self, data: dict, line: dict) -> None:
         self.match.check_open()
         reserved = data.get("reserved") or {}
-        if type(data.get("of_match")) is not str or not all(type(v) is str for v in reserved.values()):
+        if not is_uuid(data.get("of_match")) or not all(type(v) is str for v in reserved.values()):
             raise self.refuse("a rematch names its match and the players its seats are kept for")
         self.match._rematch_opened(of_match=data["of_match"], reserved=reserved)
 
     def on_RematchLinked(self, data: dict, line: dict) -> None:
-        if type(data.get("match_id")) is not str:
-            raise self.refuse("a rematch link names the rematch")
+        if not is_uuid(data.get("match_id")):
+            raise self.refuse("a rematch link names the rematch by its id")
         self.match.check_rematch_allowed()
         self.match._rematch_linked(match_id=data["match_id"])
 
@@ -723,6 +728,28 @@ def is_seat_key(seat: Any, seats: int) -> bool:
 
 
 CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+
+#: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
+#: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def name_problem(name: str) -> Optional[str]:
+    """Why ``name`` cannot be a name other players see (None: it can): nothing visible, or a
+    bidirectional control. POST /players and an import's seats both check it."""
+    if not name.strip():
+        return "A name needs a visible character."
+    if BIDI_CONTROLS.search(name):
+        return "A name must not hold bidirectional controls (they reorder what is shown)."
+    return None
+
+
+def is_uuid(value: Any) -> bool:
+    """A UUID written as the API writes one (a match's or a player's id)."""
+    try:
+        return type(value) is str and str(UUID(value)) == value
+    except ValueError:
+        return False
 
 
 def holds_control_characters(value: Any) -> bool:

@@ -77,7 +77,12 @@ class MatchListProjection:
     def _row(self, match_id: str, version: int) -> Optional[MatchRow]:
         try:
             # The cached match, when it is at the batch's version or later, without asking the store.
-            return match_row(self.app.read_match(match_id, at_least=version))
+            match = self.app.read_match(match_id, at_least=version)
+            if getattr(match, "imported", False):
+                # A copy rebuilt from an export was played elsewhere: it is read by its id (the import's
+                # answer), not listed, as it counts in nobody's statistics (it was in every profile).
+                return None
+            return match_row(match)
         except Exception:  # one match that cannot be rebuilt must not stop the list for all others
             log.exception("match %s could not be rebuilt for the match list", match_id)
             return None

@@ -347,6 +347,9 @@ class Motley(Application):
             old = self.get_match(match_id)
             if old.seat_of(str(player.id)) is None:
                 raise errors.Forbidden("only a player of the match may ask for its rematch")
+            if getattr(old, "imported", False):  # its rematch link, if any, is the original's
+                raise errors.Conflict("an imported copy is the record of a match played elsewhere: ask for "
+                                      "a rematch of that match", rule="rematch")
             # The one rematch, unless its creator called it off: then play again makes a new one (the
             # cancelled match answered every later ask, and nobody could ever play that match again).
             if old.rematch is not None and self.read_match(old.rematch).status != match_domain.STATUS_CANCELLED:

@@ -142,3 +142,44 @@ def test_an_unlisted_invited_claimed_match_travels_by_import(audit):
     ):
         status, problem = post_history(client, history)
         assert status == 422 and problem["line"] == line_number, problem
+
+
+def test_an_imported_copy_is_a_record_neither_listed_nor_rematched_and_its_lines_are_checked(audit):
+    """An imported copy appeared in the match list and in its players' recent matches (it counts in
+    nobody's statistics); its rematch link, copied from the original, answered a rematch of the copy with
+    the original's; and the import took what the API refuses: a rematch link that is no match id, a
+    blank or reordering name, a reveal_at_end that is a string."""
+    container, client, _ = audit
+    (ann_id, ann), (_, bob), (_, cy) = (client.register(name) for name in ("ann", "bob", "cy"))
+    match_id = client.new_match("jest", 3, [ann, bob, cy])
+    for key in (bob, cy):
+        assert client.post(f"/matches/{match_id}/resign", key=key).status == 200
+    assert client.post(f"/matches/{match_id}/rematch", key=ann).status == 201
+    lines = export(client, match_id, AUDITOR)
+    assert lines[-1]["event"] == "RematchLinked"
+    status, view = post_history(client, lines)
+    assert status == 201, view
+    container.tasks.drain()
+    position = container.app.log_position()
+    listed = client.get("/matches", query={"status": "finished", "after": position}).body["items"]
+    assert [row["id"] for row in listed] == [match_id]
+    recent = client.get(f"/players/{ann_id}", query={"after": position}).body["recent_matches"]
+    assert view["id"] not in [row["id"] for row in recent] and match_id in [row["id"] for row in recent]
+    refused = client.post(f"/matches/{view['id']}/rematch", key=ann)
+    assert refused.status == 409 and "imported" in refused.body["detail"], refused.text
+
+    def changed(event, change):
+        copy = json.loads(json.dumps(lines))
+        line = next(line for line in copy if line["event"] == event)
+        change(line["data"])
+        return copy, line["version"]
+
+    for history, line_number in (
+        changed("RematchLinked", lambda d: d.update(match_id="not a uuid at all")),
+        changed("SeatTaken", lambda d: d.update(name="   ")),
+        changed("SeatTaken", lambda d: d.update(name="\u202eevil")),
+        changed("SeatTaken", lambda d: d.update(player_id=" ")),
+        changed("Created", lambda d: d.update(reveal_at_end="no")),
+    ):
+        status, problem = post_history(client, history)
+        assert status == 422 and problem["line"] == line_number, problem
