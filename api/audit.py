@@ -15,6 +15,7 @@ from api.context import api_key, container, current_player, event_stream, json_t
 from application import errors
 from application.following import follow_events
 from application.history import History
+from application.service import parse_id
 from application.views import Viewer
 
 blp = Blueprint("audit", __name__, url_prefix="/matches",
@@ -102,7 +103,9 @@ class Export(MethodView):
         first = next(lines, "")  # refusals (404, 401) are raised before the answer starts
         body = (chunk for part in ([first], lines) for chunk in part)
         response = Response(stream_with_context(body), mimetype=JSON_LINES)
-        response.headers["Content-Disposition"] = f'attachment; filename="match-{match_id}.jsonl"'
+        # The id as the API writes it: "urn:uuid:..." or upper case also find the match, and a colon is
+        # no part of a file name on every system.
+        response.headers["Content-Disposition"] = f'attachment; filename="match-{parse_id(match_id, "match")}.jsonl"'
         return response
 
 

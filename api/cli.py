@@ -130,7 +130,19 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
             return False  # the Importer says what is wrong with it
         return isinstance(first, dict) and isinstance(first.get("data"), dict) and bool(first["data"].get("parent"))
 
+    def is_redacted(text: str) -> bool:
+        try:
+            return any(isinstance(line, dict) and isinstance(line.get("data"), dict) and line["data"].get("hidden")
+                       for line in map(json.loads, filter(str.strip, text.splitlines())))
+        except ValueError:
+            return False  # the Importer says what is wrong with it
+
     text = read(path)
+    if is_redacted(text):  # the check would fail at the first hidden outcome, and say less
+        print(json.dumps({"verified": False, "line": None, "reason": (
+            "the export is redacted (a seat's or the public's, of a match not revealed): verify an auditor's "
+            "export, or the public export once the match has ended and been revealed")}, indent=2))
+        return 1
     try:
         check(text, [read(name) for name in parents])
         verdict = verify(json.loads(line) for line in text.splitlines()).to_json()

@@ -154,6 +154,8 @@ def test_export_then_import_rebuilds_the_match_and_refuses_tampering_with_the_li
     lines = export(client, match_id, AUDITOR)
     assert {line["game"] for line in lines} == {"jest"} and all("rules_version" in line for line in lines)
     assert export(client, match_id, keys[0]) != lines  # a seat's export is redacted
+    upper = client.http.get(f"/matches/{match_id.upper()}/export", headers={"Authorization": f"Bearer {AUDITOR}"})
+    assert upper.headers["Content-Disposition"] == f'attachment; filename="match-{match_id}.jsonl"'
     assert any(line["data"].get("hidden") for line in export(client, match_id))
 
     player = client.get(f"/matches/{match_id}").body["seats"][0]["player_id"]

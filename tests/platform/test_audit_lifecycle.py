@@ -65,7 +65,7 @@ def lifecycle_match(container, client, clock) -> str:
     return match_id
 
 
-def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path):
+def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path, capsys):
     container, client, clock = audit
     match_id = lifecycle_match(container, client, clock)
     lines = export(client, match_id, AUDITOR)
@@ -84,6 +84,13 @@ def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path):
     exported = tmp_path / "match.jsonl"
     exported.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert cli.verify_file(str(exported)) == 0
+    redacted = json.loads(json.dumps(lines))  # as a seat's export of a match not revealed shows a shuffle
+    shuffle = next(line for line in redacted if line["event"] == "ChanceDrawn")
+    shuffle["data"].update(outcome=None, hidden=True)
+    hidden = tmp_path / "redacted.jsonl"
+    hidden.write_text("".join(json.dumps(line) + "\n" for line in redacted))
+    capsys.readouterr()
+    assert cli.verify_file(str(hidden)) == 1 and "redacted" in json.loads(capsys.readouterr().out)["reason"]
 
     def tampered(version, change):
         copy = json.loads(json.dumps(lines))
