@@ -286,10 +286,12 @@ class Tournament(Aggregate):
             # that result (a worker, moments later). A forfeit now would replace it with a made-up one.
             raise TournamentStateError(f"table {table['table']}'s match is over: its result is being recorded")
         present = sum(1 for p in table["players"] if p not in player_ids)
-        # The absent share the places after the present; with nobody present, nobody won: all take the
-        # table's last place (as a double forfeit loses for both), not a shared first.
-        # The computers filling the table count among its places: alone at it, a forfeited player is not first.
-        last = present + 1 if present else len(table["players"]) + table.get("computers", 0)
+        # The computers filling the table count among its places: the absent share the table's last place
+        # (k absent at a table of n seats: n - k + 1, as k players tied last rank), behind the computers
+        # too (they took 2nd of 4 beside two computers). With nobody present, nobody won: all take the
+        # table's very last place (as a double forfeit loses for both), not a shared first.
+        seats = len(table["players"]) + table.get("computers", 0)
+        last = seats - (len(table["players"]) - present) + 1 if present else seats
         ranks = [last if p in player_ids else 1 for p in table["players"]]
         self._players_forfeited(round=round_["round"], table=table["table"], player_ids=list(player_ids))
         self._result_recorded(round=round_["round"], table=table["table"], ranks=ranks, how=FORFEIT)

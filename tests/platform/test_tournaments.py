@@ -118,6 +118,20 @@ def test_the_computers_at_a_table_forfeited_whole_keep_its_places():
     assert [rows[p]["wins"] for p in short["players"]] == [0, 0]
 
 
+def test_a_player_forfeited_beside_computers_takes_the_tables_last_place_behind_them():
+    """The computers count among a table's places: one absent player of two beside two computers was
+    ranked 2nd (2 points of [3, 2, 1, 0]), of three beside one computer 3rd, where at a full table of
+    four humans the absent player is 4th. They share the last place: 4th."""
+    t = computer_tournament("abcde", 4, [3, 2, 1, 0])
+    full, short = t.start("org", T0)
+    t.forfeit("org", [full["players"][0]], T0 + timedelta(seconds=61))
+    assert full["result"] == {"ranks": [4, 1, 1], "how": "forfeit"}
+    t.forfeit("org", [short["players"][1]], T0 + timedelta(seconds=61))
+    assert short["result"] == {"ranks": [1, 4], "how": "forfeit"}
+    rows = {r["player_id"]: r for r in standings(t)}
+    assert rows[full["players"][0]]["points"] == rows[short["players"][1]]["points"] == 0
+
+
 def test_a_tournament_with_computers_plays_all_its_rounds_with_fewer_players_than_the_game_needs():
     """With computers filling the seats a table needs one entrant (docs/tournaments.md): two players of a
     game for three or more play every planned round, not one."""
