@@ -217,19 +217,25 @@ class LeagueProjection:
         after = self._tournament_at(tournament_id, version)
         sanction = after.sanctions[-1]
         game = after.game
-        ratings_before = {p: self._rating(changes, game, p) for p in after.players}
+        # A void replays the game's ratings: players outside the tournament who met its players later
+        # can move too, and the report lists everyone whose rating changed (docs/tournaments.md).
+        # (A sanction is a batch of its own: the stored rows are the rows before it.)
+        rated = [d for d in self.view.page("rating", group=game).rows] if sanction["kind"] == "void" else []
+        everyone = list(dict.fromkeys([*after.players, *(d.key for d in rated)]))
+        names = {d.key: d.data.get("name") for d in rated}
+        ratings_before = {p: self._rating(changes, game, p) for p in everyone}
         if sanction["kind"] == "void":
             changes.put(Doc("voided", "", sanction["match_id"], tournament_id, float(position),
                             {"match_id": sanction["match_id"], "tournament_id": tournament_id}))
             self._replay_game(changes, game)
-        ratings_after = {p: self._rating(changes, game, p) for p in after.players}
+        ratings_after = {p: self._rating(changes, game, p) for p in everyone}
         rows_before = {r["player_id"]: r for r in standings(before)}
         changed = []
         for row in standings(after):
             pid = row["player_id"]
             old = rows_before.get(pid, {})
             entry = {
-                "player_id": pid, "name": row["name"],
+                "player_id": pid, "name": row["name"], "in_tournament": True,
                 "rank": {"before": old.get("rank"), "after": row["rank"]},
                 "points": {"before": old.get("points"), "after": row["points"]},
                 "tie_breaks": {"before": old.get("tie_breaks"), "after": row["tie_breaks"]},
@@ -237,6 +243,10 @@ class LeagueProjection:
             }
             if any(entry[k]["before"] != entry[k]["after"] for k in ("rank", "points", "tie_breaks", "rating")):
                 changed.append(entry)
+        for pid in everyone:  # players outside the tournament: only their ratings can have changed
+            if pid not in after.players and ratings_before[pid] != ratings_after[pid]:
+                changed.append({"player_id": pid, "name": names.get(pid), "in_tournament": False,
+                                "rating": {"before": ratings_before[pid], "after": ratings_after[pid]}})
         report = {**sanction, "tournament_id": tournament_id, "position": position, "changed": changed}
         key = f"{sanction['number']:04d}"
         changes.put(Doc("report", tournament_id, key, sanction["kind"], float(position), report))

@@ -128,3 +128,33 @@ def test_ids_in_a_body_are_read_as_the_ids_they_spell_in_any_case(client):
     assert [s["player_id"] for s in sanctioned.body["sanctions"]] == [ann]
     assert client.post(f"/tournaments/{tid}/sanctions",
                        {"kind": "disqualify", "player_id": "not-a-player"}, key=org).status == 409
+
+
+def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_moved(client, sqlite_motley):
+    """A void replays the game's ratings: X and Y, who played the tournament's winner after the voided
+    table, move too, and the report left them out ("every player whose ... rating changed")."""
+    _, org = client.register("org")
+    (a_id, a), (b_id, b), (c_id, c) = (client.register(name) for name in ("ann", "bob", "cy"))
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 3},
+                      key=org).body["id"]
+    for key in (a, b, c):
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+    keys = {a_id: a, b_id: b, c_id: c}
+    for player in table["players"]:
+        if player != a_id:
+            assert client.post(f"/matches/{table['match_id']}/resign", key=keys[player]).status == 200
+    (x_id, x), (y_id, y) = (client.register(name) for name in ("xan", "yve"))
+    later = client.new_match("jester", 3, [x, a, y])
+    for key in (a, y):
+        assert client.post(f"/matches/{later}/resign", key=key).status == 200
+    sqlite_motley.tasks.drain()
+    voided = client.post(f"/tournaments/{tid}/sanctions", {"kind": "void", "match_id": table["match_id"]}, key=org)
+    assert voided.status == 201, voided.text
+    report = client.get(voided.headers["Location"], query={"after": voided.headers["Motley-Position"]}).body
+    changed = {row["player_id"]: row for row in report["changed"]}
+    assert {x_id, y_id} <= set(changed) and not changed[x_id]["in_tournament"]
+    assert changed[x_id]["rating"]["before"] != changed[x_id]["rating"]["after"]
+    board = {r["player_id"]: r for r in client.get("/leaderboards/jester", query={"limit": 500}).body["items"]}
+    assert changed[y_id]["rating"]["after"]["mu"] == board[y_id]["mu"]
+    assert changed[a_id]["in_tournament"] and {a_id, b_id, c_id} <= set(changed)
