@@ -51,9 +51,9 @@ class NotFound(ServiceError):
 
 
 class Conflict(ServiceError):
-    """The match is not in a state where this request applies."""
+    """The match (or tournament, or player) is not in a state where this request applies."""
 
-    status, slug, title = 409, "conflict", "Conflict with the match's state"
+    status, slug, title = 409, "conflict", "Conflict with the current state"
 
 
 class NotYourTurn(Conflict):
