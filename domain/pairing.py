@@ -2,8 +2,10 @@
 
 Swiss: players are taken in standings order; each table is opened by the best-placed player not yet
 seated and filled with the players that met its members least often, the better-placed first among
-equals. Round-robin: the same greedy over a fixed seed order, so that over the rounds every pair meets
-as evenly as possible regardless of results. Where the field does not divide into tables of the
+equals; where that seats anyone with an earlier opponent, a depth-first search in the same order looks
+for tables without rematches first. Round-robin: at tables of two the circle method (every pair once);
+at larger tables the same greedy over a fixed seed order, so that over the rounds every pair meets as
+evenly as possible regardless of results. Where the field does not divide into tables of the
 chosen size, smaller tables are formed if the game allows them (``min_players``); otherwise the
 lowest-placed players who have had the fewest byes sit the round out.
 """
@@ -57,19 +59,95 @@ def pair(
         chosen = next(p for p in reversed(ranked) if byes_had.get(p, 0) == fewest)
         ranked.remove(chosen)
         byes.append(chosen)
-    remaining = ranked
+    tables = greedy_tables(ranked, met, sizes)
+    if any(met.get(frozenset((a, b)), 0) for table in tables for i, a in enumerate(table) for b in table[i + 1:]):
+        # The greedy seated someone with an earlier opponent: look for tables where nobody meets anyone
+        # again (the greedy's own choices first, so the search only departs from it where it must).
+        tables = fresh_tables(ranked, met, sizes) or tables
+    return Pairing(tables, byes)
+
+
+def greedy_tables(ranked: Sequence[str], met: Mapping[frozenset, int], sizes: Sequence[int]) -> list[list[str]]:
+    """Each table opened by the best-placed player left, filled seat by seat with the player who met
+    the table's members fewest times; among equals the best-placed."""
+    remaining = list(ranked)
     tables: list[list[str]] = []
     for size in sizes:
         table = [remaining.pop(0)]
         while len(table) < size:
-            # Fewest earlier meetings with the table first; among equals the best-placed.
             best = min(
                 range(len(remaining)),
                 key=lambda i: (sum(met.get(frozenset((remaining[i], p)), 0) for p in table), i),
             )
             table.append(remaining.pop(best))
         tables.append(table)
-    return Pairing(tables, byes)
+    return tables
+
+
+#: How many seatings the search for rematch-free tables tries before it settles for the greedy's.
+SEARCH_BUDGET = 20_000
+
+
+def fresh_tables(ranked: Sequence[str], met: Mapping[frozenset, int], sizes: Sequence[int]) -> list[list[str]] | None:
+    """Tables where no two players have met before, found depth first in the greedy's order (each
+    table opened by the best-placed player left, each seat offered to the best-placed first), or None
+    when there are none or the search runs past ``SEARCH_BUDGET`` seatings. Swiss at tables of two
+    otherwise paired avoidable rematches: 6 players over 3 rounds met an opponent again in two
+    tournaments of three where another pairing had none."""
+    tried = 0
+
+    def fresh(player: str, table: list[str]) -> bool:
+        return not any(met.get(frozenset((player, other)), 0) for other in table)
+
+    def fill(remaining: list[str], size_index: int, table: list[str], done: list[list[str]]) -> list[list[str]] | None:
+        nonlocal tried
+        if len(table) == sizes[size_index]:
+            done = [*done, table]
+            if size_index + 1 == len(sizes):
+                return done
+            return fill(remaining[1:], size_index + 1, [remaining[0]], done)
+        for i, player in enumerate(remaining):
+            tried += 1
+            if tried > SEARCH_BUDGET:
+                return None
+            if fresh(player, table):
+                found = fill(remaining[:i] + remaining[i + 1:], size_index, [*table, player], done)
+                if found is not None:
+                    return found
+        return None
+
+    if not sizes:
+        return []
+    return fill(list(ranked[1:]), 0, [ranked[0]], [])
+
+
+def circle(order: Sequence[str], round_index: int) -> tuple[list[list[str]], list[str]]:
+    """Round ``round_index`` (from 0) of a round-robin at tables of two by the circle method (Berger
+    tables): the first player stays, the others turn one place a round, so over ``n - 1`` rounds (``n``
+    rounds for an odd field) every pair meets exactly once. With an odd field the player drawn against
+    the empty place sits alone (a bye, or a computer's table). The greedy over a rotated order met some
+    pairs two or three times and others never. The first player's seat alternates from round to round;
+    the others alternate by their place on the circle. Returns (tables of two, players alone)."""
+    players: list[str | None] = list(order)
+    if len(players) % 2:
+        players.append(None)
+    n = len(players)
+    if n < 2:
+        return [], [p for p in players if p is not None]
+    turn = round_index % (n - 1)
+    rest = players[1:]
+    rest = rest[len(rest) - turn:] + rest[:len(rest) - turn]
+    line = [players[0], *rest]
+    tables: list[list[str]] = []
+    alone: list[str] = []
+    for i in range(n // 2):
+        a, b = line[i], line[n - 1 - i]
+        if a is None or b is None:
+            alone.append(b if a is None else a)  # type: ignore[arg-type]
+            continue
+        flip = turn % 2 if i == 0 else i % 2
+        tables.append([b, a] if flip else [a, b])
+    return tables, alone
 
 
 def meetings(tables: Sequence[Sequence[str]]) -> dict[frozenset, int]:

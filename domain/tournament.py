@@ -202,8 +202,15 @@ class Tournament(Aggregate):
         for r in self.rounds:
             for p in r["byes"]:
                 byes_had[p] = byes_had.get(p, 0) + 1
-        # With computers filling seats, a table needs only one entrant.
-        result = pairing.pair(order, met, byes_had, self.table_size, 1 if self.computer else self.min_players)
+        if self.format == "round-robin" and self.table_size == 2:
+            # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
+            pairs, alone = pairing.circle(self.entrants(), len(self.rounds))
+            # The player drawn against the empty place plays a computer, or has a bye.
+            result = (pairing.Pairing(pairs + [[p] for p in alone], []) if self.computer
+                      else pairing.Pairing(pairs, alone))
+        else:
+            # With computers filling seats, a table needs only one entrant.
+            result = pairing.pair(order, met, byes_had, self.table_size, 1 if self.computer else self.min_players)
         tables = [
             {"table": i + 1, "match_id": str(match_id_for(self.id, round_no, i + 1)), "players": players,
              "computers": self.table_size - len(players) if self.computer else 0, "result": None}

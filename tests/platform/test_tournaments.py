@@ -160,6 +160,46 @@ def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
     assert len(met) == 6 and set(met.values()) == {1}
 
 
+@pytest.mark.parametrize("field", [5, 6, 8, 11, 12])
+def test_a_round_robin_at_tables_of_two_meets_every_pair_exactly_once(field):
+    """6 players over 5 rounds met AB and CD twice, AC and BD never (a greedy over a rotated order): the
+    circle method meets every pair once, in n - 1 rounds, or n for an odd field with one bye each."""
+    players = [f"p{i:02d}" for i in range(field)]
+    rounds = field - 1 if field % 2 == 0 else field
+    t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
+                   rounds=rounds, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   round_deadline_seconds=None)
+    for p in players:
+        t.register(p, p)
+    tables = t.start("org", T0)
+    while t.status == "active":
+        for table in tables:
+            following = t.record_result(table["match_id"], [1, 2], T0)
+        tables = following
+    met = pairing.meetings([tb["players"] for r in t.rounds for tb in r["tables"]])
+    assert len(t.rounds) == rounds and len(met) == field * (field - 1) // 2 and set(met.values()) == {1}
+    byes = [p for r in t.rounds for p in r["byes"]]
+    assert sorted(byes) == (players if field % 2 else [])
+
+
+def test_swiss_at_tables_of_two_pairs_no_avoidable_rematch():
+    """With 6 players over 3 rounds the greedy paired an earlier opponent again in two tournaments of
+    three (F v C again where D-A, B-F, E-C had none): random results, 200 tournaments, no rematch."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        players = [f"p{i}" for i in range(6)]
+        points = dict.fromkeys(players, 0)
+        history: list = []
+        for round_no in range(3):
+            order = sorted(players, key=lambda p: (-points[p], players.index(p))) if round_no else players
+            met = pairing.meetings(history)
+            tables = pairing.pair(order, met, {}, 2, 2).tables
+            assert not any(met.get(frozenset(t)) for t in tables), (seed, round_no, tables)
+            for table in tables:
+                points[rng.choice(table)] += 1
+            history += tables
+
+
 # -- the HTTP API ---------------------------------------------------------------------------------
 @pytest.fixture
 def client(motley):
