@@ -4,14 +4,20 @@ caller's viewer: a seat (its API key), a spectator (no key) or the auditor (``MO
 
 from __future__ import annotations
 
-import hmac
-
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import api_key, container, current_player, event_stream, json_text, service, stream_waits
+from api.context import (
+    api_key,
+    current_player,
+    event_stream,
+    is_auditor_key,
+    json_text,
+    service,
+    stream_waits,
+)
 from application import errors
 from application.following import follow_events
 from application.history import History
@@ -24,11 +30,6 @@ blp = Blueprint("audit", __name__, url_prefix="/matches",
 JSON_LINES = "application/x-ndjson"
 #: The largest history an import reads (a 10,000-event match is about 2 MB).
 IMPORT_MAX_BYTES = 32 * 1024 * 1024
-
-
-def is_auditor_key(key) -> bool:
-    expected = container().settings.auditor_key
-    return bool(expected) and key is not None and hmac.compare_digest(key.encode(), expected.encode())
 
 
 def viewer() -> Viewer:

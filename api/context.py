@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hmac
 import socket
 import time
 from collections.abc import Iterator
@@ -90,10 +91,18 @@ def client_gone(environ: dict) -> Optional[Callable[[], bool]]:
 
 
 def event_stream(frames: Iterator[str]) -> Response:
-    """A server-sent event answer of ``frames``, ended quietly when its client has left."""
+    """A server-sent event answer of ``frames``, ended quietly when its client has left, or when the
+    player key it was opened with is revoked: the stream went on for its whole life (up to a day)
+    after the key was refused everywhere else, showing that seat's hidden cards to whoever held it."""
+    key = api_key(strict=False)
+    player_key = key is not None and not is_auditor_key(key)
+
     def until_gone() -> Iterator[str]:
         try:
-            yield from frames
+            for frame in frames:
+                if player_key and not still_valid(key):
+                    return
+                yield frame
         except ClientGone:
             return
 
@@ -117,6 +126,21 @@ def api_key(strict: bool = True) -> Optional[str]:
             raise errors.Unauthenticated("send the API key as 'Authorization: Bearer <api key>'")
         return credentials.strip()
     return request.headers.get("X-API-Key") or None
+
+
+def is_auditor_key(key: Optional[str]) -> bool:
+    expected = container().settings.auditor_key
+    return bool(expected) and key is not None and hmac.compare_digest(key.encode(), expected.encode())
+
+
+def still_valid(key: Optional[str]) -> bool:
+    """Whether ``key`` still names a player (verified keys are cached: a revocation in this process
+    counts at once, in another within the cache's seconds)."""
+    try:
+        service().authenticate(key)
+    except errors.Unauthenticated:
+        return False
+    return True
 
 
 def current_player() -> Player:

@@ -19,8 +19,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from api.audit import is_auditor_key
-from api.context import api_key, service
+from api.context import api_key, is_auditor_key, service
 from application import errors
 
 #: The defaults, generous enough for a tournament table registering at one address, tight enough

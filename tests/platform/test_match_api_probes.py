@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 import time
 
 import pytest
@@ -13,6 +14,7 @@ import pytest
 from api import create_app
 from api.rates import holds_a_thread
 from api.server import is_long_lived
+from application.service import Motley
 from tests.platform.client import ApiClient
 
 
@@ -283,3 +285,40 @@ def test_a_seat_kept_for_a_named_player_is_not_an_open_seat_in_the_list(client, 
     assert rematch.body["id"] not in [r["id"] for r in client.get("/matches", query={"open": "true"}).body["items"]]
     stranger = players(client, "dee")[0]
     assert client.post(f"/matches/{rematch.body['id']}/seats", {}, key=stranger).status == 409
+
+
+def test_a_stream_ends_when_the_key_it_was_opened_with_is_revoked(client):
+    """A stream opened with a key went on after the key was revoked (401 everywhere else) for its whole
+    life, up to a day, showing that seat's face-down cards to whoever held the key."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    rotated = client.post("/players/me/keys", key=keys[0]).body["api_key"]
+    paths = (f"/matches/{match_id}/stream", f"/matches/{match_id}/events/stream", "/players/me/stream")
+    opened = [threading.Event() for _ in paths]
+    after: list = [None] * len(paths)
+
+    def follow(i, path):  # each stream read in a thread of its own, as a server serves it
+        stream = client.http.get(path, query_string={"seconds": 20}, headers={"Authorization": f"Bearer {keys[0]}"},
+                                 buffered=False)
+        chunks = iter(stream.response)
+        next(chunks)
+        opened[i].set()
+        after[i] = ([(time.monotonic(), chunk.decode()) for chunk in chunks], time.monotonic())
+        stream.close()
+
+    readers = [threading.Thread(target=follow, args=(i, path)) for i, path in enumerate(paths)]
+    for reader in readers:
+        reader.start()
+    assert all(event.wait(10) for event in opened)
+    time.sleep(0.5)  # what the streams had to tell at once (the history so far) has been sent
+    started = time.monotonic()
+    revoked = client.call("DELETE", f"/players/me/keys/{Motley.key_id_of(keys[0])}", key=rotated)
+    assert revoked.status == 204 and client.get("/players/me", key=keys[0]).status == 401
+    offer = view(client, match_id, keys[1])["legal_actions"][0]
+    assert client.post(f"/matches/{match_id}/moves", {"action": offer}, key=keys[1]).status == 201
+    for reader in readers:
+        reader.join(25)
+    for path, (chunks, ended) in zip(paths, after):
+        late = [text for at, text in chunks if at > started and "data:" in text]
+        assert not late, (path, late)  # nothing more was sent with the revoked key
+        assert ended - started < 15, path
