@@ -4,6 +4,7 @@ problem that changes nothing, and the match list survives whatever a stored even
 from __future__ import annotations
 
 import random
+import threading
 import time
 
 import pytest
@@ -254,6 +255,39 @@ def test_match_creation_moves_and_computer_only_matches_are_rate_limited_per_pla
         assert limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob).status in (403, 409, 422)
     refused = limited.post(f"/matches/{match_id}/moves", {"action": {"type": "x"}}, key=bob)
     assert refused.status == 429 and int(refused.headers["Retry-After"]) >= 1
+
+
+def test_requests_sent_at_once_do_not_pass_a_limit_together(limited):
+    """The limit was tested before the request and counted after its answer: 12 creations sent at once
+    with create=2/minute all passed the test before any was counted (10 matches made with 3/minute).
+    Now exactly the limit's worth are answered 201, the rest 429."""
+    _, ann = limited.register("ann")
+    flask_app = limited.http.application
+    barrier = threading.Barrier(8)
+    statuses: list = []
+
+    def create() -> None:
+        http = flask_app.test_client()
+        barrier.wait()
+        statuses.append(http.post("/matches", json={"game": "jest", "seats": 3},
+                                  headers={"Authorization": f"Bearer {ann}"}).status_code)
+
+    threads = [threading.Thread(target=create) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert sorted(statuses) == [201, 201] + [429] * 6
+
+
+def test_a_key_that_is_not_valid_spends_nothing_of_the_player_it_names(limited):
+    """The limits are counted as a request comes, before the view authenticates it: a forged key naming
+    a player must not spend that player's budget."""
+    ann_id, ann = limited.register("ann")
+    forged = f"{ann.partition('.')[0]}.not-the-secret"
+    assert limited.post("/matches", {"game": "jest", "seats": 3}, key=forged).status == 401
+    for _ in range(2):  # create=2/minute: both of ann's own
+        assert limited.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
 
 
 def test_the_in_memory_counters_start_no_thread_per_hit_and_still_free_what_expired(monkeypatch):
