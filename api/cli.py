@@ -17,8 +17,10 @@ def main(argv=None) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--threads", type=int, default=8, help="request threads per process")
-    serve.add_argument("--stream-threads", type=int, default=600,
-                       help="threads for streams and waiting reads beside them (waitress; api/server.py)")
+    serve.add_argument("--stream-threads", type=int, default=None,
+                       help="threads for streams and waiting reads beside the request threads, per process "
+                            "(600 under waitress, 200 under gunicorn or MOTLEY_STREAM_THREADS; api/server.py, "
+                            "api/wsgi.py); past them such requests are answered 503")
     serve.add_argument("--processes", type=int, default=1,
                        help="API processes; above 1 they run under gunicorn, each with its own pools (PostgreSQL)")
     serve.add_argument("--server", choices=("waitress", "gunicorn"), default=None,
@@ -68,14 +70,14 @@ def main(argv=None) -> None:
 
     from api import create_app
     from api.request_log import configure
-    from api.server import make_server
+    from api.server import STREAM_THREADS, make_server
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
     container = build()
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
-    make_server(create_app(container), args.host, args.port, args.threads, args.stream_threads).run()
+    make_server(create_app(container), args.host, args.port, args.threads, args.stream_threads or STREAM_THREADS).run()
 
 
 def serve_processes(args, settings) -> int:
@@ -96,7 +98,7 @@ def serve_processes(args, settings) -> int:
     os.environ["MOTLEY_CREATE_TABLES"] = "n"
     print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
           f"store: {settings.store}, tasks: {settings.tasks})", flush=True)
-    serve(args.processes, args.threads, args.host, args.port)
+    serve(args.processes, args.threads, args.host, args.port, args.stream_threads)
     return 0
 
 

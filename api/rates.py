@@ -161,6 +161,14 @@ def kinds_of_request() -> list[tuple[str, str]]:
 #: and reads that wait for a read model (``?after=``, up to 5 s). A client may hold this many at once.
 MAX_HELD_PER_CLIENT = 4
 
+#: The Retry-After of a refused long-lived request: a stream whose client left gives its slot back at
+#: its next wake, within the watcher's recheck (application/log_watcher.RECHECK_SECONDS); told "1",
+#: a client retried five times before the slot came back.
+RETRY_HELD_SECONDS = 5
+
+#: The app setting naming this process's threads for long-lived requests (api/server.py, api/wsgi.py).
+STREAM_SLOTS = "MOTLEY_STREAM_SLOTS"
+
 
 class HeldRequests:
     """How many long-lived requests each client address holds now (in this process)."""
@@ -168,17 +176,26 @@ class HeldRequests:
     def __init__(self, limit: int = MAX_HELD_PER_CLIENT):
         self.limit = limit
         self.held: dict[str, int] = {}
+        self.total = 0
         self.lock = threading.Lock()
 
-    def take(self, who: str) -> None:
+    def take(self, who: str, slots: Optional[int] = None) -> None:
+        """Count one more for ``who``; refused past the client's cap (429), or past ``slots``, the threads
+        this process keeps for long-lived requests (503): under gunicorn a stream holds one of the
+        process's threads, and 16 streams from 4 clients took them all, so every other request hung."""
         with self.lock:
             if self.held.get(who, 0) >= self.limit:
                 raise errors.RateLimited(f"at most {self.limit} streams or waiting reads at once per client; "
-                                         "close one first", retry_after=1, limit="held_requests")
+                                         "close one first", retry_after=RETRY_HELD_SECONDS, limit="held_requests")
+            if slots is not None and self.total >= slots:
+                raise errors.Unavailable("every thread this server keeps for streams and waiting reads is taken; "
+                                         "try again shortly", retry_after=RETRY_HELD_SECONDS)
             self.held[who] = self.held.get(who, 0) + 1
+            self.total += 1
 
     def give_back(self, who: str) -> None:
         with self.lock:
+            self.total = max(0, self.total - 1)
             left = self.held.get(who, 1) - 1
             if left > 0:
                 self.held[who] = left
@@ -201,7 +218,9 @@ def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLi
     @app.before_request
     def hold() -> None:
         if holds_a_thread():
-            held.take(address())  # raises 429 over the cap; given back when the answer closes
+            # 429 over the client's cap, 503 when the process's stream threads are all taken; given
+            # back when the answer closes.
+            held.take(address(), app.config.get(STREAM_SLOTS))
             g.held_by = address()
 
     @app.after_request

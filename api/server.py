@@ -17,6 +17,8 @@ from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ThreadedTaskDispatcher
 
+from api.rates import STREAM_SLOTS
+
 #: Threads for streams and waiting reads, beside the request threads.
 STREAM_THREADS = 600
 
@@ -42,7 +44,11 @@ class SplitDispatcher(ThreadedTaskDispatcher):
         # The task is waitress's channel; its first request is the one it will serve now.
         requests = getattr(task, "requests", None) or []
         request = requests[0] if requests else None
-        if request is not None and is_long_lived(request.path or "", request.command or "", request.query or ""):
+        # A request waitress could not parse has no path (its 400 is answered by the request threads):
+        # reading it raised here, and the connection was left hung with no answer.
+        if (request is not None and not getattr(request, "error", None)
+                and is_long_lived(getattr(request, "path", "") or "", getattr(request, "command", "") or "",
+                                  getattr(request, "query", "") or "")):
             self.long_lived.add_task(task)
         else:
             super().add_task(task)
@@ -83,6 +89,8 @@ class InlineFlushChannel(HTTPChannel):
 
 def make_server(app: Any, host: str, port: int, threads: int = 8, stream_threads: int = STREAM_THREADS) -> Any:
     """A waitress server for ``app`` (call ``.run()``), its long-lived requests on their own threads."""
+    if hasattr(app, "config"):  # a Flask app: more long-lived requests than threads for them are a 503 (api/rates.py)
+        app.config[STREAM_SLOTS] = stream_threads
     server = create_server(app, host=host, port=port, threads=threads,
                          _dispatcher=SplitDispatcher(threads, stream_threads),
                          # More connections than waitress's default 100: each open stream is one.

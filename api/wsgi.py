@@ -37,11 +37,15 @@ def create():
     with _lock:
         if _app is None or _pid != os.getpid():
             from api import create_app
+            from api.rates import STREAM_SLOTS
             from infrastructure.composition import build
 
             container = build()
             container.start()  # the sweep: work a previous run left (idempotent, whichever process sends it)
             _app, _pid = create_app(container), os.getpid()
+            # gunicorn runs streams on the process's own threads: they may take this many of them, the
+            # rest answer every other request (gunicorn_options gives the process both).
+            _app.config[STREAM_SLOTS] = stream_threads()
         return _app
 
 
@@ -75,14 +79,30 @@ def child_exit(server, worker) -> None:
         multiprocess.mark_process_dead(worker.pid)
 
 
-def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.1:8000") -> dict:
-    """The settings of ./gunicorn.conf.py and of ``motley serve --processes N``."""
+def stream_threads() -> int:
+    """The threads each process keeps for streams and waiting reads (``MOTLEY_STREAM_THREADS``)."""
+    return int(os.environ.get("MOTLEY_STREAM_THREADS", str(DEFAULT_STREAM_THREADS)))
+
+
+#: Threads per gunicorn process for streams and waiting reads, beside the request threads.
+DEFAULT_STREAM_THREADS = 200
+
+
+def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.1:8000",
+                     streams: Optional[int] = None) -> dict:
+    """The settings of ./gunicorn.conf.py and of ``motley serve --processes N``. A stream holds one of
+    gthread's threads while it is open: each process gets ``threads`` for requests plus ``streams``
+    (``MOTLEY_STREAM_THREADS``) that streams may take, and no more (api/rates.py answers 503 past them),
+    so 16 open streams no longer leave 8 threads nothing to answer the rest with."""
+    streams = stream_threads() if streams is None else streams
+    os.environ["MOTLEY_STREAM_THREADS"] = str(streams)  # for the workers' apps, forked from here
     return {
         "wsgi_app": "api.wsgi:app",
         "bind": bind,
         "workers": processes,
         "worker_class": "gthread",  # threads per process: a stream holds one while it is open
-        "threads": threads,
+        "threads": threads + streams,
+        "worker_connections": max(1000, 2 * (threads + streams)),
         "preload_app": False,  # never build the application before the fork
         "keepalive": 75,
         "timeout": 60,
@@ -96,11 +116,11 @@ def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.
     }
 
 
-def serve(processes: int, threads: int, host: str, port: int) -> None:
+def serve(processes: int, threads: int, host: str, port: int, streams: Optional[int] = None) -> None:
     """Run gunicorn in this process as the master of ``processes`` workers."""
     from gunicorn.app.base import BaseApplication  # type: ignore[import-untyped]
 
-    options = gunicorn_options(processes, threads, f"{host}:{port}")
+    options = gunicorn_options(processes, threads, f"{host}:{port}", streams)
 
     class Gunicorn(BaseApplication):
         def load_config(self) -> None:

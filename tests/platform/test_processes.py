@@ -26,6 +26,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from application.log_watcher import RECHECK_SECONDS
 from application.ports import NoTaskQueue
 from infrastructure.composition import build
 from tests.conftest import PG, ROOT, create_schema, drop_schema, pg_settings
@@ -45,7 +46,7 @@ def free_port() -> int:
 @pytest.fixture
 def served(request, tmp_path):
     """``motley serve --server gunicorn --processes N`` on a fresh schema whose tables exist already."""
-    processes = request.param
+    processes, stream_threads = request.param if isinstance(request.param, tuple) else (request.param, None)
     schema = f"p_{uuid.uuid4().hex[:12]}"
     create_schema(schema)
     build(pg_settings(schema), tasks=NoTaskQueue()).close()  # the tables, once (as `motley migrate`)
@@ -56,6 +57,8 @@ def served(request, tmp_path):
                MOTLEY_CREATE_TABLES="n", MOTLEY_TASKS="inprocess", MOTLEY_AUDITOR_KEY=AUDITOR,
                MOTLEY_RATE_LIMITS=NO_LIMITS, PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"),
                PYTHONPATH=str(ROOT))
+    if stream_threads is not None:
+        env["MOTLEY_STREAM_THREADS"] = str(stream_threads)
     log = tmp_path / "server.log"
     process = subprocess.Popen(
         [sys.executable, "-m", "api.cli", "serve", "--server", "gunicorn", "--processes", str(processes),
@@ -183,3 +186,29 @@ def test_under_gunicorn_a_stream_its_client_left_gives_its_slot_and_thread_back(
     key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
     match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
     assert_left_streams_give_their_slots_back(base, match_id)
+
+
+@pytest.mark.parametrize("served", [(1, 2)], indirect=True, ids=["1-process-2-stream-threads"])
+def test_under_gunicorn_streams_take_only_their_own_threads_and_past_them_are_a_503(served):
+    """Under gunicorn a stream holds one of the process's threads: 16 streams from four clients (each
+    within its cap of 4) took all 8, and every other request, moves included, hung. Each process now
+    has its request threads plus MOTLEY_STREAM_THREADS for streams, and a stream past those is a 503."""
+    _, base, _ = served
+    key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
+    match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
+    stream = f"{base}/matches/{match_id}/stream"
+    opened = [requests.get(stream, params={"seconds": 60}, stream=True, timeout=15) for _ in range(2)]
+    assert [r.status_code for r in opened] == [200, 200]
+    started = time.monotonic()
+    refused = requests.get(stream, params={"seconds": 1}, timeout=5)
+    assert refused.status_code == 503 and refused.headers["Content-Type"] == "application/problem+json"
+    assert int(refused.headers["Retry-After"]) >= 1
+    for _ in range(12):  # more than the 8 request threads: none is held by the streams
+        assert call(base, "GET", "/games").status_code == 200
+    assert time.monotonic() - started < 10
+    opened[0].close()
+    left = time.monotonic()
+    while requests.get(stream, params={"seconds": 1}, timeout=5).status_code == 503:
+        assert time.monotonic() - left < RECHECK_SECONDS + 3, "a stream its client left still holds its thread"
+        time.sleep(0.2)
+    opened[1].close()

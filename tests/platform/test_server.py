@@ -143,3 +143,22 @@ def test_an_answer_larger_than_the_socket_takes_arrives_whole_to_a_slow_reader()
         assert time.monotonic() - started < 5  # no second-long stalls per chunk
     finally:
         server.close()
+
+
+def test_a_request_waitress_cannot_parse_is_answered_400_and_its_connection_closed(motley):
+    """The dispatcher read the path of every request to choose its threads; a request waitress could not
+    parse has none: the read raised, nothing was answered, and after a good request on the same
+    connection the connection hung open past waitress's own timeouts."""
+    with serving(motley, request_threads=2) as (base, _, _):
+        port = int(base.rsplit(":", 1)[1])
+        for prefix in (b"", b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n"):
+            with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+                connection.sendall(prefix + b"GET /health HTTP/1.1\r\nHost: x\r\nBad Header: x\r\n\r\n")
+                answer = b""
+                while True:
+                    chunk = connection.recv(65536)  # the server answers, then closes: no timeout
+                    if not chunk:
+                        break
+                    answer += chunk
+            assert answer.count(b"HTTP/1.") == (2 if prefix else 1), answer
+            assert b"400 Bad Request" in answer, answer
