@@ -144,10 +144,12 @@ class History:
             raise errors.Forbidden("a match may be forked once it is finished and revealed, or by the auditor")
         if not 1 <= version <= parent.version:
             raise errors.InvalidRequest(f"fork at a version from 1 to {parent.version}")
-        for seat, player_id in reserved.items():
+        for seat in reserved:
             if not is_seat_key(seat, parent.num_seats) or parent.is_bot(int(seat)):
                 raise errors.InvalidRequest(f"seat {seat} cannot be kept: it is not a free seat of this game")
-            self.app.get_player(player_id)
+        # Kept for the player's id as the API writes it: the id as sent ("ANN-ID", "urn:uuid:...") was
+        # kept, no player's id matched it, nobody could take the seat and the fork never started.
+        reserved = {seat: str(self.app.get_player(player_id).id) for seat, player_id in reserved.items()}
         if len(set(reserved.values())) < len(reserved):
             # A player takes one seat: a second seat kept for the same player could never be filled,
             # and the fork could never start.
@@ -155,6 +157,9 @@ class History:
         steps = [e for e in self.app.events.get(parent.id, lte=version) if type(e).__name__ in STEPS]
         at_version = self.app.get_match(parent.id, version)
         started = at_version.state is not None
+        if reserved and not started:
+            raise errors.InvalidRequest(f"version {version} is before the match started: its fork is an open match "
+                                        "with every seat free, none kept (fork at a later version to keep seats)")
         if started and at_version.engine.to_act(at_version.state).kind == Phase.OVER:
             raise errors.InvalidRequest(f"nothing is left to play at version {version}: the game was over; "
                                         "fork at an earlier version")

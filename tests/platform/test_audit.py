@@ -241,7 +241,8 @@ def test_a_fork_copies_the_prefix_reopens_seats_and_leaves_the_parent_unchanged(
     parent_before = export(client, match_id, AUDITOR)
     stranger_id, stranger = client.register("stranger")
     fork_at = 12
-    answer = client.post(f"/matches/{match_id}/forks", {"version": fork_at, "reserved": {"2": stranger_id}},
+    # The id in any spelling (upper case here) is kept as the API writes it: as sent, nobody matched it.
+    answer = client.post(f"/matches/{match_id}/forks", {"version": fork_at, "reserved": {"2": stranger_id.upper()}},
                          key=keys[0])
     assert answer.status == 201, answer.text
     fork = answer.body
@@ -289,6 +290,14 @@ def test_a_fork_copies_the_prefix_reopens_seats_and_leaves_the_parent_unchanged(
     twice = client.post(f"/matches/{other_id}/forks", {"version": 3, "reserved": {"0": stranger_id, "1": stranger_id}},
                         key=other_keys[0])
     assert twice.status == 422 and "different player" in twice.body["detail"], twice.text
+    # The same player in two spellings is the same player; one spelling is kept, the one the API writes.
+    spelled = client.post(f"/matches/{other_id}/forks",
+                          {"version": 3, "reserved": {"0": stranger_id, "1": stranger_id.upper()}}, key=other_keys[0])
+    assert spelled.status == 422 and "different player" in spelled.body["detail"], spelled.text
+    # Before the start there is no seat to keep (a seat kept there was dropped without a word).
+    unstarted = client.post(f"/matches/{other_id}/forks", {"version": 3, "reserved": {"0": stranger_id}},
+                            key=other_keys[0])
+    assert unstarted.status == 422 and "before" in unstarted.body["detail"], unstarted.text
 
 
 def test_chance_is_provable_and_a_tampered_export_fails_the_check(audit, tmp_path, capsys):
