@@ -80,8 +80,12 @@ class MyStream(MethodView):
         started, it is your turn (once per match version), a match finished. A new connection first
         sends a your-turn for each match already waiting for you. One connection, no polling."""
         player_id = str(current_player().id)
-        last = request.headers.get("Last-Event-ID", "")
-        after = int(last) if last.isdigit() else None
+        last = request.headers.get("Last-Event-ID", "").strip()
+        after = int(last) if last.isascii() and last.isdigit() else None
+        if after is not None and after > service().log_position():
+            # No stream sent that id: it would wait for the log to pass it, and skip what came between
+            # (a your-turn included). Refused at once, as the match streams and ?after= refuse theirs.
+            raise errors.InvalidRequest(f"Last-Event-ID {after} is past the event log's end: no stream sent it")
         poll, sleep = stream_waits(None, query["poll"])
         items = feed(service(), player_id, after, query["seconds"], poll,
                      waiting=lambda position: waiting_at(player_id, position), sleep=sleep)

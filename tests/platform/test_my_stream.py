@@ -134,3 +134,19 @@ def test_my_matches_counts_and_pages_them_all(client, motley, monkeypatch):
     assert waiting["total"] == 4 and sorted(m["id"] for m in waiting["items"]) == sorted(matches[1:])
     for wrong in ({"limit": 0}, {"limit": 201}, {"offset": -1}, {"limit": "x"}):
         assert client.get("/players/me/matches", key=keys[0], query=wrong).status == 422, wrong
+
+
+def test_a_last_event_id_past_the_log_is_refused_before_the_stream_starts(client, motley):
+    """No stream sent an id past the log's end: the stream took one and waited for the log to pass it,
+    skipping every item in between (a your-turn included). A 422 at once, as for the match streams."""
+    _, key = client.register("ann")
+    beyond = motley.app.log_position() + 50
+    answer = client.http.get("/players/me/stream", query_string={"seconds": 1},
+                             headers={"Authorization": f"Bearer {key}", "Last-Event-ID": str(beyond)})
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
+    assert "Last-Event-ID" in answer.get_json()["detail"]
+    current = client.http.get("/players/me/stream", query_string={"seconds": 0.2},
+                              headers={"Authorization": f"Bearer {key}",
+                                       "Last-Event-ID": str(motley.app.log_position())})
+    assert current.status_code == 200
+    current.close()
