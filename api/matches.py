@@ -250,6 +250,8 @@ class Stream(MethodView):
 
         def events():
             sent = seen
+            # Whether the client holds events it was shown redacted (reconnecting, it may: say so once).
+            holds_redacted = seen > 0
             for update in updates:
                 if update is None:
                     yield ": still here\n\n"
@@ -257,7 +259,11 @@ class Stream(MethodView):
                     version, view = update
                     new = history().events(match_id, who, after=sent, until=version, limit=version - sent)
                     frame = {"version": version, "status": view["status"], "to_act": view["to_act"],
-                             "legal_actions": view["legal_actions"], "result": view["result"], "events": new["items"]}
+                             "legal_actions": view["legal_actions"], "result": view["result"], "events": new["items"],
+                             # The match ended revealed: what the client holds of it was redacted, and a
+                             # frame of new events alone never said so.
+                             "revealed": view["viewer"]["sees_all"] and holds_redacted}
+                    holds_redacted = not view["viewer"]["sees_all"]
                     sent = version
                     yield f"id: {version}\nevent: changes\ndata: {json_text(frame)}\n\n"
                 else:

@@ -255,7 +255,9 @@ class StreamQuery(StrictSchema):
                              metadata={"description": "true: each frame (event `changes`) holds only what changed "
                                                      "since the version you have (Last-Event-ID): the new events as "
                                                      "you may see them, the new version, to_act and your legal "
-                                                     "actions, not the whole view"})
+                                                     "actions, not the whole view; `revealed: true` when the "
+                                                     "events you had before it are now shown whole (the match "
+                                                     "ended revealed): read GET /matches/{id}/events again"})
     poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
                         metadata={"description": "Seconds between checks for a new version"})
 

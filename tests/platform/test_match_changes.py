@@ -47,3 +47,22 @@ def test_the_match_stream_sends_only_what_changed_since_the_clients_version(clie
     assert client.get(f"{path}/stream", query={"seconds": 86401}).status == 422
     spec = client.get("/openapi.json").body["paths"]["/matches/{match_id}/stream"]["get"]["parameters"]
     assert next(p for p in spec if p["name"] == "seconds")["schema"]["maximum"] == 86400
+
+
+def test_the_frame_that_ends_a_revealed_match_says_the_history_is_now_shown_whole(client):
+    """The last frame held only the last events: a client building the history from the frames kept the
+    shuffles and the others' face-down cards redacted for good, never told the match had revealed them."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}"
+    before = client.get(path, key=keys[1]).body["version"]
+    assert client.post(f"{path}/resign", key=keys[0]).status == 200
+    live = frames(client, f"{path}/stream", keys[1], before, seconds=0.3)
+    assert live and not any(frame["revealed"] for _, _, frame in live)
+    assert client.post(f"{path}/resign", key=keys[2]).status == 200  # Bob is left: the match ends, revealed
+    *_, (_, _, last) = frames(client, f"{path}/stream", keys[1], live[-1][1], seconds=0.3)
+    assert last["status"] == "finished" and last["revealed"] is True
+    whole = client.get(f"{path}/events", key=keys[1]).body["items"]
+    assert not any(event.get("hidden") for event in whole)
+    fresh = frames(client, f"{path}/stream", keys[1], 0, seconds=0.3)  # held nothing: nothing to say
+    assert fresh and not any(frame["revealed"] for _, _, frame in fresh)
