@@ -395,8 +395,8 @@ class Importer:
             elif self.claimed_seed is not None:  # revealed by the Finished event (checked here first)
                 self.check_seed(self.claimed_seed, chance)
         bots = self.checked_bots(engine, seats, bots)
-        if data.get("created_by") is not None and type(data["created_by"]) is not str:
-            raise self.refuse("created_by is a player id")
+        if data.get("created_by") is not None and not is_uuid(data["created_by"]):
+            raise self.refuse("created_by is a player id (a UUID, as the API writes it) or null")
         parent = data.get("parent")
         if parent is not None:
             self.check_parent(parent)
@@ -464,6 +464,7 @@ class Importer:
         if not 1 <= len(name) <= 40 or len(player_id) > 100:  # a player's name as POST /players takes it
             raise self.refuse("a player's name is 1 to 40 characters")
         if name_problem(name) or not player_id.strip():
+            # (A player id is kept as written: a history from elsewhere names players this server lacks.)
             raise self.refuse(f"seat {seat}: {name_problem(name) or 'a player id is not blank'}")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
