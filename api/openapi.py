@@ -66,12 +66,19 @@ REQUEST_HEADERS = {
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
+    "Last-Event-ID (position)": {"in": "header", "name": "Last-Event-ID", "required": False,
+                                 "description": "Resume after this event id (an event log position; one past "
+                                                "the log's end is a 422)",
+                                 "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
 }
 READS = {
     ("get", "/matches/{match_id}"): ["If-None-Match"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
+    ("post", "/matches"): ["Idempotency-Key"],
+    ("post", "/players"): ["Idempotency-Key"],
+    ("get", "/players/me/stream"): ["Last-Event-ID (position)"],
 }
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {
@@ -188,10 +195,11 @@ class MotleyDocs(BasePlugin):
             statuses.append(503)
         if key not in PUBLIC:
             statuses.append(401)
+            # The key as a bearer token, or in X-API-Key (api/context.api_key reads both).
             if path.startswith("/players/me") or method in WRITES:
-                operation["security"] = [{"bearer": []}]
+                operation["security"] = [{"bearer": []}, {"apiKey": []}]
             else:
-                operation["security"] = [{}, {"bearer": []}]  # a spectator, or a seat with its key
+                operation["security"] = [{}, {"bearer": []}, {"apiKey": []}]  # a spectator, or a seat with its key
         else:
             operation["security"] = []
         if "{" in path or key in NAMES_A_GAME:
@@ -206,9 +214,10 @@ class MotleyDocs(BasePlugin):
             name, _ = DESCRIPTIONS[status]
             responses.setdefault(str(status), name)
         for header_name in READS.get(key, ()):
+            header = REQUEST_HEADERS[header_name]
             parameters = [p for p in operation.get("parameters", [])
-                          if not (isinstance(p, dict) and p.get("in") == "header" and p.get("name") == header_name)]
-            operation["parameters"] = [*parameters, REQUEST_HEADERS[header_name]]
+                          if not (isinstance(p, dict) and p.get("in") == "header" and p.get("name") == header["name"])]
+            operation["parameters"] = [*parameters, header]
         for status, response in responses.items():
             if re.fullmatch(r"2\d\d", str(status)) and isinstance(response, dict):
                 headers = response.setdefault("headers", {})

@@ -236,7 +236,8 @@ class MatchListQuery(StrictSchema):
     after = Count(load_default=None,
                            metadata={"description": "Wait (up to 5 s) until the list includes the change at this "
                                                     "Motley-Position (read your own writes); 503 with "
-                                                    "Retry-After if it has not caught up by then"})
+                                                    "Retry-After if it has not caught up by then; a position "
+                                                    "past the log's end (no write answered it) is a 422"})
 
     @validates_schema
     def check_cursor_order(self, data, **kwargs):
@@ -267,7 +268,8 @@ class MyMatchesQuery(StrictSchema):
     limit = Count(load_default=200, min=1, max=200)
     offset = Count(load_default=0)
     after = Count(load_default=None, metadata={"description": "Wait (up to 5 s) until the list includes the "
-                                                              "change at this Motley-Position"})
+                                                              "change at this Motley-Position (past the log's "
+                                                              "end: a 422)"})
 
 
 class MyStreamQuery(StrictSchema):
@@ -417,7 +419,8 @@ class ProblemTypeOut(Schema):
 # -- tournaments, leaderboards, profiles (issue 10) ------------------------------------------------
 AFTER = dict(load_default=None, metadata={"description": "Wait (up to 5 s) until the read model includes the "
                                                           "change at this Motley-Position; 503 with Retry-After "
-                                                          "if it has not caught up by then"})
+                                                          "if it has not caught up by then; past the log's end "
+                                                          "(no write answered it) a 422"})
 
 
 class CreateTournament(StrictSchema):

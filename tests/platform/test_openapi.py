@@ -65,13 +65,22 @@ def test_the_document_is_valid_openapi_and_every_error_is_a_problem(document):
 
 def test_the_document_states_security_headers_and_links(document):
     move = document["paths"]["/matches/{match_id}/moves"]["post"]
-    assert move["security"] == [{"bearer": []}]
+    assert move["security"] == [{"bearer": []}, {"apiKey": []}]  # Authorization: Bearer, or X-API-Key
     assert {p["name"] for p in move["parameters"] if p["in"] == "header"} == {"Idempotency-Key", "If-Match"}
     sent = move["responses"]["201"]["headers"]
     assert sent["ETag"]["required"] and {"Motley-Position", "Idempotent-Replayed"} <= set(sent)
-    assert document["paths"]["/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}]
+    assert document["paths"]["/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}, {"apiKey": []}]
     assert document["paths"]["/games"]["get"]["security"] == []
-    assert document["paths"]["/players/me"]["get"]["security"] == [{"bearer": []}]
+    assert document["paths"]["/players/me"]["get"]["security"] == [{"bearer": []}, {"apiKey": []}]
+    api_key = {"type": "apiKey", "in": "header", "name": "X-API-Key"}
+    assert document["components"]["securitySchemes"]["apiKey"] == api_key
+
+    def headers(method, path):
+        return {p["name"]: p for p in document["paths"][path][method]["parameters"] if p["in"] == "header"}
+
+    # The limits the server enforces on the headers it reads are stated wherever it reads them.
+    assert "pattern" in headers("get", "/players/me/stream")["Last-Event-ID"]["schema"]
+    assert "pattern" in headers("post", "/matches")["Idempotency-Key"]["schema"]
     stream = document["paths"]["/matches/{match_id}/stream"]["get"]
     assert "Last-Event-ID" in {p["name"] for p in stream["parameters"]}
     links = document["paths"]["/matches"]["post"]["responses"]["201"]["links"]
