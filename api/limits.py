@@ -48,6 +48,10 @@ def check_body() -> None:
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
         raise errors.TooLarge(f"the request body is larger than {limit} bytes")
+    if request.url_rule is None or request.method in ("GET", "HEAD", "OPTIONS"):
+        # No route (its 404 or 405 is the answer), or a read, whose body means nothing (RFC 9110 §9.3.1)
+        # and is never read: a text body sent with GET /games was a 415.
+        return
     if not request.is_json:
         if request.endpoint != "audit.Import" and request.content_length and request.mimetype:
             # Else the view's parser would read no body at all and answer that every field is missing.
@@ -76,6 +80,8 @@ def check_body() -> None:
 
 
 def check_headers() -> None:
+    if request.url_rule is None:
+        return  # no such route: its 404 or 405 says more than a header's 422
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.fullmatch(key):
         raise errors.InvalidRequest(

@@ -322,3 +322,16 @@ def test_a_stream_ends_when_the_key_it_was_opened_with_is_revoked(client):
         late = [text for at, text in chunks if at > started and "data:" in text]
         assert not late, (path, late)  # nothing more was sent with the revoked key
         assert ended - started < 15, path
+
+
+def test_a_route_that_does_not_exist_is_a_404_or_405_whatever_its_headers_or_body(client):
+    """The header and body checks ran before routing: a bad Idempotency-Key on a path that does not exist
+    was a 422, not the 404; a text body on GET /games (a read, which reads no body) was a 415."""
+    assert client.post("/nonexistent", {"a": 1}, headers={"Idempotency-Key": "bad key"}).status == 404
+    assert client.call("DELETE", "/games", headers={"If-Match": "nonsense"}).status == 405
+    games = client.http.get("/games", data="hello", headers={"Content-Type": "text/plain"})
+    assert games.status_code == 200
+    key = players(client, "ann")[0]
+    refused = client.http.post("/matches", data="hello", headers={"Content-Type": "text/plain",
+                                                                  "Authorization": f"Bearer {key}"})
+    assert refused.status_code == 415  # a write still says what it cannot read
