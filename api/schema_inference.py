@@ -37,13 +37,25 @@ def builder() -> SchemaBuilder:
     return SchemaBuilder(schema_uri=None)
 
 
+def option_variants(engine) -> list[dict]:
+    """The default options, then each boolean or enumerated option at each of its other values: a shape
+    only an option gives (Fool's Crown's ``max_rounds`` is null without the safety cap) was left out
+    of the schema when only the defaults were played."""
+    variants: list[dict] = [{}]
+    for name, described in engine.describe_options().items():
+        values = [True, False] if described.get("type") == "boolean" else described.get("enum", [])
+        variants.extend({name: value} for value in values if value != described.get("default"))
+    return variants
+
+
 def collect(engine, matches: int, max_steps: int = 20_000):
     actions: dict[str, SchemaBuilder] = {}
     seats, spectators = builder(), builder()
+    variants = option_variants(engine)
     for players in range(engine.min_players, engine.max_players + 1):
         for index in range(matches):
             rng = random.Random(SEED_BASE + 100 * players + index)
-            state = new_match(engine, players)
+            state = new_match(engine, players, variants[index % len(variants)])
             for _ in range(max_steps):
                 spectators.add_object(engine.observe(state, None))
                 for seat in range(players):

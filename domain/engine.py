@@ -249,6 +249,10 @@ class Engine(ABC):
         for key, value in options.items():
             if key not in merged:
                 raise InvalidOptions(f"{self.name} options", f"unknown option {key!r}")
+            if type(merged[key]) is int and type(value) is float and value.is_integer():
+                # JSON has one number type, and the published options schema's "integer" takes 5.0 (JSON
+                # Schema counts a number with no fraction as an integer): the match keeps the int.
+                value = int(value)
             if type(value) is not type(merged[key]):
                 raise InvalidOptions(
                     f"{self.name} options",

@@ -234,3 +234,28 @@ def test_the_time_cap_stops_the_search():
     capped = search_bot(ENGINE).with_budget(seconds=0.8, clock=jumping_clock)
     assert capped(observation, legal, random.Random(0)) in legal
     assert len(readings) == 2  # the start, then the first look after one sample
+
+
+def test_the_time_cap_counts_the_drawing_of_samples_too(monkeypatch):
+    """A stage drew all its samples (750 with two players and four moves: 1.3 s of CPU) before it first
+    read the clock, so a move of the worker's 0.8 s search took 1.85 s. Each sample is now drawn as it
+    is used, and the clock read after it."""
+    state, seat = next((s, t) for s, t in decisions(3, 2) if len(ENGINE.legal_actions(s, t)) > 3)
+    observation, legal = ENGINE.observation(state, seat), ENGINE.legal_actions(state, seat)
+    drawn = []
+    modelled = fc._modelled
+
+    def counted(*args):
+        drawn.append(None)
+        return modelled(*args)
+
+    monkeypatch.setattr(fc, "_modelled", counted)
+    readings = []
+
+    def clock():  # the time a drawing takes: a tenth of a second each
+        readings.append(None)
+        return len(drawn) / 10
+
+    capped = search_bot(ENGINE).with_budget(seconds=0.8, clock=clock)
+    assert capped(observation, legal, random.Random(0)) in legal
+    assert len(drawn) <= 9  # 0.8 s of drawing, and not one sample more

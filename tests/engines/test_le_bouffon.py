@@ -92,7 +92,10 @@ def test_registered_and_options():
     assert ENGINE.default_options() == {"deals": 5}
     assert ENGINE.check_options(4, {}) == {"deals": 5}
     assert ENGINE.check_options(6, {"deals": 2}) == {"deals": 2}
-    for bad in ({"deals": 0}, {"deals": "2"}, {"deals": True}, {"rounds": 3}):
+    # The options schema's "integer" takes 2.0 (JSON Schema): so does the engine, and keeps the int.
+    assert ENGINE.check_options(4, {"deals": 2.0}) == {"deals": 2} and type(ENGINE.check_options(
+        4, {"deals": 2.0})["deals"]) is int
+    for bad in ({"deals": 0}, {"deals": "2"}, {"deals": True}, {"rounds": 3}, {"deals": 2.5}):
         with pytest.raises(InvalidOptions):
             ENGINE.check_options(4, bad)
     for players in (2, 7):  # house rule 5.1: 3 to 6 players
