@@ -84,11 +84,14 @@ class RateLimits:
         self.limiter = MovingWindowRateLimiter(counters(storage))
 
     def refuse_if_spent(self, kind: str, who: str) -> None:
+        if not self.limiter.test(self.items[kind], kind, who):
+            raise self.refusal(kind, who)
+
+    def refusal(self, kind: str, who: str) -> errors.RateLimited:
         item = self.items[kind]
-        if not self.limiter.test(item, kind, who):
-            reset = self.limiter.get_window_stats(item, kind, who).reset_time
-            raise errors.RateLimited(f"at most {item} for {kind.replace('_', ' ')}; try again later",
-                                     retry_after=max(1.0, reset - time.time()), limit=kind)
+        reset = self.limiter.get_window_stats(item, kind, who).reset_time
+        return errors.RateLimited(f"at most {item} for {kind.replace('_', ' ')}; try again later",
+                                  retry_after=max(1.0, reset - time.time()), limit=kind)
 
     def spend(self, kind: str, who: str) -> None:
         self.limiter.hit(self.items[kind], kind, who)
@@ -98,9 +101,7 @@ class RateLimits:
         sent at once cannot all pass the test before any is counted (12 creations at once with
         ``create=3/minute`` made 10 matches when the count came after the answer)."""
         if not self.limiter.hit(self.items[kind], kind, who):
-            self.refuse_if_spent(kind, who)
-            raise errors.RateLimited(f"at most {self.items[kind]} for {kind.replace('_', ' ')}; try again later",
-                                     retry_after=1.0, limit=kind)
+            raise self.refusal(kind, who)
 
 
 def address() -> str:
