@@ -13,8 +13,9 @@ blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
 
 @blp.route("/<match_id>/leave")
 class Leave(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Give up your seat before the match starts; it is free for anyone again."""
         player = current_player()
         return saved_answer(service().leave_match(match_id, player), player, 200)
@@ -22,8 +23,9 @@ class Leave(MethodView):
 
 @blp.route("/<match_id>/cancel")
 class Cancel(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Call off an open match (its creator only): its status becomes cancelled for good."""
         player = current_player()
         return saved_answer(service().cancel_match(match_id, player), player, 200)
@@ -31,8 +33,9 @@ class Cancel(MethodView):
 
 @blp.route("/<match_id>/resign")
 class Resign(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Resign during play: your seat is ranked last (tied with any other resigned seat) and the
         computer plays it until the end; the match ends at once when one playing seat is left."""
         player = current_player()
@@ -41,8 +44,9 @@ class Resign(MethodView):
 
 @blp.route("/<match_id>/return")
 class Return(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Come back after your turn ran out (your seat is ``absent``): you play your seat again, not the
         computer, and the turn limit counts for you again. 409 (``rule: absence``) when you are not absent."""
         player = current_player()
@@ -62,8 +66,9 @@ class Invitations(MethodView):
 
 @blp.route("/<match_id>/claim")
 class Claim(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """End a match created with ``turn_limit.on_timeout = "claim"`` once another seat's time ran out
         (it is ``absent``): the absent (and resigned) seats rank last, the present ones share the win."""
         player = current_player()
@@ -72,13 +77,17 @@ class Claim(MethodView):
 
 @blp.route("/<match_id>/rematch")
 class Rematch(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(201, schemas.MatchOut)
-    def post(self, match_id):
+    @blp.alt_response(200, schema=schemas.MatchOut, description="The rematch another player asked for first "
+                                                                 "(you are seated in the seat kept for you)")
+    def post(self, _body, match_id):
         """Play again (a player of the finished match): a new open match with the same game, seats,
         computers and options, each seat kept for its player, you seated; the two link to each other
-        (``rematch``). Asked again, or by another player, it answers with the same rematch (a new one
-        once that one was cancelled)."""
+        (``rematch``). Asked again, or by another player, it answers 200 with the same rematch, the
+        caller seated in its kept seat (201 with a new one once that one was cancelled)."""
         player = current_player()
-        new_id = service().rematch(match_id, player)
+        new_id, created = service().rematch(match_id, player)
         match = service().get_match(new_id)
-        return caller_view(match, player), 201, {**written(match), "Location": f"/matches/{new_id}"}
+        status = 201 if created else 200
+        return caller_view(match, player), status, {**written(match), "Location": f"/matches/{new_id}"}

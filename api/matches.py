@@ -164,8 +164,9 @@ class Seats(MethodView):
 
 @blp.route("/<match_id>/start")
 class Start(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(200, schemas.MatchOut)
-    def post(self, match_id):
+    def post(self, _body, match_id):
         """Start the match once every seat is taken (by its creator or a seated player)."""
         player = current_player()
         return saved_answer(service().start_match(match_id, player), player, 200)

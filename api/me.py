@@ -69,15 +69,18 @@ class MyStream(MethodView):
     @blp.arguments(schemas.MyStreamQuery, location="query")
     @blp.doc(responses={"200": {"description": "Server-sent events with id = the event log position "
                                                 "(resume with Last-Event-ID; of several items of one position "
-                                                "only the last has it): `started`, `your-turn` and "
-                                                "`finished`, data = {type, match_id, version, match: the "
-                                                "match as you see it, with your legal actions}",
+                                                "only the last has it): `invitation` (invited, or a seat "
+                                                "kept for you at a rematch or a fork), `started`, "
+                                                "`your-turn`, `finished` and `cancelled`, data = {type, "
+                                                "match_id, version, match: the match as you see it, with "
+                                                "your legal actions}",
                                 "content": {"text/event-stream": {}}}},
              parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
                           "description": "The id of the last event received: the stream resumes after it"}])
     def get(self, query):
-        """Everything that concerns you across all your matches, pushed as it happens: a match
-        started, it is your turn (once per match version), a match finished. A new connection first
+        """Everything that concerns you across all your matches, pushed as it happens: you are invited
+        (or a seat is kept for you), a match started, it is your turn (once per match version), a match
+        finished, an open match you sat at was cancelled. A new connection first
         sends a your-turn for each match already waiting for you. One connection, no polling."""
         player_id = str(current_player().id)
         last = request.headers.get("Last-Event-ID", "").strip()

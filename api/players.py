@@ -40,8 +40,9 @@ class Me(MethodView):
 
 @blp.route("/me/keys")
 class MyKeys(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(201, schemas.NewKey)
-    def post(self):
+    def post(self, _body):
         """Add an API key (rotation): the new key is shown once; revoke the old one once clients use it."""
         player = current_player()
         new_id, key = service().add_key(player)
@@ -50,8 +51,9 @@ class MyKeys(MethodView):
 
 @blp.route("/me/keys/<key_id>")
 class MyKey(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
     @blp.response(204)
-    def delete(self, key_id):
+    def delete(self, _body, key_id):
         """Revoke one of your keys (not your only one): requests with it are refused from now on."""
         service().revoke_key(current_player(), key_id)
         return ""

@@ -295,7 +295,8 @@ class SeatOut(Schema):
 
 
 class ToActOut(Schema):
-    kind = fields.String(metadata={"description": "players, chance, auto, over or waiting"})
+    kind = fields.String(metadata={"description": "players, chance, auto, over (finished or cancelled) or "
+                                                  "waiting (open: for its seats and its start)"})
     seats = fields.List(fields.Integer())
 
 
@@ -304,6 +305,9 @@ class MatchOut(Schema):
     game = fields.String()
     rules_version = fields.String()
     status = fields.String(metadata={"description": "open, active, finished or cancelled"})
+    created_by = fields.String(allow_none=True, metadata={"description": "The player who created it (who may "
+                                                                         "cancel it and invite; a tournament's "
+                                                                         "organiser for its matches)"})
     version = fields.Integer()
     seats = fields.List(fields.Nested(SeatOut))
     options = fields.Dict()

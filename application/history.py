@@ -128,6 +128,9 @@ class History:
         may: the seed is needed, so this works for everyone once the match is revealed."""
         latest, lens = self.lens(match_id, viewer)
         if not lens.sees_seed:
+            if latest.status == "cancelled":
+                raise errors.Conflict("the match was cancelled before it ended: its chance seed is never "
+                                      "revealed (an auditor verifies it)", rule="provable chance")
             raise errors.Conflict("the chance seed is revealed when the match ends; verify it then",
                                   rule="provable chance")
         lines = [json.loads(text) for text in self.export(latest.id, Viewer.the_auditor())]
@@ -234,6 +237,16 @@ class History:
         self.app._save_match(match)
         collect.flush(match)
         return match
+
+
+def earlier_form(result: dict) -> Optional[dict]:
+    """A resignation or claim result as the service recorded it before results said ``absent``: the
+    absent seats a claim ranked last were listed with the resigned ones (an older export holds that)."""
+    if "absent" not in result:
+        return None
+    earlier = {key: value for key, value in result.items() if key != "absent"}
+    earlier["resigned"] = sorted({*result["resigned"], *result["absent"]})
+    return earlier
 
 
 def export_prefix(text: str) -> Callable[[Any, Any], Optional[tuple[bool, list]]]:
@@ -561,6 +574,13 @@ class Importer:
             raise self.refuse("only a taken seat is left")
         self.match._seat_left(seat=seat)
 
+    def on_ReservationReleased(self, data: dict, line: dict) -> None:
+        seat, match = data["seat"], self.match
+        match.check_open()  # Match.leave: the player a seat was kept for left it
+        if type(seat) is not int or str(seat) not in match.reserved or match.players[seat] is not None:
+            raise self.refuse("only a kept seat its player has left is released")
+        match._reservation_released(seat=seat)
+
     def on_Cancelled(self, data: dict, line: dict) -> None:
         self.match.check_open()
         self.match._cancelled()
@@ -681,6 +701,14 @@ class Importer:
         match._claimed(seat=seat)
         self.claimed = True
 
+    def on_Abandoned(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_active()
+        if not match.nobody_left_to_claim() or data["seats"] != sorted(match.absent):
+            raise self.refuse("a match is abandoned when every human seat still playing is absent")
+        match._abandoned(seats=data["seats"])
+        self.claimed = True  # its Finished line ranks the absent seats last, as a claim's
+
     def on_Finished(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()
@@ -689,7 +717,7 @@ class Importer:
         expected = None if result is None else json.loads(json.dumps(result.to_json()))
         if self.claimed:  # issue 13: the absent (and resigned) seats rank last, as Match.claim ranks them
             self.claimed = False
-            expected = resignation_result(None, match.num_seats, sorted({*match.resigned, *match.absent}))
+            expected = resignation_result(None, match.num_seats, match.resigned, match.absent)
         elif match.resigned:  # issue 13: resigned seats rank last; the last seat standing wins at once
             playing = match.playing_seats()
             if not over and not (len(playing) <= 1 or all(match.is_bot(s) for s in playing)):
@@ -697,7 +725,7 @@ class Importer:
             expected = resignation_result(expected, match.num_seats, match.resigned)
         elif not over or result is None:
             raise self.refuse("the match is not over at this point")
-        if expected != data["result"]:
+        if expected != data["result"] and not (expected is not None and earlier_form(expected) == data["result"]):
             raise self.refuse("the recorded result is not the one the rules give")
         seed = data.get("seed")
         if seed is not None:

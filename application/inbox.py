@@ -1,5 +1,6 @@
-"""What concerns one player across all its matches, as a feed (issue 13): it was invited to a match, a
-match it sits at started, it is its turn, a match finished. ``feed`` follows the application's event
+"""What concerns one player across all its matches, as a feed (issue 13): it was invited to a match (or
+a seat is kept for it at a rematch or a fork), a match it sits at started, it is its turn, a match
+finished, an open match it sat at was cancelled. ``feed`` follows the application's event
 log, so a client resumes exactly where it stopped (the position is the log's notification id, sent
 as the SSE id), and a bot needs one connection and no polling of its matches (like Lichess's event
 stream).
@@ -20,7 +21,9 @@ from domain.match import Match
 BATCH = 200
 MATCH_TOPIC = f"{Match.__module__}:Match."
 #: Events after which the feed says a match started (a fork resumes) or finished.
-STARTED, FINISHED = ("Started", "Resumed"), ("Finished",)
+STARTED, FINISHED, CANCELLED = ("Started", "Resumed"), ("Finished",), ("Cancelled",)
+#: Events that keep a seat for a named player: a rematch opened, a fork reopened.
+KEPT = ("RematchOpened", "Reopened")
 
 
 def waiting_for(match: Match, player_id: str) -> bool:
@@ -90,9 +93,14 @@ def feed(
             match = app.read_match(match_id)
             items: list[dict] = []
             if match.seat_of(player_id) is None:
-                if "Invited" in kinds and player_id in match.invited and match.status == "open":
+                # Invited by id, or a seat kept for the player (a rematch, a fork): it may join.
+                invited = "Invited" in kinds and player_id in match.invited
+                kept = bool(kinds & set(KEPT)) and player_id in match.reserved.values()
+                if (invited or kept) and match.status == "open":
                     items.append(item("invitation", match, player_id))
             else:
+                if kinds & set(CANCELLED):
+                    items.append(item("cancelled", match, player_id))
                 if kinds & set(STARTED):
                     items.append(item("started", match, player_id))
                 if waiting_for(match, player_id) and told.get(match_id) != match.version:

@@ -338,11 +338,12 @@ class Motley(Application):
     def come_back(self, match_id: Any, player: Player) -> Saved:
         return self._command(match_id, lambda match: match.come_back(str(player.id)))
 
-    def rematch(self, match_id: Any, player: Player) -> UUID:
+    def rematch(self, match_id: Any, player: Player) -> tuple[UUID, bool]:
         """Play again: a new match of the same game, seats, computers and options, each seat kept for
         the player who held it, the caller seated; both matches link to each other. Asked twice (or
-        by two players at once), it answers with the one rematch; once that one is cancelled, with a
-        new one."""
+        by two players at once), it answers with the one rematch, the caller seated in the seat kept
+        for it; once that one is cancelled, with a new one. Answers the rematch's id and whether this
+        call made it."""
         for _ in range(RETRIES):
             old = self.get_match(match_id)
             if old.seat_of(str(player.id)) is None:
@@ -352,8 +353,16 @@ class Motley(Application):
                                       "a rematch of that match", rule="rematch")
             # The one rematch, unless its creator called it off: then play again makes a new one (the
             # cancelled match answered every later ask, and nobody could ever play that match again).
-            if old.rematch is not None and self.read_match(old.rematch).status != match_domain.STATUS_CANCELLED:
-                return UUID(old.rematch)
+            if old.rematch is not None:
+                existing = self.read_match(old.rematch)
+                if existing.status != match_domain.STATUS_CANCELLED:
+                    mine = str(player.id) in existing.reserved.values() and existing.seat_of(str(player.id)) is None
+                    if mine and existing.status == match_domain.STATUS_OPEN:
+                        try:
+                            self.join_match(existing.id, player)  # the seat kept for the caller
+                        except errors.Conflict:
+                            pass  # seated by a racing request of its own, or started meanwhile
+                    return existing.id, False
             try:
                 old.check_rematch_allowed()
             except match_domain.MatchError as error:
@@ -377,7 +386,7 @@ class Motley(Application):
                 continue
             for task in self.follow_ups(new):
                 self.tasks.enqueue(task)
-            return new.id
+            return new.id, True
         raise errors.Conflict("the match is too busy; try again")
 
     def submit_move(

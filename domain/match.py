@@ -157,7 +157,8 @@ class Match(Aggregate):
 
     def to_act(self) -> ToAct:
         if self.status != STATUS_ACTIVE:
-            return ToAct.over() if self.status == STATUS_FINISHED else ToAct(kind="waiting")
+            # Waiting: an open match waits for its seats and its start; a cancelled one for nothing.
+            return ToAct(kind="waiting") if self.status == STATUS_OPEN else ToAct.over()
         return self.engine.to_act(self.state)
 
     def seat_of(self, player_id: str) -> Optional[int]:
@@ -192,7 +193,9 @@ class Match(Aggregate):
             mine = [s for s in free if self.reserved.get(str(s)) == player_id]
             free = mine or [s for s in free if str(s) not in self.reserved]
             if not free:
-                raise SeatingError("every seat at this match is taken")
+                kept = [s for s in range(self.num_seats) if self.players[s] is None and str(s) in self.reserved]
+                raise SeatingError("every seat at this match is taken" if not kept else
+                                   f"every free seat at this match ({kept}) is kept for a player of the earlier match")
             seat = free[0]
         elif not 0 <= seat < self.num_seats:
             raise NoSuchSeat(f"seat {seat} does not exist (seats are 0 to {self.num_seats - 1})")
@@ -200,7 +203,7 @@ class Match(Aggregate):
             raise SeatingError(f"seat {seat} is already taken")
         holder = self.reserved.get(str(seat))
         if holder is not None and holder != player_id:
-            raise SeatingError(f"seat {seat} of this fork is kept for another player")
+            raise SeatingError(f"seat {seat} is kept for another player (a player of the earlier match)")
         self._seat_taken(seat=seat, player_id=player_id, name=name)
         return seat
 
@@ -210,7 +213,7 @@ class Match(Aggregate):
         self.names[seat] = name
 
     def start(self, player_id: str) -> None:
-        self.check_open()
+        self.check_open("starting" if self.status != STATUS_ACTIVE else None)
         if self.seat_of(player_id) is None and player_id != self.created_by:
             raise NotYourSeat("only the match's creator or a seated player may start it")
         empty = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
@@ -255,6 +258,10 @@ class Match(Aggregate):
         if seat is None:
             raise NotYourSeat("you hold no seat at this match")
         self._seat_left(seat=seat)
+        if self.reserved.get(str(seat)) == player_id:
+            # Its player left the seat kept for it (a rematch, a fork): it is free for anyone now, else
+            # nobody could ever fill it and the match could never start.
+            self._reservation_released(seat=seat)
         return seat
 
     @event("SeatLeft")
@@ -262,9 +269,14 @@ class Match(Aggregate):
         self.players[seat] = None
         self.names[seat] = None
 
+    @event("ReservationReleased")
+    def _reservation_released(self, seat: int) -> None:
+        self.reserved = {key: holder for key, holder in self.reserved.items() if key != str(seat)}
+
     def cancel(self, player_id: str) -> None:
         """The creator calls an open match off: nobody can join or start it any more."""
-        self.check_open()
+        self.check_open("cancelling (a player resigns during play instead)" if self.status == STATUS_ACTIVE
+                        else "cancelling")
         if player_id != self.created_by:
             raise NotYourSeat("only the match's creator may cancel it")
         self._cancelled()
@@ -300,7 +312,8 @@ class Match(Aggregate):
         self.check_open()
         if by_player != self.created_by:
             raise NotYourSeat("only the match's creator invites players")
-        if player_id not in self.invited:
+        # Inviting the creator, a seated player or one already invited changes nothing: no event.
+        if player_id not in self.invited and player_id != self.created_by and self.seat_of(player_id) is None:
             self._invited(player_id=player_id)
 
     @event("Invited")
@@ -364,11 +377,22 @@ class Match(Aggregate):
             raise SeatingError("only a present player may claim, once another seat's time ran out", rule="claim")
         self._claimed(seat=seat)
         seed = None if self.chance is None else self.chance["seed"]
-        left = sorted({*self.resigned, *self.absent})
-        self._finished(result=resignation_result(None, self.num_seats, left), seed=seed)
+        self._finished(result=resignation_result(None, self.num_seats, self.resigned, self.absent), seed=seed)
 
     @event("Claimed")
     def _claimed(self, seat: int) -> None:
+        pass
+
+    def nobody_left_to_claim(self) -> bool:
+        """A match to be claimed whose every human seat still playing is absent: no present player is
+        left to claim it or to play on (the others are computers), so it would wait for ever."""
+        if self.turn_limit is None or self.turn_limit["on_timeout"] != "claim" or not self.absent:
+            return False
+        humans = [s for s in self.playing_seats() if not self.is_bot(s)]
+        return bool(humans) and all(s in self.absent for s in humans)
+
+    @event("Abandoned")
+    def _abandoned(self, seats: list) -> None:
         pass
 
     def check_not_resigned(self, seat: int) -> None:
@@ -398,9 +422,12 @@ class Match(Aggregate):
         self.rematch = match_id
 
     # -- moves -----------------------------------------------------------------------------------
-    def check_open(self) -> None:
+    def check_open(self, doing: Optional[str] = "seating") -> None:
+        """Refuse what only an open match allows (``doing``: what the refusal names; None: a start)."""
         if self.status != STATUS_OPEN:
-            raise SeatingError(f"the match is {self.status}, no longer open for seating")
+            if doing is None:
+                raise SeatingError("the match has already started")
+            raise SeatingError(f"the match is {self.status}, no longer open for {doing}")
 
     def check_active(self) -> None:
         if self.status != STATUS_ACTIVE:
@@ -527,6 +554,13 @@ class Match(Aggregate):
             seed = None if self.chance is None else self.chance["seed"]
             self._finished(result=resignation_result(None, self.num_seats, self.resigned), seed=seed)
             return
+        if self.nobody_left_to_claim():
+            # House rule (README, "Absent players"): the match ends as if claimed for the present seats
+            # (computers, if any): the absent seats rank last, tied, like a claim's.
+            seed = None if self.chance is None else self.chance["seed"]
+            self._abandoned(seats=sorted(self.absent))
+            self._finished(result=resignation_result(None, self.num_seats, self.resigned, self.absent), seed=seed)
+            return
         if self.turn_limit is not None:
             self.start_turn_clock(now, acted)
         kind = self.engine.to_act(self.state).kind
@@ -589,16 +623,20 @@ class Match(Aggregate):
         self.seed_revealed = seed is not None
 
 
-def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[int]) -> dict:
+def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[int],
+                       absent: Sequence[int] = ()) -> dict:
     """The engine's result (``None`` when the match ended before the engine finished it) with the
-    resigned seats ranked last, tied; the others keep the engine's order (competition ranking: 1, 1, 3).
-    No rulebook under ../shared/rules/ covers resigning, so this house rule holds for every game."""
-    playing = [s for s in range(seats) if s not in resigned]
+    resigned seats, and the ``absent`` ones a claim ends the match against, ranked last, tied; the
+    others keep the engine's order (competition ranking: 1, 1, 3). No rulebook under ../shared/rules/
+    covers resigning or absence, so this house rule holds for every game. ``resigned`` and ``absent``
+    say which seats did which (a seat that resigned is not listed absent)."""
+    left = {*resigned, *absent}
+    playing = [s for s in range(seats) if s not in left]
     engine_ranks = [1] * seats if result is None else list(result["ranks"])
     ranks = [0] * seats
     for seat in playing:
         ranks[seat] = 1 + sum(1 for other in playing if engine_ranks[other] < engine_ranks[seat])
-    for seat in resigned:
+    for seat in left:
         ranks[seat] = len(playing) + 1
     return {
         "scores": [0] * seats if result is None else list(result["scores"]),
@@ -606,6 +644,7 @@ def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[in
         "winners": [s for s in range(seats) if ranks[s] == 1],
         "detail": None if result is None else result.get("detail"),
         "resigned": sorted(resigned),
+        "absent": sorted(set(absent) - set(resigned)),
     }
 
 

@@ -259,7 +259,8 @@ function lifecycle(match, seated, error, draw) {
   const buttons = [];
   if (match.status === "open") {
     buttons.push(h("button", { id: "leave", onclick: act("leave", draw) }, "Leave"));
-    buttons.push(h("button", { id: "cancel", onclick: act("cancel", draw) }, "Call off"));
+    if (match.created_by === identity.player()?.id)  // only its creator may call it off
+      buttons.push(h("button", { id: "cancel", onclick: act("cancel", draw) }, "Call off"));
   }
   if (match.status === "active" && !(match.resigned || []).includes(match.your_seat))
     buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));

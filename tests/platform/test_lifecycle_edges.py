@@ -1,0 +1,180 @@
+"""The edges of a match's life that a client trips on (issue 13's lifecycle, probed as users would):
+a match to be claimed that nobody present is left to claim, what a claim's result says, a rematch's
+kept seats, the second player asking for the rematch, bodies sent where none is read, the answers
+to a start or a cancel too late, invitations that change nothing, and the player's own stream."""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from api import create_app
+from application.inbox import feed
+from application.ports import NoTaskQueue
+from infrastructure.composition import build
+from tests.platform.client import ApiClient
+from tests.platform.test_match_story import seat_players
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clocked(settings, seed):
+    clock = Clock()
+    container = build(settings, tasks=NoTaskQueue(), clock=clock, rng=random.Random(seed))
+    yield container, clock
+    container.close()
+
+
+def claim_match(app, players, computers=None):
+    """A Jest match of three seats (``computers``: seat -> level), 30 s a turn, to be claimed."""
+    match_id = app.create_match_once(players[0], "jest", 3, {}, computers or {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    return match_id
+
+
+def run_out(app, clock, match_id):
+    clock.now += timedelta(seconds=31)
+    app.close_timed_phase(match_id, app.get_match(match_id).turn_clock["phase"])
+    return app.get_match(match_id)
+
+
+def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(clocked):
+    container, clock = clocked
+    app = container.app
+    # Every seat offers at once (Jest R3): nobody offers, so all three are absent together.
+    trio = claim_match(app, seat_players(app, 3))
+    match = run_out(app, clock, trio)
+    assert match.status == "finished", "nobody present is left to claim it: it would wait for ever"
+    assert match.absent == (0, 1, 2) and match.result["absent"] == [0, 1, 2] and match.result["resigned"] == []
+    assert match.result["ranks"] == [1, 1, 1]  # all absent: tied
+    assert [type(e).__name__ for e in app.events.get(match.id)][-2:] == ["Abandoned", "Finished"]
+    assert match.seed_revealed
+    # One person and two computers: the person's time runs out, the computers (present) rank first.
+    alone = seat_players(app, 1)
+    with_computers = claim_match(app, alone, {1: "random", 2: "random"})
+    match = run_out(app, clock, with_computers)
+    assert match.status == "finished" and match.result["ranks"] == [3, 1, 1] and match.result["winners"] == [1, 2]
+    assert match.result["absent"] == [0]
+
+
+def test_a_claim_lists_the_absent_seats_as_absent_not_resigned(clocked):
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = claim_match(app, [ann, bob, cy])
+    for player in (ann, bob):  # cy does not offer
+        match = app.get_match(match_id)
+        seat = match.seat_of(str(player.id))
+        app.submit_move(match_id, player, match.engine.legal_actions(match.state, seat)[0])
+    assert run_out(app, clock, match_id).absent == (2,)
+    app.claim_match(match_id, ann)
+    result = app.get_match(match_id).result
+    assert result["ranks"] == [1, 1, 3] and result["absent"] == [2] and result["resigned"] == []
+
+
+def finished_pair(client):
+    """A finished Jest match of Ann, Bob and Cy (Bob and Cy resigned: Ann won), and Dan, who was not
+    there."""
+    ann, bob, cy, dan = (client.register(name)[1] for name in ("ann", "bob", "cy", "dan"))
+    match_id = client.new_match("jest", 3, [ann, bob, cy])
+    client.post(f"/matches/{match_id}/resign", key=bob)
+    client.post(f"/matches/{match_id}/resign", key=cy)
+    assert client.get(f"/matches/{match_id}").body["status"] == "finished"
+    return match_id, ann, bob, cy, dan
+
+
+@pytest.fixture
+def client(clocked):
+    return ApiClient(create_app(clocked[0]))
+
+
+def test_a_rematch_seats_its_second_asker_and_a_kept_seat_left_is_free(client):
+    old, ann, bob, cy, dan = finished_pair(client)
+    first = client.post(f"/matches/{old}/rematch", key=ann)
+    assert first.status == 201 and first.body["your_seat"] == 0
+    rematch = first.body["id"]
+    second = client.post(f"/matches/{old}/rematch", key=bob)
+    assert second.status == 200, "the rematch was made by Ann's call, not this one"
+    assert second.body["id"] == rematch and second.body["your_seat"] == 1  # the seat kept for Bob
+    # Dan may not take Cy's kept seat; the refusal says why, and names no fork.
+    refused = client.post(f"/matches/{rematch}/seats", {}, key=dan)
+    assert refused.status == 409 and "kept for a player of the earlier match" in refused.body["detail"]
+    refused = client.post(f"/matches/{rematch}/seats", {"seat": 2}, key=dan)
+    assert refused.status == 409 and "fork" not in refused.body["detail"]
+    # Cy joins, then leaves: the seat is free for anyone, else the rematch could never start.
+    assert client.post(f"/matches/{rematch}/seats", {}, key=cy).status == 201
+    assert client.post(f"/matches/{rematch}/leave", key=cy).status == 200
+    taken = client.post(f"/matches/{rematch}/seats", {}, key=dan)
+    assert taken.status == 201 and taken.body["seat"] == 2
+    assert client.post(f"/matches/{rematch}/start", key=ann).body["status"] == "active"
+
+
+def test_a_body_where_none_is_read_is_refused_and_changes_nothing(client):
+    ann, bob = client.register("ann")[1], client.register("bob")[1]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    assert client.post(f"/matches/{match_id}/seats", {}, key=bob).status == 201
+    version = client.get(f"/matches/{match_id}").body["version"]
+    for verb in ("leave", "cancel", "start", "resign", "return", "claim", "rematch"):
+        for body in ({"really": False}, [1]):
+            refused = client.post(f"/matches/{match_id}/{verb}", body, key=bob if verb == "leave" else ann)
+            assert refused.status == 422, (verb, body, refused.status)
+            assert refused.headers["Content-Type"] == "application/problem+json"
+    assert client.get(f"/matches/{match_id}").body["version"] == version
+    assert client.post(f"/matches/{match_id}/leave", {}, key=bob).status == 200  # {} is no field at all
+    assert client.post("/players/me/keys", {"for": "someone"}, key=ann).status == 422
+
+
+def test_a_start_or_a_cancel_too_late_says_why_and_a_cancelled_match_waits_for_nothing(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    started = client.post(f"/matches/{match_id}/start", key=keys[0])
+    assert started.status == 409 and started.body["detail"] == "the match has already started"
+    cancelled = client.post(f"/matches/{match_id}/cancel", key=keys[0])
+    assert cancelled.status == 409 and "resigns" in cancelled.body["detail"]
+    open_id = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body["id"]
+    assert client.get(f"/matches/{open_id}").body["to_act"]["kind"] == "waiting"  # for its seats
+    gone = client.post(f"/matches/{open_id}/cancel", key=keys[0]).body
+    assert gone["to_act"] == {"kind": "over", "seats": []} and gone["created_by"] is not None
+    verify = client.get(f"/matches/{open_id}/verify")
+    assert verify.status == 409 and "cancelled" in verify.body["detail"]
+    assert "verify it then" not in verify.body["detail"]
+
+
+def test_an_invitation_that_changes_nothing_adds_no_event(client):
+    ann, bob = client.register("ann")[1], client.register("bob")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann).body["id"]
+    assert client.post(f"/matches/{match_id}/seats", {}, key=ann).status == 201
+    version = client.get(f"/matches/{match_id}").body["version"]
+    ann_id = client.get("/players/me", key=ann).body["id"]
+    for invitee in (ann_id, ann_id.upper()):  # the creator, seated
+        assert client.post(f"/matches/{match_id}/invitations", {"player_id": invitee}, key=ann).status == 200
+    assert client.get(f"/matches/{match_id}").body["version"] == version
+    assert client.post(f"/matches/{match_id}/invitations", {"player_id": bob[0]}, key=ann).status == 200
+    assert client.post(f"/matches/{match_id}/invitations", {"player_id": bob[0]}, key=ann).status == 200
+    assert client.get(f"/matches/{match_id}").body["version"] == version + 1  # one Invited, once
+
+
+def test_the_players_stream_tells_of_a_cancelled_match_and_a_seat_kept_at_a_rematch(clocked, client):
+    app = clocked[0].app
+    old, ann, bob, cy, dan = finished_pair(client)
+    bob_id = client.get("/players/me", key=bob).body["id"]
+    start = app.log_position()
+    open_id = client.post("/matches", {"game": "jest", "seats": 3}, key=dan).body["id"]
+    client.post(f"/matches/{open_id}/seats", {}, key=bob)
+    client.post(f"/matches/{open_id}/cancel", key=dan)
+    rematch = client.post(f"/matches/{old}/rematch", key=ann).body["id"]
+    items = [entry[1] for entry in feed(app, bob_id, start, 0.5, 0.01) if entry is not None]
+    assert [(i["type"], i["match_id"]) for i in items] == [("cancelled", open_id), ("invitation", rematch)]
+    assert items[1]["match"]["status"] == "open"
