@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from flask import Flask, request
-from werkzeug.exceptions import BadRequest as MalformedJSON  # api/problems.py: a 400 naming JSON
+from werkzeug.exceptions import BadRequest
 
 from api.context import service
 from application import errors
@@ -44,6 +45,26 @@ def json_depth(value) -> int:
     return deepest
 
 
+class MalformedJSON(BadRequest):
+    """A body that is not JSON: api/problems.py answers 400 malformed-json with this description."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object whose names are unique (RFC 8259 §4 "SHOULD"): with one name twice, the last won
+    silently, so ``{"game": "jest", ..., "game": "jester"}`` made a Jester match."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        seen: set = set()
+        twice = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise MalformedJSON(f"the JSON body names {json.dumps(twice)} twice in one object")
+    return made
+
+
+def no_constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity are no JSON (RFC 8259 §6), though Python's json reads them."""
+    raise MalformedJSON(f"the request body is not valid JSON ({name} is no JSON number)")
+
+
 def check_body() -> None:
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
@@ -53,16 +74,18 @@ def check_body() -> None:
         # and is never read: a text body sent with GET /games was a 415.
         return
     if not request.is_json:
-        if request.endpoint != "audit.Import" and request.content_length and request.mimetype:
-            # Else the view's parser would read no body at all and answer that every field is missing.
+        if request.endpoint != "audit.Import" and request.content_length:
+            # Else the view's parser would read no body at all and answer that every field is missing
+            # (also when no Content-Type was sent: curl -d without -H sends one, other clients none).
             raise errors.UnsupportedMediaType(
-                f"the body is {request.mimetype}: send JSON, with 'Content-Type: application/json'")
+                f"the body is {request.mimetype or 'of no media type'}: send JSON, with "
+                "'Content-Type: application/json'")
         return
     raw = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH: werkzeug stops reading
     if not raw:
         return
     try:
-        parsed = json.loads(raw)
+        parsed = json.loads(raw, object_pairs_hook=unique_keys, parse_constant=no_constant)
     except RecursionError:
         raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
     except json.JSONDecodeError:

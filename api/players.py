@@ -5,7 +5,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from api import schemas
-from api.context import container, current_player, service
+from api.context import api_key, container, current_player, service
 from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER
 from application import errors
 from application.freshness import wait_until_applied
@@ -40,6 +40,15 @@ class Me(MethodView):
 
 @blp.route("/me/keys")
 class MyKeys(MethodView):
+    @blp.response(200, schemas.KeyList)
+    def get(self):
+        """Your keys' ids (never the keys themselves), the one this request was sent with marked
+        ``current``: revoke the others you no longer use, one whose answer was lost among them."""
+        player = current_player()
+        current = service().key_id_of(api_key() or "")
+        held = service().get_player(player.id).keys  # as stored now, not as this key was verified
+        return {"items": [{"key_id": key, "current": key == current} for key in held]}
+
     @blp.arguments(schemas.NoFields, required=False)
     @blp.response(201, schemas.NewKey)
     def post(self, _body):

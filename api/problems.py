@@ -16,6 +16,7 @@ from eventsourcing.persistence import InterfaceError, OperationalError
 from flask import Flask, Response, json, request
 from werkzeug.exceptions import HTTPException
 
+from api.limits import MalformedJSON
 from application import errors
 from infrastructure.health import DatabaseAway
 
@@ -58,6 +59,8 @@ def http_error(error: HTTPException) -> Response:
         # Keyed by where the field was sent ("json", "query"), then by field name.
         return problem(422, "validation", "Invalid request body or parameters",
                        "some fields are missing, unknown or of the wrong type", errors=messages)
+    if isinstance(error, MalformedJSON):  # our own reading of the body (api/limits.py) says what is wrong
+        return problem(400, "malformed-json", "Malformed JSON", str(error.description))
     if error.code == 400 and (messages is not None or "json" in str(error.description).lower()):
         return problem(400, "malformed-json", "Malformed JSON", "the request body is not valid JSON")
     if error.code == 413:

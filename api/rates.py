@@ -248,7 +248,9 @@ def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLi
 
     @app.after_request
     def count(response: Response) -> Response:
-        if response.status_code == 401:
+        # A wrong key guessed, not a request that sent none (a page asking who it is before it has a
+        # key): 30 of those locked every keyed request of the address out for a minute.
+        if response.status_code == 401 and api_key(strict=False) is not None:
             rates.spend("auth_failures", address())
         return response
 

@@ -128,6 +128,15 @@ class NewKey(Schema):
     api_key = fields.String(metadata={"description": "Send as 'Authorization: Bearer <api_key>'. Shown once."})
 
 
+class HeldKey(Schema):
+    key_id = fields.String(metadata={"description": "Names the key for DELETE /players/me/keys/{key_id}"})
+    current = fields.Boolean(metadata={"description": "This request was sent with it"})
+
+
+class KeyList(Schema):
+    items = fields.List(fields.Nested(HeldKey))
+
+
 # -- games -----------------------------------------------------------------------------------------
 class GameOut(Schema):
     name = fields.String()

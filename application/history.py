@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import unicodedata
 from datetime import datetime
 from typing import Any, Callable, Iterator, Optional
 from uuid import UUID
@@ -768,11 +769,23 @@ CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+#: Letters and symbols that show nothing: Hangul fillers, the blank Braille pattern.
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
+def visible(character: str) -> bool:
+    """A letter, digit, punctuation or symbol that draws something (not a space, a format character
+    such as a zero-width space, a lone combining mark, a private-use or unassigned code point)."""
+    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS
+
+
 def name_problem(name: str) -> Optional[str]:
     """Why ``name`` cannot be a name other players see (None: it can): nothing visible, or a
     bidirectional control. POST /players and an import's seats both check it."""
-    if not name.strip():
+    if not any(visible(character) for character in name):
         return "A name needs a visible character."
+    if "\u2028" in name or "\u2029" in name:
+        return "A name is one line (no line or paragraph separator)."
     if BIDI_CONTROLS.search(name):
         return "A name must not hold bidirectional controls (they reorder what is shown)."
     return None

@@ -199,7 +199,11 @@ class Motley(Application):
         player_hex, _, secret = api_key.partition(".")
         player: object
         try:
-            player = self.repository.get(UUID(hex=player_hex), deepcopy_from_cache=False)  # read only
+            player_id = UUID(hex=player_hex)
+            # Only the spelling the key was issued with: UUID() also reads upper case, hyphens anywhere,
+            # braces and "urn:uuid:", and each spelling of one key had a rate-limit budget of its own.
+            player = (self.repository.get(player_id, deepcopy_from_cache=False)  # read only
+                      if player_id.hex == player_hex else None)
         except (ValueError, AggregateNotFoundError):
             player = None
         if not isinstance(player, Player) or not player.verify(secret):

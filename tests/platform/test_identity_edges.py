@@ -1,0 +1,92 @@
+"""Credentials and request bodies as a careless or a hostile client sends them: one key written in
+other spellings, 401s for requests that sent no key, keys whose answer was lost, a JSON body without
+its media type, a name twice in one object, NaN, and names that show nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from api import create_app
+from tests.platform.client import ApiClient
+
+
+@pytest.fixture
+def client(motley):
+    return ApiClient(create_app(motley))
+
+
+@pytest.fixture
+def limited(motley):
+    motley.settings = replace(motley.settings, rate_limits="auth_failures=3/minute,create=2/minute")
+    return ApiClient(create_app(motley))
+
+
+def spellings(key: str) -> list[str]:
+    """The player part of ``key`` as other spellings of the same UUID (each read by ``UUID()``)."""
+    player, _, secret = key.partition(".")
+    dashed = f"{player[:8]}-{player[8:12]}-{player[12:16]}-{player[16:20]}-{player[20:]}"
+    return [f"{other}.{secret}" for other in
+            (player.upper(), player[:3] + "-" + player[3:], "{" + player + "}", "urn:uuid:" + player, dashed)]
+
+
+def test_a_key_is_valid_only_as_it_was_issued(motley):
+    motley.settings = replace(motley.settings, rate_limits="create=2/minute")
+    client = ApiClient(create_app(motley))
+    _, key = client.register("ann")
+    assert client.get("/players/me", key=key).status == 200
+    for other in spellings(key):
+        assert client.get("/players/me", key=other).status == 401, other
+    # Creation is counted per player: two, then none, whatever the key's spelling (each spelling had a
+    # budget of its own).
+    assert [client.post("/matches", {"game": "jest", "seats": 3}, key=key).status for _ in range(2)] == [201, 201]
+    for other in [key, *spellings(key)]:
+        assert client.post("/matches", {"game": "jest", "seats": 3}, key=other).status in (401, 429), other
+    assert client.get("/matches").body["total"] == 2
+
+
+def test_requests_that_send_no_key_do_not_lock_the_address_out(limited):
+    _, key = limited.register("ann")
+    for _ in range(10):
+        assert limited.get("/players/me").status == 401  # no key: nothing guessed
+    assert limited.get("/players/me", key=key).status == 200
+    for _ in range(3):
+        assert limited.get("/players/me", key=key + "x").status == 401  # wrong keys: guesses
+    assert limited.get("/players/me", key=key).status == 429
+
+
+def test_a_player_lists_its_keys_to_revoke_one_whose_answer_was_lost(client):
+    _, key = client.register("ann")
+    first = client.get("/players/me/keys", key=key).body["items"]
+    assert len(first) == 1 and first[0]["current"] is True
+    lost = client.post("/players/me/keys", key=key).body  # its answer never reached the client
+    listed = client.get("/players/me/keys", key=key).body["items"]
+    assert {k["key_id"] for k in listed} == {first[0]["key_id"], lost["key_id"]}
+    assert [k["key_id"] for k in listed if not k["current"]] == [lost["key_id"]]
+    assert client.call("DELETE", f"/players/me/keys/{lost['key_id']}", key=key).status == 204
+    assert client.get("/players/me", key=lost["api_key"]).status == 401
+    assert [k["key_id"] for k in client.get("/players/me/keys", key=key).body["items"]] == [first[0]["key_id"]]
+
+
+def test_a_body_is_json_with_its_media_type_unique_names_and_json_numbers(client):
+    http = client.http
+    no_type = http.post("/players", data=b'{"name": "ct"}', headers={"Content-Type": ""})
+    assert no_type.status_code == 415 and no_type.mimetype == "application/problem+json"
+    _, key = client.register("ann")
+    twice = client.post("/matches", raw='{"game": "jest", "seats": 3, "game": "jester"}', key=key)
+    assert twice.status == 400 and '"game" twice' in twice.body["detail"]
+    for number in ("NaN", "Infinity", "-Infinity"):
+        refused = client.post("/matches", raw='{"game": "jest", "seats": ' + number + '}', key=key)
+        assert refused.status == 400 and number.lstrip("-") in refused.body["detail"], number
+    assert client.get("/matches").body["total"] == 0  # nothing was created
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u2800", "\u3164", "\ufeff", "\u00ad", "\u0301", "\U000e0041",
+                                  "\ue000", "a\u2028b"])
+def test_a_name_that_shows_nothing_is_refused(client, name):
+    refused = client.post("/players", {"name": name})
+    assert refused.status == 422, repr(name)
+    _, key = client.register("Zoë 🃏")
+    tournament = {"game": "jest", "name": name, "format": "swiss", "rounds": 1, "table_size": 3, "points": [3, 1, 0]}
+    assert client.post("/tournaments", tournament, key=key).status == 422
