@@ -112,8 +112,11 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
     from application.history import Importer, ImportRefused, export_prefix
 
     def read(name: str) -> str:
-        with open(name, encoding="utf-8") as export:
-            return export.read()
+        try:
+            with open(name, encoding="utf-8") as export:
+                return export.read()
+        except (OSError, UnicodeDecodeError) as error:  # one line, not a traceback
+            raise SystemExit(f"motley verify: cannot read {name}: {error}") from None
 
     def check(text: str, ancestors: list[str]) -> None:
         if ancestors:

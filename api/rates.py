@@ -9,10 +9,11 @@ refused with 401), so nobody can spend another player's budget with a wrong key.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse
@@ -21,6 +22,8 @@ from limits.strategies import MovingWindowRateLimiter
 
 from api.context import api_key, is_auditor_key, service, still_valid
 from application import errors
+
+log = logging.getLogger(__name__)
 
 #: The defaults, generous enough for a tournament table registering at one address, tight enough
 #: that a script cannot flood the event store. ``MOTLEY_RATE_LIMITS`` overrides any of them.
@@ -73,18 +76,42 @@ class MemoryCounters(MemoryStorage):
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
 
 
+#: How long a request waits for a shared counter store (Redis) before it goes uncounted.
+STORE_TIMEOUT_SECONDS = 0.5
+
+
 def counters(storage: str) -> StorageTypes:
     """The counters a storage URI names: ``memory://`` in this process, else the library's storage."""
-    return MemoryCounters() if storage.partition("://")[0] == "memory" else storage_from_string(storage)
+    scheme = storage.partition("://")[0]
+    if scheme == "memory":
+        return MemoryCounters()
+    if scheme.startswith("redis"):  # else an unreachable (not refusing) Redis held every request for ever
+        return storage_from_string(storage, socket_timeout=STORE_TIMEOUT_SECONDS,
+                                   socket_connect_timeout=STORE_TIMEOUT_SECONDS)
+    return storage_from_string(storage)
 
 
 class RateLimits:
     def __init__(self, limits: str = "", storage: str = "memory://"):
         self.items = parse_limits(limits)
         self.limiter = MovingWindowRateLimiter(counters(storage))
+        self.warned = -60.0
+
+    def counted(self, count: Callable[[], bool]) -> bool:
+        """``count()``, or True (not spent) when the counter store cannot be reached: the limits fail
+        open. A Redis outage made every keyed request a 500 while /ready said ready; a limit left
+        uncounted for a while costs less than the whole service (logged, at most once a minute)."""
+        try:
+            return count()
+        except Exception:  # noqa: BLE001 - the store's own errors (redis' ConnectionError, TimeoutError...)
+            now = time.monotonic()
+            if now - self.warned > 60:
+                self.warned = now
+                log.exception("the rate-limit counters cannot be reached: requests go uncounted meanwhile")
+            return True
 
     def refuse_if_spent(self, kind: str, who: str) -> None:
-        if not self.limiter.test(self.items[kind], kind, who):
+        if not self.counted(lambda: self.limiter.test(self.items[kind], kind, who)):
             raise self.refusal(kind, who)
 
     def refusal(self, kind: str, who: str) -> errors.RateLimited:
@@ -94,13 +121,13 @@ class RateLimits:
                                   retry_after=max(1.0, reset - time.time()), limit=kind)
 
     def spend(self, kind: str, who: str) -> None:
-        self.limiter.hit(self.items[kind], kind, who)
+        self.counted(lambda: self.limiter.hit(self.items[kind], kind, who))
 
     def take(self, kind: str, who: str) -> None:
         """Count one request now, or refuse it (429) if the window is spent: in one step, so requests
         sent at once cannot all pass the test before any is counted (12 creations at once with
         ``create=3/minute`` made 10 matches when the count came after the answer)."""
-        if not self.limiter.hit(self.items[kind], kind, who):
+        if not self.counted(lambda: self.limiter.hit(self.items[kind], kind, who)):
             raise self.refusal(kind, who)
 
 

@@ -70,6 +70,8 @@ class Settings:
             random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
         )
         values.update(overrides)
+        if values["tasks"] not in ("inprocess", "celery"):  # a typo ran every task in the API process
+            raise ValueError(f"MOTLEY_TASKS must be 'inprocess' or 'celery', not {values['tasks']!r}")
         return cls(**values)
 
     def postgres_conninfo(self) -> dict:

@@ -90,3 +90,17 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
     _, key = client.register("Zoë 🃏")
     tournament = {"game": "jest", "name": name, "format": "swiss", "rounds": 1, "table_size": 3, "points": [3, 1, 0]}
     assert client.post("/tournaments", tournament, key=key).status == 422
+
+
+def test_the_rate_limits_fail_open_while_their_counter_store_is_away(motley):
+    """MOTLEY_RATE_LIMIT_STORAGE names a Redis nobody answers at: every keyed request and every write
+    was a 500 (and /ready said ready). The limits go uncounted meanwhile; the service answers."""
+    motley.settings = replace(motley.settings, rate_limits="create=1/minute",
+                              rate_limit_storage="redis://127.0.0.1:1/0")
+    client = ApiClient(create_app(motley))
+    _, key = client.register("ann")
+    assert client.get("/players/me", key=key).status == 200
+    assert client.get("/players/me", key=key + "x").status == 401
+    made = [client.post("/matches", {"game": "jest", "seats": 3}, key=key).status for _ in range(2)]
+    assert made == [201, 201]  # uncounted: no store to count in
+    assert client.get("/health").body["status"] == "ok"

@@ -1,0 +1,55 @@
+"""What an operator trips on: a typo in MOTLEY_TASKS, a missing export given to ``motley verify``,
+liveness while the tables are missing (``motley migrate`` forgotten), and a player's stream that says
+nothing for its first 10 seconds."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from api import create_app
+from api.cli import verify_file
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+from tests.conftest import create_schema, drop_schema, pg_settings
+from tests.platform.client import ApiClient
+
+
+@pytest.mark.parametrize("value", ["Celery", "rabbit", ""])
+def test_an_unknown_task_runner_is_refused_not_run_in_process(value):
+    with pytest.raises(ValueError, match="MOTLEY_TASKS"):
+        Settings.from_env({"MOTLEY_TASKS": value})
+    assert Settings.from_env({"MOTLEY_TASKS": "celery"}).tasks == "celery"
+
+
+def test_verify_of_a_missing_export_says_so_in_one_line(tmp_path):
+    with pytest.raises(SystemExit) as stopped:
+        verify_file(str(tmp_path / "missing.jsonl"))
+    assert "cannot read" in str(stopped.value.code) and "missing.jsonl" in str(stopped.value.code)
+
+
+def test_liveness_answers_while_the_tables_are_missing():
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    try:
+        container = build(pg_settings(schema, create_tables=False))
+        try:
+            health = ApiClient(create_app(container)).get("/health")
+            assert health.status == 200 and health.body == {"status": "ok", "position": None}
+        finally:
+            container.close()
+    finally:
+        drop_schema(schema)
+
+
+def test_the_players_stream_sends_its_headers_at_once(motley):
+    client = ApiClient(create_app(motley))
+    _, key = client.register("ann")
+    response = client.http.get("/players/me/stream?seconds=30", headers={"Authorization": f"Bearer {key}"},
+                               buffered=False)
+    try:
+        assert response.status_code == 200
+        assert next(response.response) in (b": open\n\n", ": open\n\n")  # not the heartbeat 10 s later
+    finally:
+        response.close()
