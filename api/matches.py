@@ -3,6 +3,7 @@
 import base64
 import json
 from datetime import datetime, timezone
+from typing import Optional
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -10,7 +11,17 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.audit import history, last_event_id, viewer, with_invitation
-from api.context import container, current_player, event_stream, json_text, service, stream_waits
+from api.context import (
+    api_key,
+    container,
+    current_player,
+    event_stream,
+    is_auditor_key,
+    json_text,
+    service,
+    stream_waits,
+)
+from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
@@ -74,6 +85,20 @@ def version_from_etag(value: str) -> int:
     return int(text)
 
 
+def sees_unlisted(player_id: Optional[str]) -> bool:
+    """Whether a list shows unlisted matches: to the auditor, and to a player asking for its own
+    (``player_id`` its own id); to nobody else, who would learn who plays them and where."""
+    key = api_key(strict=False)
+    if key is None:
+        return False
+    if is_auditor_key(key):
+        return True
+    try:
+        return player_id is not None and str(service().authenticate(key).id) == player_id
+    except errors.Unauthenticated:
+        return False
+
+
 def written(match):
     """Headers after a write: the log position now is at or past the write, so a client that waits
     for it in ``GET /matches?after=`` reads its own write."""
@@ -105,6 +130,7 @@ class Matches(MethodView):
         page = motley.match_list.query(
             game=query["game"], status=query["status"], player_id=query["player"],
             open_only=query["open"], limit=query["limit"], offset=query["offset"], after=key,
+            listed_only=not sees_unlisted(query["player"]),
         )
         # Rows follow this page's when more match than the offset and this page hold (an offset page that
         # ends the list is the last: its cursor would only lead to an empty page).

@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import api_key, container, current_player, service
-from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER
+from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER, sees_unlisted
 from application import errors
 from application.freshness import wait_until_applied
 from application.league import player_league, rating_history
@@ -80,7 +80,8 @@ class PlayerById(MethodView):
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         ratings, statistics = player_league(motley.league_view, str(player.id))
-        recent = motley.match_list.query(player_id=str(player.id), limit=10).rows
+        recent = motley.match_list.query(player_id=str(player.id), limit=10,
+                                         listed_only=not sees_unlisted(str(player.id))).rows
         return {"id": str(player.id), "name": player.name, "ratings": ratings, "statistics": statistics,
                 "recent_matches": [{"id": m.match_id, "game": m.game, "status": m.status, "winners": m.winners,
                                     "last_activity": m.updated_at.isoformat()} for m in recent]}

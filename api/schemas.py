@@ -389,6 +389,14 @@ class VerifyOut(Schema):
     commitment = fields.String()
 
 
+class TermsOut(Schema):
+    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
+    rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings"})
+    versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
+    unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only (listed only to its "
+                                                       "players, asking for their own, and the auditor)"})
+
+
 class MatchSummaryOut(Schema):
     id = fields.String(attribute="match_id")
     game = fields.String()
@@ -401,6 +409,9 @@ class MatchSummaryOut(Schema):
     winners = fields.List(fields.Integer())
     created_at = fields.DateTime()
     last_activity = fields.DateTime(attribute="updated_at")
+    terms = fields.Nested(TermsOut, metadata={"description": "What a player agrees to by joining (empty for a "
+                                                             "row not rewritten since the terms were listed: "
+                                                             "motley rebuild matches)"})
 
 
 class MatchPageOut(Schema):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Optional, Sequence
 
@@ -57,6 +57,8 @@ class MatchRow:
     winners: list
     created_at: datetime
     updated_at: datetime
+    #: What a player agrees to by joining: turn_limit, rated, versions_required, unlisted (issue 13).
+    terms: dict = field(default_factory=dict)
 
 
 @dataclass
@@ -89,10 +91,12 @@ class MatchListView(ABC):
         limit: int = 20,
         offset: int = 0,
         after: Optional[tuple] = None,
+        listed_only: bool = False,
     ) -> MatchPage:
         """Newest activity first, ``offset`` rows skipped; or, with ``after`` (a (created_at,
         match_id) key, issue 13), the rows created before it, newest first: a stable cursor, since
-        a row's creation never moves while the list is read."""
+        a row's creation never moves while the list is read. ``listed_only``: without the unlisted
+        matches (what the public sees)."""
 
     @abstractmethod
     def wait(self, application_name: str, position: int, timeout: float) -> bool:

@@ -39,6 +39,8 @@ def match_row(match: Match) -> MatchRow:
         winners=[] if not match.result else match.result["winners"],
         created_at=match.created_on,
         updated_at=match.modified_on,
+        terms={"turn_limit": match.turn_limit, "rated": bool(match.rated) and not getattr(match, "imported", False),
+               "versions_required": match.versions_required, "unlisted": match.invitation is not None},
     )
 
 

@@ -21,9 +21,9 @@ from application.ports import MatchListView, MatchPage, MatchRow
 TABLE = "motley_match_list"
 COLUMNS = (
     "match_id", "game", "status", "seats", "players", "open_seats", "to_act", "version", "moves",
-    "winners", "created_at", "updated_at",
+    "winners", "created_at", "updated_at", "terms",
 )
-JSON_COLUMNS = {"players", "to_act", "winners"}
+JSON_COLUMNS = {"players", "to_act", "winners", "terms"}
 #: What PostgreSQL's text and jsonb refuse (NUL) and UTF-8 cannot encode (lone surrogates).
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -85,9 +85,14 @@ class _Shared(MatchListView, TrackingRecorder):
             fields[column] = value
         return MatchRow(**fields)
 
-    def _where(self, game, status, player_id, open_only, after=None) -> tuple[str, list]:
+    def _listed_clause(self) -> str:
+        raise NotImplementedError
+
+    def _where(self, game, status, player_id, open_only, after=None, listed_only=False) -> tuple[str, list]:
         clauses, params = [], []
         p = self.placeholder
+        if listed_only:
+            clauses.append(self._listed_clause())
         if after is not None:  # a cursor: the rows created before (created_at, match_id), newest first
             clauses.append(f"(created_at < {p} OR (created_at = {p} AND match_id > {p}))")
             created, match_id = after
@@ -120,6 +125,10 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                     "winners jsonb NOT NULL, created_at timestamptz NOT NULL, "
                     "updated_at timestamptz NOT NULL)"
                 ).format(schema, Identifier(TABLE)),
+                # Added after the table's first release: rows written before hold {} until their match
+                # changes or ``motley rebuild matches`` (docs/deploy.md).
+                SQL("ALTER TABLE {0}.{1} ADD COLUMN IF NOT EXISTS terms jsonb NOT NULL DEFAULT '{{}}'::jsonb").format(
+                    schema, Identifier(TABLE)),
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (updated_at DESC)").format(
                     Identifier(TABLE + "_updated"), schema, Identifier(TABLE)
                 ),
@@ -132,6 +141,9 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
 
     def _player_clause(self) -> str:
         return "players @> %s::jsonb"
+
+    def _listed_clause(self) -> str:
+        return "NOT (terms @> '{\"unlisted\": true}'::jsonb)"
 
     def _player_param(self, player_id: str) -> str:
         return json.dumps([{"player_id": player_id}])
@@ -157,8 +169,8 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
             self._insert_tracking(curs, tracking)
 
     def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
-              after=None) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only, after)
+              after=None, listed_only=False) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after, listed_only)
         order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) AS n FROM {self.qualified}{where}", params)
@@ -192,6 +204,17 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
     def _player_clause(self) -> str:
         return "EXISTS (SELECT 1 FROM json_each(players) WHERE json_extract(value, '$.player_id') = ?)"
 
+    def _listed_clause(self) -> str:
+        return "coalesce(json_extract(terms, '$.unlisted'), 0) = 0"
+
+    def create_table(self) -> None:
+        super().create_table()
+        # The terms column came after the table's first release (see PostgresMatchListView).
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(f"PRAGMA table_info({TABLE})")
+            if "terms" not in {record[1] for record in curs.fetchall()}:
+                curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN terms TEXT NOT NULL DEFAULT '{{}}'")
+
     def _player_param(self, player_id: str) -> str:
         return player_id
 
@@ -207,8 +230,8 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
             self._insert_tracking(curs, tracking)
 
     def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
-              after=None) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only, after)
+              after=None, listed_only=False) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after, listed_only)
         order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) FROM {TABLE}{where}", params)

@@ -58,7 +58,10 @@ export const post = (path, body, options) => call("POST", path, body === undefin
 // Follow a server-sent event stream. EventSource cannot send an Authorization header, so this reads the
 // stream with fetch; when the server ends it (its `seconds`), it reconnects with Last-Event-ID, so no
 // event is missed or repeated. onEvent(name, data, id) returning "stop" closes it. Returns a stop().
-export function follow(path, onEvent, { anonymous = false, onError = () => {} } = {}) {
+// onState("live") once the stream is answered; onState("paused", {retryAfter}) when it is refused (429:
+// the client holds its 4 streams or waiting reads already; 503 or another 5xx: the server keeps no slot
+// now) or breaks: it is tried again by itself, and the caller reads what it needs meanwhile.
+export function follow(path, onEvent, { anonymous = false, onError = () => {}, onState = () => {} } = {}) {
   const control = new AbortController();
   let lastId = null;
   let stopped = false;
@@ -72,11 +75,14 @@ export function follow(path, onEvent, { anonymous = false, onError = () => {} } 
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
       try {
         const answer = await fetch(path, { headers, signal: control.signal });
-        if (answer.status === 429) {
-          // Too many streams held at once (api/rates.py): a stream the page left is given back once the
-          // server notices (its next heartbeat), so wait as told and follow on.
+        if (answer.status === 429 || answer.status >= 500) {
+          // Too many streams held at once (api/rates.py), or no slot for one on the server now: a stream
+          // the page left is given back once the server notices (its next heartbeat), so wait as told
+          // and follow on; the caller is told, to say so and to read meanwhile.
           const problem = await answer.json().catch(() => ({}));
           const wait = Number(answer.headers.get("Retry-After")) || problem.retry_after || 1;
+          if (stopped) return;
+          onState("paused", { retryAfter: wait, problem });
           await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait) * 1000));
           continue;
         }
@@ -84,6 +90,8 @@ export function follow(path, onEvent, { anonymous = false, onError = () => {} } 
           onError(new Problem(await answer.json().catch(() => ({ status: answer.status }))));
           return;
         }
+        if (stopped) return;
+        onState("live");
         const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";
         for (;;) {
@@ -120,7 +128,8 @@ export function follow(path, onEvent, { anonymous = false, onError = () => {} } 
         }
       } catch (error) {
         if (stopped) return;
-        onError(error);
+        // The connection broke (the network, a proxy, the server going away): paused, tried again.
+        onState("paused", { retryAfter: 1, error });
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }

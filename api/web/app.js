@@ -1,8 +1,11 @@
 // The views (lobby, table, replay, leaderboards, a player's ratings, tournaments), routed by the URL
-// fragment. Every datum comes from the public JSON API (api.js); nothing is polled: live views follow
-// the match streams.
+// fragment. Every datum comes from the public JSON API (api.js). Live views follow the match streams; a
+// table whose stream is refused or broken says so and reads the match on a timer until the stream is
+// back, and a tournament is read again while it waits for its start or for a round's pairing.
 import { Problem, follow, get, identity, post } from "./api.js";
-import { chart, countdown as deadlineNode, describeAction, fill, h, observation, seatName, tickDeadlines } from "./render.js";
+import {
+  actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, seatName, tickDeadlines,
+} from "./render.js";
 
 const view = document.getElementById("view");
 let leaving = []; // what the current view must stop (its streams) when another one opens
@@ -19,9 +22,24 @@ function screen() {
 }
 const show = (...nodes) => fill(view, ...nodes);
 
+// A validation problem's `errors` ({"json": {"turn_limit": {"seconds": ["Must be ..."]}}}: keyed by where
+// the field was sent, then by field): one "field: message" line each.
+const LOCATIONS = new Set(["json", "query", "querystring", "headers", "form", "path", "view_args", "cookies", "files"]);
+function problemErrors(errors, path = []) {
+  if (typeof errors === "string") {
+    const field = path.filter((part, i) => !(i === 0 && LOCATIONS.has(part)) && part !== "_schema").join(".");
+    return [field ? `${field}: ${errors}` : errors];
+  }
+  if (Array.isArray(errors)) return errors.flatMap((item) => problemErrors(item, path));
+  if (errors && typeof errors === "object") return Object.entries(errors).flatMap(([key, item]) => problemErrors(item, [...path, key]));
+  return [];
+}
+
 function problemBox(error) {
   const detail = error instanceof Problem ? error.message : String(error.message || error);
-  return h("div", { class: "problem", role: "alert" }, detail);
+  const lines = error instanceof Problem ? problemErrors(error.problem.errors) : [];
+  return h("div", { class: "problem", role: "alert" }, detail,
+    lines.length ? h("ul", { class: "problem-errors" }, lines.map((line) => h("li", {}, line))) : null);
 }
 
 // Run an action from a click; a refusal is shown where the person looks (the problem's detail).
@@ -54,7 +72,7 @@ function renderMe() {
     );
     return;
   }
-  const name = h("input", { id: "register-name", placeholder: "your name", maxlength: 40, required: true });
+  const name = h("input", { id: "register-name", placeholder: "your name", "aria-label": "your name", maxlength: 40, required: true });
   const error = h("span");
   const form = h("form", { id: "register", onsubmit: async (event) => {
     event.preventDefault();
@@ -97,7 +115,7 @@ function createForm(all) {
   const seatsInput = h("input", { id: "create-seats", type: "number" });
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
-  const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, placeholder: "none" });
+  const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, max: 604800, placeholder: "none" });
   const unlisted = h("input", { id: "create-unlisted", type: "checkbox" });
   const error = h("div");
   const current = () => all.find((game) => game.name === gameSelect.value);
@@ -295,47 +313,113 @@ function takeSeat(id, match, error, draw) {
     "Take a seat")];
 }
 
+// What a screen reader is told as the table changes (the #announce status line): the match started or
+// ended, whose turn it is now.
+function announcement(before, match) {
+  if (!before || (match.version <= before.version && match.status === before.status)) return null;
+  const bits = [];
+  if (match.status !== before.status)
+    bits.push({ active: "The match has started.", finished: "The match is over.", cancelled: "The match was called off." }[match.status]
+      || `The match is ${match.status}.`);
+  if (match.status === "active") {
+    if (match.legal_actions.length) bits.push("Your turn.");
+    else {
+      const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
+      if (waiting.length) bits.push(`Version ${match.version}: ${waiting.join(", ")} to act.`);
+      else bits.push(`Version ${match.version}.`);
+    }
+  }
+  return bits.join(" ");
+}
+
+const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const POLL_SECONDS = 3; // a table's reads while its stream is refused or broken
+
 async function table(id, params) {
   const show = screen();
   const spectator = params.get("as") === "spectator" || !identity.key();
   const options = { anonymous: spectator };
   const error = h("div", { id: "refusal" });
   const board = h("div", { id: "board" });
+  // The stream's state: empty while live, else why the page reads on a timer meanwhile.
+  const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
+  const announce = h("p", { id: "announce", class: "announce", role: "status" });
   let latest = null;
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
   // cannot offer the same choice twice (the second would be refused as illegal)
+  const cooling = new Map(); // action type -> the time (ms) until which the game's cooldown holds it
+  let coolTimer = null;
+  leaving.push(() => clearTimeout(coolTimer));
+  const coolingLeft = (action) => Math.max(0, (cooling.get(action.type) || 0) - Date.now());
+  // A game's cooldown (Tumult Royale's peeks, 0.6 s apart): the server refuses a move sooner (429
+  // too-soon, with retry_after); the page waits that long and sends it once more, if still legal.
+  const send = async (action) => {
+    try {
+      return await post(`/matches/${id}/moves`, { action }, options);
+    } catch (refusal) {
+      const problem = refusal instanceof Problem ? refusal.problem : {};
+      const wait = Number(problem.retry_after);
+      if (problem.status !== 429 || !String(problem.type || "").endsWith(":too-soon") || !(wait >= 0 && wait <= 5)) throw refusal;
+      await sleep(wait * 1000 + 50);
+      if (!latest.legal_actions.some((legal) => sameAction(legal, action))) return null; // taken meanwhile
+      return post(`/matches/${id}/moves`, { action }, options);
+    }
+  };
+  const play = (action) => attempt(error, async () => {
+    moving = true;
+    for (const button of board.querySelectorAll("button.action")) button.disabled = true;
+    let answer;
+    try {
+      // No expected_version: in a sealed phase the others' offers land meanwhile and would make it
+      // stale; the server judges the move against the state it lands on.
+      answer = await send(action);
+    } catch (refusal) {
+      moving = false;
+      draw(await get(`/matches/${id}`, options)); // what is legal now, beside the refusal
+      throw refusal;
+    }
+    moving = false;
+    const cooldown = answer ? cooldownOf(action, latest) : 0;
+    if (cooldown > 0) cooling.set(action.type, Date.now() + cooldown * 1000);
+    if (answer && answer.version >= latest.version) draw(answer);
+    else draw(latest);
+  });
   const draw = (match) => {
     if (latest && match.version < latest.version) return;
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
+    const said = announcement(latest, match);
+    if (said) announce.textContent = said;
     latest = match;
-    const actions = h("div", { class: "actions", id: "actions" }, match.legal_actions.map((action) =>
-      h("button", { class: "action", disabled: moving, onclick: () => attempt(error, async () => {
-        moving = true;
-        for (const button of board.querySelectorAll("button.action")) button.disabled = true;
-        let answer;
-        try {
-          // No expected_version: in a sealed phase the others' offers land meanwhile and would make it
-          // stale; the server judges the move against the state it lands on.
-          answer = await post(`/matches/${id}/moves`, { action }, options);
-        } catch (refusal) {
-          moving = false;
-          draw(await get(`/matches/${id}`, options)); // what is legal now, beside the refusal
-          throw refusal;
-        }
-        moving = false;
-        if (answer.version >= latest.version) draw(answer);
-        else draw(latest);
-      }) }, describeAction(action, match))));
+    // One button per choice: a game whose choices differ only in interchangeable pieces (Le Bouffon's
+    // copies of a card) offers each once (render.js distinctActions).
+    const offered = distinctActions(match.legal_actions, match);
+    const labels = actionLabels(offered, match);
+    const buttons = offered.map((action, i) =>
+      h("button", { class: "action", disabled: moving || coolingLeft(action) > 0, "data-cooling": coolingLeft(action) > 0 ? "" : null,
+        onclick: () => play(action) }, labels[i]));
+    const actions = h("div", { class: "actions", id: "actions" }, buttons);
+    const held = Math.max(0, ...match.legal_actions.map(coolingLeft));
+    clearTimeout(coolTimer);
+    if (held > 0) coolTimer = setTimeout(() => {
+      for (const button of board.querySelectorAll("button.action[data-cooling]")) {
+        button.removeAttribute("data-cooling");
+        if (!moving) button.disabled = false;
+      }
+    }, held + 20);
     const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
     const open = match.status === "open";
-    fill(board, 
+    // Start once every seat is taken (a person or a computer): before, the server refuses it.
+    const free = match.seats.map((seat, i) => (!seat.player_id && !seat.computer ? i : null)).filter((i) => i !== null);
+    fill(board,
       matchHeader(match),
       h("div", { class: "controls" },
-      open && !spectator && !seated && match.seats.some((seat) => !seat.player_id && !seat.computer)
-        ? takeSeat(id, match, error, draw) : null,
-      open && seated ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
-      lifecycle(match, seated && !spectator, error, draw)),
+        open && !spectator && !seated && free.length ? takeSeat(id, match, error, draw) : null,
+        open && seated && !free.length ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
+        open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
+          `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
+        lifecycle(match, seated && !spectator, error, draw)),
       invitationBox(match),
       match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
       resultView(match),
@@ -346,17 +430,49 @@ async function table(id, params) {
   const other = spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null)
     : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator");
   show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), other ? [" · ", other] : null),
-  error, board);
+    notice, announce, error, board);
   await games();
   draw(await get(`/matches/${id}`, options));
   if (!show.live()) return;
-  // Live: the stream pushes the view whenever the version changes (no polling); it ends at the finish.
-  leaving.push(follow(`/matches/${id}/stream?seconds=300`, (name, match) => {
+  const over = (match) => match.status === "finished" || match.status === "cancelled";
+  // Live: the stream pushes the view whenever the version changes; it ends at the finish. While it is
+  // refused (the API holds 4 streams or waiting reads per client address) or broken, the page says so
+  // and reads the match every few seconds, until the stream answers again.
+  let polling = null;
+  const stopPolling = () => { clearInterval(polling); polling = null; };
+  leaving.push(stopPolling);
+  let stopStream = () => {};
+  const poll = async () => {
+    try {
+      const match = await get(`/matches/${id}`, options);
+      if (!show.live() || polling === null) return;
+      if (match.version > latest.version) draw(match);
+      if (over(match)) { stopPolling(); stopStream(); fill(notice); }
+    } catch {
+      // the next tick tries again; the notice stays
+    }
+  };
+  const onState = (state) => {
+    if (!show.live()) return;
+    if (state === "live") {
+      fill(notice);
+      stopPolling();
+      return;
+    }
+    notice.textContent = "Live updates paused, retrying… (the table is read every few seconds meanwhile)";
+    if (polling === null) {
+      polling = setInterval(poll, POLL_SECONDS * 1000);
+      poll();
+    }
+  };
+  stopStream = follow(`/matches/${id}/stream?seconds=300`, (name, match) => {
     if (name !== "match") return undefined;
     // The stream opens with the version just read: drawing it again would only reset the page.
     if (!latest || match.version > latest.version) draw(match);
-    return match.status === "finished" || match.status === "cancelled" ? "stop" : undefined;
-  }, { ...options, onError: (e) => fill(error, problemBox(e)) }));
+    if (over(match)) { stopPolling(); fill(notice); return "stop"; }
+    return undefined;
+  }, { ...options, onState, onError: (e) => fill(error, problemBox(e)) });
+  leaving.push(stopStream);
 }
 
 // -- replay --------------------------------------------------------------------------------------
@@ -389,17 +505,25 @@ async function replay(id, params) {
   await games();
   const [events, latest] = await Promise.all([allEvents(id, options), get(`/matches/${id}`, options)]);
   const last = events.length ? events[events.length - 1].version : 1;
-  const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last });
+  const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last, "aria-label": "version" });
   const at = h("span", { id: "at" });
   const board = h("div", { id: "replay-board" });
+  // Each event is a button of its own: reached with Tab, chosen with Enter or Space as with a click.
   const list = h("ol", { class: "events", id: "events" }, events.map((event) =>
-    h("li", { "data-version": event.version, onclick: () => go(event.version) }, eventText(event, latest))));
+    h("li", { "data-version": event.version, tabindex: 0, role: "button", onclick: () => go(event.version),
+      onkeydown: (key) => { if (key.key === "Enter" || key.key === " ") { key.preventDefault(); go(event.version); } } },
+    eventText(event, latest))));
   let asked = 0;
   const go = async (version) => {
     version = Math.max(1, Math.min(last, version));
     slider.value = version;
     at.textContent = `version ${version} of ${last}`;
-    for (const item of list.children) item.classList.toggle("current", Number(item.dataset.version) === version);
+    for (const item of list.children) {
+      const current = Number(item.dataset.version) === version;
+      item.classList.toggle("current", current);
+      if (current) item.setAttribute("aria-current", "step");
+      else item.removeAttribute("aria-current");
+    }
     list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
     const ticket = ++asked;
     const match = await get(`/matches/${id}?version=${version}`, options);
@@ -439,7 +563,7 @@ async function fresh(path) {
 async function leaderboard(game) {
   const show = screen();
   const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=100`)]);
-  const select = h("select", { id: "board-game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
+  const select = h("select", { id: "board-game", "aria-label": "game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
     board.items.length ? h("table", { class: "grid", id: "leaderboard" },
@@ -495,6 +619,7 @@ async function tournaments() {
 }
 
 const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
+const TOURNAMENT_READ_SECONDS = 5; // a tournament's reads while no stream tells what comes next
 
 async function tournament(id) {
   const show = screen();
@@ -514,9 +639,12 @@ async function tournament(id) {
       h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, row.name)), h("td", {}, row.points),
         h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")))))));
+    // A table the viewer sits at opens as their seat; any other as a spectator.
+    const me = identity.key() ? identity.player()?.id : null;
+    const tableLink = (table) => (me && (table.players || []).includes(me) ? `#/match/${table.match_id}` : `#/match/${table.match_id}?as=spectator`);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", {}, h("h3", {}, `Round ${round.number ?? r + 1}`),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}: `,
-        table.match_id ? h("a", { href: `#/match/${table.match_id}?as=spectator` }, table.result ? "finished" : "playing") : "bye",
+        table.match_id ? h("a", { href: tableLink(table) }, table.result ? "finished" : "playing") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null))))));
     return t;
   };
@@ -526,31 +654,50 @@ async function tournament(id) {
   show(head, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
   // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
-  // leaving one for the standings' read, and while more tables play the tournament is read again every
-  // few seconds, which also starts following the next table as one is done.
-  const following = new Set();
+  // leaving one for the standings' read. The tournament is read again every few seconds whenever a
+  // stream cannot tell the page what comes next: while it is open (no tables yet: its start), while
+  // no table is playing (a round being paired), while more tables play than are followed (which also
+  // starts following the next table as one is done), or while a followed stream is refused. A finished
+  // tournament is not read again.
+  const following = new Map(); // match id -> stop() of its stream
+  const paused = new Set(); // followed tables whose stream is refused or broken now
   const done = new Set();
   let later = null;
   leaving.push(() => clearTimeout(later));
-  const reread = () => drawStandings().then(watch).catch(() => {});
+  const unfollow = (matchId) => {
+    following.get(matchId)?.();
+    following.delete(matchId);
+    paused.delete(matchId);
+    done.add(matchId);
+  };
+  const finished = (tour) => tour.status === "finished" || tour.status === "cancelled";
+  const reread = () => drawStandings().then(watch).catch(() => watch(null));
+  let last = t;
   const watch = (tour) => {
+    if (!show.live()) return;
+    tour = tour || last; // a failed read: the timer tries again
+    last = tour;
+    const over = finished(tour);
     let unfollowed = 0;
     for (const round of tour.rounds) for (const table of round.tables) {
       const matchId = table.match_id;
-      if (!matchId || table.result || done.has(matchId) || following.has(matchId)) continue;
+      if (matchId && (table.result || over) && following.has(matchId)) unfollow(matchId); // its finish read, not streamed
+      if (over || !matchId || table.result || done.has(matchId) || following.has(matchId)) continue;
       if (following.size >= FOLLOWED_TABLES) { unfollowed += 1; continue; }
-      following.add(matchId);
-      leaving.push(follow(`/matches/${matchId}/stream?seconds=300`, (name, match) => {
+      const stop = follow(`/matches/${matchId}/stream?seconds=300`, (name, match) => {
         if (name !== "match" || match.status !== "finished") return undefined;
-        following.delete(matchId);
-        done.add(matchId);
+        unfollow(matchId);
         // The standings wait for the log (fresh); the round keeper pairs the next round just after a
         // round's last finish, so the tournament is read again twice more to show the new tables.
-        for (const delay of [0, 1000, 3000]) setTimeout(() => show.live() && reread(), delay);
+        for (const delay of [0, 1000, 3000]) setTimeout(() => show.live() && !finished(last) && reread(), delay);
         return "stop";
-      }, { anonymous: true }));
+      }, { anonymous: true, onState: (state) => (state === "live" ? paused.delete(matchId) : paused.add(matchId)) });
+      following.set(matchId, stop);
+      leaving.push(stop);
     }
-    if (unfollowed && later === null) later = setTimeout(() => { later = null; if (show.live()) reread(); }, 5000);
+    if (over) { clearTimeout(later); later = null; return; }
+    if ((unfollowed || following.size === 0 || paused.size) && later === null)
+      later = setTimeout(() => { later = null; if (show.live()) reread(); }, TOURNAMENT_READ_SECONDS * 1000);
   };
   watch(t);
 }

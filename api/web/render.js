@@ -160,6 +160,54 @@ export function observation(match) {
   return generic(obs, match.seats);
 }
 
+// What makes two legal actions the same choice for a person, per game (a key), where the game says
+// some pieces are interchangeable: Le Bouffon's copies of a card kind.
+const CHOICES = { "le-bouffon": leBouffon.choice };
+
+// The legal actions a table offers as buttons: each choice once (the first action of its kind, in the
+// server's order); actions whose labels would still read the same are numbered, so no two buttons read
+// alike.
+export function distinctActions(actions, match) {
+  const keyOf = CHOICES[match.game];
+  const seen = new Set();
+  const kept = [];
+  for (const action of actions) {
+    let key = null;
+    try {
+      key = keyOf ? keyOf(action) : null;
+    } catch (error) {
+      console.warn("action grouping failed, every action kept", error);
+    }
+    if (key !== null && key !== undefined) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    kept.push(action);
+  }
+  return kept;
+}
+
+// The labels of actions, told apart: "x" twice reads "x (1)", "x (2)".
+export function actionLabels(actions, match) {
+  const labels = actions.map((action) => describeAction(action, match));
+  const total = new Map();
+  for (const label of labels) total.set(label, (total.get(label) || 0) + 1);
+  const nth = new Map();
+  return labels.map((label) => {
+    if (total.get(label) < 2) return label;
+    nth.set(label, (nth.get(label) || 0) + 1);
+    return `${label} (${nth.get(label)})`;
+  });
+}
+
+// Seconds a game makes a seat wait after this action before the next one of its type (the server refuses
+// a sooner one with 429 too-soon): Tumult Royale's peeks.
+const COOLDOWNS = { "tumult-royale": tumultRoyale.cooldown };
+export function cooldownOf(action, match) {
+  const own = COOLDOWNS[match.game];
+  return own ? Number(own(action, match)) || 0 : 0;
+}
+
 // A legal action, in words: "offer: up 2♦, down A♠", "take: the face-down card from ann".
 export function describeAction(action, match) {
   const rest = Object.entries(action).filter(([key]) => key !== "type");

@@ -43,6 +43,7 @@ def test_a_key_is_valid_only_as_it_was_issued(motley):
     assert [client.post("/matches", {"game": "jest", "seats": 3}, key=key).status for _ in range(2)] == [201, 201]
     for other in [key, *spellings(key)]:
         assert client.post("/matches", {"game": "jest", "seats": 3}, key=other).status in (401, 429), other
+    motley.tasks.drain()
     assert client.get("/matches").body["total"] == 2
 
 
@@ -69,7 +70,7 @@ def test_a_player_lists_its_keys_to_revoke_one_whose_answer_was_lost(client):
     assert [k["key_id"] for k in client.get("/players/me/keys", key=key).body["items"]] == [first[0]["key_id"]]
 
 
-def test_a_body_is_json_with_its_media_type_unique_names_and_json_numbers(client):
+def test_a_body_is_json_with_its_media_type_unique_names_and_json_numbers(client, motley):
     http = client.http
     no_type = http.post("/players", data=b'{"name": "ct"}', headers={"Content-Type": ""})
     assert no_type.status_code == 415 and no_type.mimetype == "application/problem+json"
@@ -79,6 +80,7 @@ def test_a_body_is_json_with_its_media_type_unique_names_and_json_numbers(client
     for number in ("NaN", "Infinity", "-Infinity"):
         refused = client.post("/matches", raw='{"game": "jest", "seats": ' + number + '}', key=key)
         assert refused.status == 400 and number.lstrip("-") in refused.body["detail"], number
+    motley.tasks.drain()
     assert client.get("/matches").body["total"] == 0  # nothing was created
 
 

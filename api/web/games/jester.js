@@ -63,10 +63,23 @@ export function view(obs, seats, you) {
     obs.final ? h("p", { class: "final" }, h("b", {}, "Final: "), generic(obs.final, seats)) : null);
 }
 
+// Where a marker comes from or goes to (`from`/`to` of guild-move, tragedy, rescue, specialize, court-b):
+// a guild 1–6 by its name, the reserve, a royalty space or a discipline.
+const whereText = (where) => (typeof where === "number" ? GUILDS[where] || `guild ${where}`
+  : where === "reserve" ? "your reserve" : String(where));
+
 export function describe(action) {
   const words = action.type.replace(/-/g, " ");
   if (action.type === "setup-guild" && Array.isArray(action.guilds)) return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
   if (action.type === "play" && action.place) return `play a ${action.place} card`;
+  if ("from" in action || "to" in action) {
+    // "guild move: a marker from your reserve to Merchants"
+    const path = [action.from !== undefined && action.from !== null ? `from ${whereText(action.from)}` : null,
+      action.to !== undefined && action.to !== null ? `to ${whereText(action.to)}` : null].filter(Boolean).join(" ");
+    const others = Object.entries(action).filter(([k, v]) => !["type", "from", "to"].includes(k) && v !== null && v !== undefined)
+      .map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v}`);
+    return `${words}: a marker ${[path, ...others].filter(Boolean).join(" · ")}`;
+  }
   // A part that does not apply is null (a suffering victim with no card to discard): left out, not "null".
   const rest = Object.entries(action).filter(([k, v]) => k !== "type" && v !== null && v !== undefined).map(([k, v]) =>
     k === "guild" ? GUILDS[v] || v : k === "discard" ? `discard a ${v} card` : k === "seat" || k === "target" ? `seat ${v}`

@@ -63,3 +63,11 @@ export function describe(action) {
   if (typeof action.count === "number") return `${action.type} ${action.count} card(s), face down`; // a sealed gift
   return null;
 }
+
+// Copies of a kind are interchangeable (docs/rules/le-bouffon.md, "Card ids"): legal_actions lists every
+// choice among identical copies, a person chooses among kinds. The same type with the same kinds is one
+// choice.
+export function choice(action) {
+  if (!Array.isArray(action.cards)) return null;
+  return `${action.type}:${action.cards.map(kindOf).sort().join("+")}`;
+}

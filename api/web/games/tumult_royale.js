@@ -86,3 +86,9 @@ function payText(pay) {
   if (pay && typeof pay === "object") return Object.entries(pay).map(([k, v]) => `${v} ${k}`).join(", ");
   return String(pay);
 }
+
+// docs/rules/tumult-royale.md, "Tax collection": at least 0.6 s between a seat's peeks (the server's
+// cooldown); no other action waits.
+export function cooldown(action) {
+  return action.type === "peek" ? 0.6 : 0;
+}

@@ -1,0 +1,114 @@
+"""The match list says what a player agrees to by joining (a turn limit to be claimed, a rated match,
+required versions) and keeps unlisted matches to their own players and the auditor: an anonymous
+``GET /matches?status=open`` listed a private match, its game and who sat at it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+
+import psycopg
+import pytest
+
+from api import create_app
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+from tests.conftest import PG
+from tests.platform.client import ApiClient
+
+AUDITOR = "auditor-secret-for-the-list"
+
+
+@pytest.fixture
+def motley(settings, rng):
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), rng=rng)
+    yield container
+    container.close()
+
+
+def ids(answer) -> list[str]:
+    assert answer.status == 200, answer.text
+    return [row["id"] for row in answer.body["items"]]
+
+
+def test_the_list_shows_the_terms_and_an_unlisted_match_only_to_its_players(motley):
+    client = ApiClient(create_app(motley))
+    ann_id, ann = client.register("ann")
+    _, bob = client.register("bob")
+    private = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True, "rated": False,
+                                       "require_version": True,
+                                       "turn_limit": {"seconds": 0.5, "on_timeout": "claim"}}, key=ann).body["id"]
+    client.post(f"/matches/{private}/seats", {}, key=ann)
+    public = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    client.post(f"/matches/{public}/seats", {}, key=ann)
+    motley.tasks.drain()
+    for query, key in (({"status": "open"}, None), ({}, None), ({"player": ann_id}, None),
+                       ({"player": ann_id}, bob), ({"status": "open"}, ann)):
+        assert ids(client.get("/matches", query=query, key=key)) == [public], (query, key)
+    assert set(ids(client.get("/matches", query={"player": ann_id}, key=ann))) == {private, public}
+    assert set(ids(client.get("/matches", key=AUDITOR))) == {private, public}
+    assert [m["id"] for m in client.get(f"/players/{ann_id}").body["recent_matches"]] == [public]
+    assert {m["id"] for m in client.get(f"/players/{ann_id}", key=ann).body["recent_matches"]} == {private, public}
+    rows = {row["id"]: row for row in client.get("/matches", query={"player": ann_id}, key=ann).body["items"]}
+    assert rows[private]["terms"] == {"turn_limit": {"seconds": 0.5, "on_timeout": "claim"}, "rated": False,
+                                      "versions_required": True, "unlisted": True}
+    assert rows[public]["terms"] == {"turn_limit": None, "rated": True, "versions_required": False,
+                                     "unlisted": False}
+
+
+OLD_SQLITE = ("CREATE TABLE motley_match_list (match_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "
+              "seats INTEGER NOT NULL, players TEXT NOT NULL, open_seats INTEGER NOT NULL, to_act TEXT NOT NULL, "
+              "version INTEGER NOT NULL, moves INTEGER NOT NULL, winners TEXT NOT NULL, created_at TEXT NOT NULL, "
+              "updated_at TEXT NOT NULL)")
+
+
+def test_a_list_table_made_before_the_terms_gets_their_column(tmp_path, rng):
+    path = tmp_path / "old.sqlite"
+    with sqlite3.connect(path) as old:
+        old.execute(OLD_SQLITE)
+        old.execute("INSERT INTO motley_match_list VALUES ('m', 'jest', 'open', 3, '[]', 3, ?, 1, 0, '[]', "
+                    "'2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')", (json.dumps({"kind": "waiting",
+                                                                                             "seats": []}),))
+    container = build(Settings(store="sqlite", sqlite_path=str(path)), rng=rng)
+    try:
+        client = ApiClient(create_app(container))
+        rows = client.get("/matches").body["items"]
+        assert [(r["id"], r["terms"]) for r in rows] == [("m", {})]  # until rewritten or rebuilt
+        _, ann = client.register("ann")
+        made = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+        container.tasks.drain()
+        assert client.get("/matches").body["items"][0]["id"] == made
+        assert client.get("/matches").body["items"][0]["terms"]["rated"] is True
+    finally:
+        container.close()
+
+
+OLD_POSTGRES = ("CREATE TABLE motley_match_list (match_id text PRIMARY KEY, game text NOT NULL, status text NOT NULL, "
+                "seats integer NOT NULL, players jsonb NOT NULL, open_seats integer NOT NULL, to_act jsonb NOT NULL, "
+                "version integer NOT NULL, moves integer NOT NULL, winners jsonb NOT NULL, "
+                "created_at timestamptz NOT NULL, updated_at timestamptz NOT NULL)")
+
+
+def test_the_postgres_list_table_gets_the_column_too(rng):
+    from tests.conftest import create_schema, drop_schema, pg_settings
+
+    schema = "t_old_list_terms"
+    drop_schema(schema)
+    create_schema(schema)
+    try:
+        with psycopg.connect(**PG, autocommit=True) as conn:
+            conn.execute(f'SET search_path TO "{schema}"')
+            conn.execute(OLD_POSTGRES)
+        container = build(pg_settings(schema), rng=rng)
+        try:
+            client = ApiClient(create_app(container))
+            _, ann = client.register("ann")
+            made = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+            container.tasks.drain()
+            row = client.get("/matches").body["items"][0]
+            assert row["id"] == made and row["terms"]["unlisted"] is False
+        finally:
+            container.close()
+    finally:
+        drop_schema(schema)

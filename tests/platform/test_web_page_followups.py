@@ -1,0 +1,386 @@
+"""The web page's follow-ups to the probe of the page (api/web/): Debian's chromium driven by Playwright
+against a real `motley serve` process, as tests/web/test_browser.py does.
+
+- A tournament page opened before the start follows it to the finish, then stops reading it; a table the
+  viewer sits at links to their seat's view.
+- A table whose stream is refused (the API holds 4 streams or waiting reads per client address) says so,
+  reads the match on a timer meanwhile, and clears the notice when the stream is back.
+- A 422 validation problem shows its fields' messages; the register field, the replay slider and the
+  leaderboard's game have accessible names, replay events are reached by keyboard, the table has a status
+  line for screen readers.
+- Start shows only once every seat is taken; Le Bouffon offers each choice once (copies of a card kind are
+  interchangeable), Jester's marker moves name their guilds.
+- Tumult Royale's peeks wait for the game's 0.6 s cooldown instead of showing a refusal.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import requests
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+CHROMIUM = "/usr/bin/chromium"  # Debian's package (.ci/run installs it)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def serve(folder: Path):
+    """`motley serve` on a free port (SQLite, in-process tasks): (base URL, process, log file)."""
+    port = free_port()
+    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(folder / "motley.sqlite"),
+               MOTLEY_TASKS="inprocess")
+    motley = Path(sys.executable).with_name("motley")
+    log = open(folder / "serve.log", "wb")
+    process = subprocess.Popen([str(motley), "serve", "--port", str(port)], env=env, stdout=log,
+                               stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            if requests.get(f"{base}/health", timeout=1).ok:
+                return base, process, log
+        except requests.ConnectionError:
+            pass
+        assert process.poll() is None, (folder / "serve.log").read_text()
+        time.sleep(0.1)
+    process.terminate()
+    raise AssertionError("motley serve did not answer /health")
+
+
+def stop(process, log) -> None:
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's tests (each uses players and matches of its own)."""
+    base, process, log = serve(tmp_path_factory.mktemp("serve"))
+    yield base
+    stop(process, log)
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server of its own: a test that takes every stream slot of the client address."""
+    base, process, log = serve(tmp_path)
+    yield base
+    stop(process, log)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    assert os.path.exists(CHROMIUM), "install Debian's chromium (apt-get install chromium; .ci/run does it)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
+        yield launched
+        launched.close()
+
+
+def register(base: str, name: str) -> dict:
+    answer = requests.post(f"{base}/players", json={"name": name}, timeout=10)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def auth(player: dict) -> dict:
+    return {"Authorization": f"Bearer {player['api_key']}"}
+
+
+def match_with(base: str, creator: dict, game: str, seats: int, people=(), computers=None, options=None) -> str:
+    """A match of ``game``: the creator and ``people`` seated, the ``computers`` seats for computers; started
+    when every seat is taken."""
+    body = {"game": game, "seats": seats, "computers": computers or {}, "options": options or {}}
+    created = requests.post(f"{base}/matches", headers=auth(creator), json=body, timeout=10)
+    created.raise_for_status()
+    match_id = created.json()["id"]
+    for player in (creator, *people):
+        requests.post(f"{base}/matches/{match_id}/seats", headers=auth(player), json={}, timeout=10).raise_for_status()
+    if 1 + len(people) + len(computers or {}) == seats:
+        requests.post(f"{base}/matches/{match_id}/start", headers=auth(creator), timeout=10).raise_for_status()
+    return match_id
+
+
+def move(base: str, match_id: str, player: dict, action: dict) -> requests.Response:
+    return requests.post(f"{base}/matches/{match_id}/moves", json={"action": action}, timeout=10,
+                         headers={**auth(player), "Idempotency-Key": str(uuid.uuid4())})
+
+
+def play_out(base: str, match_id: str, players: list[dict]) -> dict:
+    """Every seated person plays its first legal action until the match is over (through the API)."""
+    for _ in range(500):
+        match = requests.get(f"{base}/matches/{match_id}", timeout=10).json()
+        if match["status"] == "finished":
+            return match
+        for player in players:
+            seen = requests.get(f"{base}/matches/{match_id}", headers=auth(player), timeout=10).json()
+            if seen["legal_actions"]:
+                move(base, match_id, player, seen["legal_actions"][0])
+    raise AssertionError("the match did not finish")
+
+
+def signed_in(browser, base: str, registered: dict | None):
+    """A browser context of its own, holding the key a registration gave (as the register form keeps it)."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    if registered is not None:
+        player = json.dumps({"id": registered["id"], "name": registered["name"]})
+        context.add_init_script(f"localStorage.setItem('motley.key', {json.dumps(registered['api_key'])});"
+                                f"localStorage.setItem('motley.player', {json.dumps(player)});")
+    page = context.new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page, errors
+
+
+def test_a_tournament_page_opened_before_the_start_follows_it_to_the_finish(server, browser):
+    organiser, *players = (register(server, name) for name in ["org", "tp0", "tp1", "tp2"])
+    created = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Early birds", "format": "swiss", "rounds": 1, "table_size": 3, "points": [3, 1, 0]})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    for player in players:
+        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+
+    # An entrant waits on the tournament's page for the start.
+    context, page, errors = signed_in(browser, server, players[0])
+    page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_function("document.querySelector('#tournament-status')?.textContent === 'open'")
+    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(organiser), timeout=10)
+    started.raise_for_status()
+    table = started.json()["rounds"][0]["tables"][0]
+    match_id = table["match_id"]
+    assert players[0]["id"] in table["players"]
+
+    # The page reads the tournament again while it is open: the start and the table show without a reload,
+    # and the entrant's own table links to their seat's view, not a spectator's.
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'active'", timeout=15_000)
+    page.wait_for_selector(f"#rounds a[href='#/match/{match_id}']")
+    assert page.locator(f"#rounds a[href='#/match/{match_id}?as=spectator']").count() == 0
+
+    play_out(server, match_id, players)
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'finished'", timeout=20_000)
+    points = sorted(int(cell) for cell in page.locator("#standings tbody tr td:nth-child(3)").all_inner_texts())
+    assert points == [0, 1, 3]
+
+    # Finished: the page reads it no more.
+    reads = []
+    page.on("request", lambda request: "/tournaments/" in request.url and reads.append(request.url))
+    page.wait_for_timeout(6_500)
+    assert reads == []
+
+    # The link opens the table as the entrant's seat.
+    page.click(f"#rounds a[href='#/match/{match_id}']")
+    page.wait_for_selector("#version")
+    assert page.locator(".observation h2").inner_text() == "What your seat sees"
+    assert "you are seat" in page.inner_text(".match-head")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_stream_shows_a_notice_and_the_table_is_read_until_the_stream_is_back(own_server, browser):
+    server = own_server
+    ann, bob, cy = (register(server, name) for name in ["ann", "bob", "cy"])
+    match_id = match_with(server, ann, "jest", 3, people=[bob, cy])
+
+    # Four streams held from this address already (another tab, another person behind the same NAT): the
+    # API refuses the page's stream with 429.
+    held = []
+    for _ in range(4):
+        answer = requests.get(f"{server}/matches/{match_id}/stream?seconds=120", stream=True, timeout=10)
+        assert answer.status_code == 200
+        held.append(answer)
+    refused = requests.get(f"{server}/matches/{match_id}/stream?seconds=5", timeout=10)
+    assert refused.status_code == 429
+
+    context, page, errors = signed_in(browser, server, ann)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#version")
+    notice = page.locator("#live-notice[role=status]")
+    page.wait_for_function("document.querySelector('#live-notice')?.textContent.includes('paused')", timeout=10_000)
+    assert "retrying" in notice.inner_text()
+    seen = int(page.inner_text("#version"))
+
+    # Bob offers meanwhile: the page reads the match on its timer and shows it.
+    view = requests.get(f"{server}/matches/{match_id}", headers=auth(bob), timeout=10).json()
+    move(server, match_id, bob, view["legal_actions"][0]).raise_for_status()
+    page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v", arg=seen,
+                           timeout=10_000)
+
+    # The other streams end: the page's stream is answered again, and the notice goes.
+    for answer in held:
+        answer.close()
+    page.wait_for_function("document.querySelector('#live-notice').textContent === ''", timeout=30_000)
+
+    # Live again from the stream: cy's offer shows.
+    seen = int(page.inner_text("#version"))
+    view = requests.get(f"{server}/matches/{match_id}", headers=auth(cy), timeout=10).json()
+    move(server, match_id, cy, view["legal_actions"][0]).raise_for_status()
+    page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v", arg=seen,
+                           timeout=10_000)
+    assert notice.inner_text() == ""
+    assert not errors, errors
+    context.close()
+
+
+def test_validation_refusals_name_the_field_and_the_page_is_reachable_without_a_mouse(server, browser):
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(server + "/")
+    page.wait_for_selector("#register-name")
+    assert page.get_attribute("#register-name", "aria-label")
+
+    # A name of spaces passes the input's `required`; the API's 422 says which field and why.
+    page.fill("#register-name", "   ")
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#register .problem")
+    assert "name: A name needs a visible character." in page.inner_text("#register .problem")
+    page.fill("#register-name", "ada")
+    page.click("#register button[type=submit]")
+    page.wait_for_selector("#create")
+    assert page.get_attribute("#create-turn-limit", "max") == "604800"
+
+    # A match against two computers, played from the table: the status line tells a screen reader what
+    # changed (the page's other role=status line, the stream's notice, stays empty while it is live).
+    key = page.evaluate("localStorage.getItem('motley.key')")
+    ada = {"api_key": key, **json.loads(page.evaluate("localStorage.getItem('motley.player')"))}
+    match_id = match_with(server, ada, "jest", 3, computers={"1": "random", "2": "random"})
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#announce[role=status]", state="attached")
+    for _ in range(3):
+        page.wait_for_selector("button.action:enabled", timeout=30_000)
+        version = page.inner_text("#version")
+        page.locator("button.action:enabled").first.click()
+        page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version)
+    page.wait_for_function("document.querySelector('#announce').textContent !== ''")
+    assert page.inner_text("#live-notice") == ""
+
+    # The replay: the slider is named, and each event is reached with Tab and chosen with Enter.
+    page.goto(f"{server}/#/replay/{match_id}")
+    page.wait_for_selector("#events li")
+    assert page.get_attribute("#slider", "aria-label")
+    first = page.locator("#events li[data-version='1']")
+    assert first.get_attribute("tabindex") == "0"
+    first.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#events li.current[data-version='1'][aria-current]")
+    page.keyboard.press("Tab")
+    page.keyboard.press(" ")
+    page.wait_for_selector("#events li.current[data-version='2']")
+
+    page.goto(f"{server}/#/leaderboard/jest")
+    page.wait_for_selector("#board-game")
+    assert page.get_attribute("#board-game", "aria-label")
+    assert not errors, errors
+    context.close()
+
+
+def distinct_kinds(actions: list[dict]) -> set:
+    return {(a["type"], tuple(sorted(card.split("#")[0] for card in a.get("cards") or []))) for a in actions}
+
+
+def test_start_waits_for_every_seat_and_actions_read_apart(server, browser):
+    eve, fay = register(server, "eve"), register(server, "fay")
+
+    # An open match with a free seat: no Start button (the server would refuse it), a line saying why.
+    open_id = match_with(server, eve, "jest", 3, computers={"2": "basic"})
+    context, page, errors = signed_in(browser, server, eve)
+    page.goto(f"{server}/#/match/{open_id}")
+    page.wait_for_selector("#waiting-for-seats")
+    assert "seat 1" in page.inner_text("#waiting-for-seats")
+    assert page.locator("#start").count() == 0
+    requests.post(f"{server}/matches/{open_id}/seats", headers=auth(fay), json={}, timeout=10).raise_for_status()
+    page.wait_for_selector("#start")  # fay seated (the stream): now it may start
+    assert page.locator("#waiting-for-seats").count() == 0
+
+    # Jester's marker moves name where the marker goes (the table names the guilds, not their numbers).
+    labels = page.evaluate("""async () => {
+        const jester = await import('/web/games/jester.js');
+        return [{type: 'guild-move', from: 'reserve', to: 5}, {type: 'guild-move', from: 1, to: 6},
+                {type: 'tragedy', from: 'reserve', to: 'king'}].map((action) => jester.describe(action));
+    }""")
+    assert labels[0] == "guild move: a marker from your reserve to Merchants", labels
+    assert labels[1] == "guild move: a marker from Master Buffoon to Heralds", labels
+    assert labels[2] == "tragedy: a marker from your reserve to king", labels
+
+    # Le Bouffon: legal_actions lists every choice among identical copies of a card; the table offers each
+    # choice of kinds once, and no two buttons read alike.
+    match_id = match_with(server, eve, "le-bouffon", 3, computers={"1": "random", "2": "random"})
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(".le-bouffon")
+    checked = 0
+    for _ in range(40):
+        page.wait_for_selector("button.action:enabled", timeout=30_000)
+        view = requests.get(f"{server}/matches/{match_id}", headers=auth(eve), timeout=10).json()
+        shown = page.locator("button.action").all_inner_texts()
+        kinds = distinct_kinds(view["legal_actions"])
+        if int(page.inner_text("#version")) == view["version"] and len(view["legal_actions"]) > len(kinds):
+            assert len(shown) == len(set(shown)) == len(kinds), shown
+            checked += 1
+            if checked == 2:
+                break
+        version = page.inner_text("#version")
+        page.locator("button.action:enabled").first.click()
+        page.wait_for_function("v => document.querySelector('#version').textContent !== v"
+                               " || document.querySelector('.problem')", arg=version, timeout=30_000)
+    assert checked, "eve never had a choice among copies of a card"
+    assert not errors, errors
+    context.close()
+
+
+def test_tumult_royale_peeks_wait_for_the_cooldown_instead_of_failing(server, browser):
+    gus = register(server, "gus")
+    match_id = match_with(server, gus, "tumult-royale", 2, computers={"1": "random"}, options={"tax_seconds": 90})
+    # Through the API, the seat plays its first legal action until it may lift a tile (the live tax).
+    for _ in range(200):
+        view = requests.get(f"{server}/matches/{match_id}", headers=auth(gus), timeout=10).json()
+        if any(action["type"] == "peek" for action in view["legal_actions"]):
+            break
+        if view["legal_actions"]:
+            move(server, match_id, gus, view["legal_actions"][0])
+        else:
+            time.sleep(0.1)
+    else:
+        raise AssertionError("no tax collection reached")
+
+    context, page, errors = signed_in(browser, server, gus)
+    refusals = []
+    page.on("response", lambda answer: answer.status == 429 and "/moves" in answer.url and refusals.append(answer.url))
+    page.goto(f"{server}/#/match/{match_id}")
+    peek = page.locator("button.action", has_text="take tile")
+    back = page.locator("button.action", has_text="put the tile back")
+    # Lift a tile, put it back and lift one again at once: the next peek waits out the 0.6 s (its buttons
+    # held, or the page waits as the server says), and no refusal is shown.
+    lifted = 0
+    for _ in range(6):
+        peek.first.wait_for(timeout=30_000)
+        page.locator("button.action:enabled", has_text="take tile").first.click()
+        page.wait_for_selector(".tumult-royale .held .tile, .problem", timeout=10_000)
+        if page.locator(".problem").count():  # a computer took that tile first: another one
+            problem = page.inner_text(".problem")
+            assert "between these actions" not in problem, problem
+            continue
+        lifted += 1
+        if lifted == 3:
+            break
+        back.first.click()
+        page.wait_for_selector(".tumult-royale .held .tile", state="detached", timeout=10_000)
+    assert lifted >= 2
+    assert refusals == []  # the page never sent a peek the cooldown refuses
+    assert not errors, errors
+    context.close()
