@@ -184,4 +184,4 @@ class EventStream(MethodView):
                 else:
                     yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json_text(item)}\n\n"
 
-        return event_stream(events())
+        return event_stream(events(), quiet_at_first=seen >= latest.version)

@@ -90,7 +90,7 @@ def client_gone(environ: dict) -> Optional[Callable[[], bool]]:
     return closed
 
 
-def event_stream(frames: Iterator[str]) -> Response:
+def event_stream(frames: Iterator[str], quiet_at_first: bool = False) -> Response:
     """A server-sent event answer of ``frames``, ended quietly when its client has left, or when the
     player key it was opened with is revoked: the stream went on for its whole life (up to a day)
     after the key was refused everywhere else, showing that seat's hidden cards to whoever held it."""
@@ -98,6 +98,11 @@ def event_stream(frames: Iterator[str]) -> Response:
     player_key = key is not None and not is_auditor_key(key)
 
     def until_gone() -> Iterator[str]:
+        if quiet_at_first:
+            # A stream with nothing to send yet (resumed at the last version, a player with nothing
+            # waiting): a comment at once, so the status and headers reach the client now, not with the
+            # first heartbeat 10 s later (a client's read timeout, EventSource's onopen, waited for it).
+            yield ": open\n\n"
         try:
             for frame in frames:
                 if player_key and not still_valid(key):

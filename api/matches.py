@@ -297,4 +297,4 @@ class Stream(MethodView):
                     version, view = update
                     yield f"id: {version}\nevent: match\ndata: {json_text(view)}\n\n"
 
-        return event_stream(events())
+        return event_stream(events(), quiet_at_first=seen >= current.version)

@@ -94,9 +94,6 @@ class MyStream(MethodView):
                      waiting=lambda position: waiting_at(player_id, position), sleep=sleep)
 
         def events():
-            # A comment at once: the headers reach the client now, not with the first item or the first
-            # heartbeat 10 s later (a bot's read timeout, EventSource's onopen waited for it).
-            yield ": open\n\n"
             for entry in items:
                 if entry is None:
                     yield ": still here\n\n"
@@ -106,4 +103,4 @@ class MyStream(MethodView):
                     head = "" if position is None else f"id: {position}\n"
                     yield f"{head}event: {data['type']}\ndata: {json_text(data)}\n\n"
 
-        return event_stream(events())
+        return event_stream(events(), quiet_at_first=True)

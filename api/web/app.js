@@ -86,12 +86,18 @@ function renderMe() {
 async function lobby() {
   const show = screen();
   const all = await games();
-  const [open, active, finished] = await Promise.all(
-    ["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)));
+  // The lists leave private (unlisted) matches out, except a player's own asked for as theirs: a signed-in
+  // person's open matches, private ones included, are listed first, and not again among the others.
+  const me = identity.key() ? identity.player() : null;
+  const [open, active, finished, mine] = await Promise.all([
+    ...["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)),
+    me ? get(`/matches?status=open&player=${encodeURIComponent(me.id)}&limit=20`) : null]);
+  const mineIds = new Set((mine ? mine.items : []).map((match) => match.id));
   show(
     h("h1", {}, "Lobby"),
     identity.player() ? [createForm(all), joinForm()] : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
-    h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items, "open")),
+    mine && mine.items.length ? h("section", { id: "my-open" }, h("h2", {}, "Your open matches"), matchTable(mine.items, "open")) : null,
+    h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items.filter((match) => !mineIds.has(match.id)), "open")),
     h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items, "active")),
     h("section", {}, h("h2", {}, "Finished matches"), matchTable(finished.items, "finished")),
     h("section", {}, h("h2", {}, "Games"), h("div", { class: "games" }, all.map((game) =>

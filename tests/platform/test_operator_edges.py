@@ -53,3 +53,19 @@ def test_the_players_stream_sends_its_headers_at_once(motley):
         assert next(response.response) in (b": open\n\n", ": open\n\n")  # not the heartbeat 10 s later
     finally:
         response.close()
+
+
+def test_a_match_stream_with_nothing_to_send_yet_answers_at_once(motley):
+    """Resumed at the match's own version, the stream has nothing to send until the next move or the
+    10 s heartbeat: its status and headers came with that."""
+    client = ApiClient(create_app(motley))
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    version = client.get(f"/matches/{match_id}").body["version"]
+    for path in (f"/matches/{match_id}/stream", f"/matches/{match_id}/events/stream"):
+        response = client.http.get(f"{path}?seconds=30", headers={"Last-Event-ID": str(version)}, buffered=False)
+        try:
+            assert response.status_code == 200, path
+            assert next(response.response) in (b": open\n\n", ": open\n\n"), path
+        finally:
+            response.close()

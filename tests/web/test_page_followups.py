@@ -1,5 +1,5 @@
 """The web page's follow-ups to the probe of the page (api/web/): Debian's chromium driven by Playwright
-against a real `motley serve` process, as tests/web/test_browser.py does.
+against a real `motley serve` process, as tests/web/test_browser.py does (its conftest's browser).
 
 - A tournament page opened before the start follows it to the finish, then stops reading it; a table the
   viewer sits at links to their seat's view.
@@ -8,7 +8,8 @@ against a real `motley serve` process, as tests/web/test_browser.py does.
 - A 422 validation problem shows its fields' messages; the register field, the replay slider and the
   leaderboard's game have accessible names, replay events are reached by keyboard, the table has a status
   line for screen readers.
-- Start shows only once every seat is taken; Le Bouffon offers each choice once (copies of a card kind are
+- Start shows only once every seat is taken; the lobby lists a person's own open matches, private ones
+  too; Le Bouffon offers each choice once (copies of a card kind are
   interchangeable), Jester's marker moves name their guilds.
 - Tumult Royale's peeks wait for the game's 0.6 s cooldown instead of showing a refusal.
 """
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -27,17 +27,11 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.web.conftest import free_port
+
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
-CHROMIUM = "/usr/bin/chromium"  # Debian's package (.ci/run installs it)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
+# The session's one chromium (tests/web/conftest.py): a second sync Playwright in one process fails.
 def serve(folder: Path):
     """`motley serve` on a free port (SQLite, in-process tasks): (base URL, process, log file)."""
     port = free_port()
@@ -80,17 +74,6 @@ def own_server(tmp_path):
     base, process, log = serve(tmp_path)
     yield base
     stop(process, log)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    assert os.path.exists(CHROMIUM), "install Debian's chromium (apt-get install chromium; .ci/run does it)"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield launched
-        launched.close()
 
 
 def register(base: str, name: str) -> dict:
@@ -307,6 +290,22 @@ def test_start_waits_for_every_seat_and_actions_read_apart(server, browser):
     requests.post(f"{server}/matches/{open_id}/seats", headers=auth(fay), json={}, timeout=10).raise_for_status()
     page.wait_for_selector("#start")  # fay seated (the stream): now it may start
     assert page.locator("#waiting-for-seats").count() == 0
+
+    # The lists leave private matches out: the lobby lists eve's own open ones (a private one too) first,
+    # asked for as hers, and not again among the others.
+    private = requests.post(f"{server}/matches", headers=auth(eve), timeout=10,
+                            json={"game": "jest", "seats": 3, "unlisted": True}).json()["id"]
+    requests.post(f"{server}/matches/{private}/seats", headers=auth(eve), json={}, timeout=10).raise_for_status()
+    page.goto(f"{server}/#/")
+    for match in (open_id, private):
+        for _ in range(50):  # the list is a read model that follows the log
+            page.wait_for_selector("#join-private")
+            if page.locator(f"#my-open tr[data-match='{match}']").count():
+                break
+            page.wait_for_timeout(100)
+            page.reload()
+        assert page.locator(f"#my-open tr[data-match='{match}']").count() == 1
+        assert page.locator(f"tr[data-match='{match}']").count() == 1
 
     # Jester's marker moves name where the marker goes (the table names the guilds, not their numbers).
     labels = page.evaluate("""async () => {
