@@ -144,9 +144,13 @@ class Forks(MethodView):
         auditor."""
         who = viewer()
         creator = "auditor" if who.auditor else current_player().id
-        fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator))
+        fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator),
+                              request.headers.get("Idempotency-Key") or None)
         _, view = history().match(fork.id, who)
-        return with_invitation(fork, who, view), 201, created_headers(fork)
+        headers = created_headers(fork)
+        if getattr(fork, "replayed", False):  # a retry: the first fork
+            headers["Idempotent-Replayed"] = "true"
+        return with_invitation(fork, who, view), 201, headers
 
 
 @blp.route("/<match_id>/verify")

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask, request
 from werkzeug.exceptions import BadRequest
 
-from api.context import service
+from api.context import api_key, is_auditor_key, service, still_valid
 from application import errors
 
 #: The largest request body read, in bytes (a move, a match to create: a few hundred bytes).
@@ -131,9 +131,29 @@ def check_positions() -> None:
                                     f"before it", rule="read your own writes")
 
 
+#: The one write anybody may send without a key: registering.
+KEYLESS_WRITES = {"players.Players"}
+
+
+def check_credentials() -> None:
+    """A write needs a valid key (a player's, or the auditor's): refused with 401 before its body is
+    read, else a client sending no key or a wrong one was first told (422) what was wrong with its body,
+    fixed it, and only then learnt that it needed a key."""
+    if request.url_rule is None or request.method in ("GET", "HEAD", "OPTIONS"):
+        return  # a 404 or 405, or a read (a spectator's, without a key)
+    if request.endpoint in KEYLESS_WRITES:
+        return
+    key = api_key()  # an Authorization header that is not "Bearer <key>" is a 401 here too
+    if key is None:
+        raise errors.Unauthenticated("send your API key as 'Authorization: Bearer <key>'")
+    if not is_auditor_key(key) and not still_valid(key):
+        raise errors.Unauthenticated("the API key is not valid")
+
+
 def register(app: Flask) -> None:
     if app.config.get("MAX_CONTENT_LENGTH") is None:  # Flask's default is None: unbounded
         app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.before_request(check_credentials)
     app.before_request(check_headers)
     app.before_request(check_body)
     app.before_request(check_positions)

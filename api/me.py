@@ -74,9 +74,7 @@ class MyStream(MethodView):
                                                 "`your-turn`, `finished` and `cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
                                                 "your legal actions}",
-                                "content": {"text/event-stream": {}}}},
-             parameters=[{"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"},
-                          "description": "The id of the last event received: the stream resumes after it"}])
+                                "content": {"text/event-stream": {}}}})
     def get(self, query):
         """Everything that concerns you across all your matches, pushed as it happens: you are invited
         (or a seat is kept for you), a match started, it is your turn (once per match version), a match

@@ -78,6 +78,8 @@ READS = {
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
     ("post", "/matches"): ["Idempotency-Key"],
     ("post", "/players"): ["Idempotency-Key"],
+    ("post", "/matches/{match_id}/forks"): ["Idempotency-Key"],
+    ("post", "/tournaments"): ["Idempotency-Key"],
     ("get", "/players/me/stream"): ["Last-Event-ID (position)"],
 }
 #: Answer headers, by (method, path): (header, always sent).
@@ -90,12 +92,15 @@ SENDS = {
     ("post", "/matches/{match_id}/start"): [("ETag", True), ("Motley-Position", False)],
     ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
                                             ("Idempotent-Replayed", False)],
-    ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True), ("Location", True)],
+    ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True), ("Location", True),
+                                            ("Idempotent-Replayed", False)],
     ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True), ("Location", True)],
     # The rest of a match's life (api/lifecycle.py) answers as every other write on a match does.
     **{("post", f"/matches/{{match_id}}/{verb}"): [("ETag", True), ("Motley-Position", False)]
        for verb in ("leave", "cancel", "resign", "return", "invitations", "claim")},
     ("post", "/matches/{match_id}/rematch"): [("ETag", True), ("Motley-Position", False), ("Location", True)],
+    ("post", "/tournaments"): [("Location", True), ("Motley-Position", False), ("Idempotent-Replayed", False)],
+    ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", False)],
 }
 def _ref(method: str, path: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method

@@ -135,6 +135,15 @@ def address() -> str:
     return request.remote_addr or "unknown"
 
 
+def holder() -> str:
+    """Whom a stream or a waiting read counts against: the player of a valid key (several bots on one
+    machine, each with its own stream, were refused past four together), else the client address."""
+    key = api_key(strict=False)
+    if key is not None and not is_auditor_key(key) and still_valid(key):
+        return "player:" + key.partition(".")[0]
+    return address()
+
+
 def caller() -> Optional[str]:
     """The player a key names (its id part); checked by authentication before it is ever counted."""
     key = api_key(strict=False)
@@ -213,8 +222,9 @@ class HeldRequests:
         process's threads, and 16 streams from 4 clients took them all, so every other request hung."""
         with self.lock:
             if self.held.get(who, 0) >= self.limit:
-                raise errors.RateLimited(f"at most {self.limit} streams or waiting reads at once per client; "
-                                         "close one first", retry_after=RETRY_HELD_SECONDS, limit="held_requests")
+                raise errors.RateLimited(f"at most {self.limit} streams or waiting reads at once per player "
+                                         "(per client address without a key); close one first",
+                                         retry_after=RETRY_HELD_SECONDS, limit="held_requests")
             if slots is not None and self.total >= slots:
                 raise errors.Unavailable("every thread this server keeps for streams and waiting reads is taken; "
                                          "try again shortly", retry_after=RETRY_HELD_SECONDS)
@@ -248,8 +258,9 @@ def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLi
         if holds_a_thread():
             # 429 over the client's cap, 503 when the process's stream threads are all taken; given
             # back when the answer closes.
-            held.take(address(), app.config.get(STREAM_SLOTS))
-            g.held_by = address()
+            who = holder()
+            held.take(who, app.config.get(STREAM_SLOTS))
+            g.held_by = who
 
     @app.after_request
     def release(response: Response) -> Response:

@@ -1,5 +1,6 @@
 """Tournaments: create, list, read, register and withdraw, start, forfeit, sanctions, standings."""
 
+from flask import request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -60,8 +61,12 @@ class Tournaments(MethodView):
     @blp.response(201, schemas.TournamentOut)
     def post(self, body):
         """Create a tournament; the caller is its organiser (who need not play)."""
-        tournament_id = tournaments().create(current_player(), body)
-        return tournament_out(tournaments().get(tournament_id)), 201, written(Location=f"/tournaments/{tournament_id}")
+        tournament_id, replayed = tournaments().create(current_player(), body,
+                                                       request.headers.get("Idempotency-Key") or None)
+        headers = written(Location=f"/tournaments/{tournament_id}")
+        if replayed:  # a retry: the first tournament
+            headers["Idempotent-Replayed"] = "true"
+        return tournament_out(tournaments().get(tournament_id)), 201, headers
 
 
 @blp.route("/<tournament_id>")

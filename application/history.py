@@ -30,6 +30,7 @@ from eventsourcing.persistence import IntegrityError
 
 from application import errors
 from application.chance import STEPS, new_chance, step_of, verify
+from application.service import idempotent_id
 from application.snapshots import Collector
 from application.views import Lens, Viewer, event_view, lens_for, match_view
 from domain.chance import ChanceStream, commitment
@@ -129,6 +130,9 @@ class History:
         may: the seed is needed, so this works for everyone once the match is revealed."""
         latest, lens = self.lens(match_id, viewer)
         if not lens.sees_seed:
+            if latest.status == "finished" and not latest.reveal_at_end:
+                raise errors.Conflict("the match was created with reveal_at_end false: its chance seed is "
+                                      "never revealed (an auditor verifies it)", rule="provable chance")
             if latest.status == "cancelled":
                 raise errors.Conflict("the match was cancelled before it ended: its chance seed is never "
                                       "revealed (an auditor verifies it)", rule="provable chance")
@@ -138,10 +142,12 @@ class History:
         return verify(lines).to_json()
 
     # -- forks -----------------------------------------------------------------------------------
-    def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str) -> Match:
+    def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str,
+             request_key: Optional[str] = None) -> Match:
         """A new match whose history is the parent's up to ``version``; its seats are open again
         (``reserved``: seat -> player id keeps a seat for one player), later chance is drawn afresh
-        from its own seed. The parent is not changed; its lineage lists the fork."""
+        from its own seed. The parent is not changed; its lineage lists the fork. Retried with the
+        same ``request_key`` (an Idempotency-Key), the first fork (``replayed`` set on it)."""
         parent, lens = self.lens(match_id, viewer)
         if not lens.sees_all:
             # Forking copies the whole state at that version: hidden cards and the deck order too.
@@ -177,6 +183,7 @@ class History:
             reveal_at_end=parent.reveal_at_end and not private, chance=new_chance(),
             parent={"match_id": str(parent.id), "version": version, "prefix_end": prefix_end},
             rated=False,  # a what-if replay of part of another match never counts for ratings
+            id=idempotent_id("fork", creator_id, request_key),
         )
         collect = Collector(self.app)
         if started:
@@ -187,7 +194,18 @@ class History:
             fork.reopen(reserved)
         if private:
             fork.make_unlisted(secrets.token_urlsafe(9))
-        self.app._save_match(fork)
+        try:
+            self.app._save_match(fork)
+        except IntegrityError:  # a retry: the fork this Idempotency-Key made first
+            first = self.app.get_match(fork.id)
+            if (first.parent or {}).get("match_id") != str(parent.id) or first.parent.get("version") != version \
+                    or (first.reserved if first.status == "open" else reserved) != reserved:
+                raise errors.Conflict("this idempotency key was already used for a different fork",
+                                      rule="idempotency") from None
+            if str(first.id) not in {f["match_id"] for f in self.forks(parent.id)}:
+                self._record_fork(parent.id, first.id, version)  # the first stopped before it was listed
+            first.replayed = True
+            return first
         collect.flush(fork)
         self._record_fork(parent.id, fork.id, version)
         return fork

@@ -26,7 +26,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from application import errors
 from application.chance import new_chance
 from application.ports import TASK_PROJECT, Doc, LeagueView, Task
-from application.service import RETRIES, Motley, parse_id
+from application.service import RETRIES, Motley, idempotent_id, parse_id
 from domain import tournament as tournament_domain
 from domain.engine import Engine, InvalidOptions
 from domain.games import UnknownGame, available_engines, get_engine
@@ -73,7 +73,9 @@ class Tournaments:
         self.app = app
 
     # -- commands ---------------------------------------------------------------------------------
-    def create(self, organiser: Player, body: dict) -> UUID:
+    def create(self, organiser: Player, body: dict, request_key: Optional[str] = None) -> tuple[UUID, bool]:
+        """A new tournament, organised by ``organiser``; retried with the same ``request_key`` (an
+        Idempotency-Key), the first one: (its id, whether this was such a retry)."""
         game = body["game"]
         try:
             engine = get_engine(game)
@@ -111,9 +113,17 @@ class Tournaments:
             rated=body.get("rated", True),
             round_deadline_seconds=body.get("round_deadline_seconds"),
             computer=computer,
+            id=idempotent_id("tournament", str(organiser.id), request_key),
         )
-        self._save(tournament, [])
-        return tournament.id
+        try:
+            self._save(tournament, [])
+        except IntegrityError:
+            first = self.get(tournament.id)
+            if creation_terms(first) != creation_terms(tournament):
+                raise errors.Conflict("this idempotency key was already used for a different tournament",
+                                      rule="idempotency") from None
+            return first.id, True
+        return tournament.id, False
 
     def get(self, tournament_id: Any) -> Tournament:
         tournament: Any
@@ -212,6 +222,13 @@ class Tournaments:
             for task in self.app.follow_ups(match):
                 if task.name != TASK_PROJECT:
                     self.app.tasks.enqueue(task)
+
+
+def creation_terms(tournament: Tournament) -> tuple:
+    """What a creation asked for: a retry under the same Idempotency-Key must ask for all of it again."""
+    return (tournament.game, tournament.name, tournament.table_size, tournament.format, tournament.rounds,
+            list(tournament.points), tournament.bye_points, list(tournament.tie_breaks), tournament.match_options,
+            tournament.rated, tournament.round_deadline_seconds, tournament.computer)
 
 
 def _options_for(engine: Engine, seats: int, options: dict) -> dict:

@@ -219,15 +219,17 @@ def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict
         data["chance"] = chance_view(data["chance"], lens)
     elif before is None:  # no game state before the first events: nothing to redact
         pass
+    # ``hidden``: something of it is withheld from this viewer (all of it: null; part of it, as the cards
+    # of another seat's Jest offer): a client re-reads such events once the match is revealed.
     elif kind == "MoveMade":
         shown = before.engine.redact(before.state, data["seat"], data["action"], seat)
-        data.update(action=shown, hidden=shown is None)
+        data.update(action=shown, hidden=shown != data["action"])
     elif kind == "ChanceDrawn":
         shown = before.engine.redact(before.state, CHANCE, data["outcome"], seat)
-        data.update(outcome=shown, hidden=shown is None)
+        data.update(outcome=shown, hidden=shown != data["outcome"])
     elif kind in ("StepResolved", "TimedOut"):
         shown = before.engine.redact(before.state, SYSTEM, data["step"], seat)
-        data.update(step=shown, hidden=shown is None)
+        data.update(step=shown, hidden=shown != data["step"])
     elif kind == "Finished" and not lens.sees_seed:
         data["seed"] = None
     return data

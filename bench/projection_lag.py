@@ -112,8 +112,8 @@ def phase(container, organiser, tables: int, rate: float, paused=None) -> tuple[
     """One tournament of ``tables`` tables whose matches finish at ``rate`` per second; with ``paused``
     (the worker process), all finish while it is stopped, and it is then let go."""
     app, tournaments, view = container.app, container.tournaments, container.league_view
-    tid = tournaments.create(organiser, {"game": "le-bouffon", "name": f"bench {rate}", "format": "swiss",
-                                         "rounds": 1, "table_size": 3, "match_options": {"deals": 1}})
+    tid, _ = tournaments.create(organiser, {"game": "le-bouffon", "name": f"bench {rate}", "format": "swiss",
+                                            "rounds": 1, "table_size": 3, "match_options": {"deals": 1}})
     people = [app.authenticate(app.register_player(f"b{i}")[1]) for i in range(3 * tables)]
     for person in people:
         tournaments.register(tid, person)

@@ -86,7 +86,10 @@ class Tournament(Aggregate):
         rated: bool,
         round_deadline_seconds: Optional[int],
         computer: Optional[str] = None,
+        id: Optional[UUID] = None,
     ):
+        # ``id``: the library's own, given for an idempotent creation (application/tournaments.py); the
+        # library keeps it out of the stored Created event.
         self.game = game
         self.name = name
         self.organiser = organiser

@@ -13,6 +13,8 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, cast
 
+from eventsourcing.persistence import ProgrammingError
+
 from application.league import LeagueProjection
 from application.log_watcher import LogWatcher
 from application.ports import TASK_SWEEP, LeagueView, MatchListView, Task, TaskQueue
@@ -112,9 +114,19 @@ def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], di
         gate = DatabaseGate(probe)
         gate.install(cast(Any, app.factory).datastore)  # the SQL factories have one; the base type does not
         checks["database"] = probe
+        checks["tables"] = lambda: tables_present(app)
     if settings.tasks == "celery":
         checks["broker"] = broker_probe(settings.broker_url)
     return gate, checks
+
+
+def tables_present(app: Motley) -> None:
+    """Readiness: the event store's tables are there (a deployment that skipped ``motley migrate``, with
+    MOTLEY_CREATE_TABLES=n, answered 500 to everything while /ready said ready)."""
+    try:
+        app.log_position()
+    except ProgrammingError:
+        raise RuntimeError("the tables are missing: run motley migrate") from None
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

@@ -106,3 +106,16 @@ def test_the_rate_limits_fail_open_while_their_counter_store_is_away(motley):
     made = [client.post("/matches", {"game": "jest", "seats": 3}, key=key).status for _ in range(2)]
     assert made == [201, 201]  # uncounted: no store to count in
     assert client.get("/health").body["status"] == "ok"
+
+
+def test_a_write_without_a_valid_key_is_a_401_whatever_its_body(client):
+    _, key = client.register("ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=key).body["id"]
+    for path, body in (("/matches", {"game": 7}), (f"/matches/{match_id}/moves", {"action": None, "x": 1}),
+                       ("/tournaments", {}), (f"/matches/{match_id}/forks", {"version": "x"})):
+        for sent in (None, key + "x", key.upper()):
+            refused = client.post(path, body, key=sent)
+            assert refused.status == 401, (path, sent, refused.status)
+            assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+        assert client.post(path, body, key=key).status == 422  # with the key: what is wrong with the body
+    assert client.post("/players", {"name": 7}).status == 422  # registering needs no key

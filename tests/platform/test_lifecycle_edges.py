@@ -178,3 +178,16 @@ def test_the_players_stream_tells_of_a_cancelled_match_and_a_seat_kept_at_a_rema
     items = [entry[1] for entry in feed(app, bob_id, start, 0.5, 0.01) if entry is not None]
     assert [(i["type"], i["match_id"]) for i in items] == [("cancelled", open_id), ("invitation", rematch)]
     assert items[1]["match"]["status"] == "open"
+
+
+def test_verify_of_a_match_never_revealed_says_so(client):
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3, "reveal_at_end": False}, key=keys[0]).body["id"]
+    for key in keys:
+        client.post(f"/matches/{match_id}/seats", {}, key=key)
+    client.post(f"/matches/{match_id}/start", key=keys[0])
+    for key in keys[1:]:
+        client.post(f"/matches/{match_id}/resign", key=key)
+    assert client.get(f"/matches/{match_id}").body["status"] == "finished"
+    refused = client.get(f"/matches/{match_id}/verify")
+    assert refused.status == 409 and "never revealed" in refused.body["detail"]

@@ -29,14 +29,17 @@ def test_verify_of_a_missing_export_says_so_in_one_line(tmp_path):
     assert "cannot read" in str(stopped.value.code) and "missing.jsonl" in str(stopped.value.code)
 
 
-def test_liveness_answers_while_the_tables_are_missing():
+def test_liveness_answers_and_readiness_refuses_while_the_tables_are_missing():
     schema = f"t_{uuid.uuid4().hex[:12]}"
     create_schema(schema)
     try:
         container = build(pg_settings(schema, create_tables=False))
         try:
-            health = ApiClient(create_app(container)).get("/health")
+            client = ApiClient(create_app(container))
+            health = client.get("/health")
             assert health.status == 200 and health.body == {"status": "ok", "position": None}
+            ready = client.get("/ready")  # not ready: it says what to do
+            assert ready.status == 503 and "motley migrate" in ready.body["dependencies"]["tables"]
         finally:
             container.close()
     finally:
@@ -69,3 +72,34 @@ def test_a_match_stream_with_nothing_to_send_yet_answers_at_once(motley):
             assert next(response.response) in (b": open\n\n", ": open\n\n"), path
         finally:
             response.close()
+
+
+def test_streams_are_capped_per_player_so_bots_on_one_machine_each_have_theirs(motley):
+    """Two bots on one machine (one address), each with its four streams: the cap is each player's."""
+    import requests
+    import waitress
+
+    from api.rates import MAX_HELD_PER_CLIENT
+    from tests.platform.test_faults import free_port, run_in_background
+
+    port = free_port()
+    server = waitress.create_server(create_app(motley), host="127.0.0.1", port=port, threads=16)
+    run_in_background(server)
+    base = f"http://127.0.0.1:{port}"
+    opened = []
+    try:
+        keys = [requests.post(f"{base}/players", json={"name": name}).json()["api_key"] for name in ("b1", "b2")]
+        for key in keys:
+            headers = {"Authorization": f"Bearer {key}"}
+            for _ in range(MAX_HELD_PER_CLIENT):
+                response = requests.get(f"{base}/players/me/stream", params={"seconds": 60}, headers=headers,
+                                        stream=True, timeout=10)
+                opened.append(response)
+                assert response.status_code == 200
+        refused = requests.get(f"{base}/players/me/stream", params={"seconds": 5},
+                               headers={"Authorization": f"Bearer {keys[0]}"}, timeout=10)
+        assert refused.status_code == 429 and "per player" in refused.json()["detail"]
+    finally:
+        for response in opened:
+            response.close()
+        server.close()

@@ -1,0 +1,38 @@
+"""Idempotency-Key on every creation a client retries after a lost answer: a fork and a tournament
+(besides a player, a match and a move) are made once; the retry gets the first, said so by
+``Idempotent-Replayed``; the same key for something else is a 409."""
+
+from __future__ import annotations
+
+from tests.platform.test_audit import AUDITOR, audit, finished_match  # noqa: F401 - the fixture
+
+TOURNAMENT = {"game": "jest", "name": "Spring", "format": "swiss", "rounds": 1, "table_size": 3, "points": [3, 1, 0]}
+
+
+def test_a_retried_fork_is_made_once(audit):  # noqa: F811 - the fixture
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    once = {"Idempotency-Key": "fork-1"}
+    first = client.call("POST", f"/matches/{match_id}/forks", {"version": 12}, key=keys[0], headers=once)
+    again = client.call("POST", f"/matches/{match_id}/forks", {"version": 12}, key=keys[0], headers=once)
+    assert first.status == again.status == 201 and first.body["id"] == again.body["id"]
+    assert "Idempotent-Replayed" not in first.headers and again.headers["Idempotent-Replayed"] == "true"
+    forks = client.get(f"/matches/{match_id}").body["lineage"]["forks"]
+    assert [f["match_id"] for f in forks] == [first.body["id"]]
+    other = client.call("POST", f"/matches/{match_id}/forks", {"version": 10}, key=keys[0], headers=once)
+    assert other.status == 409 and other.body["rule"] == "idempotency"
+    mine = client.call("POST", f"/matches/{match_id}/forks", {"version": 12}, key=keys[1], headers=once)
+    assert mine.status == 201 and mine.body["id"] != first.body["id"]  # keys are each player's own
+
+
+def test_a_retried_tournament_is_made_once(audit):  # noqa: F811 - the fixture
+    _, client = audit
+    _, ann = client.register("ann")
+    once = {"Idempotency-Key": "t-1"}
+    first = client.call("POST", "/tournaments", TOURNAMENT, key=ann, headers=once)
+    again = client.call("POST", "/tournaments", TOURNAMENT, key=ann, headers=once)
+    assert first.status == again.status == 201 and first.body["id"] == again.body["id"]
+    assert again.headers["Idempotent-Replayed"] == "true"
+    other = client.call("POST", "/tournaments", {**TOURNAMENT, "name": "Autumn"}, key=ann, headers=once)
+    assert other.status == 409 and other.body["rule"] == "idempotency"
+    assert client.call("POST", "/tournaments", TOURNAMENT, key=ann).body["id"] != first.body["id"]
