@@ -32,15 +32,26 @@ def simulate(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from domain.engine import InvalidOptions
-    from domain.games import UnknownGame
+    from domain.games import UnknownGame, available_engines
 
     try:
-        options = json.loads(args.options)
+        if args.workers < 1:
+            raise SimulationError("--workers is at least 1")
+        if args.iterations is not None and args.iterations < 1:
+            raise SimulationError("--iterations is at least 1 (a search needs a budget)")
+        try:
+            options = json.loads(args.options)
+        except json.JSONDecodeError as error:
+            raise SimulationError(f"--options is not JSON: {error}") from None
         if not isinstance(options, dict):
             raise SimulationError("--options is a JSON object")
         simulation = plan(args.game, args.players, [s for s in args.seats.split(",") if s], args.matches,
                           options, args.seed, args.iterations)
-    except (SimulationError, InvalidOptions, UnknownGame, json.JSONDecodeError) as error:
+    except UnknownGame as error:
+        print(f"motley simulate: no game named {error} (games: {', '.join(sorted(available_engines()))})",
+              file=sys.stderr)
+        return 2
+    except (SimulationError, InvalidOptions) as error:
         print(f"motley simulate: {error}", file=sys.stderr)
         return 2
     records = list(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",

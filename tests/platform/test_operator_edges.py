@@ -103,3 +103,20 @@ def test_streams_are_capped_per_player_so_bots_on_one_machine_each_have_theirs(m
         for response in opened:
             response.close()
         server.close()
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["nope", "--players", "3", "--seats", "random"], "no game named nope (games: fools-crown, jest"),
+    (["jest", "--players", "3", "--seats", "mcts", "--iterations", "0"], "--iterations is at least 1"),
+    (["jest", "--players", "3", "--seats", "random", "--workers", "0"], "--workers is at least 1"),
+    (["jest", "--players", "3", "--seats", "random", "--options", "x"], "--options is not JSON"),
+])
+def test_simulate_refuses_what_it_cannot_run_and_says_which_argument(argv, said, capsys):
+    import argparse
+
+    from api.simulate import add_parser, simulate
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    assert simulate(parser.parse_args(["simulate", *argv, "--matches", "1"])) == 2
+    assert said in capsys.readouterr().err
