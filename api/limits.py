@@ -12,10 +12,11 @@ import json
 import re
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, current_app, request
 from werkzeug.exceptions import BadRequest
 
 from api.context import api_key, is_auditor_key, service, still_valid
+from api.rates import address as client_address
 from application import errors
 
 #: The largest request body read, in bytes (a move, a match to create: a few hundred bytes).
@@ -135,17 +136,29 @@ def check_positions() -> None:
 KEYLESS_WRITES = {"players.Players"}
 
 
+#: Reads that never look at a credential: liveness, readiness, metrics, the documents and the page.
+UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "api-docs.openapi_json", "docs",
+                 "docs_static", "index", "static", "web.index", "web.asset"}
+
+
 def check_credentials() -> None:
     """A write needs a valid key (a player's, or the auditor's): refused with 401 before its body is
     read, else a client sending no key or a wrong one was first told (422) what was wrong with its body,
-    fixed it, and only then learnt that it needed a key."""
-    if request.url_rule is None or request.method in ("GET", "HEAD", "OPTIONS"):
-        return  # a 404 or 405, or a read (a spectator's, without a key)
-    if request.endpoint in KEYLESS_WRITES:
+    fixed it, and only then learnt that it needed a key. A read takes no key (a spectator's), but one
+    sent must be valid: a wrong key made a spectator of its sender on some reads, without a word."""
+    if request.url_rule is None or request.method == "OPTIONS":
+        return  # a 404 or 405 says more
+    reading = request.method in ("GET", "HEAD")
+    if (reading and request.endpoint in UNKEYED_READS) or (not reading and request.endpoint in KEYLESS_WRITES):
         return
     key = api_key()  # an Authorization header that is not "Bearer <key>" is a 401 here too
     if key is None:
+        if reading:
+            return
         raise errors.Unauthenticated("send your API key as 'Authorization: Bearer <key>'")
+    rates = current_app.extensions.get("motley.rates")
+    if rates is not None:  # an address that guessed too many keys is refused (429) before its key is tried
+        rates.refuse_if_spent("auth_failures", client_address())
     if not is_auditor_key(key) and not still_valid(key):
         raise errors.Unauthenticated("the API key is not valid")
 

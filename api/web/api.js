@@ -48,6 +48,9 @@ export async function call(method, path, body, { anonymous = false } = {}) {
   } catch {
     data = { title: answer.statusText, detail: text.slice(0, 200), status: answer.status };
   }
+  // A key the server no longer takes (revoked, or another server's): sign out, and the page reads on
+  // as a spectator instead of showing the refusal on every read.
+  if (answer.status === 401 && headers.Authorization) identity.forget();
   if (!answer.ok) throw new Problem(data || { status: answer.status, title: answer.statusText });
   return data;
 }

@@ -119,3 +119,19 @@ def test_a_write_without_a_valid_key_is_a_401_whatever_its_body(client):
             assert refused.headers["WWW-Authenticate"].startswith("Bearer")
         assert client.post(path, body, key=key).status == 422  # with the key: what is wrong with the body
     assert client.post("/players", {"name": 7}).status == 422  # registering needs no key
+
+
+def test_a_read_sent_with_a_wrong_key_is_a_401_not_a_spectators_answer(client):
+    _, key = client.register("ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=key).body["id"]
+    me = client.get("/players/me", key=key).body["id"]
+    reads = ["/matches", "/tournaments", "/leaderboards/jest", f"/players/{me}", f"/matches/{match_id}",
+             f"/matches/{match_id}/events", "/games"]
+    for path in reads:
+        assert client.get(path).status == 200, path  # no key: a spectator
+        assert client.get(path, key=key).status == 200, path
+        assert client.get(path, key=key + "x").status == 401, path
+        basic = client.call("GET", path, headers={"Authorization": "Basic eDp5"})
+        assert basic.status == 401, path
+    for path in ("/health", "/metrics"):  # read by machines that send no key of ours
+        assert client.http.get(path, headers={"Authorization": "Basic eDp5"}).status_code == 200, path
