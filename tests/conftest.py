@@ -10,6 +10,7 @@ import sys
 import time
 import uuid
 import zlib
+from datetime import datetime, timezone
 from pathlib import Path
 
 import psycopg
@@ -164,4 +165,25 @@ def worker_motley(worker_env, rng):
     settings, _ = worker_env
     container = build(Settings(**{**settings.__dict__, "create_tables": False}), rng=rng)
     yield container
+    container.close()
+
+
+class Clock:
+    """A clock a test moves by hand (``clock.now += timedelta(...)``): deadlines pass without waiting."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clocked(settings, seed):
+    """A container on both stores whose clock the test moves, tasks never run (the test calls them)."""
+    from application.ports import NoTaskQueue
+
+    clock = Clock()
+    container = build(settings, tasks=NoTaskQueue(), clock=clock, rng=random.Random(seed))
+    yield container, clock
     container.close()

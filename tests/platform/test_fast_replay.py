@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Any
 from uuid import uuid4
 
@@ -21,10 +21,9 @@ from eventsourcing.utils import get_topic
 
 from application import replay, snapshots
 from application.history import History
-from application.ports import NoTaskQueue
 from application.views import Viewer
 from domain.match import Match
-from infrastructure.composition import build
+from tests.conftest import Clock
 from tests.platform.test_match_story import random_step, seat_players, started_match
 
 GAMES = [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}), ("tumult-royale", 3, {}),
@@ -32,22 +31,6 @@ GAMES = [("jest", 3, {}), ("jester", 2, {}), ("fools-crown", 3, {}), ("tumult-ro
 #: Every event type a match has (its @event methods): the lifecycle story must store each one.
 MATCH_EVENTS = {get_topic(cls) for cls in vars(Match).values()
                 if isinstance(cls, type) and issubclass(cls, Match.Event) and cls is not Match.Event}
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clocked(settings, seed):
-    clock = Clock()
-    container = build(settings, tasks=NoTaskQueue(), clock=clock, rng=random.Random(seed))
-    yield container, clock
-    container.close()
 
 
 def library_replay(app: Any, match_id: Any, lte: Any = None) -> Any:

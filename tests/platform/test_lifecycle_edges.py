@@ -5,33 +5,14 @@ to a start or a cancel too late, invitations that change nothing, and the player
 
 from __future__ import annotations
 
-import random
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 
 import pytest
 
 from api import create_app
 from application.inbox import feed
-from application.ports import NoTaskQueue
-from infrastructure.composition import build
 from tests.platform.client import ApiClient
 from tests.platform.test_match_story import seat_players
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 1, 1, tzinfo=timezone.utc)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-def clocked(settings, seed):
-    clock = Clock()
-    container = build(settings, tasks=NoTaskQueue(), clock=clock, rng=random.Random(seed))
-    yield container, clock
-    container.close()
 
 
 def claim_match(app, players, computers=None):
