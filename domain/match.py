@@ -555,7 +555,7 @@ class Match(Aggregate):
             self._finished(result=resignation_result(None, self.num_seats, self.resigned), seed=seed)
             return
         if self.nobody_left_to_claim():
-            # House rule (README, "Absent players"): the match ends as if claimed for the present seats
+            # House rule (README, the turn limit): the match ends as if claimed for the present seats
             # (computers, if any): the absent seats rank last, tied, like a claim's.
             seed = None if self.chance is None else self.chance["seed"]
             self._abandoned(seats=sorted(self.absent))
