@@ -55,7 +55,8 @@ class MyMatches(MethodView):
     @blp.response(200, schemas.MatchPageOut)
     def get(self, query):
         """Your active matches, all of them counted in ``total`` and paged by ``limit`` and ``offset``;
-        with ``to_move=true`` only those waiting for your move."""
+        with ``to_move=true`` only those waiting for your move. (Your open, finished and cancelled ones,
+        unlisted ones too: ``GET /matches?player=<your id>`` with your key.)"""
         player_id = str(current_player().id)
         rows = my_active_matches(player_id, query["after"])
         if query["to_move"]:

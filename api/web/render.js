@@ -109,8 +109,20 @@ function jest(obs, seats, you) {
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "offer"), h("th", {}, "Jest"), obs.scores ? h("th", {}, "score") : null)),
       h("tbody", {}, rows)),
     h("div", { class: "trophies" }, h("h3", {}, obs.phase === "over" ? "Trophies won" : "Trophies"),
-      h("ul", { class: "list" }, obs.trophies.map((t) => h("li", {}, chip(t.card), " ", t.trophy)))),
+      h("ul", { class: "list" }, obs.trophies.map((t) => h("li", { "data-card": t.card }, chip(t.card), " ", t.trophy,
+        trophyWinner(obs, t.card, seats, you))))),
   );
+}
+
+// Who won a trophy, once the final scoring is public (`trophy_winners`: card -> seat, or null when nobody
+// met its condition: it stays aside, docs/rules/jest.md R4).
+function trophyWinner(obs, card, seats, you) {
+  const winners = obs.trophy_winners;
+  if (!winners || !(card in winners)) return null;
+  const seat = winners[card];
+  if (seat === null || seat === undefined)
+    return [" — ", h("span", { class: "trophy-winner muted" }, "unclaimed: nobody met its condition")];
+  return [" — ", h("span", { class: "trophy-winner", "data-seat": seat }, "won by ", h("b", {}, seatName(seats, seat)), seat === you ? " (you)" : "")];
 }
 
 const TOUCHES = {
