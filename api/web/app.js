@@ -293,9 +293,37 @@ function lifecycle(match, seated, error, draw) {
     buttons.push(h("button", { id: "return", onclick: act("return", draw) }, "I'm back"));
   if (match.status === "active" && match.turn_limit?.on_timeout === "claim" && absent.length && !absent.includes(match.your_seat))
     buttons.push(h("button", { id: "claim", onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
-  if (match.status === "finished")
+  if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;
+}
+
+// A finished match's rematch (`rematch.next`), asked for by any of its players: its players join the seat
+// kept for them there (POST /matches/{next}/seats), anyone else may watch it.
+function rematchBox(match, seated, error) {
+  const next = match.rematch?.next;
+  if (!next) return null;
+  const link = seated
+    ? h("a", { id: "rematch-join", href: `#/match/${next}`, onclick: (event) => {
+      event.preventDefault();
+      attempt(error, () => joinRematch(match, next));
+    } }, "Rematch: join")
+    : h("a", { id: "rematch-watch", href: `#/match/${next}?as=spectator` }, "Rematch: watch");
+  return h("p", { class: "rematch-next", id: "rematch-next" }, "A rematch of this match was asked for. ", link);
+}
+
+async function joinRematch(match, next) {
+  const me = identity.player()?.id;
+  const rematch = await get(`/matches/${next}`);
+  if (rematch.status === "cancelled") {
+    // Its creator called it off: playing again makes a new one (and seats the caller).
+    location.hash = `#/match/${(await post(`/matches/${match.id}/rematch`)).id}`;
+    return;
+  }
+  const mine = rematch.seats.some((seat) => seat.player_id === me);
+  if (rematch.status === "open" && !mine && rematch.seats.some((seat) => seat.kept_for === me && !seat.player_id))
+    await post(`/matches/${next}/seats`, {});
+  location.hash = `#/match/${next}`;
 }
 
 function resultView(match) {
@@ -341,6 +369,11 @@ function announcement(before, match) {
 const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const POLL_SECONDS = 3; // a table's reads while its stream is refused or broken
+// A finished table's stream has ended, but another player may still ask for its rematch: the table reads
+// the match every few seconds while the page is visible, for a bounded time after it saw the finish, until
+// `rematch.next` shows.
+const REMATCH_READ_SECONDS = 4;
+const REMATCH_WATCH_SECONDS = 600;
 
 async function table(id, params) {
   const show = screen();
@@ -426,13 +459,51 @@ async function table(id, params) {
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
         lifecycle(match, seated && !spectator, error, draw)),
+      rematchBox(match, seated && !spectator, error),
       invitationBox(match),
       match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
       resultView(match),
       h("section", { class: "observation" }, h("h2", {}, spectator || !seated ? "What a spectator sees" : "What your seat sees"),
         observation(match)),
     );
+    if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported) watchRematch();
   };
+  // The reads for a rematch (REMATCH_READ_SECONDS apart, at most REMATCH_WATCH_SECONDS): paused while the
+  // page is hidden, resumed with a read at once when it is shown again; over once the rematch is known.
+  let rematchUntil = null;
+  let rematchTimer = null;
+  let rematchReading = false;
+  const rematchKnown = () => Boolean(latest?.rematch?.next);
+  const scheduleRematch = () => {
+    clearTimeout(rematchTimer);
+    rematchTimer = null;
+    if (!show.live() || rematchKnown() || Date.now() >= rematchUntil || document.visibilityState !== "visible") return;
+    rematchTimer = setTimeout(readRematch, REMATCH_READ_SECONDS * 1000);
+  };
+  const readRematch = async () => {
+    rematchTimer = null;
+    if (rematchReading || !show.live() || rematchKnown() || Date.now() >= rematchUntil || document.visibilityState !== "visible") return;
+    rematchReading = true;
+    try {
+      const match = await get(`/matches/${id}`, options);
+      if (show.live() && (match.version > latest.version || (match.rematch?.next && !rematchKnown()))) draw(match);
+    } catch {
+      // the next read tries again
+    } finally {
+      rematchReading = false;
+    }
+    scheduleRematch();
+  };
+  const onVisibility = () => {
+    if (rematchUntil !== null && rematchTimer === null && document.visibilityState === "visible") readRematch();
+  };
+  function watchRematch() {
+    if (rematchUntil !== null || !show.live()) return;
+    rematchUntil = Date.now() + REMATCH_WATCH_SECONDS * 1000;
+    document.addEventListener("visibilitychange", onVisibility);
+    leaving.push(() => { clearTimeout(rematchTimer); document.removeEventListener("visibilitychange", onVisibility); });
+    scheduleRematch();
+  }
   const other = spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null)
     : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator");
   show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), other ? [" · ", other] : null),

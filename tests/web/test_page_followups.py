@@ -384,3 +384,91 @@ def test_tumult_royale_peeks_wait_for_the_cooldown_instead_of_failing(server, br
     assert refusals == []  # the page never sent a peek the cooldown refuses
     assert not errors, errors
     context.close()
+
+
+def test_jest_at_the_end_names_who_won_each_trophy(server, browser):
+    hal = register(server, "hal")
+    match_id = match_with(server, hal, "jest", 3, computers={"1": "random", "2": "random"})
+    final = play_out(server, match_id, [hal])
+    winners = final["observation"]["trophy_winners"]  # card -> seat, or null: nobody met its condition
+    assert winners
+    seats = final["seats"]
+
+    context, page, errors = signed_in(browser, server, hal)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(".jest .trophies li")
+    assert page.inner_text(".jest .trophies h3") == "Trophies won"
+    assert page.locator(".jest .trophies li").count() == len(winners)
+    for card, seat in winners.items():
+        row = page.locator(f".jest .trophies li[data-card='{card}']")
+        assert row.count() == 1, card
+        if seat is None:
+            assert "unclaimed" in row.inner_text()
+            continue
+        name = seats[seat]["name"] or f"seat {seat}"
+        assert row.locator(".trophy-winner").inner_text() == f"won by {name}" + (" (you)" if seat == 0 else "")
+        assert row.locator(".trophy-winner").get_attribute("data-seat") == str(seat)
+    assert not errors, errors
+    context.close()
+
+
+def hide(page, hidden: bool) -> None:
+    """The page as the browser reports it when its tab is in the background (or shown again)."""
+    page.evaluate("""hidden => {
+        Object.defineProperty(document, 'visibilityState', {value: hidden ? 'hidden' : 'visible', configurable: true});
+        Object.defineProperty(document, 'hidden', {value: hidden, configurable: true});
+        document.dispatchEvent(new Event('visibilitychange'));
+    }""", hidden)
+
+
+def test_a_finished_table_learns_of_a_rematch_and_joins_the_kept_seat(server, browser):
+    ivy, jon = register(server, "ivy"), register(server, "jon")
+    match_id = match_with(server, ivy, "jest", 3, people=[jon], computers={"2": "random"})
+    play_out(server, match_id, [ivy, jon])
+
+    # Jon stays on the finished table; a spectator has it open in a background tab.
+    context, page, errors = signed_in(browser, server, jon)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#status.finished")
+    page.wait_for_selector("#rematch")
+    watcher_context, watcher, watcher_errors = signed_in(browser, server, None)
+    watcher.goto(f"{server}/#/match/{match_id}")
+    watcher.wait_for_selector("#status.finished")
+    hide(watcher, True)
+    reads = []
+    watcher.on("request", lambda request: f"/matches/{match_id}" in request.url and "/stream" not in request.url
+               and reads.append(request.url))
+    assert page.locator("#rematch-next").count() == 0
+
+    # Ivy asks for a rematch (her own page goes there): jon's table, whose stream ended at the finish,
+    # learns of it by reading the match again, and offers the seat kept for him.
+    answer = requests.post(f"{server}/matches/{match_id}/rematch", headers=auth(ivy), timeout=10)
+    assert answer.status_code == 201
+    new_id = answer.json()["id"]
+    page.wait_for_selector(f"#rematch-join[href='#/match/{new_id}']", timeout=15_000)
+    assert page.inner_text("#rematch-join") == "Rematch: join"
+    assert page.locator("#rematch").count() == 0  # the link leads there now
+
+    # The hidden page read nothing meanwhile; shown again, it reads at once and offers to watch.
+    page.wait_for_timeout(5_000)
+    assert reads == []
+    assert watcher.locator("#rematch-next").count() == 0
+    hide(watcher, False)
+    watcher.wait_for_selector(f"#rematch-watch[href='#/match/{new_id}?as=spectator']", timeout=3_000)
+    # The rematch known, the finished table reads the match no more.
+    known = len(reads)
+    watcher.wait_for_timeout(5_000)
+    assert len(reads) == known
+    assert not watcher_errors, watcher_errors
+    watcher_context.close()
+
+    # Jon follows the link: seated in the seat kept for him, on the new table.
+    page.click("#rematch-join")
+    page.wait_for_function("id => location.hash === `#/match/${id}`", arg=new_id)
+    page.wait_for_selector("#start")  # every seat taken now
+    assert "you are seat 1" in page.inner_text(".match-head")
+    rematch = requests.get(f"{server}/matches/{new_id}", timeout=10).json()
+    assert rematch["seats"][1]["player_id"] == jon["id"]
+    assert rematch["rematch"]["of"] == match_id
+    assert not errors, errors
+    context.close()
