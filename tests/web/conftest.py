@@ -21,33 +21,42 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-@pytest.fixture
-def server(tmp_path):
-    """The service as people reach it: the installed `motley serve` command, on a free port."""
+def serve(folder: Path):
+    """The service as people reach it: the installed `motley serve` command on a free port (SQLite,
+    in-process tasks): (base URL, process, log file)."""
     port = free_port()
-    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(tmp_path / "motley.sqlite"),
+    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(folder / "motley.sqlite"),
                MOTLEY_TASKS="inprocess")
     motley = Path(sys.executable).with_name("motley")
-    log = open(tmp_path / "serve.log", "wb")
+    log = open(folder / "serve.log", "wb")
     process = subprocess.Popen([str(motley), "serve", "--port", str(port)], env=env, stdout=log,
                                stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(300):
-            try:
-                if requests.get(f"{base}/health", timeout=1).ok:
-                    break
-            except requests.ConnectionError:
-                pass
-            assert process.poll() is None, (tmp_path / "serve.log").read_text()
-            time.sleep(0.1)
-        else:
-            raise AssertionError("motley serve did not answer /health")
-        yield base
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
-        log.close()
+    for _ in range(300):
+        try:
+            if requests.get(f"{base}/health", timeout=1).ok:
+                return base, process, log
+        except requests.ConnectionError:
+            pass
+        if process.poll() is not None:
+            log.close()
+            raise AssertionError((folder / "serve.log").read_text())
+        time.sleep(0.1)
+    stop(process, log)
+    raise AssertionError("motley serve did not answer /health")
+
+
+def stop(process, log) -> None:
+    process.terminate()
+    process.wait(timeout=10)
+    log.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    base, process, log = serve(tmp_path)
+    yield base
+    stop(process, log)
 
 
 @pytest.fixture(scope="session")

@@ -17,47 +17,17 @@ against a real `motley serve` process, as tests/web/test_browser.py does (its co
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 import requests
 
-from tests.web.conftest import free_port
+from tests.web.conftest import serve, stop
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
 # The session's one chromium (tests/web/conftest.py): a second sync Playwright in one process fails.
-def serve(folder: Path):
-    """`motley serve` on a free port (SQLite, in-process tasks): (base URL, process, log file)."""
-    port = free_port()
-    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(folder / "motley.sqlite"),
-               MOTLEY_TASKS="inprocess")
-    motley = Path(sys.executable).with_name("motley")
-    log = open(folder / "serve.log", "wb")
-    process = subprocess.Popen([str(motley), "serve", "--port", str(port)], env=env, stdout=log,
-                               stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    for _ in range(300):
-        try:
-            if requests.get(f"{base}/health", timeout=1).ok:
-                return base, process, log
-        except requests.ConnectionError:
-            pass
-        assert process.poll() is None, (folder / "serve.log").read_text()
-        time.sleep(0.1)
-    process.terminate()
-    raise AssertionError("motley serve did not answer /health")
-
-
-def stop(process, log) -> None:
-    process.terminate()
-    process.wait(timeout=10)
-    log.close()
 
 
 @pytest.fixture(scope="module")
