@@ -166,7 +166,7 @@ class Verify(MethodView):
 
 @blp.route("/<match_id>/events/stream")
 class EventStream(MethodView):
-    @blp.arguments(schemas.StreamQuery, location="query")
+    @blp.arguments(schemas.EventStreamQuery, location="query")
     @blp.doc(responses={"200": {"description": "Server-sent events: one per stored event (id = its version, "
                                                 "data = the event as the caller may see it)",
                                 "content": {"text/event-stream": {}}}})

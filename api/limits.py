@@ -137,8 +137,8 @@ KEYLESS_WRITES = {"players.Players"}
 
 
 #: Reads that never look at a credential: liveness, readiness, metrics, the documents and the page.
-UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "api-docs.openapi_json", "docs",
-                 "docs_static", "index", "static", "web.index", "web.asset"}
+UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "games.Games", "games.Game",
+                 "api-docs.openapi_json", "docs", "docs_static", "index", "static", "web.index", "web.asset"}
 
 
 def check_credentials() -> None:

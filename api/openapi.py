@@ -99,8 +99,12 @@ SENDS = {
     **{("post", f"/matches/{{match_id}}/{verb}"): [("ETag", True), ("Motley-Position", False)]
        for verb in ("leave", "cancel", "resign", "return", "invitations", "claim")},
     ("post", "/matches/{match_id}/rematch"): [("ETag", True), ("Motley-Position", False), ("Location", True)],
-    ("post", "/tournaments"): [("Location", True), ("Motley-Position", False), ("Idempotent-Replayed", False)],
-    ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", False)],
+    ("post", "/tournaments"): [("Location", True), ("Motley-Position", True), ("Idempotent-Replayed", False)],
+    ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", True)],
+    ("delete", "/tournaments/{tournament_id}/players/{player_id}"): [("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/start"): [("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/forfeits"): [("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/sanctions"): [("Location", True), ("Motley-Position", True)],
 }
 def _ref(method: str, path: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
@@ -138,7 +142,7 @@ LINKS = {
 
 #: Operations anyone may call; a key sent to them is not read.
 PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health"), ("get", "/ready"),
-          ("post", "/players")}
+          ("get", "/metrics"), ("post", "/players")}
 #: Never refused for a database outage (they do not read it).
 NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health")}
 #: Writes whose body names a game: an unknown one is a 404 (docs/problems.md), though the path has no id.

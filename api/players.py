@@ -63,7 +63,9 @@ class MyKey(MethodView):
     @blp.arguments(schemas.NoFields, required=False)
     @blp.response(204)
     def delete(self, _body, key_id):
-        """Revoke one of your keys (not your only one): requests with it are refused from now on."""
+        """Revoke one of your keys (not your only one): requests with it are refused from now on by this
+        API process, and by the others within a few seconds (each keeps a verified key that long:
+        docs/deploy.md)."""
         service().revoke_key(current_player(), key_id)
         return ""
 

@@ -257,10 +257,15 @@ class MatchListQuery(StrictSchema):
                                   field_name="cursor")
 
 
-class StreamQuery(StrictSchema):
+class EventStreamQuery(StrictSchema):
     seconds = fields.Float(load_default=30.0, validate=validate.Range(min=0.1, max=86400),
                            metadata={"description": "How long to follow before the stream ends (up to a day; "
                                                     "reconnect with Last-Event-ID to go on)"})
+    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
+                        metadata={"description": "Seconds between checks for a new version"})
+
+
+class StreamQuery(EventStreamQuery):
     changes = fields.Boolean(load_default=False,
                              metadata={"description": "true: each frame (event `changes`) holds only what changed "
                                                      "since the version you have (Last-Event-ID): the new events as "
@@ -268,8 +273,6 @@ class StreamQuery(StrictSchema):
                                                      "actions, not the whole view; `revealed: true` when the "
                                                      "events you had before it are now shown whole (the match "
                                                      "ended revealed): read GET /matches/{id}/events again"})
-    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
-                        metadata={"description": "Seconds between checks for a new version"})
 
 
 class MyMatchesQuery(StrictSchema):

@@ -231,6 +231,8 @@ class History:
                 lineage = self.app.repository.get(Lineage.create_id(str(parent_id)))
             except AggregateNotFoundError:
                 lineage = Lineage(str(parent_id))
+            if str(fork_id) in {fork["match_id"] for fork in lineage.forks}:
+                return  # listed by a racing retry of the same creation (an Idempotency-Key)
             lineage.add_fork(str(fork_id), version)
             try:
                 self.app.save(lineage)

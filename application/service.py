@@ -172,18 +172,20 @@ class Motley(Application):
         return key_id(hash_secret(api_key.partition(".")[2]))
 
     def _change_player(self, player: Player, act: Callable[[Player], Any]) -> Any:
-        player = self.get_player(player.id)  # a copy to act on: the authenticated one is shared
-        self._verified_keys.clear()  # a revoked key is refused from the next request on
-        try:
-            outcome = act(player)
-        except KeyRefused as error:
-            raise errors.from_domain(error) from None
-        try:
-            self.save(player)
-        except IntegrityError:
-            raise errors.Conflict("the player changed meanwhile; try again") from None
-        self.tasks.enqueue(Task(TASK_PROJECT))
-        return outcome
+        for _ in range(RETRIES):  # a racing change of the same player (two rotations at once): again
+            fresh = self.get_player(player.id)  # a copy to act on: the authenticated one is shared
+            self._verified_keys.clear()  # a revoked key is refused from the next request on
+            try:
+                outcome = act(fresh)
+            except KeyRefused as error:
+                raise errors.from_domain(error) from None
+            try:
+                self.save(fresh)
+            except IntegrityError:
+                continue
+            self.tasks.enqueue(Task(TASK_PROJECT))
+            return outcome
+        raise errors.Conflict("the player changed meanwhile; try again")
 
     def authenticate(self, api_key: Optional[str]) -> Player:
         """The player whose key this is (shared: read it, never act on it). A key verified in the
@@ -365,7 +367,9 @@ class Motley(Application):
                         try:
                             self.join_match(existing.id, player)  # the seat kept for the caller
                         except errors.Conflict:
-                            pass  # seated by a racing request of its own, or started meanwhile
+                            if self.read_match(existing.id).status == match_domain.STATUS_CANCELLED:
+                                continue  # called off meanwhile: play again makes a new one
+                            # else seated by a racing request of its own, or started meanwhile
                     return existing.id, False
             try:
                 old.check_rematch_allowed()

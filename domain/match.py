@@ -638,6 +638,9 @@ def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[in
         ranks[seat] = 1 + sum(1 for other in playing if engine_ranks[other] < engine_ranks[seat])
     for seat in left:
         ranks[seat] = len(playing) + 1
+    if not playing:  # nobody played on (a match abandoned by all): a seat that resigned is below the absent
+        for seat in set(resigned):
+            ranks[seat] = 1 + len(set(absent) - set(resigned))
     return {
         "scores": [0] * seats if result is None else list(result["scores"]),
         "ranks": ranks,

@@ -36,3 +36,17 @@ def test_a_retried_tournament_is_made_once(audit):  # noqa: F811 - the fixture
     other = client.call("POST", "/tournaments", {**TOURNAMENT, "name": "Autumn"}, key=ann, headers=once)
     assert other.status == 409 and other.body["rule"] == "idempotency"
     assert client.call("POST", "/tournaments", TOURNAMENT, key=ann).body["id"] != first.body["id"]
+
+
+def test_a_fork_listed_by_a_racing_retry_is_listed_once(audit):  # noqa: F811 - the fixture
+    """Two requests with one Idempotency-Key at once: the second found the fork saved and listed it
+    while the first was still between its save and its listing; the lineage held it twice."""
+    from application.history import History
+
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    fork = client.call("POST", f"/matches/{match_id}/forks", {"version": 12}, key=keys[0],
+                       headers={"Idempotency-Key": "fork-2"}).body["id"]
+    History(container.app)._record_fork(match_id, fork, 12)  # the racing retry's listing, late
+    forks = client.get(f"/matches/{match_id}").body["lineage"]["forks"]
+    assert [f["match_id"] for f in forks] == [fork]

@@ -172,3 +172,15 @@ def test_verify_of_a_match_never_revealed_says_so(client):
     assert client.get(f"/matches/{match_id}").body["status"] == "finished"
     refused = client.get(f"/matches/{match_id}/verify")
     assert refused.status == 409 and "never revealed" in refused.body["detail"]
+
+
+def test_a_seat_that_resigned_stays_last_when_the_others_are_absent_too(clocked):
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = claim_match(app, [ann, bob, cy])
+    app.resign_match(match_id, ann)  # the computer plays her seat on
+    match = run_out(app, clock, match_id)  # bob and cy never offer: nobody present is left
+    assert match.status == "finished" and match.absent == (1, 2)
+    assert match.result["ranks"] == [3, 1, 1] and match.result["winners"] == [1, 2]
+    assert match.result["resigned"] == [0] and match.result["absent"] == [1, 2]
