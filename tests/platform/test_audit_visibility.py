@@ -36,18 +36,19 @@ def audit(settings, rng):
 
 
 def expected_event(line: dict, states: dict, engine, seat):
-    """What the engine says ``seat`` (None: a spectator) may see of one stored event."""
+    """What the engine says ``seat`` (None: a spectator) may see of one stored event; ``hidden`` when any
+    of it is withheld (all of it, or part: another seat's cards taken out of its offer)."""
     kind, data, version = line["event"], dict(line["data"]), line["version"]
     before = states.get(version - 1)
     if kind == "MoveMade":
         shown = engine.redact(before, data["seat"], data["action"], seat)
-        return {"seat": data["seat"], "action": shown, "hidden": shown is None}
+        return {"seat": data["seat"], "action": shown, "hidden": shown != data["action"]}
     if kind == "ChanceDrawn":
         shown = engine.redact(before, CHANCE, data["outcome"], seat)
-        return {"outcome": shown, "hidden": shown is None}
+        return {"outcome": shown, "hidden": shown != data["outcome"]}
     if kind in ("StepResolved", "TimedOut"):
         shown = engine.redact(before, SYSTEM, data["step"], seat)
-        return {"step": shown, "hidden": shown is None}
+        return {"step": shown, "hidden": shown != data["step"]}
     return None
 
 
