@@ -48,8 +48,17 @@ def option_variants(engine) -> list[dict]:
     return variants
 
 
+# Actions no random playout reached in the matches inferred from, added by hand: Jester's consolation
+# (docs/rules/jester.md, round end 4) is offered only when no favor left has an effect for the last
+# chooser, and was missing from the served schema, so a client that checked its moves against it
+# refused the only move it had (tests/platform/test_discovery.py builds that state).
+HAND_WORKED_ACTIONS = {"jester": [{"type": "favor-consolation"}]}
+
+
 def collect(engine, matches: int, max_steps: int = 20_000):
     actions: dict[str, SchemaBuilder] = {}
+    for action in HAND_WORKED_ACTIONS.get(engine.name, []):
+        actions.setdefault(action["type"], builder()).add_object(action)
     seats, spectators = builder(), builder()
     variants = option_variants(engine)
     for players in range(engine.min_players, engine.max_players + 1):

@@ -419,11 +419,13 @@ def test_safety_cap_after_30_rounds_most_crowns_then_jokers_then_shared():
     result = ENGINE.result(s)
     assert result.detail["reason"] == "safety-cap" and result.detail["rounds"] == 30
     assert result.scores == (2, 2, 0) and result.ranks == (2, 1, 3)
+    assert ENGINE.public_observation(s)["end"]["winner"] == 1  # the view names the seat ranked first
 
     s = board([HAND_A, HAND_B], crowns=[["AC", "AD"], ["AH", "AS"]], rnd=30)
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "2C")
     s = auto(roll(roll(s, 0, [1, 1]), 1, [1, 1]))
     assert ENGINE.result(s).ranks == (1, 1)  # shared
+    assert ENGINE.public_observation(s)["end"]["winner"] is None
 
     s = board([HAND_A, HAND_B], rnd=30, cap=False)
     s = commit(commit(s, 0, "KH", "8H"), 1, "QS", "2C")

@@ -468,6 +468,10 @@ def test_end_of_deal_scoring_and_new_roles():
     state = act(state, 1, "pass")
     state = act(state, 3, "play", c("soldat-6"))  # the bouffon goes out third: the héritier is left
     assert ENGINE.to_act(state).kind == Phase.AUTO
+    # The trick the deal ended in stays in view until it is scored, but it names no seat to play:
+    # the seat it named last had just gone out.
+    ended = ENGINE.public_observation(state)["trick"]
+    assert ended["turn"] is None and ended["plays"][-1] == [3, "play", [c("soldat-6")]]
     auto = ENGINE.auto_action(state)
     assert auto == {"type": "score-deal", "deal": 1, "order": [2, 0, 3, 1], "points": [2, 0, 3, 1],
                     "totals": [2, 0, 3, 1], "roles": {"roi": 2, "héritier": 0, "ouvrier": 3, "bouffon": 1}}

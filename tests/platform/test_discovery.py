@@ -133,3 +133,21 @@ def test_every_served_view_validates_against_its_games_schema(sqlite_motley, nam
             check(schema["action"], action, f"an action at version {view['version']}")
         served += 1
     assert served > 10
+
+
+def test_a_rare_action_no_random_match_reached_is_in_its_games_schema(sqlite_motley):
+    """Jester's consolation (docs/rules/jester.md, round end 4): the last player to choose a King's
+    Favor, when none left has an effect for him, has it as his only move. Random playouts never reached
+    it, so the served schema left it out and a client checking its moves refused the one it had."""
+    from tests.engines.test_jester import E, act, board, round_end
+
+    state = board(n=4)
+    state["favors"] = [2, 3, 4, 5, 6]  # a setup draw that removed favors 1 and 7
+    state = round_end(state, trigger=0)  # nobody has fame or a noble at court
+    for seat, favor in ((0, 2), (1, 3), (2, 4)):
+        state = act(state, seat, {"type": "favor", "favor": favor})
+    offered = E.legal_actions(state, 3)  # favors 5 (fame 3) and 6 (2 nobles) would do nothing
+    assert offered == [{"type": "favor-consolation"}]
+    schema = validators(ApiClient(create_app(sqlite_motley)), "jester")
+    for action in offered:
+        check(schema["action"], action, "the consolation")

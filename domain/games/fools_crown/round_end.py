@@ -26,7 +26,11 @@ def cleanup(rules: Rules, s: FoolsCrownState) -> None:
     s["commits"] = [None] * n
     if s["options"]["safety_cap"] and s["round"] >= CAP_ROUNDS:
         s["stage"] = "over"
-        s["end"] = {"reason": "safety-cap", "winner": None, "rounds": s["round"]}
+        # The match's winner, as ``result`` ranks it (most Crowns, then Jokers): a view read "no winner"
+        # while the result ranked one seat first alone. A shared first rank names none.
+        keys = [(len(s["crowns"][i]), len(s["jokers"][i])) for i in range(n)]
+        first = [i for i in range(n) if keys[i] == max(keys)]
+        s["end"] = {"reason": "safety-cap", "winner": first[0] if len(first) == 1 else None, "rounds": s["round"]}
         return
     if s["leader"] is not None:
         s["leader"] = ((s["winner"] if s["winner"] is not None else s["leader"]) + 1) % n

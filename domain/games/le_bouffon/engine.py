@@ -506,7 +506,9 @@ class LeBouffonEngine(Engine):
         if trick is not None:
             obs["trick"] = {
                 "leader": trick["leader"],
-                "turn": trick["turn"],
+                # The deal ended in this trick (house rule 5.4): it stays in view until the deal is
+                # scored, but nobody is to play in it (the seat named last went out).
+                "turn": trick["turn"] if state["phase"] == "play" else None,
                 "top": copy_json(trick["top"]),
                 "plays": copy_json(trick["plays"]),
             }
