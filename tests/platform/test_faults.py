@@ -58,6 +58,19 @@ def run_in_background(server: Any) -> threading.Thread:
     return thread
 
 
+def stop_serving(server: Any, timeout: float = 20.0) -> None:
+    """Stop a server started by ``run_in_background`` once its request threads are done: a stream still
+    running when the test closed its container read from a SQLite connection being closed under it, and
+    the test process died of a segmentation fault. The caller closes its streams first; the loop, still
+    running, tells each one its client left (api/context.client_gone: a server from api/server.make_server
+    reads connections while their requests run), and it ends within a wait."""
+    dispatcher = server.task_dispatcher
+    dispatcher.shutdown(cancel_pending=True, timeout=timeout)
+    running = [*dispatcher.threads, *getattr(getattr(dispatcher, "long_lived", None), "threads", ())]
+    assert not running, "a request thread is still running"
+    server.close()
+
+
 def as_postgres(*command: str) -> None:
     prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
     subprocess.run([*prefix, *command], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)

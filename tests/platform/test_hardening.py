@@ -359,13 +359,13 @@ def test_keys_are_rotated_and_revoked(client):
 def test_streams_and_waiting_reads_are_capped_per_client(motley):
     """A client holds at most MAX_HELD_PER_CLIENT long-lived requests; closing one frees its place."""
     import requests
-    import waitress
 
     from api.rates import MAX_HELD_PER_CLIENT
-    from tests.platform.test_faults import free_port, run_in_background
+    from api.server import make_server
+    from tests.platform.test_faults import free_port, run_in_background, stop_serving
 
     port = free_port()
-    server = waitress.create_server(create_app(motley), host="127.0.0.1", port=port, threads=8)
+    server = make_server(create_app(motley), "127.0.0.1", port, threads=8)
     run_in_background(server)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -387,4 +387,4 @@ def test_streams_and_waiting_reads_are_capped_per_client(motley):
             assert time.monotonic() < deadline, "a closed stream kept its place"
             time.sleep(0.1)
     finally:
-        server.close()
+        stop_serving(server)

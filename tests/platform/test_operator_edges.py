@@ -77,13 +77,13 @@ def test_a_match_stream_with_nothing_to_send_yet_answers_at_once(motley):
 def test_streams_are_capped_per_player_so_bots_on_one_machine_each_have_theirs(motley):
     """Two bots on one machine (one address), each with its four streams: the cap is each player's."""
     import requests
-    import waitress
 
     from api.rates import MAX_HELD_PER_CLIENT
-    from tests.platform.test_faults import free_port, run_in_background
+    from api.server import make_server
+    from tests.platform.test_faults import free_port, run_in_background, stop_serving
 
     port = free_port()
-    server = waitress.create_server(create_app(motley), host="127.0.0.1", port=port, threads=16)
+    server = make_server(create_app(motley), "127.0.0.1", port, threads=16)
     run_in_background(server)
     base = f"http://127.0.0.1:{port}"
     opened = []
@@ -102,7 +102,7 @@ def test_streams_are_capped_per_player_so_bots_on_one_machine_each_have_theirs(m
     finally:
         for response in opened:
             response.close()
-        server.close()
+        stop_serving(server)
 
 
 @pytest.mark.parametrize("argv, said", [
