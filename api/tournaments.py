@@ -124,8 +124,11 @@ class Standings(MethodView):
     @blp.response(200, schemas.StandingsOut)
     def get(self, query, tournament_id):
         """Points, tie-breaks and rank of every player, live as matches finish."""
-        tournament = tournaments().get(tournament_id)
+        tournaments().get(tournament_id)  # an unknown id is a 404 at once, not after the wait
         fresh(query["after"])
+        # Read after the wait, as the rows are: a status read before it said "active" beside rows that
+        # already counted the final result.
+        tournament = tournaments().get(tournament_id)
         return {"tournament_id": str(tournament.id), "status": tournament.status,
                 "rounds_paired": len(tournament.rounds),
                 "items": standings_rows(container().league_view, str(tournament.id))}

@@ -139,7 +139,10 @@ class Tournaments:
         self._command(tournament_id, lambda t: t.register(str(player.id), player.name))
 
     def withdraw(self, tournament_id: Any, player_id: str, by: Player) -> None:
-        self._command(tournament_id, lambda t: t.withdraw(player_id, str(by.id)))
+        # The id as the API writes it, however the path spelled the UUID (upper case, braces): compared as
+        # sent, a player withdrawing himself was "not the organiser", and the organiser "not registered".
+        player = str(parse_id(player_id, "player registered for this tournament"))
+        self._command(tournament_id, lambda t: t.withdraw(player, str(by.id)))
 
     def start(self, tournament_id: Any, by: Player) -> None:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
@@ -226,7 +229,8 @@ class Tournaments:
 
 def creation_terms(tournament: Tournament) -> tuple:
     """What a creation asked for: a retry under the same Idempotency-Key must ask for all of it again."""
-    return (tournament.game, tournament.name, tournament.table_size, tournament.format, tournament.rounds,
+    # The rounds planned: ``rounds`` (the rounds paired, none yet) let a retry asking for 5 get a 2.
+    return (tournament.game, tournament.name, tournament.table_size, tournament.format, tournament.rounds_planned,
             list(tournament.points), tournament.bye_points, list(tournament.tie_breaks), tournament.match_options,
             tournament.rated, tournament.round_deadline_seconds, tournament.computer)
 

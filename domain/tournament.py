@@ -208,6 +208,10 @@ class Tournament(Aggregate):
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
             pairs, alone = pairing.circle(self.entrants(), len(self.rounds))
+            if any(met.get(frozenset(pair), 0) for pair in pairs):
+                # A withdrawal reshaped the circle, which then may pair earlier opponents again: tables
+                # of the same players where nobody does, if there are any (as for every other pairing).
+                pairs = pairing.fresh_tables([p for pair in pairs for p in pair], met, [2] * len(pairs)) or pairs
             # The player drawn against the empty place plays a computer, or has a bye.
             result = (pairing.Pairing(pairs + [[p] for p in alone], []) if self.computer
                       else pairing.Pairing(pairs, alone))

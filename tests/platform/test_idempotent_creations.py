@@ -35,6 +35,9 @@ def test_a_retried_tournament_is_made_once(audit):  # noqa: F811 - the fixture
     assert again.headers["Idempotent-Replayed"] == "true"
     other = client.call("POST", "/tournaments", {**TOURNAMENT, "name": "Autumn"}, key=ann, headers=once)
     assert other.status == 409 and other.body["rule"] == "idempotency"
+    # Every term counts, the rounds planned too (the rounds paired so far, none yet, were compared).
+    longer = client.call("POST", "/tournaments", {**TOURNAMENT, "rounds": 5}, key=ann, headers=once)
+    assert longer.status == 409 and longer.body["rule"] == "idempotency"
     assert client.call("POST", "/tournaments", TOURNAMENT, key=ann).body["id"] != first.body["id"]
 
 

@@ -4,6 +4,8 @@ Each test failed before its fix (docs/tournaments.md, README "Bad input ... chan
 
 from __future__ import annotations
 
+import threading
+import time
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -128,6 +130,12 @@ def test_ids_in_a_body_are_read_as_the_ids_they_spell_in_any_case(client):
     assert [s["player_id"] for s in sanctioned.body["sanctions"]] == [ann]
     assert client.post(f"/tournaments/{tid}/sanctions",
                        {"kind": "disqualify", "player_id": "not-a-player"}, key=org).status == 409
+    # An id in the withdrawal's path too: the player withdrawing himself was "not the organiser".
+    bob, cy = list(keys)[1:]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{bob.upper()}", key=keys[bob]).status == 200
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{{{cy}}}", key=org).status == 200
+    assert {p["player_id"]: p["status"] for p in client.get(f"/tournaments/{tid}").body["players"]}[cy] == "withdrawn"
+    assert client.call("DELETE", f"/tournaments/{tid}/players/not-a-player", key=org).status == 404
 
 
 def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_moved(client, sqlite_motley):
@@ -158,3 +166,35 @@ def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_mov
     board = {r["player_id"]: r for r in client.get("/leaderboards/jester", query={"limit": 500}).body["items"]}
     assert changed[y_id]["rating"]["after"]["mu"] == board[y_id]["mu"]
     assert changed[a_id]["in_tournament"] and {a_id, b_id, c_id} <= set(changed)
+
+
+def test_standings_read_after_a_wait_give_the_status_of_the_same_moment(tmp_path):
+    """GET /tournaments/{id}/standings?after=P read the tournament before waiting for P and the rows
+    after: the last table's result arriving during the wait gave rows that counted it under the status
+    "active" (a client polling until "finished" saw final numbers labelled as live)."""
+    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue())
+    try:  # no worker: the round keeper and the league projection run when the test says so
+        client = ApiClient(create_app(idle))
+        _, org = client.register("org")
+        keys = dict(client.register(name) for name in ("ann", "bob"))
+        tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2},
+                          key=org).body["id"]
+        for key in keys.values():
+            client.post(f"/tournaments/{tid}/players", key=key)
+        (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+        resigned = client.post(f"/matches/{table['match_id']}/resign", key=keys[table["players"][1]])
+        position = resigned.headers["Motley-Position"]
+        answers: list = []
+        waiting = threading.Thread(target=lambda: answers.append(
+            client.get(f"/tournaments/{tid}/standings", query={"after": position})))
+        waiting.start()
+        time.sleep(0.5)  # the read is waiting for the league to reach the resignation
+        idle.keeper.run()  # the result, and the tournament's end
+        idle.league.run()
+        waiting.join(10)
+        (standings,) = answers
+        assert standings.status == 200, standings.text
+        assert [row["played"] for row in standings.body["items"]] == [1, 1]
+        assert standings.body["status"] == "finished"
+    finally:
+        idle.close()
