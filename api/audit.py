@@ -125,7 +125,9 @@ class Import(MethodView):
             current_player()  # a key nobody holds is a 401, as everywhere
             raise errors.Forbidden("only the auditor imports histories")
         try:
-            text = request.get_data(as_text=True)
+            # Decoded strictly: werkzeug's as_text replaces a bad byte with U+FFFD, and the copy was
+            # saved with a name the file did not hold.
+            text = request.get_data().decode("utf-8")
         except UnicodeDecodeError:
             raise errors.BadRequest("the history must be UTF-8 JSON Lines") from None
         match = history().import_history(text)

@@ -70,16 +70,24 @@ def plain(view: dict, status: int, headers: dict) -> Response:
     return current_app.response_class(json_text(view), status, headers, mimetype="application/json")
 
 
-def headers_for(match, position=None):
-    headers = {"ETag": f'"{match.version}"'}
+def etag_of(match, forks: int = 0) -> str:
+    """A match view's entity tag: its version, and the number of forks it lists, if any. A fork
+    changes the parent's view (its lineage) but not its version: with the version alone, a client
+    polling with If-None-Match was told 304 of a view that had changed (RFC 9110 §8.8.1)."""
+    return f"{match.version}.{forks}" if forks else str(match.version)
+
+
+def headers_for(match, position=None, forks: int = 0):
+    headers = {"ETag": f'"{etag_of(match, forks)}"'}
     if position is not None:
         headers["Motley-Position"] = str(position)
     return headers
 
 
 def version_from_etag(value: str) -> int:
-    """``If-Match: "12"`` (the ETag of a match read) states the version the client saw."""
-    text = value.strip().removeprefix("W/").strip('"')
+    """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork) states the
+    version the client saw."""
+    text = value.strip().removeprefix("W/").strip('"').split(".", 1)[0]
     if not text.isdigit():
         raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
     return int(text)
@@ -169,12 +177,13 @@ class MatchById(MethodView):
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
         if query["version"] is None and request.if_none_match:
             current = service().read_match(match_id)  # the version is known before any view is built
+            forks = len(history().forks(current.id, who))
             # If-None-Match compares weakly (RFC 9110 §13.1.2): W/"12" matches version 12 too.
-            if request.if_none_match.contains_weak(str(current.version)):
-                return Response(status=304, headers=headers_for(current), mimetype="application/json")
+            if request.if_none_match.contains_weak(etag_of(current, forks)):
+                return Response(status=304, headers=headers_for(current, forks=forks), mimetype="application/json")
         match, view = history().match(match_id, who, query["version"])
         view = with_invitation(service().read_match(match.id) if query["version"] else match, who, view)
-        return plain(view, 200, headers_for(match))
+        return plain(view, 200, headers_for(match, forks=len(view["lineage"]["forks"])))
 
 
 @blp.route("/<match_id>/seats")

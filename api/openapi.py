@@ -37,8 +37,10 @@ class Problem(Schema):
 
 
 HEADERS: dict[str, dict[str, Any]] = {
-    "ETag": {"description": 'The match version of this answer, as "<version>"; send it back as If-Match',
-             "schema": {"type": "string", "pattern": r'^"[0-9]+"$'}},
+    "ETag": {"description": 'The match version of this answer, as "<version>", or "<version>.<forks>" for a '
+                            "view that lists forks (a fork changes the view, not the version); send it back "
+                            "as If-Match (its version counts) or If-None-Match",
+             "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+)?"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},
@@ -62,7 +64,7 @@ REQUEST_HEADERS = {
     "If-Match": {"in": "header", "name": "If-Match", "required": False,
                  "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 412 '
                                 '(checked before expected_version); "*" states no version',
-                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}"?|\*)$'}},
+                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9})?"?|\*)$'}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
@@ -176,7 +178,8 @@ def register_problem_responses(spec) -> None:
 DESCRIPTIONS = {
     400: ("BAD_REQUEST", "Malformed JSON, JSON nested too deep, or a header that is not what it must be"),
     401: ("UNAUTHORIZED", "Missing or wrong API key"),
-    403: ("FORBIDDEN", "Not allowed to this player (not your seat)"),
+    403: ("FORBIDDEN", "Not allowed to this player (not your seat), or the auditor's credential where a "
+                       "player's key is needed"),
     404: ("NOT_FOUND", "No such player, game or match (or version)"),
     409: ("CONFLICT", "Not your turn, a stale version, a move overtaken, or the state does not allow it"),
     413: ("REQUEST_ENTITY_TOO_LARGE", "The body is larger than the service reads (64 KiB)"),
@@ -215,6 +218,8 @@ class MotleyDocs(BasePlugin):
             statuses.append(404)
         if method in WRITES:
             statuses += [403, 409]
+        elif path.startswith("/players/me"):
+            statuses.append(403)  # the auditor's credential names no player (api/context.current_player)
         if "requestBody" in operation or method in ("post", "put", "patch"):
             statuses.append(413)
             if key != ("post", "/matches/import"):  # an import reads JSON Lines under any media type

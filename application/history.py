@@ -60,7 +60,17 @@ class History:
         latest = self.app.read_match(match_id)
         return latest, lens_for(latest, viewer)
 
-    def forks(self, match_id: Any) -> list:
+    def forks(self, match_id: Any, viewer: Optional[Viewer] = None) -> list:
+        """The forks of ``match_id`` (with ``viewer``: those it may know of, as the view lists them). A
+        private fork, the auditor's of a live match, was listed to everyone: its players learnt that the
+        auditor was looking into their match, and the fork's id."""
+        every = self._forks(match_id)
+        if viewer is None:
+            return every
+        return [{"match_id": f["match_id"], "version": f["version"]} for f in every
+                if viewer.auditor or not f.get("private")]
+
+    def _forks(self, match_id: Any) -> list:
         lineage_id = Lineage.create_id(str(match_id))
         # Most matches were never forked: one indexed probe of the events table answers that, where
         # the repository would look for a snapshot first and then for the events (every view asks).
@@ -76,7 +86,7 @@ class History:
         """The match now or at ``version``, as ``viewer`` sees it."""
         latest, lens = self.lens(match_id, viewer)
         match = latest if version is None or version == latest.version else self.app.get_match(latest.id, version)
-        view = match_view(match, lens, self.forks(latest.id), legal=match is latest)
+        view = match_view(match, lens, self.forks(latest.id, viewer), legal=match is latest)
         return match, view
 
     def events(self, match_id: Any, viewer: Viewer, after: int = 0, until: Optional[int] = None,
@@ -203,11 +213,11 @@ class History:
                 raise errors.Conflict("this idempotency key was already used for a different fork",
                                       rule="idempotency") from None
             if str(first.id) not in {f["match_id"] for f in self.forks(parent.id)}:
-                self._record_fork(parent.id, first.id, version)  # the first stopped before it was listed
+                self._record_fork(parent.id, first.id, version, private)  # the first stopped before it was listed
             first.replayed = True
             return first
         collect.flush(fork)
-        self._record_fork(parent.id, fork.id, version)
+        self._record_fork(parent.id, fork.id, version, private)
         return fork
 
     def parent_prefix(self, match_id: Any, version: Any) -> Optional[tuple[bool, list]]:
@@ -225,7 +235,7 @@ class History:
                  if type(e).__name__ in STEPS]
         return self.app.get_match(parent.id, version).state is not None, steps
 
-    def _record_fork(self, parent_id: Any, fork_id: Any, version: int) -> None:
+    def _record_fork(self, parent_id: Any, fork_id: Any, version: int, private: bool) -> None:
         for _ in range(20):
             try:
                 lineage = self.app.repository.get(Lineage.create_id(str(parent_id)))
@@ -233,7 +243,7 @@ class History:
                 lineage = Lineage(str(parent_id))
             if str(fork_id) in {fork["match_id"] for fork in lineage.forks}:
                 return  # listed by a racing retry of the same creation (an Idempotency-Key)
-            lineage.add_fork(str(fork_id), version)
+            lineage.add_fork(str(fork_id), version, private)
             try:
                 self.app.save(lineage)
                 return
@@ -317,6 +327,11 @@ def replay_step(match: Match, kind: str, data: dict) -> None:
         match._timed_out(phase=data["phase"], step=data["step"])
 
 
+#: The fields of an exported Created event (older exports hold fewer).
+CREATED_FIELDS = {"game", "rules_version", "seats", "options", "bots", "created_by", "reveal_at_end", "chance",
+                  "parent", "rated", "computers", "imported"}
+
+
 class ImportRefused(errors.InvalidRequest):
     slug, title = "history-refused", "History refused"
 
@@ -386,6 +401,9 @@ class Importer:
                 raise self.refuse("a history starts with its Created event")
         elif (line["game"], line["rules_version"]) != (self.header["game"], self.header["rules_version"]):
             raise self.refuse("every line names the match's game and rules version")
+        elif line.get("match") != self.header.get("match"):
+            # An export is one match's: lines of two matches spliced together were read as one.
+            raise self.refuse("every line names the same match")
         if self.claimed and line["event"] != "Finished":
             raise self.refuse("a claim ends the match: its Finished event comes next")
         handler = getattr(self, f"on_{line['event']}", None)
@@ -404,6 +422,12 @@ class Importer:
 
     # -- each event ------------------------------------------------------------------------------
     def on_Created(self, data: dict, line: dict) -> None:
+        unknown = sorted(set(data) - CREATED_FIELDS)
+        if unknown:  # a field the service never writes was taken without a word, and dropped
+            raise self.refuse(f"unknown Created field {unknown[0][:40]!r}")
+        for key in ("game", "rules_version"):  # the line's were read, a different one in the data ignored
+            if key in data and data[key] != line[key]:
+                raise self.refuse(f"the Created event's {key} is not the line's")
         try:
             engine = get_engine(line["game"], line["rules_version"])
         except (UnknownGame, UnknownRulesVersion):

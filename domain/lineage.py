@@ -22,5 +22,8 @@ class Lineage(Aggregate):
         self.forks: list[dict] = []
 
     @event("Forked")
-    def add_fork(self, fork_id: str, version: int) -> None:
-        self.forks = [*self.forks, {"match_id": fork_id, "version": version}]
+    def add_fork(self, fork_id: str, version: int, private: bool = False) -> None:
+        # ``private``: a fork of a match whose secrets the public has not seen (application/history.py),
+        # listed to the auditor only. Forks recorded before it was kept are public ones.
+        fork = {"match_id": fork_id, "version": version}
+        self.forks = [*self.forks, {**fork, "private": True} if private else fork]

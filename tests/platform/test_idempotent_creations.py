@@ -50,6 +50,6 @@ def test_a_fork_listed_by_a_racing_retry_is_listed_once(audit):  # noqa: F811 - 
     match_id, keys = finished_match(container, client, game="jest", players=3)
     fork = client.call("POST", f"/matches/{match_id}/forks", {"version": 12}, key=keys[0],
                        headers={"Idempotency-Key": "fork-2"}).body["id"]
-    History(container.app)._record_fork(match_id, fork, 12)  # the racing retry's listing, late
+    History(container.app)._record_fork(match_id, fork, 12, False)  # the racing retry's listing, late
     forks = client.get(f"/matches/{match_id}").body["lineage"]["forks"]
     assert [f["match_id"] for f in forks] == [fork]
