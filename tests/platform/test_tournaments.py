@@ -144,13 +144,18 @@ def test_a_tournament_with_computers_plays_all_its_rounds_with_fewer_players_tha
     assert t.status == "finished" and len(t.rounds) == 3
 
 
-def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
+def round_robin_of_two(players, rounds: int) -> tuple[Tournament, list]:
+    """A started round-robin at tables of two of ``players`` over ``rounds``: (it, round 1's tables)."""
     t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
-                   rounds=3, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   rounds=rounds, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
                    round_deadline_seconds=None)
-    for p in "abcd":
+    for p in players:
         t.register(p, p)
-    tables = t.start("org", T0)
+    return t, t.start("org", T0)
+
+
+def test_a_round_robin_of_four_at_tables_of_two_meets_every_pair_once():
+    t, tables = round_robin_of_two("abcd", 3)
     for _ in range(3):
         for table in tables:
             nxt = t.record_result(table["match_id"], [1, 2], T0)
@@ -166,12 +171,7 @@ def test_a_round_robin_at_tables_of_two_meets_every_pair_exactly_once(field):
     circle method meets every pair once, in n - 1 rounds, or n for an odd field with one bye each."""
     players = [f"p{i:02d}" for i in range(field)]
     rounds = field - 1 if field % 2 == 0 else field
-    t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
-                   rounds=rounds, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
-                   round_deadline_seconds=None)
-    for p in players:
-        t.register(p, p)
-    tables = t.start("org", T0)
+    t, tables = round_robin_of_two(players, rounds)
     while t.status == "active":
         for table in tables:
             following = t.record_result(table["match_id"], [1, 2], T0)
@@ -197,12 +197,7 @@ def test_a_round_robin_at_tables_of_two_pairs_no_avoidable_rematch_after_a_withd
     meets an earlier opponent again. With a..e and c withdrawing in round 1, round 2 paired b v e again
     though a v e and b v d were both new (the circle was not checked for rematches)."""
     for withdraw_in in (1, 2, 3):
-        t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
-                       rounds=5, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
-                       round_deadline_seconds=None)
-        for p in "abcde":
-            t.register(p, p)
-        tables = t.start("org", T0)
+        t, tables = round_robin_of_two("abcde", 5)
         while t.status == "active":
             if len(t.rounds) == withdraw_in:
                 t.withdraw(leaver, leaver)
