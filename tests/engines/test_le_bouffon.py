@@ -431,6 +431,9 @@ def test_minotaure_exception_top_beaten_only_by_same_size_minotaures():
     bouffon = act(act(act(act(bouffon, 0, "play", *cards("soldat-8", 2)), 1, "play", c("minotaure")), 2, "pass"),
                   3, "pass")
     assert {"type": "laugh", "cards": [c("minotaure", 2)]} in ENGINE.legal_actions(bouffon, 4)
+    # Sent as a play, the refusal tells him the count, and that those cards are his laugh.
+    refused = illegal(bouffon, 4, {"type": "play", "cards": [c("minotaure", 2)]}, "rulebook 6")
+    assert "2 card(s)" in refused.detail and '"laugh"' in refused.detail
 
 
 # -- going out, end of the deal, scoring, next roles ---------------------------------------------------

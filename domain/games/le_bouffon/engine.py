@@ -244,15 +244,17 @@ class LeBouffonEngine(Engine):
                 )
             return
         if _play_rule(top, strength, len(cards)) is None:
+            laugh = ""
+            if state["roles"][seat] == "bouffon" and strength == top["strength"] and len(cards) == len(top["cards"]):
+                # Rulebook 10 tells the laugh as playing the same cards: say which action that is (also on
+                # a top of fewer cards than it counts for, 1 minotaure laid as 3, where the count is told).
+                laugh = '; the same cards as the top are the bouffon\'s laugh: {"type": "laugh", "cards": [...]}'
             if len(cards) != top["count"]:
                 raise IllegalAction(
                     "le-bouffon rulebook 6",
-                    f"you must lay {top['count']} card(s) (paladins and minotaures excepted as the strengths allow)",
+                    f"you must lay {top['count']} card(s) (paladins and minotaures excepted as the strengths allow)"
+                    + laugh,
                 )
-            laugh = ""
-            if state["roles"][seat] == "bouffon" and strength == top["strength"] and len(cards) == len(top["cards"]):
-                # Rulebook 10 tells the laugh as playing the same cards: say which action that is.
-                laugh = '; the same cards as the top are the bouffon\'s laugh: {"type": "laugh", "cards": [...]}'
             raise IllegalAction("le-bouffon rulebook 6", "you must lay cards strictly stronger than the top" + laugh)
 
     @staticmethod
