@@ -282,6 +282,7 @@ class Tournament(Aggregate):
         the table's match has finished (the application reads it; the aggregate holds no matches)."""
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE)
+        player_ids = list(dict.fromkeys(player_ids))  # a player named twice is one absent player
         round_ = self.rounds[-1]
         if round_["deadline"] is None:
             raise TournamentStateError("this tournament's rounds have no deadline: nobody can be forfeited")

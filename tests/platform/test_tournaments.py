@@ -75,8 +75,10 @@ def test_forfeits_wait_for_the_deadline_and_settle_the_table():
     (table,) = t.start("org", T0)
     with pytest.raises(TournamentStateError):
         t.forfeit("org", ["c"], T0 + timedelta(seconds=30))
-    t.forfeit("org", ["c"], T0 + timedelta(seconds=61))
+    t.forfeit("org", ["c", "c"], T0 + timedelta(seconds=61))  # named twice: one absent player
     assert table["result"] == {"ranks": [1, 1, 3], "how": "forfeit"} and t.status == "finished"
+    forfeited = [e for e in t.collect_events() if type(e).__name__ == "PlayersForfeited"]
+    assert [e.player_ids for e in forfeited] == [["c"]]
     assert t.record_result(table["match_id"], [3, 2, 1], T0) is None  # the match finishing later: ignored
 
 
