@@ -280,6 +280,16 @@ def earlier_form(result: dict) -> Optional[dict]:
     return earlier
 
 
+def abandoned_earlier_form(result: dict) -> Optional[dict]:
+    """A match abandoned by every player as the service recorded it before 4 December 2026: the absent
+    seats tied 1st (each counted a win), any that resigned below them (domain/match.resignation_result)."""
+    if result.get("winners") or not result.get("absent"):
+        return None
+    absent, resigned = result["absent"], result["resigned"]
+    ranks = [1 if seat in absent else 1 + len(absent) for seat in range(len(result["ranks"]))]
+    return {**result, "ranks": ranks, "winners": list(absent), "absent": absent, "resigned": resigned}
+
+
 def export_prefix(text: str) -> Callable[[Any, Any], Optional[tuple[bool, list]]]:
     """``Importer``'s ``parent_prefix`` read from the parent's export rather than from this server, so a
     fork's export is checked offline (``motley verify FORK --parent PARENT``): what a fork of the
@@ -770,7 +780,8 @@ class Importer:
             expected = resignation_result(expected, match.num_seats, match.resigned)
         elif not over or result is None:
             raise self.refuse("the match is not over at this point")
-        if expected != data["result"] and not (expected is not None and earlier_form(expected) == data["result"]):
+        if expected != data["result"] and not (expected is not None and data["result"] in (
+                earlier_form(expected), abandoned_earlier_form(expected))):
             raise self.refuse("the recorded result is not the one the rules give")
         seed = data.get("seed")
         if seed is not None:

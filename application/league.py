@@ -151,7 +151,9 @@ class LeagueProjection:
             "match_id": match_id,
             "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],
             "ranks": [match.result["ranks"][s] for s in seats],
-            "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2,
+            # A match nobody won (abandoned by every player: domain/match.resignation_result) teaches the
+            # ratings nothing: as a draw it raised every player's rating.
+            "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2 and bool(match.result.get("winners")),
             "at": at.isoformat(),
             "position": position,
         }

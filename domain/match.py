@@ -638,9 +638,13 @@ def resignation_result(result: Optional[dict], seats: int, resigned: Sequence[in
         ranks[seat] = 1 + sum(1 for other in playing if engine_ranks[other] < engine_ranks[seat])
     for seat in left:
         ranks[seat] = len(playing) + 1
-    if not playing:  # nobody played on (a match abandoned by all): a seat that resigned is below the absent
-        for seat in set(resigned):
-            ranks[seat] = 1 + len(set(absent) - set(resigned))
+    if not playing:
+        # Nobody played on (a match abandoned by all): nobody won it. Tied at the top of their shared place
+        # (competition ranking), the absent seats all ranked 1st: each player was counted a win, and the
+        # ratings a draw, for a match nobody played. They take the bottom of it instead, as a tournament
+        # table forfeited whole (domain/tournament.py); a seat that resigned is below them.
+        for seat in left:
+            ranks[seat] = seats if seat in resigned else seats - len(set(resigned))
     return {
         "scores": [0] * seats if result is None else list(result["scores"]),
         "ranks": ranks,

@@ -39,9 +39,16 @@ def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(cl
     match = run_out(app, clock, trio)
     assert match.status == "finished", "nobody present is left to claim it: it would wait for ever"
     assert match.absent == (0, 1, 2) and match.result["absent"] == [0, 1, 2] and match.result["resigned"] == []
-    assert match.result["ranks"] == [1, 1, 1]  # all absent: tied
+    # All absent, nobody won: tied at the bottom (they all ranked 1st, each counted a win).
+    assert match.result["ranks"] == [3, 3, 3] and match.result["winners"] == []
     assert [type(e).__name__ for e in app.events.get(match.id)][-2:] == ["Abandoned", "Finished"]
     assert match.seed_revealed
+    # Played but not won, and not rated: as a draw it raised every player's rating.
+    container.league.run()
+    client = ApiClient(create_app(container))
+    profile = client.get(f"/players/{match.players[0]}").body
+    assert [(s["game"], s["played"], s["wins"]) for s in profile["statistics"]] == [("jest", 1, 0)]
+    assert profile["ratings"] == []
     # One person and two computers: the person's time runs out, the computers (present) rank first.
     alone = seat_players(app, 1)
     with_computers = claim_match(app, alone, {1: "random", 2: "random"})
@@ -182,5 +189,19 @@ def test_a_seat_that_resigned_stays_last_when_the_others_are_absent_too(clocked)
     app.resign_match(match_id, ann)  # the computer plays her seat on
     match = run_out(app, clock, match_id)  # bob and cy never offer: nobody present is left
     assert match.status == "finished" and match.absent == (1, 2)
-    assert match.result["ranks"] == [3, 1, 1] and match.result["winners"] == [1, 2]
+    # Nobody played on, so nobody won; the seat that resigned is below the absent ones.
+    assert match.result["ranks"] == [3, 2, 2] and match.result["winners"] == []
     assert match.result["resigned"] == [0] and match.result["absent"] == [1, 2]
+
+
+def test_a_match_abandoned_by_all_recorded_before_nobody_won_it_still_imports():
+    """An export of a match abandoned by every player, recorded when its absent seats tied 1st, is the
+    same history: the importer takes that earlier form of its result."""
+    from application.history import abandoned_earlier_form
+    from domain.match import resignation_result
+
+    everyone = resignation_result(None, 3, [], [0, 1, 2])
+    assert abandoned_earlier_form(everyone) == {**everyone, "ranks": [1, 1, 1], "winners": [0, 1, 2]}
+    resigned_first = resignation_result(None, 3, [0], [1, 2])
+    assert abandoned_earlier_form(resigned_first) == {**resigned_first, "ranks": [3, 1, 1], "winners": [1, 2]}
+    assert abandoned_earlier_form(resignation_result(None, 3, [], [2])) is None  # two played on: as it was
