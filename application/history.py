@@ -733,7 +733,7 @@ class Importer:
         clock = match.turn_clock
         if clock is None or clock["phase"] != data["phase"]:
             raise self.refuse("no turn clock of that name runs")
-        late = [s for s in match.waiting_humans() if s in clock["seats"]]
+        late = match.late_seats()
         if not late or data["seats"] != late:  # Match.turn_timed_out: the clock's seats still to act
             raise self.refuse(f"the seats whose turn ran out are {late}")
         match._seats_timed_out(seats=late, phase=clock["phase"])

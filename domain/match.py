@@ -75,6 +75,7 @@ class Match(Aggregate):
     rematch = cast(Optional[str], None)  # the rematch of this match, once a player asked for one
     turn_limit = cast(Optional[dict], None)  # {"seconds", "on_timeout": "computer" | "claim"}
     turn_clock = cast(Optional[dict], None)  # {"phase": "turn-<n>", "deadline", "seats"}: the running turn
+    clock_moved = cast("tuple[int, ...]", ())  # the clock's seats that moved since it started (not late)
     absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
     invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
     versions_required = False  # moves must state the version they were based on (issue 13)
@@ -354,16 +355,33 @@ class Match(Aggregate):
         clock = self.turn_clock
         if self.status != STATUS_ACTIVE or clock is None or now < clock["deadline"]:
             return False
-        late = [s for s in self.waiting_humans() if s in clock["seats"]]
+        late = self.late_seats()
         if not late:
-            return False
+            waiting = self.waiting_humans()
+            if not waiting:
+                return False
+            # Every seat the clock waited for has moved since it started, and is to act again (a
+            # simultaneous phase in which they all play on): their next turn gets the whole limit.
+            assert self.turn_limit is not None
+            self._turn_clock_started(phase=f"turn-{self.version + 1}",
+                                     deadline=now + timedelta(seconds=self.turn_limit["seconds"]), seats=waiting)
+            return True
         self._seats_timed_out(seats=late, phase=clock["phase"])
         return True
+
+    def late_seats(self) -> list[int]:
+        """The seats the running turn clock waited for that are still to act and have not moved since it
+        started: those it times out."""
+        clock = self.turn_clock
+        if clock is None:
+            return []
+        return [s for s in self.waiting_humans() if s in clock["seats"] and s not in self.clock_moved]
 
     @event("SeatsTimedOut")
     def _seats_timed_out(self, seats: list, phase: str) -> None:
         self.absent = (*self.absent, *seats)
         self.turn_clock = None
+        self.clock_moved = ()
 
     def claim(self, player_id: str) -> None:
         """A present player ends the match because others are absent: the absent seats rank last."""
@@ -489,6 +507,8 @@ class Match(Aggregate):
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
         self.last_acted_at[_cooldown_key(seat, action)] = at
+        if self.turn_clock is not None and seat in self.turn_clock["seats"] and seat not in self.clock_moved:
+            self.clock_moved = (*self.clock_moved, seat)
         if request_key is not None:
             self.request_keys[request_key] = self.version + 1
 
@@ -578,16 +598,19 @@ class Match(Aggregate):
 
     def start_turn_clock(self, now: datetime, acted: Sequence[int] = ()) -> None:
         """A new turn gets the whole limit: a seat to act that the running clock does not cover, or a
-        seat that has just moved and is to act again (a Jest player whose offer makes it the first
+        seat that has just moved and is alone to act again (a Jest player whose offer makes it the first
         taker, the next action of a turn: each move earns the mover a fresh limit). A seat that
-        acted in a simultaneous phase and is done does not restart the others' clock."""
+        acted in a simultaneous phase, done or to act again, does not restart the others' clock: a
+        Tumult Royale player peeking on and on gave an idle one a fresh limit with every peek, and the
+        idle one was never absent. The mover is not late for it (``clock_moved``, ``late_seats``)."""
         assert self.turn_limit is not None
         waiting = self.waiting_humans()
         clock = self.turn_clock
         if not waiting:
             if clock is not None:
                 self._turn_clock_stopped(phase=clock["phase"])
-        elif clock is None or not set(waiting) <= set(clock["seats"]) or set(waiting) & set(acted):
+        elif (clock is None or not set(waiting) <= set(clock["seats"])
+              or (set(waiting) & set(acted) and not set(waiting) - set(acted))):
             deadline = now + timedelta(seconds=self.turn_limit["seconds"])
             self._turn_clock_started(phase=f"turn-{self.version + 1}", deadline=deadline, seats=waiting)
         elif set(waiting) != set(clock["seats"]):  # some of a simultaneous turn acted: the rest keep its time
@@ -595,11 +618,14 @@ class Match(Aggregate):
 
     @event("TurnClockStarted")
     def _turn_clock_started(self, phase: str, deadline: datetime, seats: list) -> None:
+        if self.turn_clock is None or self.turn_clock["phase"] != phase:
+            self.clock_moved = ()  # a new clock: nobody has moved under it yet
         self.turn_clock = {"phase": phase, "deadline": deadline, "seats": list(seats)}
 
     @event("TurnClockStopped")
     def _turn_clock_stopped(self, phase: str) -> None:
         self.turn_clock = None
+        self.clock_moved = ()
 
     @event("ResolutionDue")
     def _resolution_due(self) -> None:

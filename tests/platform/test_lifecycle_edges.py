@@ -205,3 +205,54 @@ def test_a_match_abandoned_by_all_recorded_before_nobody_won_it_still_imports():
     resigned_first = resignation_result(None, 3, [0], [1, 2])
     assert abandoned_earlier_form(resigned_first) == {**resigned_first, "ranks": [3, 1, 1], "winners": [1, 2]}
     assert abandoned_earlier_form(resignation_result(None, 3, [], [2])) is None  # two played on: as it was
+
+
+def test_a_seat_idle_while_another_plays_on_in_a_simultaneous_phase_is_timed_out(clocked):
+    """Tumult Royale's live tax collection is simultaneous: one player peeking on and on gave the idle
+    one a fresh turn limit with every peek, and the idle one was never absent (nobody could claim, no
+    computer took over). The mover is not late; the seat that did nothing is, at the clock's deadline."""
+    container, clock = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+    match_id, match = tax_collection(app, ann, bob)
+    started = match.turn_clock
+    assert started["seats"] == [0, 1]
+    for _ in range(4):  # ann peeks and returns a tile every second; bob does nothing
+        clock.now += timedelta(seconds=1)
+        app.submit_move(match_id, ann, {"type": "peek", "tile": 0})
+        app.submit_move(match_id, ann, {"type": "return"})
+    match = app.get_match(match_id)
+    assert match.turn_clock["deadline"] == started["deadline"], "a move of one seat gave the other more time"
+    assert app.close_timed_phase(match_id, match.turn_clock["phase"])
+    match = app.get_match(match_id)
+    assert match.absent == (1,), "bob did nothing for the whole limit"
+    assert match.turn_clock["seats"] == [0] and match.turn_clock["deadline"] > clock.now  # ann: her next turn
+    # Both play on: at the deadline nobody is late, and their next turn gets the whole limit.
+    cy, dan = seat_players(app, 2)
+    match_id, match = tax_collection(app, cy, dan)
+    for _ in range(4):
+        clock.now += timedelta(seconds=1)
+        for player, tile in ((cy, 0), (dan, 1)):
+            app.submit_move(match_id, player, {"type": "peek", "tile": tile})
+            app.submit_move(match_id, player, {"type": "return"})
+    assert app.close_timed_phase(match_id, app.get_match(match_id).turn_clock["phase"])
+    match = app.get_match(match_id)
+    assert match.absent == () and match.turn_clock["seats"] == [0, 1]
+    assert match.turn_clock["deadline"] == clock.now + timedelta(seconds=3)
+
+
+def tax_collection(app, first, second):
+    """A Tumult Royale match of ``first`` and ``second`` (3 s a turn, to be claimed) at its first live
+    tax collection: (its id, the match)."""
+    match_id = app.create_match_once(first, "tumult-royale", 2, {"tax_seconds": 60, "ready_seconds": 600}, {},
+                                     True, True, None, turn_limit={"seconds": 3, "on_timeout": "claim"}).match.id
+    for player in (first, second):
+        app.join_match(match_id, player)
+    app.start_match(match_id, first)
+    players = {str(first.id): first, str(second.id): second}
+    match = app.get_match(match_id)
+    while match.state["phase"] != "tax":  # the first statues, then the ready step
+        seat = match.to_act().seats[0]
+        app.submit_move(match_id, players[match.players[seat]], match.engine.legal_actions(match.state, seat)[0])
+        match = app.get_match(match_id)
+    return match_id, match
