@@ -150,3 +150,27 @@ def test_a_last_event_id_past_the_log_is_refused_before_the_stream_starts(client
                                        "Last-Event-ID": str(motley.app.log_position())})
     assert current.status_code == 200
     current.close()
+
+
+def test_my_matches_leave_none_out_when_one_is_played_while_they_are_read(client, motley, monkeypatch):
+    """The pages were read by offset in the order of activity: a match moved between two page reads
+    jumped to the page already read and was left out of the list and of ``total``."""
+    monkeypatch.setattr("api.me.ACTIVE_PAGE", 2)
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    matches = [client.new_match("jest", 3, keys) for _ in range(5)]
+    motley.tasks.drain()
+    query, pages = motley.match_list.query, []
+
+    def query_then_play(**kwargs):
+        page = query(**kwargs)
+        pages.append(page)
+        if len(pages) == 1:  # after the first page: the oldest match is played, and listed as the newest
+            hand = client.get(f"/matches/{matches[0]}", key=keys[1]).body["observation"]["hand"]
+            client.post(f"/matches/{matches[0]}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                        key=keys[1])
+            motley.tasks.drain()
+        return page
+
+    monkeypatch.setattr(motley.match_list, "query", query_then_play)
+    every = client.get("/players/me/matches", key=keys[0]).body
+    assert len(pages) >= 3 and every["total"] == 5 and sorted(m["id"] for m in every["items"]) == sorted(matches)
