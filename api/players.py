@@ -101,4 +101,8 @@ class RatingHistory(MethodView):
         motley = container()
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         rating, history = rating_history(motley.league_view, game, str(player.id))
+        shown = sees_unlisted(str(player.id))
+        # An unlisted match's rating change is the player's, but its id is for its players and the auditor.
+        history = [{**{k: v for k, v in item.items() if k != "unlisted"},
+                    "match_id": item["match_id"] if shown or not item.get("unlisted") else None} for item in history]
         return {"player_id": str(player.id), "game": game, "rating": rating, "history": history}

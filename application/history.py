@@ -202,7 +202,9 @@ class History:
                 replay_step(fork, type(domain_event).__name__, step_data(domain_event))
                 collect(fork)
             fork.reopen(reserved)
-        if private:
+        if private or parent.invitation is not None:
+            # A fork of an unlisted match is unlisted too, as its rematch is: listed, it named its parent to
+            # anyone reading the match list, and with it the players of a match they kept to themselves.
             fork.make_unlisted(secrets.token_urlsafe(9))
         try:
             self.app._save_match(fork)

@@ -151,6 +151,9 @@ class LeagueProjection:
             "match_id": match_id,
             "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],
             "ranks": [match.result["ranks"][s] for s in seats],
+            # Kept out of what others read of a player's ratings (api/players.py): its id named a match
+            # its players kept to themselves.
+            "unlisted": getattr(match, "invitation", None) is not None,
             # A match nobody won (abandoned by every player: domain/match.resignation_result) teaches the
             # ratings nothing: as a draw it raised every player's rating.
             "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2 and bool(match.result.get("winners")),
@@ -183,7 +186,8 @@ class LeagueProjection:
                         played=data["played"] + 1, wins=data["wins"] + (place == 1))
             changes.put(Doc("rating", game, pid, pid, rating.ordinal, data))
             changes.put(Doc("history", game, f"{pid}/{_key(row['position'])}", pid, float(row["position"]), {
-                "match_id": row["match_id"], "position": row["position"], "at": row["at"], "place": place,
+                "match_id": row["match_id"], "unlisted": row.get("unlisted", False), "position": row["position"],
+                "at": row["at"], "place": place,
                 "mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal,
             }))
 

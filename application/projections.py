@@ -39,7 +39,7 @@ def match_row(match: Match) -> MatchRow:
         winners=[] if not match.result else match.result["winners"],
         created_at=match.created_on,
         updated_at=match.modified_on,
-        terms={"turn_limit": match.turn_limit, "rated": bool(match.rated) and not getattr(match, "imported", False),
+        terms={"turn_limit": match.turn_limit, "rated": match.counts_for_ratings,
                "versions_required": match.versions_required, "unlisted": match.invitation is not None},
     )
 

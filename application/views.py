@@ -142,7 +142,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "moves": match.moves,
         "reveal_at_end": match.reveal_at_end,
         # Whether its result counts for ratings (a player picks a match knowing it); an imported copy never does.
-        "rated": bool(getattr(match, "rated", True)) and not getattr(match, "imported", False),
+        "rated": match.counts_for_ratings,
         "chance": chance_view(match.chance, lens),
         "lineage": lineage_view(match, forks),
         "resigned": list(match.resigned),

@@ -303,6 +303,14 @@ class Match(Aggregate):
     def _resigned(self, seat: int) -> None:
         self.resigned = (*self.resigned, seat)
 
+    @property
+    def counts_for_ratings(self) -> bool:
+        """Whether its result is rated: created rated, not an imported copy, and two or more seats for
+        people (one person against computers teaches the ratings nothing: the view said rated all the
+        same)."""
+        rated, imported = getattr(self, "rated", True), getattr(self, "imported", False)  # stored before them
+        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2
+
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""
         self.check_open()

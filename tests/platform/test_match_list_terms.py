@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import sqlite3
 
 import psycopg
@@ -15,7 +16,7 @@ from api import create_app
 from infrastructure.composition import build
 from infrastructure.settings import Settings
 from tests.conftest import PG
-from tests.platform.client import ApiClient
+from tests.platform.client import ApiClient, play_randomly
 
 AUDITOR = "auditor-secret-for-the-list"
 
@@ -112,3 +113,40 @@ def test_the_postgres_list_table_gets_the_column_too(rng):
             container.close()
     finally:
         drop_schema(schema)
+
+
+def test_an_unlisted_match_is_not_named_by_its_fork_nor_by_a_rating_history(motley):
+    """A player's fork of an unlisted match was listed to everyone and named its parent; a player's
+    rating history showed the unlisted match's id to anyone (the lists and profiles hid it)."""
+    client = ApiClient(create_app(motley))
+    (ann_id, ann), (bob_id, bob), (_, cy) = (client.register(name) for name in ("ann", "bob", "cy"))
+    created = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann).body
+    match_id, code = created["id"], created["invitation_code"]
+    for key in (ann, bob, cy):
+        client.post(f"/matches/{match_id}/seats", {"invitation_code": code}, key=key)
+    client.post(f"/matches/{match_id}/start", key=ann)
+    play_randomly(client, match_id, [ann, bob, cy], random.Random(3), settle=motley.tasks.drain)
+    forked = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=bob)
+    assert forked.status == 201 and forked.body["unlisted"], forked.text
+    after = {"after": forked.headers["Motley-Position"], "limit": 100}
+    assert forked.body["id"] not in ids(client.get("/matches", query={**after, "order": "created"}))
+    assert forked.body["id"] in ids(client.get("/matches", query={**after, "order": "created"}, key=AUDITOR))
+    path = f"/players/{bob_id}/ratings/jest"
+    assert [h["match_id"] for h in client.get(path, query=after).body["history"]] == [None]  # anyone
+    assert [h["match_id"] for h in client.get(path, query=after, key=bob).body["history"]] == [match_id]
+    assert [h["match_id"] for h in client.get(path, query=after, key=AUDITOR).body["history"]] == [match_id]
+    assert [h["match_id"] for h in client.get(f"/players/{ann_id}/ratings/jest", key=bob).body["history"]] == [None]
+
+
+def test_a_match_of_one_person_against_computers_says_it_is_not_rated(motley):
+    """Ratings need two people at least: a match of one person against computers said rated all the same,
+    in its view and in the list's terms, and no rating ever moved."""
+    client = ApiClient(create_app(motley))
+    _, ann = client.register("ann")
+    alone = client.post("/matches", {"game": "jest", "seats": 3, "computers": {"1": "random", "2": "random"}},
+                        key=ann)
+    assert alone.status == 201 and alone.body["rated"] is False, alone.text
+    listed = client.get("/matches", query={"after": alone.headers["Motley-Position"], "order": "created"}).body
+    assert next(row for row in listed["items"] if row["id"] == alone.body["id"])["terms"]["rated"] is False
+    two = client.post("/matches", {"game": "jest", "seats": 3, "computers": {"2": "random"}}, key=ann).body
+    assert two["rated"] is True
