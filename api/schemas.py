@@ -238,7 +238,11 @@ class MatchListQuery(StrictSchema):
     offset = Count(load_default=0)
     order = fields.String(load_default="activity", validate=validate.OneOf(["activity", "created"]),
                           metadata={"description": "activity: newest activity first, paged by offset; created: "
-                                                   "newest created first, paged by a stable cursor (next_cursor)"})
+                                                   "newest listed first, paged by a stable cursor (next_cursor): "
+                                                   "matches are listed in the order their creations committed, "
+                                                   "a match's created_at in the list at least its own (later by "
+                                                   "a microsecond where another created at once committed "
+                                                   "first)"})
     cursor = Text(load_default=None, validate_also=[validate.Length(max=200)],
                   metadata={"description": "The next_cursor of the previous page (order=created): the pages "
                                            "never shift, however the list changes while it is read"})

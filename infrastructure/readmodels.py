@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import datetime
+from dataclasses import replace
+from datetime import datetime, timedelta
 from typing import Any, Sequence
 
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
@@ -39,6 +40,20 @@ def storable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [storable(v) for v in value]
     return value
+
+
+#: How much later than the latest listed match a match committed after it is listed (its own time was
+#: stamped earlier: ``_Shared._in_commit_order``).
+LISTED_AFTER = timedelta(microseconds=1)
+
+
+def _field(record: Any, name: str, index: int) -> Any:
+    """A column of a fetched record: psycopg's rows are dicts, SQLite's are read by position."""
+    return record[name] if isinstance(record, dict) else record[index]
+
+
+def _time(value: Any) -> Any:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
 
 
 class _Shared(MatchListView, TrackingRecorder):
@@ -74,6 +89,34 @@ class _Shared(MatchListView, TrackingRecorder):
 
     def _encode(self, value: Any) -> Any:
         return value
+
+    def _in_commit_order(self, curs: Any, table: str, rows: Sequence[MatchRow]) -> list[MatchRow]:
+        """``rows`` with the ``created_at`` the list orders them by: a listed match keeps the one it was
+        listed with; a new one is listed after every match already in the list. A match's own time is
+        stamped before its creation commits, and two created at once commit in either order: the later
+        committed, stamped earlier, fell behind a cursor already past its time, and a client paging the
+        list by ``order=created`` never saw it (the pages promise not to shift). The rows come in the
+        log's order (commit order) and one writer at a time, so the list's times are in that order too."""
+        if not rows:
+            return []
+        marks = ", ".join([self.placeholder] * len(rows))
+        curs.execute(f"SELECT match_id, created_at FROM {table} WHERE match_id IN ({marks})",
+                     [row.match_id for row in rows])
+        stored = {_field(r, "match_id", 0): _time(_field(r, "created_at", 1)) for r in curs.fetchall()}
+        curs.execute(f"SELECT max(created_at) AS latest FROM {table}")
+        record = curs.fetchone()
+        latest = _time(_field(record, "latest", 0)) if record is not None else None
+        ordered = []
+        for row in rows:
+            if row.match_id in stored:
+                row = replace(row, created_at=stored[row.match_id])
+            else:
+                if latest is not None and row.created_at <= latest:
+                    row = replace(row, created_at=latest + LISTED_AFTER)
+                latest = row.created_at
+                stored[row.match_id] = row.created_at
+            ordered.append(row)
+        return ordered
 
     def _row(self, record: Sequence) -> MatchRow:
         fields = {}
@@ -132,6 +175,9 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (updated_at DESC)").format(
                     Identifier(TABLE + "_updated"), schema, Identifier(TABLE)
                 ),
+                SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (created_at DESC)").format(
+                    Identifier(TABLE + "_created"), schema, Identifier(TABLE)
+                ),
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} USING gin (players jsonb_path_ops)").format(
                     Identifier(TABLE + "_players"), schema, Identifier(TABLE)
                 ),
@@ -160,6 +206,7 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
             current = (record["max"] if record else None) or 0
             if current != expected:
                 raise IntegrityError(f"read model moved from {expected} to {current}")
+            rows = self._in_commit_order(curs, self.qualified, rows)
             if rows:  # one round trip for the batch's rows (psycopg pipelines executemany), not one a row
                 curs.executemany(
                     f"INSERT INTO {self.qualified} ({columns}) VALUES ({marks}) "
@@ -196,6 +243,7 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
             "to_act TEXT NOT NULL, version INTEGER NOT NULL, moves INTEGER NOT NULL, "
             "winners TEXT NOT NULL, created_at TEXT NOT NULL, updated_at TEXT NOT NULL)",
             f"CREATE INDEX IF NOT EXISTS {TABLE}_updated ON {TABLE} (updated_at DESC)",
+            f"CREATE INDEX IF NOT EXISTS {TABLE}_created ON {TABLE} (created_at DESC)",
         ]
 
     def _encode(self, value: Any) -> Any:
@@ -225,7 +273,7 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
             current = self._max_tracking_id(tracking.application_name, curs) or 0
             if current != expected:
                 raise IntegrityError(f"read model moved from {expected} to {current}")
-            for row in rows:
+            for row in self._in_commit_order(curs, TABLE, rows):
                 curs.execute(f"INSERT OR REPLACE INTO {TABLE} ({columns}) VALUES ({marks})", self._values(row))
             self._insert_tracking(curs, tracking)
 

@@ -4,9 +4,16 @@ missed."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
+
 import pytest
+from eventsourcing.persistence import Tracking
 
 from api import create_app
+from application.ports import MatchRow
+from application.projections import match_row
+from domain.match import Match
 from tests.platform.client import ApiClient
 
 
@@ -36,3 +43,28 @@ def test_pages_by_cursor_neither_shift_nor_repeat(client, motley):
     assert refused.status == 422
     by_activity = client.get("/matches", query={"limit": 2}).body
     assert by_activity["next_cursor"] is None and by_activity["items"][0]["id"] == created[0]
+
+
+def test_a_match_committed_after_a_later_stamped_one_is_not_skipped_by_a_cursor(motley):
+    """Two matches created at once: each is stamped before it commits, and they commit in either order.
+    The list took the one stamped later first, a client paged past it, and the other (stamped earlier,
+    listed after) fell behind the cursor: no page ever showed it. It is listed after the first."""
+    view, name = motley.match_list, "cursor-test"
+    assert view.query(limit=1).rows == []  # an empty list: the rows below are the test's own
+    top = (datetime(2027, 1, 1, tzinfo=timezone.utc), "")
+
+    def listed(match_id: str, created_at: datetime) -> MatchRow:
+        made = match_row(Match(game="jest", rules_version="1.0.0", seats=3, options={}, bots={}, created_by=None))
+        return replace(made, match_id=match_id, created_at=created_at, updated_at=created_at)
+
+    later = listed("b-stamped-later", datetime(2026, 1, 1, 0, 0, 2, tzinfo=timezone.utc))
+    view.write([later], 0, Tracking(name, 1))
+    first = view.query(limit=1, after=top).rows
+    assert [r.match_id for r in first] == ["b-stamped-later"]
+    cursor = (first[0].created_at, first[0].match_id)
+    earlier = listed("a-stamped-earlier", later.created_at - timedelta(seconds=1))
+    view.write([earlier], 1, Tracking(name, 2))  # committed after: listed after
+    assert [r.match_id for r in view.query(limit=5, after=top).rows] == ["a-stamped-earlier", "b-stamped-later"]
+    assert view.query(limit=5, after=cursor).rows == []  # nothing fell behind the client's cursor
+    view.write([replace(earlier, status="active")], 2, Tracking(name, 3))  # a change keeps its place
+    assert [r.match_id for r in view.query(limit=5, after=top).rows] == ["a-stamped-earlier", "b-stamped-later"]
