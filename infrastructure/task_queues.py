@@ -45,6 +45,7 @@ class CeleryTaskQueue(TaskQueue):
     RETRY_AFTER = 1.0  # seconds without a send attempt after one failed
     PROJECT_WINDOW = 0.02  # seconds of saves one projection task serves (see _project_soon)
     OUTBOX = 10_000  # tasks kept while the broker is away (the oldest go first; the sweep has them)
+    ETA_HORIZON = 120.0  # seconds: a task due later is left to the sweep (see enqueue)
 
     def __init__(self, broker_url: str, queue: str = "motley"):
         from celery import Celery
@@ -73,6 +74,12 @@ class CeleryTaskQueue(TaskQueue):
     def enqueue(self, task: Task) -> None:
         if task.name == TASK_PROJECT and not task.args and task.eta is None:
             self._project_soon()
+            return
+        if task.eta is not None and (task.eta - datetime.now(timezone.utc)).total_seconds() > self.ETA_HORIZON:
+            # Not sent yet: the beat's sweep (every 30 s) sends it again once it is due within the horizon.
+            # A worker holds a task with an eta unacknowledged until then, and RabbitMQ closes a channel
+            # that holds one longer than its consumer_timeout (30 minutes by default): a match with a
+            # turn limit of an hour broke its worker's channel, and every sweep added another such task.
             return
         with self._lock:
             self._outbox.append(task)

@@ -155,3 +155,29 @@ def test_a_retry_that_finds_the_wait_pushed_on_arms_the_next_and_the_outbox_empt
             connection.default_channel.queue_delete(queue=computers_queue_name(queue_name))
     finally:
         queue.close()
+
+
+def test_a_task_due_far_ahead_is_left_to_the_sweep_not_held_by_a_worker():
+    """A timeout an hour ahead (a turn limit of an hour) was sent at once, with every save and every
+    sweep: a worker holds such a task unacknowledged until it is due, and RabbitMQ closes a channel that
+    holds one past its consumer_timeout (30 minutes). It is sent once it is due within the horizon."""
+    from datetime import datetime, timedelta, timezone
+
+    queue_name = f"motley-eta-{uuid.uuid4().hex[:8]}"
+    queue = CeleryTaskQueue(BROKER, queue_name)
+    now = datetime.now(timezone.utc)
+    try:
+        queue.enqueue(Task(TASK_TIMEOUT, ("far", "turn-9"), eta=now + timedelta(hours=1)))
+        queue.enqueue(Task(TASK_TIMEOUT, ("near", "turn-9"), eta=now + timedelta(seconds=60)))
+        assert queue.waiting == 0
+        with Connection(BROKER) as connection:
+            deadline = time.monotonic() + 10
+            while message_count(connection, queue_name) != 1:
+                assert time.monotonic() < deadline, "the near task did not arrive"
+                time.sleep(0.1)
+            time.sleep(0.5)
+            assert message_count(connection, queue_name) == 1  # the far one is not sent
+            connection.default_channel.queue_delete(queue=queue_name)
+            connection.default_channel.queue_delete(queue=computers_queue_name(queue_name))
+    finally:
+        queue.close()
