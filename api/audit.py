@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import (
@@ -18,6 +17,7 @@ from api.context import (
     service,
     stream_waits,
 )
+from api.schemas import Blueprint
 from application import errors
 from application.following import follow_events
 from application.history import History

@@ -7,9 +7,9 @@ from __future__ import annotations
 import inspect
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
+from api.schemas import Blueprint
 from application import errors
 from application import history as _history  # noqa: F401  (its refusal class joins the catalogue)
 

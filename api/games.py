@@ -7,10 +7,10 @@ from functools import cache
 from pathlib import Path
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import service
+from api.schemas import Blueprint
 from application import errors
 
 blp = Blueprint("games", __name__, url_prefix="/games", description="The games and their rules versions")

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from flask import Flask, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 from marshmallow import Schema, fields
 
 from api.context import container
 from api.problems import RETRY_AFTER_UNAVAILABLE
+from api.schemas import Blueprint
 from application import errors
 
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service")

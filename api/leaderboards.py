@@ -1,10 +1,10 @@
 """Leaderboards: the players of a game by their conservative rating (mu - 3 sigma)."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container
+from api.schemas import Blueprint
 from api.tournaments import fresh
 from application import errors
 from application.league import leaderboard

@@ -1,11 +1,11 @@
 """A match's whole life besides its moves (issue 13): leave a seat, cancel, resign, come back, claim, rematch."""
 
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import current_player, service
 from api.matches import caller_view, saved_answer, written
+from api.schemas import Blueprint
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
                 description="Leave a seat, cancel an open match, resign, play again")

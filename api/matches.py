@@ -7,7 +7,6 @@ from typing import Optional
 
 from flask import Response, current_app, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.audit import history, last_event_id, viewer, with_invitation
@@ -21,6 +20,7 @@ from api.context import (
     service,
     stream_waits,
 )
+from api.schemas import Blueprint
 from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow

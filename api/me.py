@@ -4,11 +4,11 @@ concerns it across all of them (application/inbox.py)."""
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from api.matches import FIRST_PAGE
+from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for

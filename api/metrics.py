@@ -34,9 +34,9 @@ from typing import Any, Optional
 
 from flask import Flask, Response, current_app, g, request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import health, request_log
+from api.schemas import Blueprint
 from infrastructure.task_queues import computers_queue_name
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -2,11 +2,11 @@
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import api_key, container, current_player, service
 from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER, sees_unlisted
+from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
 from application.league import player_league, rating_history

@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 from uuid import UUID
 
+import flask_smorest
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from webargs.flaskparser import FlaskParser
 
 from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
 
@@ -13,6 +15,20 @@ from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
 class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
+
+
+class StrictArgumentsParser(FlaskParser):
+    """webargs' parser, which lets each schema refuse unknown query parameters too: by default it
+    dropped them, and a typo (``?stauts=finished``, ``?versoin=12``) answered the unfiltered list or
+    the live match instead of saying what was wrong (422, as for an unknown field in a body)."""
+
+    DEFAULT_UNKNOWN_BY_LOCATION = {**FlaskParser.DEFAULT_UNKNOWN_BY_LOCATION, "query": None, "querystring": None}
+
+
+class Blueprint(flask_smorest.Blueprint):
+    """flask-smorest's blueprint with the strict parser: every module's routes are declared on it."""
+
+    ARGUMENTS_PARSER = StrictArgumentsParser()
 
 
 class StrictBoolean(fields.Boolean):

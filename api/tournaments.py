@@ -2,10 +2,10 @@
 
 from flask import request
 from flask.views import MethodView
-from flask_smorest import Blueprint
 
 from api import schemas
 from api.context import container, current_player, service
+from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
 from application.league import standings_rows, tournament_page

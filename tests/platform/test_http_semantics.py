@@ -95,3 +95,17 @@ def test_options_answers_204_with_the_allowed_methods(client):
     answer = client.http.options("/matches")
     assert answer.status_code == 204 and answer.get_data() == b"" and "Content-Type" not in answer.headers
     assert {"GET", "POST"} <= {m.strip() for m in answer.headers["Allow"].split(",")}
+
+
+def test_an_unknown_query_parameter_is_a_422_naming_it(client):
+    """A typo in a query (?stauts=, ?versoin=, ?offest=) was dropped without a word: the unfiltered list,
+    the live match or the first page was answered as if it had been asked for."""
+    _, ann = client.register("ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    for path, query in (("/matches", {"stauts": "finished"}), (f"/matches/{match_id}", {"versoin": "1"}),
+                        (f"/matches/{match_id}/events", {"offest": "1"}), ("/tournaments", {"page": "2"}),
+                        ("/players/me/matches", {"to_mvoe": "true"})):
+        refused = client.get(path, query=query, key=ann)
+        assert refused.status == 422, (path, refused.text)
+        assert list(refused.body["errors"]["query"]) == list(query), refused.body
+    assert client.get("/matches", query={"status": "finished"}).status == 200

@@ -128,9 +128,10 @@ def test_an_unlisted_match_is_not_named_by_its_fork_nor_by_a_rating_history(motl
     play_randomly(client, match_id, [ann, bob, cy], random.Random(3), settle=motley.tasks.drain)
     forked = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=bob)
     assert forked.status == 201 and forked.body["unlisted"], forked.text
-    after = {"after": forked.headers["Motley-Position"], "limit": 100}
-    assert forked.body["id"] not in ids(client.get("/matches", query={**after, "order": "created"}))
-    assert forked.body["id"] in ids(client.get("/matches", query={**after, "order": "created"}, key=AUDITOR))
+    after = {"after": forked.headers["Motley-Position"]}
+    listed = {**after, "order": "created", "limit": 100}
+    assert forked.body["id"] not in ids(client.get("/matches", query=listed))
+    assert forked.body["id"] in ids(client.get("/matches", query=listed, key=AUDITOR))
     path = f"/players/{bob_id}/ratings/jest"
     assert [h["match_id"] for h in client.get(path, query=after).body["history"]] == [None]  # anyone
     assert [h["match_id"] for h in client.get(path, query=after, key=bob).body["history"]] == [match_id]
