@@ -52,7 +52,12 @@ def cursor_key(cursor: str) -> tuple:
         # a 500, not the 422 of any other cursor no answer gave.
         if not isinstance(match_id, str) or CONTROL_CHARACTERS.search(match_id):
             raise ValueError("not a match id")
-        return datetime.fromisoformat(created), match_id
+        when = datetime.fromisoformat(created)
+        if when.tzinfo is None:
+            raise ValueError("a cursor's time is UTC")
+        # In UTC, as the list stores its times: SQLite compares them as text, and a time written with
+        # another offset compared wrong there (PostgreSQL compared it right).
+        return when.astimezone(timezone.utc), match_id
     except (ValueError, TypeError):
         raise InvalidRequest("cursor must be a next_cursor this list answered with") from None
 

@@ -68,3 +68,25 @@ def test_a_match_committed_after_a_later_stamped_one_is_not_skipped_by_a_cursor(
     assert view.query(limit=5, after=cursor).rows == []  # nothing fell behind the client's cursor
     view.write([replace(earlier, status="active")], 2, Tracking(name, 3))  # a change keeps its place
     assert [r.match_id for r in view.query(limit=5, after=top).rows] == ["a-stamped-earlier", "b-stamped-later"]
+
+
+def test_a_cursor_written_with_another_offset_pages_as_its_utc_time(client, motley):
+    """SQLite compares the list's times as text: a cursor whose time was written at +02:00 returned rows
+    PostgreSQL rightly left out. A cursor's time is read in UTC; one with no offset is refused."""
+    import base64
+    import json
+
+    _, ann = client.register("ann")
+    created = [client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"] for _ in range(3)]
+    motley.tasks.drain()
+    first = client.get("/matches", query={"order": "created", "limit": 1}).body
+    (when, match_id) = json.loads(base64.urlsafe_b64decode(first["next_cursor"] + "=="))
+    shifted = datetime.fromisoformat(when).astimezone(timezone(timedelta(hours=2))).isoformat()
+
+    def cursor(text: str) -> str:
+        return base64.urlsafe_b64encode(json.dumps([text, match_id]).encode()).decode().rstrip("=")
+
+    page = client.get("/matches", query={"order": "created", "limit": 5, "cursor": cursor(shifted)}).body
+    assert [m["id"] for m in page["items"]] == created[::-1][1:]
+    naive = datetime.fromisoformat(when).replace(tzinfo=None).isoformat()
+    assert client.get("/matches", query={"order": "created", "cursor": cursor(naive)}).status == 422
