@@ -287,9 +287,9 @@ def abandoned_earlier_form(result: dict) -> Optional[dict]:
     seats tied 1st (each counted a win), any that resigned below them (domain/match.resignation_result)."""
     if result.get("winners") or not result.get("absent"):
         return None
-    absent, resigned = result["absent"], result["resigned"]
+    absent = result["absent"]
     ranks = [1 if seat in absent else 1 + len(absent) for seat in range(len(result["ranks"]))]
-    return {**result, "ranks": ranks, "winners": list(absent), "absent": absent, "resigned": resigned}
+    return {**result, "ranks": ranks, "winners": list(absent)}
 
 
 def export_prefix(text: str) -> Callable[[Any, Any], Optional[tuple[bool, list]]]:

@@ -156,7 +156,7 @@ class LeagueProjection:
             "unlisted": getattr(match, "invitation", None) is not None,
             # A match nobody won (abandoned by every player: domain/match.resignation_result) teaches the
             # ratings nothing: as a draw it raised every player's rating.
-            "rated": bool(getattr(match, "rated", True)) and len(seats) >= 2 and bool(match.result.get("winners")),
+            "rated": match.counts_for_ratings and len(seats) >= 2 and bool(match.result.get("winners")),
             "at": at.isoformat(),
             "position": position,
         }
