@@ -453,14 +453,6 @@ class Motley(Application):
         # A resigned seat is played by the game's first computer level, or at random if it has none.
         level = match.bots.get(str(seat)) or next(iter(sorted(engine.bots())), None)
         legal = engine.legal_actions(match.state, seat)
-        # A computer never picks what its cooldown refuses (house rule 4.5's peeks): only what it may
-        # do now, or, if everything cools down, it is asked again once the first is allowed.
-        now = self.clock()
-        waits = [match.cooldown_left(seat, action, now) for action in legal]
-        if legal and min(waits) > 0:
-            self.tasks.enqueue(Task(TASK_BOT, (str(match.id), seat), eta=now + timedelta(seconds=min(waits))))
-            return False
-        legal = [action for action, wait in zip(legal, waits) if wait == 0]
         try:
             if level is None:
                 action = self.rng.choice(legal)
@@ -474,6 +466,15 @@ class Motley(Application):
         except Exception:  # a faulty computer opponent must not stall the match: it plays at random
             log.exception("computer %s at seat %s of match %s failed", level, seat, match.id)
             action = self.rng.choice(legal)
+        # A computer never makes a move its cooldown refuses (house rule 4.5's peeks): it waits until
+        # the move it chose is allowed and is asked again then. It chooses among all its legal moves,
+        # not only those allowed now: offered only what never cools down ("done"), it would end its
+        # tax collection at every peek that came within the cooldown of the last.
+        now = self.clock()
+        wait = match.cooldown_left(seat, action, now)
+        if wait > 0:
+            self.tasks.enqueue(Task(TASK_BOT, (str(match.id), seat), eta=now + timedelta(seconds=wait)))
+            return False
         try:
             self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match,
                        by_player=False)

@@ -102,3 +102,50 @@ def test_a_computer_never_trips_a_cooldown_and_waits_it_out_when_all_its_moves_c
         assert computer_moves >= 1
     finally:
         container.close()
+
+
+def test_a_computer_waits_out_a_peek_cooldown_rather_than_ending_its_tax_collection(settings):
+    """Tumult Royale's live tax collection (house rule 4.5): a peek cools down 600 ms, "done" never
+    does. A computer asked again within the cooldown used to be offered only "done", so it ended its
+    collection after one tile. It now chooses among all its moves and waits for the one it chose:
+    on a clock that moves 50 ms a call, the 'basic' computer keeps tiles as it would on the bare engine
+    (until about 20 units, or a 1-in-20 whim to stop). Three matches on fixed seeds, so the count
+    cannot miss by chance: with the old filter it keeps at most one tile a collection."""
+    import random
+    from datetime import datetime, timedelta, timezone
+
+    kept = 0
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    for match_seed in range(3):
+        container = build(settings, tasks=NoTaskQueue(), clock=lambda: now[0], rng=random.Random(match_seed))
+        try:
+            app = container.app
+            ann = app.authenticate(app.register_player("ann")[1])
+            match_id = app.create_match(ann, "tumult-royale", 2, {"tax_seconds": 600}, {1: "basic"})
+            app.join_match(match_id, ann)
+            app.start_match(match_id, ann)
+            for _ in range(200):  # on to the live collection, the computer to act
+                match = app.get_match(match_id)
+                turn = match.to_act()
+                if match.state["phase"] == "tax" and 1 in turn.seats:
+                    break
+                if turn.kind != "players":
+                    app.resolve_automatic_step(match_id)
+                elif 1 in turn.seats:
+                    app.play_computer_move(match_id, 1)
+                else:
+                    app.submit_move(match_id, ann, match.engine.legal_actions(match.state, 0)[0])
+            else:
+                raise AssertionError("no live tax collection with the computer to act")
+            for _ in range(200):  # the computer alone, asked again every 50 ms
+                match = app.get_match(match_id)
+                if not match.state["collecting"][1]:
+                    break
+                app.play_computer_move(match_id, 1)
+                now[0] += timedelta(milliseconds=50)
+            else:
+                raise AssertionError("the computer never ended its collection")
+            kept += len(app.get_match(match_id).state["castle"][1])
+        finally:
+            container.close()
+    assert kept > 3, kept
