@@ -6,6 +6,7 @@ import re
 from uuid import UUID
 
 import flask_smorest
+from flask import current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 from webargs.flaskparser import FlaskParser
 
@@ -29,6 +30,28 @@ class Blueprint(flask_smorest.Blueprint):
     """flask-smorest's blueprint with the strict parser: every module's routes are declared on it."""
 
     ARGUMENTS_PARSER = StrictArgumentsParser()
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.before_request(refuse_undeclared_query)
+
+
+def declares_query(view, method: str) -> bool:
+    """Whether the route's view for ``method`` declares query parameters (flask-smorest's ``_apidoc``)."""
+    handler = getattr(getattr(view, "view_class", None), method, view)
+    parameters = (getattr(handler, "_apidoc", None) or {}).get("arguments", {}).get("parameters", [])
+    return any(parameter.get("in") == "query" for parameter in parameters)
+
+
+def refuse_undeclared_query() -> None:
+    """A query parameter on a route that takes none is a 422, as the strict parser answers an unknown
+    one on a route that takes some: silently ignored, a typo (``/export?verison=3``) or a filter the
+    route does not have (``/games?name=jest``) answered as if it had been understood."""
+    if not request.args or request.endpoint is None:
+        return
+    method = "get" if request.method == "HEAD" else request.method.lower()
+    if not declares_query(current_app.view_functions.get(request.endpoint), method):
+        flask_smorest.abort(422, messages={"query": {name: ["Unknown field."] for name in request.args}})
 
 
 class StrictBoolean(fields.Boolean):

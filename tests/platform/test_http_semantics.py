@@ -109,3 +109,20 @@ def test_an_unknown_query_parameter_is_a_422_naming_it(client):
         assert refused.status == 422, (path, refused.text)
         assert list(refused.body["errors"]["query"]) == list(query), refused.body
     assert client.get("/matches", query={"status": "finished"}).status == 200
+
+
+def test_a_query_parameter_on_a_route_that_takes_none_is_a_422_too(client):
+    """Routes without query parameters ignored any: ``/export?verison=3`` answered the whole export,
+    ``/games?name=jest`` every game, while the routes that take some refused the same typo."""
+    _, ann = client.register("ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    for method, path, query in (("GET", "/games", {"name": "jest"}), ("GET", "/games/jest", {"x": "1"}),
+                                ("GET", f"/matches/{match_id}/export", {"verison": "3"}),
+                                ("GET", "/players/me", {"zzz": "1"}), ("GET", "/health", {"deep": "1"}),
+                                ("POST", f"/matches/{match_id}/start", {"force": "1"})):
+        before = client.get(f"/matches/{match_id}").body["version"]
+        refused = client.call(method, path, query=query, key=ann)
+        assert refused.status == 422, (path, refused.text)
+        assert refused.body["errors"]["query"] == {name: ["Unknown field."] for name in query}, refused.body
+        assert client.get(f"/matches/{match_id}").body["version"] == before  # nothing was done
+    assert client.get("/games").status == 200 and client.get("/health").status == 200
