@@ -129,6 +129,12 @@ def api_key(strict: bool = True) -> Optional[str]:
             # A credential sent in a form we do not read would otherwise make a spectator of its
             # sender without a word: say so (401), as for a wrong key.
             raise errors.Unauthenticated("send the API key as 'Authorization: Bearer <api key>'")
+        other = request.headers.get("X-API-Key")
+        if strict and other and other.strip() != credentials.strip():
+            # Two keys, one of them perhaps wrong or another player's: answering as the first would act
+            # for a caller the request does not name for sure, and leave a wrong key unsaid.
+            raise errors.Unauthenticated("two different API keys were sent (Authorization and X-API-Key): "
+                                         "send one")
         return credentials.strip()
     return request.headers.get("X-API-Key") or None
 

@@ -138,3 +138,19 @@ def test_a_read_sent_with_a_wrong_key_is_a_401_not_a_spectators_answer(client):
     for path in ("/health", "/metrics", "/games", "/games/jest"):
         assert client.http.get(path, headers={"Authorization": "Basic eDp5"}).status_code == 200, path
         assert client.http.get(path, headers={"Authorization": f"Bearer {key}x"}).status_code == 200, path
+
+
+def test_two_different_keys_in_one_request_are_a_401(client):
+    """A key in Authorization and another in X-API-Key (a junk one, or another player's): the second
+    was ignored, so a request that named two callers was answered, or played, as the first."""
+    _, ann = client.register("ann")
+    _, bob = client.register("bob")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    for other in ("junk", bob):
+        assert client.get("/players/me", key=ann, headers={"X-API-Key": other}).status == 401, other
+        refused = client.post(f"/matches/{match_id}/seats", {}, key=ann, headers={"X-API-Key": other})
+        assert refused.status == 401 and "send one" in refused.body["detail"], refused.body
+    match = client.get(f"/matches/{match_id}").body
+    assert match["version"] == 1 and [seat["player_id"] for seat in match["seats"]] == [None, None, None]
+    same = client.get("/players/me", key=ann, headers={"X-API-Key": ann})  # the same key twice is one caller
+    assert same.status == 200 and same.body["name"] == "ann"
