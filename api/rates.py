@@ -14,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
+from uuid import UUID
 
 from flask import Flask, Response, g, request
 from limits import RateLimitItem, parse
@@ -173,19 +174,33 @@ def copy_plays_itself(keeps_turn_limit: bool) -> bool:
     return plays_itself(original.num_seats, len(original.bots), turn_limit)
 
 
+def replays_a_creation(kind: str, player: Optional[str]) -> bool:
+    """A retried creation (the same Idempotency-Key as one made) creates nothing: counted, a client
+    retrying after a lost answer, the reason the key exists, was refused (429) its own first answer."""
+    request_key = request.headers.get("Idempotency-Key")
+    if not request_key:
+        return False
+    try:
+        scope = "" if player is None else str(UUID(player))
+    except ValueError:
+        return False  # no player's key: the view answers 401
+    return service().was_created(kind, scope, request_key)
+
+
 def kinds_of_request() -> list[tuple[str, str]]:
     """The (limit, counted party) pairs this request spends if it is answered."""
     kinds = []
     endpoint, method, player = request.endpoint, request.method, caller()
-    if method == "POST" and endpoint == "players.Players":
+    if method == "POST" and endpoint == "players.Players" and not replays_a_creation("player", None):
         kinds.append(("register", address()))
-    if method == "POST" and endpoint == "matches.Matches" and player:
+    if method == "POST" and endpoint == "matches.Matches" and player and not replays_a_creation("match", player):
         kinds.append(("create", player))
         body = request.get_json(silent=True)
         if isinstance(body, dict) and isinstance(body.get("seats"), int) and isinstance(body.get("computers"), dict):
             if plays_itself(body["seats"], len(body["computers"]), body.get("turn_limit")):
                 kinds.append(("computer_only", player))
-    if method == "POST" and endpoint in COPIES and player and not is_auditor_key(api_key(strict=False)):
+    if (method == "POST" and endpoint in COPIES and player and not is_auditor_key(api_key(strict=False))
+            and not (endpoint == "audit.Forks" and replays_a_creation("fork", player))):
         kinds.append(("create", player))
         if copy_plays_itself(COPIES[endpoint]):
             kinds.append(("computer_only", player))

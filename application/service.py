@@ -225,6 +225,12 @@ class Motley(Application):
     def games(self) -> dict:
         return available_engines()
 
+    def was_created(self, kind: str, scope: str, request_key: Optional[str]) -> bool:
+        """Whether a creation with this Idempotency-Key (``idempotent_id``) was made: its retry answers
+        the first and creates nothing."""
+        created_id = idempotent_id(kind, scope, request_key)
+        return created_id is not None and bool(list(self.events.get(created_id, limit=1)))
+
     def create_match(
         self, creator: Player, game: str, seats: int, options: dict, computers: dict[int, str],
         reveal_at_end: bool = True,

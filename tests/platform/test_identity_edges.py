@@ -154,3 +154,29 @@ def test_two_different_keys_in_one_request_are_a_401(client):
     assert match["version"] == 1 and [seat["player_id"] for seat in match["seats"]] == [None, None, None]
     same = client.get("/players/me", key=ann, headers={"X-API-Key": ann})  # the same key twice is one caller
     assert same.status == 200 and same.body["name"] == "ann"
+
+
+def test_a_retried_creation_spends_no_creation_budget(motley):
+    """A retry with the Idempotency-Key of a creation made creates nothing, so it counts for nothing:
+    counted, the third retry of one creation under ``create=2/minute`` was a 429, and the client that
+    retried after a lost answer (what the key is for) could not learn the id of its own match."""
+    motley.settings = replace(motley.settings, rate_limits="register=2/minute,create=2/minute")
+    client = ApiClient(create_app(motley))
+    once = {"Idempotency-Key": "ann-1"}
+    first = client.call("POST", "/players", {"name": "ann"}, headers=once)
+    assert first.status == 201
+    for _ in range(3):
+        again = client.call("POST", "/players", {"name": "ann"}, headers=once)
+        assert again.status == 201 and again.body["id"] == first.body["id"], again.text
+    ann = first.body["api_key"]
+    created = client.call("POST", "/matches", {"game": "jest", "seats": 3}, key=ann, headers={"Idempotency-Key": "m-1"})
+    for _ in range(3):
+        again = client.call("POST", "/matches", {"game": "jest", "seats": 3}, key=ann,
+                            headers={"Idempotency-Key": "m-1"})
+        assert again.status == 201 and again.body["id"] == created.body["id"], again.text
+        assert again.headers["Idempotent-Replayed"] == "true"
+    # The budgets are still counted for what is created: one more of each, then 429s.
+    assert client.post("/players", {"name": "bob"}).status == 201
+    assert client.post("/players", {"name": "cid"}).status == 429
+    assert client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
+    assert client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 429
