@@ -305,11 +305,13 @@ class Match(Aggregate):
 
     @property
     def counts_for_ratings(self) -> bool:
-        """Whether its result is rated: created rated, not an imported copy, and two or more seats for
+        """Whether its result is rated: created rated, not an imported copy, two or more seats for
         people (one person against computers teaches the ratings nothing: the view said rated all the
-        same)."""
+        same), and, once it is over, won by somebody (a match abandoned by all, ``resignation_result``,
+        teaches nothing either: as a draw it raised every player's rating)."""
         rated, imported = getattr(self, "rated", True), getattr(self, "imported", False)  # stored before them
-        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2
+        nobody_won = self.result is not None and not self.result.get("winners")
+        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_won
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""

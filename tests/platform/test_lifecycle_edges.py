@@ -49,6 +49,11 @@ def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(cl
     profile = client.get(f"/players/{match.players[0]}").body
     assert [(s["game"], s["played"], s["wins"]) for s in profile["statistics"]] == [("jest", 1, 0)]
     assert profile["ratings"] == []
+    # And its view and its row in the list say so: they said rated while the league left it out.
+    assert client.get(f"/matches/{match.id}").body["rated"] is False
+    container.projection.run()
+    row = client.get("/matches", query={"player": match.players[0], "status": "finished"}).body["items"][0]
+    assert row["id"] == str(match.id) and row["terms"]["rated"] is False
     # One person and two computers: the person's time runs out, the computers (present) rank first.
     alone = seat_players(app, 1)
     with_computers = claim_match(app, alone, {1: "random", 2: "random"})
