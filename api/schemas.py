@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from uuid import UUID
 
 import flask_smorest
@@ -10,7 +11,7 @@ from flask import current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 from webargs.flaskparser import FlaskParser
 
-from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
+from application.history import BLANK_GLYPHS, CONTROL_CHARACTERS, SEAT_KEY, name_problem
 
 
 class StrictSchema(Schema):
@@ -99,6 +100,40 @@ def display_name(value: str) -> None:
         raise ValidationError(problem)
 
 
+#: Characters that draw nothing and are no part of writing a name: format characters (a zero-width
+#: space, a byte-order mark, a word joiner, tag characters) other than the zero-width (non-)joiners that
+#: some scripts and emoji need, the combining grapheme joiner, and the blank letters. Inside a name they
+#: make "ann" and "ann\u200b" two names that look one.
+KEEPS_JOINERS = frozenset("\u200c\u200d")
+
+
+def invisible(character: str) -> bool:
+    return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
+        or character == "\u034f" or character in BLANK_GLYPHS
+
+
+def no_invisible_characters(value: str) -> None:
+    if any(invisible(character) for character in value):
+        raise ValidationError("A name must not hold characters that show nothing (a zero-width space, say).")
+
+
+class DisplayName(fields.String):
+    """A name other players see, as they will see it: without the spaces around it, and in Unicode's
+    composed form (NFC), so that an "é" typed as one character or as "e" and its accent is one name."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        text = super()._deserialize(value, attr, data, **kwargs)
+        return unicodedata.normalize("NFC", text.strip())
+
+
+def Name(max_length: int, **kwargs):
+    """A player's or a tournament's name: free of control and invisible characters, 1 to
+    ``max_length`` characters once trimmed, something visible, in the order it is written."""
+    return DisplayName(validate=[no_control_characters, no_invisible_characters,
+                                 validate.Length(min=1, max=max_length), display_name],
+                       metadata={"pattern": NO_CONTROL_CHARACTERS_PATTERN}, **kwargs)
+
+
 def Text(validate_also=(), **kwargs):
     """A string free of control characters."""
     metadata = {"pattern": NO_CONTROL_CHARACTERS_PATTERN, **kwargs.pop("metadata", {})}
@@ -147,7 +182,7 @@ def Count(**kwargs):
 
 # -- players ---------------------------------------------------------------------------------------
 class RegisterPlayer(StrictSchema):
-    name = Text(required=True, validate_also=[validate.Length(min=1, max=40), display_name])
+    name = Name(40, required=True)
 
 
 class PlayerOut(Schema):
@@ -498,7 +533,7 @@ AFTER = dict(load_default=None, metadata={"description": "Wait (up to 5 s) until
 
 class CreateTournament(StrictSchema):
     game = fields.String(required=True)
-    name = Text(required=True, validate_also=[validate.Length(min=1, max=80), display_name])
+    name = Name(80, required=True)
     format = fields.String(load_default="swiss", validate=validate.OneOf(["swiss", "round-robin"]))
     rounds = Int(required=True, validate=validate.Range(min=1, max=20))
     table_size = Int(load_default=None, validate=validate.Range(min=1, max=12),

@@ -94,6 +94,28 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
     assert client.post("/tournaments", tournament, key=key).status == 422
 
 
+@pytest.mark.parametrize("name", ["ann\u200b", "\ufeffann", "a\U000e0041nn", "an\u2060n", "a\u034fnn", "ann\u3164"])
+def test_a_name_that_would_look_like_another_is_refused(client, name):
+    """Visible letters with something that shows nothing among them ("ann" and a zero-width space, a
+    byte-order mark, a tag character, a word joiner, a blank letter): another name that looks like "ann"."""
+    refused = client.post("/players", {"name": name})
+    assert refused.status == 422 and "show nothing" in refused.body["errors"]["json"]["name"][0], refused.body
+    _, key = client.register("Zoë")
+    tournament = {"game": "jest", "name": name, "format": "swiss", "rounds": 1, "table_size": 3, "points": [3, 1, 0]}
+    assert client.post("/tournaments", tournament, key=key).status == 422
+
+
+def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
+    """The spaces around a name and the form of its accents are not part of it: " ann " is "ann", and an
+    "é" written as "e" and a combining accent is the one character. The joiners that emoji and some
+    scripts need stay."""
+    assert client.post("/players", {"name": "  ann "}).body["name"] == "ann"
+    assert client.post("/players", {"name": "Zoe\u0308"}).body["name"] == "Zo\u00eb"
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
+    assert client.post("/players", {"name": family}).body["name"] == family
+    assert client.post("/players", {"name": " " * 3}).status == 422
+
+
 def test_the_rate_limits_fail_open_while_their_counter_store_is_away(motley):
     """MOTLEY_RATE_LIMIT_STORAGE names a Redis nobody answers at: every keyed request and every write
     was a 500 (and /ready said ready). The limits go uncounted meanwhile; the service answers."""
