@@ -123,7 +123,13 @@ class DisplayName(fields.String):
 
     def _deserialize(self, value, attr, data, **kwargs):
         text = super()._deserialize(value, attr, data, **kwargs)
-        return unicodedata.normalize("NFC", text.strip())
+        # Only spaces are trimmed: a control character at either end (a tab, U+0085) is still refused.
+        start, end = 0, len(text)
+        while start < end and unicodedata.category(text[start]) == "Zs":
+            start += 1
+        while end > start and unicodedata.category(text[end - 1]) == "Zs":
+            end -= 1
+        return unicodedata.normalize("NFC", text[start:end])
 
 
 def Name(max_length: int, **kwargs):
