@@ -31,6 +31,10 @@ from api import (
     web,
 )
 
+#: app.config key: how many proxies in front of the app are trusted (``MOTLEY_TRUSTED_PROXIES``). The
+#: server reads it (api/server.make_server): waitress must then pass X-Forwarded-* on to ProxyFix below.
+TRUSTED_PROXIES = "MOTLEY_TRUSTED_PROXIES"
+
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
 DOCS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Motley API</title>
@@ -84,6 +88,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"))
     headers.register(app)
     proxies = int(getattr(settings, "trusted_proxies", 0) or 0)
+    app.config[TRUSTED_PROXIES] = proxies
     if proxies:  # the client's address (and scheme and host) as the trusted proxies forwarded them
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
 

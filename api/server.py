@@ -6,21 +6,45 @@ thread and even ``GET /games`` stalled. Here waitress hands each request to one 
 has been read: the long-lived ones to a pool of ``stream_threads`` (idle threads cost little: a stream
 sleeps on the log watcher, application/log_watcher.py), everything else to the ``threads`` that no
 stream can take. api/rates.py still caps each client at a few long-lived requests at once.
+
+What waitress refuses on its own (a body past the largest the app reads, headers too large, a request
+it cannot parse, an application that failed before answering) is a problem document too
+(``ProblemErrorTask``), as every refusal of the app is (api/problems.py).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import parse_qs
 
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
-from waitress.task import ThreadedTaskDispatcher
+from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
+from api import TRUSTED_PROXIES
+from api.audit import IMPORT_MAX_BYTES
+from api.problems import PROBLEM_JSON
 from api.rates import STREAM_SLOTS
+from application import errors
 
 #: Threads for streams and waiting reads, beside the request threads.
 STREAM_THREADS = 600
+#: Threads of the long-lived pool beyond its slots (api/rates.py STREAM_SLOTS): the app answers a stream
+#: past the slots 503 (Retry-After), but only once a thread of this pool runs it. With exactly as many
+#: threads as slots, every slot taken meant every thread taken: the next stream waited in waitress's
+#: queue, unanswered, until one ended (up to a day), and the 503 was never sent. The spare threads run
+#: those refusals (a few milliseconds each), and cover the moment a finished stream has given its slot
+#: back but not yet its thread.
+SPARE_STREAM_THREADS = 4
+
+#: The problem types of waitress's own refusals that the service also answers with (the rest are
+#: RFC 9457's ``about:blank``, titled with the status's reason phrase): by status, (slug, title).
+WAITRESS_PROBLEMS = {
+    400: (errors.BadRequest.slug, errors.BadRequest.title),
+    413: (errors.TooLarge.slug, errors.TooLarge.title),
+    500: ("internal", "Internal server error"),  # as api/problems.internal_error answers
+}
 
 
 def is_long_lived(path: str, method: str, query: str) -> bool:
@@ -38,7 +62,7 @@ class SplitDispatcher(ThreadedTaskDispatcher):
         super().__init__()
         self.set_thread_count(threads)
         self.long_lived = ThreadedTaskDispatcher()
-        self.long_lived.set_thread_count(stream_threads)
+        self.long_lived.set_thread_count(stream_threads + SPARE_STREAM_THREADS)
 
     def add_task(self, task: Any) -> None:
         # The task is waitress's channel; its first request is the one it will serve now.
@@ -58,6 +82,38 @@ class SplitDispatcher(ThreadedTaskDispatcher):
         return super().shutdown(cancel_pending, timeout)
 
 
+def waitress_problem(error: Any, path: Any = None) -> dict:
+    """The problem document for one of waitress's own refusals (``waitress.utilities.Error``)."""
+    status = int(error.code)
+    known = WAITRESS_PROBLEMS.get(status)
+    detail = str(error.body or error.reason)
+    if status == 413:  # waitress names its limit, which is one past the largest body read
+        detail = f"the request body is larger than {IMPORT_MAX_BYTES} bytes, the most this server reads"
+    problem = {
+        "type": f"urn:motley:problem:{known[0]}" if known else "about:blank",
+        "title": known[1] if known else str(error.reason),
+        "status": status,
+        "detail": detail,
+    }
+    if isinstance(path, str) and path:
+        problem["instance"] = path
+    return problem
+
+
+class ProblemErrorTask(ErrorTask):
+    """waitress's error answer (its status, and the connection closed after it), as a problem document
+    instead of text/plain."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        body = json.dumps(waitress_problem(error, getattr(self.request, "path", None))).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", PROBLEM_JSON))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
 class InlineFlushChannel(HTTPChannel):
     """waitress's channel, which the main loop leaves alone while a task thread is writing to it.
 
@@ -67,7 +123,11 @@ class InlineFlushChannel(HTTPChannel):
     loop woken by anything else in that moment polls the socket as writable, fails to take the lock,
     and polls again: under load (one stream push for every seat on every move, and the GIL making the
     writer wait for its turn) this loop took ~17 spins a move and 13 % of the server's CPU (issue 16).
+
+    Its error answers are problem documents (``ProblemErrorTask``).
     """
+
+    error_task_class = ProblemErrorTask
 
     def writable(self) -> bool:
         if self.requests and not (self.will_close or self.close_when_flushed):
@@ -89,10 +149,20 @@ class InlineFlushChannel(HTTPChannel):
 
 def make_server(app: Any, host: str, port: int, threads: int = 8, stream_threads: int = STREAM_THREADS) -> Any:
     """A waitress server for ``app`` (call ``.run()``), its long-lived requests on their own threads."""
-    if hasattr(app, "config"):  # a Flask app: more long-lived requests than threads for them are a 503 (api/rates.py)
-        app.config[STREAM_SLOTS] = stream_threads
+    config = getattr(app, "config", None)
+    if config is not None:  # a Flask app: more long-lived requests than threads for them are a 503 (api/rates.py)
+        config[STREAM_SLOTS] = stream_threads
+    # Behind trusted proxies the app reads the client's address from X-Forwarded-For (werkzeug's ProxyFix,
+    # api/__init__.py): waitress must pass the X-Forwarded-* headers on instead of removing them, as it
+    # does by default. Without trusted proxies it still removes them, and ProxyFix is not installed.
+    proxies = int(config.get(TRUSTED_PROXIES, 0) or 0) if config is not None else 0
     server = create_server(app, host=host, port=port, threads=threads,
                          _dispatcher=SplitDispatcher(threads, stream_threads),
+                         clear_untrusted_proxy_headers=not proxies,
+                         # Refuse (413) a body past the largest the app reads (an import) as soon as its
+                         # Content-Length is read, instead of spooling up to waitress's 1 GiB first.
+                         # waitress refuses a body of max_request_body_size bytes or more: one past it.
+                         max_request_body_size=IMPORT_MAX_BYTES + 1,
                          # More connections than waitress's default 100: each open stream is one.
                          connection_limit=max(100, stream_threads + 4 * threads),
                          # Keep reading a connection while its request runs, so that a client that
