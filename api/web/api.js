@@ -14,6 +14,18 @@ export const identity = {
     localStorage.removeItem(KEY);
     localStorage.removeItem(PLAYER);
   },
+  // Another tab of this browser signed out, registered or signed in (the storage is shared): then(),
+  // so that this tab shows and acts as the identity it now holds.
+  // The key and the player are written one after the other, each with its own event: then() runs once
+  // both have landed.
+  onChange(then) {
+    let settle = null;
+    window.addEventListener("storage", (event) => {
+      if (event.key !== null && event.key !== KEY && event.key !== PLAYER) return;
+      clearTimeout(settle);
+      settle = setTimeout(then, 50);
+    });
+  },
 };
 
 // A refusal: the problem document's detail is what a person reads.
@@ -28,16 +40,16 @@ function uuid() {
   return crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random().toString(16).slice(2)}`;
 }
 
-function headersFor(anonymous) {
+// `key`: the key a view was opened with (a table's moves): sent as it is, whatever another tab stored since.
+function headersFor(anonymous, key = identity.key()) {
   const headers = { Accept: "application/json" };
-  const key = identity.key();
   if (key && !anonymous) headers.Authorization = `Bearer ${key}`;
   return headers;
 }
 
-// call("POST", "/matches", body, {anonymous}) -> the answer's JSON, or throws a Problem.
-export async function call(method, path, body, { anonymous = false } = {}) {
-  const headers = headersFor(anonymous);
+// call("POST", "/matches", body, {anonymous, key}) -> the answer's JSON, or throws a Problem.
+export async function call(method, path, body, { anonymous = false, key } = {}) {
+  const headers = headersFor(anonymous, key === undefined ? identity.key() : key);
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method === "POST") headers["Idempotency-Key"] = uuid(); // a retried click is never applied twice
   const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -50,7 +62,7 @@ export async function call(method, path, body, { anonymous = false } = {}) {
   }
   // A key the server no longer takes (revoked, or another server's): sign out, and the page reads on
   // as a spectator instead of showing the refusal on every read.
-  if (answer.status === 401 && headers.Authorization) identity.forget();
+  if (answer.status === 401 && headers.Authorization && headers.Authorization === `Bearer ${identity.key()}`) identity.forget();
   if (!answer.ok) throw new Problem(data || { status: answer.status, title: answer.statusText });
   return data;
 }
@@ -64,7 +76,7 @@ export const post = (path, body, options) => call("POST", path, body === undefin
 // onState("live") once the stream is answered; onState("paused", {retryAfter}) when it is refused (429:
 // the client holds its 4 streams or waiting reads already; 503 or another 5xx: the server keeps no slot
 // now) or breaks: it is tried again by itself, and the caller reads what it needs meanwhile.
-export function follow(path, onEvent, { anonymous = false, onError = () => {}, onState = () => {} } = {}) {
+export function follow(path, onEvent, { anonymous = false, key, onError = () => {}, onState = () => {} } = {}) {
   const control = new AbortController();
   let lastId = null;
   let stopped = false;
@@ -74,7 +86,7 @@ export function follow(path, onEvent, { anonymous = false, onError = () => {}, o
   };
   (async () => {
     while (!stopped) {
-      const headers = { ...headersFor(anonymous), Accept: "text/event-stream" };
+      const headers = { ...headersFor(anonymous, key === undefined ? identity.key() : key), Accept: "text/event-stream" };
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
       try {
         const answer = await fetch(path, { headers, signal: control.signal });

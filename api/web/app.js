@@ -4,7 +4,8 @@
 // back, and a tournament is read again while it waits for its start or for a round's pairing.
 import { Problem, follow, get, identity, post } from "./api.js";
 import {
-  actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, seatName, tickDeadlines,
+  actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
+  seatName, tickDeadlines,
 } from "./render.js";
 
 const view = document.getElementById("view");
@@ -62,13 +63,16 @@ async function games() {
 const titleOf = (name) => (gamesCache || []).find((game) => game.name === name)?.title || name;
 
 // -- who am I ------------------------------------------------------------------------------------
+// The API key is the account (shown once by the API, stored hashed): this browser holds the only copy, so
+// the header shows it on demand, signing out asks first and names it, and a key kept elsewhere signs in.
 function renderMe() {
   const slot = document.getElementById("me");
   const player = identity.player();
-  if (player) {
-    fill(slot, 
+  if (player && identity.key()) {
+    fill(slot,
       h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, player.name)),
-      h("button", { class: "small", onclick: () => { identity.forget(); renderMe(); route(); } }, "sign out"),
+      keyReveal(identity.key()),
+      h("button", { class: "small", id: "sign-out", onclick: () => signOut(player) }, "sign out"),
     );
     return;
   }
@@ -79,13 +83,56 @@ function renderMe() {
     const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }));
     if (registered) { identity.remember(registered); renderMe(); route(); }
   } }, name, h("button", { type: "submit" }, "Register"), error);
-  fill(slot, form);
+  fill(slot, form, signInForm());
+}
+
+function keyReveal(key) {
+  const code = h("code", { id: "api-key" }, key);
+  const copy = h("button", { class: "small", type: "button", id: "copy-key", onclick: async () => {
+    try {
+      await navigator.clipboard.writeText(key);
+      copy.textContent = "copied";
+    } catch {
+      // no clipboard here (a page served over plain http elsewhere than localhost): select it to copy by hand
+      getSelection().selectAllChildren(code);
+    }
+  } }, "copy");
+  return h("details", { class: "your-key", id: "your-key" }, h("summary", {}, "your key"),
+    h("div", { class: "key-box" }, "Keep it to sign in again (another browser, or after signing out): ", code, " ", copy));
+}
+
+function signOut(player) {
+  const key = identity.key();
+  if (!confirm(`Sign out ${player.name}? This browser forgets the key. Without it the account is lost `
+    + `(its ratings, running matches and tournament entries). Keep it to sign in again:\n\n${key}`)) return;
+  identity.forget();
+  renderMe();
+  route();
+}
+
+// Sign in with a key kept from before: checked with GET /players/me before it is stored.
+function signInForm() {
+  const key = h("input", { id: "sign-in-key", type: "password", autocomplete: "off", placeholder: "API key", "aria-label": "your API key", required: true });
+  const error = h("span", { id: "sign-in-error" });
+  const form = h("form", { id: "sign-in", onsubmit: async (event) => {
+    event.preventDefault();
+    const typed = key.value.trim();
+    const me = await attempt(error, async () => {
+      try {
+        return await get("/players/me", { key: typed });
+      } catch (refusal) {
+        throw refusal instanceof Problem && refusal.problem.status === 401 ? new Error(`That key was refused: ${refusal.message}`) : refusal;
+      }
+    });
+    if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); renderMe(); route(); }
+  } }, key, h("button", { type: "submit" }, "Sign in"), error);
+  return h("details", { class: "sign-in", id: "sign-in-box" }, h("summary", {}, "sign in with a key"), form);
 }
 
 // -- lobby ---------------------------------------------------------------------------------------
-async function lobby() {
-  const show = screen();
-  const all = await games();
+const LOBBY_READ_SECONDS = 10; // the lobby's lists are read again this often while the page is shown
+
+async function lobbyLists() {
   // The lists leave private (unlisted) matches out, except a player's own asked for as theirs: a signed-in
   // person's open matches, private ones included, are listed first, and not again among the others.
   const me = identity.key() ? identity.player() : null;
@@ -93,27 +140,85 @@ async function lobby() {
     ...["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)),
     me ? get(`/matches?status=open&player=${encodeURIComponent(me.id)}&limit=20`) : null]);
   const mineIds = new Set((mine ? mine.items : []).map((match) => match.id));
-  show(
-    h("h1", {}, "Lobby"),
-    identity.player() ? [createForm(all), joinForm()] : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+  return [
     mine && mine.items.length ? h("section", { id: "my-open" }, h("h2", {}, "Your open matches"), matchTable(mine.items, "open")) : null,
     h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items.filter((match) => !mineIds.has(match.id)), "open")),
     h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items, "active")),
     h("section", {}, h("h2", {}, "Finished matches"), matchTable(finished.items, "finished")),
+  ];
+}
+
+async function lobby() {
+  const show = screen();
+  const all = await games();
+  const lists = h("div", { id: "lobby-lists" }, await lobbyLists());
+  show(
+    h("h1", {}, "Lobby"),
+    identity.player() ? [createForm(all), joinForm()] : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+    lists,
     h("section", {}, h("h2", {}, "Games"), h("div", { class: "games" }, all.map((game) =>
       h("article", { class: "game" }, h("h3", {}, game.title),
         h("p", {}, game.summary),
         h("p", { class: "muted" }, `${game.min_players}–${game.max_players} players · rules ${game.rules_version}`),
         h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
   );
+  if (show.live()) keepFresh(lists);
 }
 
-function optionInput(name, schema) {
-  if (schema.type === "boolean") return h("input", { type: "checkbox", name, checked: schema.default === true });
-  if (schema.enum) return h("select", { name }, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
+// Others open, start and finish matches meanwhile: the lists (only they: a form being filled stays) are
+// read again every few seconds while the page is shown, and at once when it is shown or focused again.
+function keepFresh(lists) {
+  let reading = false;
+  const read = async () => {
+    if (reading || document.visibilityState !== "visible") return;
+    reading = true;
+    try {
+      const fresh = await lobbyLists();
+      // A button being pressed (join) or a link focused in the lists is not pulled away mid-press.
+      if (!lists.contains(document.activeElement)) fill(lists, fresh);
+    } catch {
+      // the next read tries again
+    } finally {
+      reading = false;
+    }
+  };
+  const timer = setInterval(read, LOBBY_READ_SECONDS * 1000);
+  const onShown = () => { if (document.visibilityState === "visible") read(); };
+  window.addEventListener("focus", read);
+  document.addEventListener("visibilitychange", onShown);
+  leaving.push(() => { clearInterval(timer); window.removeEventListener("focus", read); document.removeEventListener("visibilitychange", onShown); });
+}
+
+// A game option's field; `help`: the id of its visible description. A "number" takes fractions (step any),
+// an "integer" whole numbers.
+function optionInput(name, schema, help) {
+  const described = help ? { "aria-describedby": help } : {};
+  if (schema.type === "boolean") return h("input", { type: "checkbox", name, checked: schema.default === true, ...described });
+  if (schema.enum) return h("select", { name, ...described }, schema.enum.map((v) => h("option", { value: v, selected: v === schema.default }, v)));
   if (schema.type === "integer" || schema.type === "number")
-    return h("input", { type: "number", name, value: schema.default ?? "", min: schema.minimum, max: schema.maximum });
-  return h("input", { name, value: schema.default ?? "" });
+    return h("input", { type: "number", name, value: schema.default ?? "", min: schema.minimum, max: schema.maximum,
+      step: schema.type === "number" ? "any" : 1, placeholder: schema.default === undefined ? "default" : null, ...described });
+  return h("input", { name, value: schema.default ?? "", ...described });
+}
+
+// An option with its description shown (a tooltip is out of reach on a phone or from the keyboard).
+function optionField(name, schema) {
+  const help = schema.description ? `option-help-${name}` : null;
+  return h("label", { class: "option" }, `${name.replace(/_/g, " ")} `, optionInput(name, schema, help),
+    help ? h("small", { class: "option-help", id: help }, schema.description) : null);
+}
+
+// The options as the form holds them: an emptied number or text field is left out, so the server applies
+// its default (Number("") would send 0, which the option may refuse).
+function chosenOptions(box, properties) {
+  const options = {};
+  for (const input of box.querySelectorAll("[name]")) {
+    const schema = properties[input.name];
+    if (schema.type === "boolean") options[input.name] = input.checked;
+    else if (input.value.trim() === "") continue;
+    else options[input.name] = schema.type === "integer" || schema.type === "number" ? Number(input.value) : input.value;
+  }
+  return options;
 }
 
 function createForm(all) {
@@ -141,8 +246,7 @@ function createForm(all) {
     fill(seatsBox); // another game: its own levels, nothing chosen yet
     Object.assign(seatsInput, { min: game.min_players, max: game.max_players, value: game.min_players });
     const properties = game.options_schema.properties || {};
-    fill(optionsBox, ...Object.entries(properties).map(([name, schema]) =>
-      h("label", { title: schema.description || "" }, `${name.replace(/_/g, " ")} `, optionInput(name, schema))));
+    fill(optionsBox, ...Object.entries(properties).map(([name, schema]) => optionField(name, schema)));
     drawSeats();
   };
   gameSelect.addEventListener("change", drawGame);
@@ -151,12 +255,7 @@ function createForm(all) {
   const submit = async (event) => {
     event.preventDefault();
     const game = current();
-    const options = {};
-    for (const input of optionsBox.querySelectorAll("[name]")) {
-      const schema = game.options_schema.properties[input.name];
-      options[input.name] = schema.type === "boolean" ? input.checked
-        : schema.type === "integer" || schema.type === "number" ? Number(input.value) : input.value;
-    }
+    const options = chosenOptions(optionsBox, game.options_schema.properties || {});
     const computers = {};
     for (const select of seatsBox.querySelectorAll("select.computer")) if (select.value) computers[select.dataset.seat] = select.value;
     await attempt(error, async () => {
@@ -237,8 +336,8 @@ function seatsText(seats) {
 
 function matchTable(items, status) {
   if (!items.length) return h("p", { class: "muted" }, "none");
-  return h("table", { class: "grid matches" },
-    h("thead", {}, h("tr", {}, ["game", "seats", "version", ""].map((t) => h("th", {}, t)))),
+  return scrolling(h("table", { class: "grid matches" },
+    h("thead", {}, h("tr", {}, ["game", "seats", "version"].map((t) => h("th", {}, t)), quietHeader("actions"))),
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
       h("td", {}, titleOf(match.game)), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
       h("td", { class: "row-actions" },
@@ -251,7 +350,7 @@ function matchTable(items, status) {
           } }, "join") : null,
         h("a", { href: `#/match/${match.id}` }, status === "finished" ? "table" : "open"), " ",
         h("a", { href: `#/match/${match.id}?as=spectator` }, "watch"), " ",
-        h("a", { href: `#/replay/${match.id}` }, "replay"))))));
+        h("a", { href: `#/replay/${match.id}` }, "replay")))))));
 }
 
 // -- table ---------------------------------------------------------------------------------------
@@ -272,14 +371,16 @@ function matchHeader(match) {
       countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
       seatName(match.seats, i), acting.has(i) ? " — to act" : "",
-      (match.resigned || []).includes(i) ? " (resigned)" : ""))),
+      (match.resigned || []).includes(i) ? " (resigned)" : "",
+      // its turn ran out: a computer plays it until its player is back ("I'm back")
+      (match.absent || []).includes(i) ? h("span", { class: "absent" }, " (away: a computer plays for now)") : null))),
   );
 }
 
 // Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
-function lifecycle(match, seated, error, draw) {
+function lifecycle(match, seated, error, draw, options) {
   if (!seated) return null;
-  const act = (path, then) => () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`)));
+  const act = (path, then) => () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`, undefined, options)));
   const buttons = [];
   if (match.status === "open") {
     buttons.push(h("button", { id: "leave", onclick: act("leave", draw) }, "Leave"));
@@ -290,7 +391,8 @@ function lifecycle(match, seated, error, draw) {
     buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));
   const absent = match.absent || [];
   if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
-    buttons.push(h("button", { id: "return", onclick: act("return", draw) }, "I'm back"));
+    buttons.push(h("button", { id: "return", onclick: act("return", draw), title: "your turn ran out and a computer plays your seat: take it back" },
+      "I'm back"));
   if (match.status === "active" && match.turn_limit?.on_timeout === "claim" && absent.length && !absent.includes(match.your_seat))
     buttons.push(h("button", { id: "claim", onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
   if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
@@ -366,6 +468,36 @@ function announcement(before, match) {
   return bits.join(" ");
 }
 
+// Where the person acts: their legal actions, or, while a seated player waits, a line saying so (a place
+// for focus to stay after their own move).
+function movesArea(match, seated, actions) {
+  if (match.legal_actions.length)
+    return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"), actions);
+  if (!seated || match.status !== "active") return null;
+  const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
+  return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Waiting"),
+    h("p", { class: "muted" }, waiting.length ? `${waiting.join(", ")} to act.` : "The game moves on by itself."));
+}
+
+// A redraw replaces every node of the table, and the focus with it (to the page's body: a keyboard or
+// screen-reader user loses their place). What had focus in the board, or the person's own move just
+// sent: focusAfter puts it back on the same button (by its label), else the first enabled action, else
+// the moves area's heading.
+function focusBefore(board, acted) {
+  const active = document.activeElement;
+  if (!acted && !(active && board.contains(active))) return null;
+  return { id: active && board.contains(active) ? active.id : "", label: active?.matches?.("button.action") ? active.textContent : null };
+}
+
+function focusAfter(board, focus) {
+  if (!focus || board.contains(document.activeElement)) return;
+  const enabled = [...board.querySelectorAll("button.action:enabled")];
+  const target = (focus.label !== null && enabled.find((button) => button.textContent === focus.label))
+    || (focus.id && focus.id !== "moves-heading" ? document.getElementById(focus.id) : null)
+    || enabled[0] || document.getElementById("moves-heading");
+  target?.focus({ preventScroll: true });
+}
+
 const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const POLL_SECONDS = 3; // a table's reads while its stream is refused or broken
@@ -378,13 +510,16 @@ const REMATCH_WATCH_SECONDS = 600;
 async function table(id, params) {
   const show = screen();
   const spectator = params.get("as") === "spectator" || !identity.key();
-  const options = { anonymous: spectator };
+  // The key this table was opened with, the one its header names: its moves are sent with it even if
+  // another tab stores another key meanwhile (identity.onChange then opens the table again as that one).
+  const options = spectator ? { anonymous: true } : { key: identity.key() };
   const error = h("div", { id: "refusal" });
   const board = h("div", { id: "board" });
   // The stream's state: empty while live, else why the page reads on a timer meanwhile.
   const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
   const announce = h("p", { id: "announce", class: "announce", role: "status" });
   let latest = null;
+  let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
   // cannot offer the same choice twice (the second would be refused as illegal)
   const cooling = new Map(); // action type -> the time (ms) until which the game's cooldown holds it
@@ -406,6 +541,10 @@ async function table(id, params) {
     }
   };
   const play = (action) => attempt(error, async () => {
+    // Another tab changed this browser's identity, and this table (about to be drawn again as the new
+    // one) still shows the old: no move is sent from it under either key.
+    if (!spectator && identity.key() !== options.key) throw new Error("You signed in as someone else in another tab: this table is being shown as them.");
+    refocus = true; // the clicked button is disabled, then redrawn: focus goes back to the moves
     moving = true;
     for (const button of board.querySelectorAll("button.action")) button.disabled = true;
     let answer;
@@ -447,6 +586,8 @@ async function table(id, params) {
         if (!moving) button.disabled = false;
       }
     }, held + 20);
+    const focus = focusBefore(board, refocus);
+    refocus = false;
     const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
     const open = match.status === "open";
     // Start once every seat is taken (a person or a computer): before, the server refuses it.
@@ -455,17 +596,18 @@ async function table(id, params) {
       matchHeader(match),
       h("div", { class: "controls" },
         open && !spectator && !seated && free.length ? takeSeat(id, match, error, draw) : null,
-        open && seated && !free.length ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`))) }, "Start") : null,
+        open && seated && !free.length ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options))) }, "Start") : null,
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
-        lifecycle(match, seated && !spectator, error, draw)),
+        lifecycle(match, seated && !spectator, error, draw, options)),
       rematchBox(match, seated && !spectator, error),
       invitationBox(match),
-      match.legal_actions.length ? h("section", {}, h("h2", {}, "Your move"), actions) : null,
+      movesArea(match, seated && !spectator, actions),
       resultView(match),
       h("section", { class: "observation" }, h("h2", {}, spectator || !seated ? "What a spectator sees" : "What your seat sees"),
         observation(match)),
     );
+    focusAfter(board, focus);
     if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported) watchRematch();
   };
   // The reads for a rematch (REMATCH_READ_SECONDS apart, at most REMATCH_WATCH_SECONDS): paused while the
@@ -585,11 +727,12 @@ async function replay(id, params) {
   const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last, "aria-label": "version" });
   const at = h("span", { id: "at" });
   const board = h("div", { id: "replay-board" });
-  // Each event is a button of its own: reached with Tab, chosen with Enter or Space as with a click.
+  // Each event holds a button of its own (the list stays a list): reached with Tab, chosen with Enter or
+  // Space as with a click.
   const list = h("ol", { class: "events", id: "events" }, events.map((event) =>
-    h("li", { "data-version": event.version, tabindex: 0, role: "button", onclick: () => go(event.version),
-      onkeydown: (key) => { if (key.key === "Enter" || key.key === " ") { key.preventDefault(); go(event.version); } } },
-    eventText(event, latest))));
+    h("li", { "data-version": event.version },
+      h("button", { type: "button", class: "event", onclick: () => go(event.version) }, eventText(event, latest)))));
+  const eventsBox = h("aside", {}, h("h2", {}, "Events"), list);
   let asked = 0;
   const go = async (version) => {
     version = Math.max(1, Math.min(last, version));
@@ -601,7 +744,9 @@ async function replay(id, params) {
       if (current) item.setAttribute("aria-current", "step");
       else item.removeAttribute("aria-current");
     }
-    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // Only the event list scrolls to the current event: on a phone it sits under the board, and scrolling
+    // the document would carry the step buttons off the screen at every step.
+    scrollWithin(eventsBox, list.querySelector(".current"));
     const ticket = ++asked;
     const match = await get(`/matches/${id}?version=${version}`, options);
     if (ticket !== asked) return; // a later step overtook this read
@@ -617,9 +762,17 @@ async function replay(id, params) {
     h("div", { class: "controls" },
       h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
       slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
-    h("div", { class: "replay" }, board, h("aside", {}, h("h2", {}, "Events"), list)),
+    h("div", { class: "replay" }, board, eventsBox),
   );
   await go(last);
+}
+
+// Scroll `box` (a scrolling box) so that `item` shows in it, the least distance; the document stays.
+function scrollWithin(box, item) {
+  if (!item) return;
+  const inside = item.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop;
+  if (inside < box.scrollTop) box.scrollTop = inside;
+  else if (inside + item.offsetHeight > box.scrollTop + box.clientHeight) box.scrollTop = inside + item.offsetHeight - box.clientHeight;
 }
 
 // A read model read as fresh as the log is now: the read waits (?after=, up to 5 s) until the workers have
@@ -643,13 +796,13 @@ async function leaderboard(game) {
   const select = h("select", { id: "board-game", "aria-label": "game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
-    board.items.length ? h("table", { class: "grid", id: "leaderboard" },
+    board.items.length ? scrolling(h("table", { class: "grid", id: "leaderboard" },
       h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "played", "wins"].map((t) => h("th", {}, t)))),
       h("tbody", {}, board.items.map((row, i) => h("tr", {},
         h("td", {}, row.place ?? i + 1),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, row.name)),
         h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
-        h("td", {}, row.played), h("td", {}, row.wins))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."));
+        h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."));
 }
 
 async function player(id, game) {
@@ -679,20 +832,20 @@ function statistics(rows) {
   const list = Array.isArray(rows) ? rows : Object.entries(rows || {}).map(([game, row]) => ({ game, ...row }));
   if (!list.length) return h("p", { class: "muted" }, "No finished matches yet.");
   const columns = [...new Set(list.flatMap((row) => Object.keys(row)))];
-  return h("table", { class: "grid", id: "statistics" },
+  return scrolling(h("table", { class: "grid", id: "statistics" },
     h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c.replace(/_/g, " "))))),
     h("tbody", {}, list.map((row) => h("tr", {}, columns.map((c) =>
-      h("td", {}, c === "game" ? titleOf(row[c]) : typeof row[c] === "number" ? +row[c].toFixed(2) : String(row[c] ?? "")))))));
+      h("td", {}, c === "game" ? titleOf(row[c]) : typeof row[c] === "number" ? +row[c].toFixed(2) : String(row[c] ?? ""))))))));
 }
 
 // -- tournaments ---------------------------------------------------------------------------------
 async function tournaments() {
   const show = screen();
-  const page = await get("/tournaments");
-  show(h("h1", {}, "Tournaments"), page.items.length ? h("table", { class: "grid" },
-    h("thead", {}, h("tr", {}, ["name", "game", "status", ""].map((t) => h("th", {}, t)))),
-    h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, t.name), h("td", {}, t.game), h("td", {}, t.status),
-      h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings")))))) : h("p", { class: "muted" }, "No tournaments yet."));
+  const [page] = await Promise.all([get("/tournaments"), games()]);
+  show(h("h1", {}, "Tournaments"), page.items.length ? scrolling(h("table", { class: "grid" },
+    h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
+    h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, t.name), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
+      h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings"))))))) : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
 const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
@@ -711,16 +864,19 @@ async function tournament(id) {
     const status = t.status;
     fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
-    fill(standingsBox, h("table", { class: "grid" },
+    fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
       h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, row.name)), h("td", {}, row.points),
-        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")))))));
+        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · "))))))));
+    // Who plays at each table: its players by name (the standings name every entrant).
+    const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
+    const who = (table) => (table.players || []).map((player) => names.get(player) || "someone").join(", ");
     // A table the viewer sits at opens as their seat; any other as a spectator.
     const me = identity.key() ? identity.player()?.id : null;
     const tableLink = (table) => (me && (table.players || []).includes(me) ? `#/match/${table.match_id}` : `#/match/${table.match_id}?as=spectator`);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", {}, h("h3", {}, `Round ${round.number ?? r + 1}`),
-      h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}: `,
+      h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? ` (${who(table)})` : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) }, table.result ? "finished" : "playing") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null))))));
     return t;
@@ -810,6 +966,9 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+// Another tab changed who this browser is: this one shows (and acts as) that identity at once, so no
+// screen naming one player sends another's key.
+identity.onChange(() => { renderMe(); route(); });
 setInterval(() => tickDeadlines(view), 250); // every countdown drawn (a timed phase, a turn clock)
 renderMe();
 route();

@@ -41,7 +41,37 @@ export function chip(code, extra = "") {
   return h("span", { class: `chip card ${RED.has(suit) ? "red" : "black"} ${extra}`, title: code }, rank + SUITS[suit]);
 }
 
-const faceDown = () => h("span", { class: "chip card back", title: "face down" }, "\u00a0");
+// A card nobody may see yet: drawn as its back, named for a screen reader (a title alone is not read).
+export const faceDown = () => h("span", { class: "chip card back", title: "face down", role: "img", "aria-label": "face-down card" }, "\u00a0");
+
+// A wide table scrolls inside its own box: on a phone the document stays as wide as the screen. A box
+// that does overflow is reached with Tab (to scroll it with the arrow keys); one that fits is no tab stop.
+// A box taken out of the page shrinks to nothing, which tells the observer to let it go.
+const overflowing = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+  for (const { target } of entries) {
+    if (!target.isConnected) overflowing.unobserve(target);
+    else if (target.scrollWidth > target.clientWidth) target.setAttribute("tabindex", "0");
+    else target.removeAttribute("tabindex");
+  }
+}) : null;
+
+export function scrolling(table) {
+  const box = h("div", { class: "scroll-x" }, table);
+  overflowing?.observe(box);
+  return box;
+}
+
+// A header cell whose column needs no visible title (actions, marks): named for a screen reader all the same.
+export const quietHeader = (text) => h("th", {}, h("span", { class: "visually-hidden" }, text));
+
+// Every seat's hand, once a finished match is revealed (a game's reveal() puts them in `every_hand`):
+// drawHand(hand, seat) draws one in the game's own way.
+export function everyHand(hands, seats, you, drawHand) {
+  if (!Array.isArray(hands)) return null;
+  return h("div", { class: "every-hand", id: "every-hand" }, h("h3", {}, "Every hand (revealed: the match is over)"),
+    h("ul", { class: "seatlist" }, hands.map((hand, s) => h("li", { "data-seat": s },
+      h("b", {}, seatName(seats, s), s === you ? " (you)" : ""), ": ", drawHand(hand, s)))));
+}
 
 const label = (key) => key.replace(/_/g, " ");
 
@@ -105,13 +135,22 @@ function jest(obs, seats, you) {
     h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${obs.deck_count} card(s)`),
     obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), obs.hand.length
       ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : h("p", { class: "muted" }, "empty: both cards offered")) : null,
-    h("table", { class: "grid" },
+    everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? h("span", { class: "chips" }, hand.map((c) => chip(c)))
+      : h("span", { class: "muted" }, "empty"))),
+    scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "offer"), h("th", {}, "Jest"), obs.scores ? h("th", {}, "score") : null)),
-      h("tbody", {}, rows)),
+      h("tbody", {}, rows))),
     h("div", { class: "trophies" }, h("h3", {}, obs.phase === "over" ? "Trophies won" : "Trophies"),
       h("ul", { class: "list" }, obs.trophies.map((t) => h("li", { "data-card": t.card }, chip(t.card), " ", t.trophy,
         trophyWinner(obs, t.card, seats, you))))),
   );
+}
+
+// A revealed Jest (a finished match: the whole state): the face-down offer cards, every Jest and hand.
+// An offer still being chosen stays as the observation says ("choosing…").
+function revealJest(obs, state) {
+  const offers = state.offers.map((offer, s) => (offer === null || offer === undefined ? obs.offers[s] : { up: offer.up, down: offer.down }));
+  return { ...obs, offers, jests: state.jests, every_hand: state.hands };
 }
 
 // Who won a trophy, once the final scoring is public (`trophy_winners`: card -> seat, or null when nobody
@@ -131,6 +170,15 @@ const TOUCHES = {
   "fools-crown": foolsCrown.view,
   "tumult-royale": tumultRoyale.view,
   "le-bouffon": leBouffon.view,
+};
+// What a revealed match's board draws from its whole `state` beyond the viewer's observation, per game:
+// reveal(observation, state) -> an observation of the same shape with the hidden parts filled in.
+const REVEALS = {
+  jest: revealJest,
+  jester: jester.reveal,
+  "fools-crown": foolsCrown.reveal,
+  "tumult-royale": tumultRoyale.reveal,
+  "le-bouffon": leBouffon.reveal,
 };
 const DESCRIBE = {
   jester: jester.describe,
@@ -157,8 +205,23 @@ export function tickDeadlines(root = document) {
   for (const node of root.querySelectorAll("[data-deadline][data-what]")) tickNode(node);
 }
 
-export function observation(match) {
+// What the board shows: the viewer's observation, or, once a finished match is revealed to everyone
+// (docs/architecture.md, "Visibility": `viewer.sees_all` and the whole `state`), everything the state holds:
+// a post-game replay is for reviewing the others' hands and face-down cards.
+function shown(match) {
   const obs = match.observation;
+  const reveal = REVEALS[match.game];
+  if (!match.viewer?.sees_all || !match.state || !reveal || obs === null || obs === undefined) return obs;
+  try {
+    return reveal(obs, match.state);
+  } catch (error) {
+    console.warn("revealing the state failed, showing the observation", error);
+    return obs;
+  }
+}
+
+export function observation(match) {
+  const obs = shown(match);
   if (obs === null || obs === undefined) return h("p", { class: "muted" }, "Nothing to see yet: the match has not started.");
   const touch = TOUCHES[match.game];
   const you = match.your_seat;

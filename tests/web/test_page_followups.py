@@ -228,8 +228,8 @@ def test_validation_refusals_name_the_field_and_the_page_is_reachable_without_a_
     page.goto(f"{server}/#/replay/{match_id}")
     page.wait_for_selector("#events li")
     assert page.get_attribute("#slider", "aria-label")
-    first = page.locator("#events li[data-version='1']")
-    assert first.get_attribute("tabindex") == "0"
+    first = page.locator("#events li[data-version='1'] > button")  # a real button in each list item
+    assert first.evaluate("node => node.tagName") == "BUTTON"
     first.focus()
     page.keyboard.press("Enter")
     page.wait_for_selector("#events li.current[data-version='1'][aria-current]")

@@ -1,16 +1,32 @@
 // Fool's Crown (docs/rules/fools-crown.md): the crowns in the centre, the seat's hand, each seat's
 // committed pair (face up or down), its dice, its gamble, its won crowns; the last round's claim.
-import { chip, generic, h, seatName } from "../render.js";
+import { chip, everyHand, faceDown, generic, h, scrolling, seatName } from "../render.js";
 
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 export const die = (value) => h("span", { class: "die", title: `a ${value}` }, DIE[value] || String(value));
-const back = () => h("span", { class: "chip card back", title: "face down" }, "\u00a0");
+const back = () => faceDown(); // called, not bound: render.js imports this module before it defines faceDown
 const none = (text = "—") => h("span", { class: "muted" }, text);
 
 function commitView(commit) {
   if (commit === null || commit === undefined) return none("not yet");
   if (Array.isArray(commit)) return h("span", { class: "chips" }, commit.map((c) => (c === null ? back() : chip(c))));
   return generic(commit);
+}
+
+// A revealed match (finished: the whole state): every commit in full and every hand, Jokers included
+// (the state holds them apart, as "JOKER1"...: drawn as Joker cards).
+export function reveal(obs, state) {
+  return { ...obs, commits: state.commits.map((commit) => (commit ? [...commit] : commit)),
+    every_hand: state.hands.map((hand, s) => [...hand, ...state.jokers[s].map(() => "JK")]) };
+}
+
+// The match's end: the winner by name (not a seat index), the reason, and the rest as it comes.
+function endView(end, seats) {
+  const { winner, reason, rounds, ...rest } = end;
+  return [h("p", { class: "winner" }, winner === null || winner === undefined ? "No winner"
+    : ["Won by ", h("b", {}, seatName(seats, winner))],
+  reason ? ` · ${String(reason).replace(/-/g, " ")}` : "", typeof rounds === "number" ? ` · after ${rounds} round(s)` : ""),
+  Object.keys(rest).length ? generic(rest, seats) : null];
 }
 
 export function view(obs, seats, you) {
@@ -34,14 +50,15 @@ export function view(obs, seats, you) {
       obs.centre.length ? h("span", { class: "chips big" }, obs.centre.map((c) => chip(c, "crown"))) : none("none left")),
     Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, "Your hand"),
       obs.hand.length ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : none("empty")) : null,
-    h("table", { class: "grid" },
+    everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? h("span", { class: "chips" }, hand.map((c) => chip(c))) : none("empty"))),
+    scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["seat", "hand", "jokers", "committed", "exchanged", "gambled", "dice", "strength", "crowns won"]
         .map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows)),
+      h("tbody", {}, rows))),
     last ? h("p", { class: "last-round" }, `Round ${last.round}: `, last.winner === null ? "nobody won"
       : [`${seatName(seats, last.winner)} won`, last.claimed && last.claimed.crown ? [" and claimed ", chip(last.claimed.crown),
         last.claimed.from !== null && last.claimed.from !== undefined ? ` from ${seatName(seats, last.claimed.from)}` : ""] : ""]) : null,
-    obs.end ? h("div", { class: "end" }, h("h3", {}, "End"), generic(obs.end, seats)) : null);
+    obs.end ? h("div", { class: "end", id: "end" }, h("h3", {}, "End"), endView(obs.end, seats)) : null);
 }
 
 export function describe(action, match, cardText) {

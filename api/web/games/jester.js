@@ -1,6 +1,6 @@
 // Jester (docs/rules/jester.md): the place cards in hand, the four places with their price and pile, the
 // city's classes, the court, the guilds and every player's tracks (money, VP, fame) and stamps.
-import { generic, h, seatName } from "../render.js";
+import { everyHand, generic, h, scrolling, seatName } from "../render.js";
 
 const PLACES = ["city", "theater", "court", "guilds"];
 const GUILDS = { 1: "Master Buffoon", 2: "Craftsmen", 3: "Theater Directors", 4: "Grand Duke", 5: "Merchants", 6: "Heralds" };
@@ -18,6 +18,14 @@ function decisionText(decision, seats) {
   return `${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}${who}`;
 }
 
+// A revealed match (finished: the whole state): every seat's place cards in hand and crowns behind its screen.
+export function reveal(obs, state) {
+  return { ...obs, every_hand: state.players.map((player) => ({ hand: player.hand, crowns: player.crowns })) };
+}
+
+const handCards = (hand) => (hand.some((k) => k > 0)
+  ? h("span", { class: "chips" }, PLACES.map((place, i) => (hand[i] ? placeCard(place, hand[i], "small") : null))) : none());
+
 export function view(obs, seats, you) {
   const pl = obs.players;
   const n = pl.money.length;
@@ -28,12 +36,12 @@ export function view(obs, seats, you) {
     typeof obs.my_crowns === "number" ? h("span", { class: "muted" }, ` · ${obs.my_crowns} crown(s) behind your screen`) : null),
   obs.hand.some((k) => k > 0) ? h("span", { class: "chips big" }, PLACES.map((place, i) => obs.hand[i] ? placeCard(place, obs.hand[i]) : null))
     : h("p", { class: "muted" }, "no place cards")) : null;
-  const city = h("table", { class: "grid city" },
+  const city = scrolling(h("table", { class: "grid city" },
     h("thead", {}, h("tr", {}, h("th", {}, "discipline"), DISCIPLINES.map((d) => h("th", {}, d)))),
     h("tbody", {},
       h("tr", {}, h("th", {}, "city classes"), obs.city.map((k) => h("td", {}, k))),
       h("tr", {}, h("th", {}, "class price"), obs.class_prices.map((k) => h("td", {}, `$${k}`))),
-      h("tr", {}, h("th", {}, "objects left"), obs.objects.map((k) => h("td", {}, k)))));
+      h("tr", {}, h("th", {}, "objects left"), obs.objects.map((k) => h("td", {}, k))))));
   const court = h("div", { class: "court" },
     h("p", {}, h("b", {}, "Court: "), obs.court.map((d, i) => h("span", { class: "chip" },
       i < 4 ? `${ROYALTY[i]}: ` : "", d, i < 4 && obs.royalty[i] !== null ? ` (${seatName(seats, obs.royalty[i])})` : ""))),
@@ -55,10 +63,11 @@ export function view(obs, seats, you) {
   return h("div", { class: "jester" },
     h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)),
       obs.trigger !== null && obs.trigger !== undefined ? ` · end triggered by ${seatName(seats, obs.trigger)}` : ""),
-    hand, places,
-    h("table", { class: "grid players" },
+    hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${seen.crowns} crown(s) behind the screen`]),
+    places,
+    scrolling(h("table", { class: "grid players" },
       h("thead", {}, h("tr", {}, ["seat", "money", "VP", "fame", "hand", "played", "reserve", "guilds", "classes", "pawn"].map((t) => h("th", {}, t)))),
-      h("tbody", {}, Array.from({ length: n }, (_, s) => row(s)))),
+      h("tbody", {}, Array.from({ length: n }, (_, s) => row(s))))),
     court, h("h3", {}, "City"), city,
     obs.final ? h("p", { class: "final" }, h("b", {}, "Final: "), generic(obs.final, seats)) : null);
 }

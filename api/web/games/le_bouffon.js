@@ -1,6 +1,6 @@
 // Le Bouffon (docs/rules/le-bouffon.md): a themed Président. The roles, the seat's hand grouped by kind,
 // the trick on the table (its leader, whose turn, the top play), cards left per seat and the scores.
-import { generic, h, seatName } from "../render.js";
+import { everyHand, generic, h, quietHeader, scrolling, seatName } from "../render.js";
 
 const STRENGTH = { archer: 9, magicien: 10, guerrier: 11, assassin: 12, paladin: 13, minotaure: 14 };
 const kindOf = (id) => id.split("#")[0];
@@ -23,6 +23,13 @@ function playText(ids) {
   return [...counts].map(([kind, k]) => `${k > 1 ? `${k} × ` : ""}${kindName(kind)}`).join(" + ");
 }
 
+const byStrength = (ids) => [...ids].sort((a, b) => strength(kindOf(a)) - strength(kindOf(b)));
+
+// A revealed match (finished: the whole state): every seat's hand.
+export function reveal(obs, state) {
+  return { ...obs, every_hand: state.hands };
+}
+
 export function view(obs, seats, you) {
   const n = obs.hand_counts.length;
   const waiting = new Set(obs.waiting || []); // the exchange: the givers still to choose
@@ -39,15 +46,16 @@ export function view(obs, seats, you) {
     h("p", { class: "phase" }, `Deal ${obs.deal} of ${obs.deals} · phase: `, h("b", {}, obs.phase),
       turn !== null && turn !== undefined ? ` · ${seatName(seats, turn)} to play` : ""),
     Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, `Your hand (${obs.hand.length})`),
-      obs.hand.length ? h("span", { class: "chips big" }, [...obs.hand].sort((a, b) => strength(kindOf(a)) - strength(kindOf(b))).map((id) => card(id)))
+      obs.hand.length ? h("span", { class: "chips big" }, byStrength(obs.hand).map((id) => card(id)))
         : h("p", { class: "muted" }, "empty: you are out")) : null,
+    everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? cards(byStrength(hand)) : h("span", { class: "muted" }, "empty"))),
     h("div", { class: "trick" }, h("h3", {}, "The trick"),
       trick ? [h("p", {}, `led by ${seatName(seats, trick.leader)} · top: `, trick.top ? [cards(trick.top.cards), ` (${trick.top.kind}, strength ${trick.top.strength}, by ${seatName(seats, trick.top.seat)})`]
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
-    h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["seat", "role", "cards", "", "score"].map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows)),
+    scrolling(h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), quietHeader("out"), h("th", {}, "score"))),
+      h("tbody", {}, rows))),
     h("p", { class: "muted" }, `${obs.played.length} card(s) played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
     obs.exchange ? h("div", { class: "exchange" }, h("h3", {}, "Your exchange this deal"),

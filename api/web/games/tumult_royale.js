@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the 27 tax slots of the live collection with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, generic, h, seatName } from "../render.js";
+import { countdown, everyHand, generic, h, quietHeader, scrolling, seatName } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -10,6 +10,22 @@ const none = (text = "—") => h("span", { class: "muted" }, text);
 
 const tile = (code) => h("span", { class: `chip tile ${TILE[code[0]] || ""}`, title: `${TILE[code[0]] || code} ${code.slice(1)}` },
   `${TILE[code[0]] || code} ${code.slice(1)}`);
+
+// A tile's id as the state holds it (domain/games/tumult_royale/data.py TILES: 13 per commodity, bread,
+// marble, tools; values 1,1,1,1,1,2,2,2,2,2,3,3,3) -> its code, as observations write it ("B2").
+const TILE_VALUES = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3];
+const tileCode = (id) => `${"BMT"[Math.floor(id / 13)]}${TILE_VALUES[id % 13]}`;
+const tileCodes = (ids) => [...ids].sort((a, b) => a - b).map(tileCode);
+
+// A revealed match (finished: the whole state): every castle's kept tiles and the tile each seat holds
+// during a tax collection. The face-down region tiles stay as the observation draws them.
+export function reveal(obs, state) {
+  const out = { ...obs };
+  if (Array.isArray(obs.castles)) out.castles = state.castle.map(tileCodes);
+  if (state.layout && Array.isArray(state.hand))
+    out.every_hand = state.hand.map((slot) => (slot === null || slot === undefined ? null : tileCode(state.layout[slot])));
+  return out;
+}
 
 function board(obs, targets) {
   const types = obs.fields.split("/");
@@ -52,14 +68,15 @@ export function view(obs, seats, you, match) {
     h("p", { class: "phase" }, `Round ${obs.round} · phase: `, h("b", {}, obs.phase),
       obs.demand !== null && obs.demand !== undefined ? ` · the king demands ${obs.demand}` : "",
       timed ? [" · ", countdown(match.timer.deadline, `hourglass (${match.timer.phase})`, "hourglass")] : null),
-    obs.fields ? h("div", { class: "kingdom-box" }, h("h3", {}, "The kingdom"), board(obs, targets),
+    obs.fields ? h("div", { class: "kingdom-box" }, h("h3", {}, "The kingdom"), scrolling(board(obs, targets)),
       h("p", { class: "muted legend" }, Object.entries(FIELDS).map(([k, v]) => `${k} ${v}`).join(" · "),
         targets.size ? " · marked: where you may put a statue" : "")) : null,
-    obs.slots ? h("div", { class: "taxes" }, h("h3", {}, "Tax collection"), slots(obs, you), held) : null,
+    obs.slots ? h("div", { class: "taxes" }, h("h3", {}, "Tax collection"), slots(obs, you), held,
+      everyHand(obs.every_hand, seats, you, (code) => (code ? tile(code) : none("no tile held")))) : null,
     obs.centre ? h("div", {}, h("h3", {}, "Centre"), h("span", { class: "chips" }, obs.centre.map(tile))) : null,
-    h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle", ""].map((t) => h("th", {}, t)))),
-      h("tbody", {}, rows)),
+    scrolling(h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), quietHeader("collecting"))),
+      h("tbody", {}, rows))),
     h("p", {}, h("b", {}, "Chronicle: "), obs.chronicle.length ? obs.chronicle.map((k) => seatName(seats, k)).join(" · ") : none("empty")),
     obs.tumults ? h("div", {}, h("h3", {}, "Tumults this round"), generic(obs.tumults, seats)) : null,
     obs.result ? h("div", {}, h("h3", {}, "Result"), generic(obs.result, seats)) : null);
