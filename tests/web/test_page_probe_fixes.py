@@ -69,15 +69,7 @@ def card_title(code: str) -> str:
 
 def phone(browser, base: str, registered: dict | None):
     """A phone-sized browser context, holding the key a registration gave (as signed_in does)."""
-    context = browser.new_context(viewport=PHONE)
-    if registered is not None:
-        player = json.dumps({"id": registered["id"], "name": registered["name"]})
-        context.add_init_script(f"localStorage.setItem('motley.key', {json.dumps(registered['api_key'])});"
-                                f"localStorage.setItem('motley.player', {json.dumps(player)});")
-    page = context.new_page()
-    errors = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    return context, page, errors
+    return signed_in(browser, base, registered, viewport=PHONE)
 
 
 def test_the_replay_of_a_revealed_match_shows_every_hand_and_every_face_down_card(server, browser, finished):
