@@ -29,8 +29,8 @@ MAX_IDEMPOTENCY_KEY = 128
 
 IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: ``If-Match`` holds the ETag of a match read: a version such as ``"12"``, ``"12.1"`` for a view that
-#: lists a fork (RFC 9110 §8.8.3).
-ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9})?"?\s*')
+#: lists a fork, ``"12.1.30"`` for a rewound read (RFC 9110 §8.8.3; api/matches.py).
+ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}"?\s*')
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
 EVENT_ID = re.compile(r"[0-9]{1,9}")
 

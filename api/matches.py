@@ -82,6 +82,14 @@ def etag_of(match, forks: int = 0) -> str:
     return f"{match.version}.{forks}" if forks else str(match.version)
 
 
+def rewound_etag(version: int, forks: int, latest) -> str:
+    """A rewound read's entity tag: its version, the forks it lists, and the match's latest version.
+    The view of an earlier version still changes as the match goes on (everything is shown once it is
+    finished and revealed), so the version alone would validate a view read before the reveal after it;
+    any event since moves the latest version, and a fork moves the count (RFC 9110 §8.8.3)."""
+    return f"{version}.{forks}.{latest.version}"
+
+
 def headers_for(match, position=None, forks: int = 0):
     headers = {"ETag": f'"{etag_of(match, forks)}"'}
     if position is not None:
@@ -90,8 +98,8 @@ def headers_for(match, position=None, forks: int = 0):
 
 
 def version_from_etag(value: str) -> int:
-    """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork) states the
-    version the client saw."""
+    """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork, ``"12.1.30"``
+    for a rewound read) states the version the client saw."""
     text = value.strip().removeprefix("W/").strip('"').split(".", 1)[0]
     if not text.isdigit():
         raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
@@ -180,15 +188,20 @@ class MatchById(MethodView):
         """The match as the caller may see it (a seat's observation with a seat's key, a spectator's
         without), now or rewound to any earlier version."""
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
-        if query["version"] is None and request.if_none_match:
-            current = service().read_match(match_id)  # the version is known before any view is built
+        version = query["version"]
+        if request.if_none_match:
+            current = service().read_match(match_id)  # the tag is known before any view is built
             forks = len(history().forks(current.id, who))
+            tag = etag_of(current, forks) if version is None else rewound_etag(version, forks, current)
             # If-None-Match compares weakly (RFC 9110 §13.1.2): W/"12" matches version 12 too.
-            if request.if_none_match.contains_weak(etag_of(current, forks)):
-                return Response(status=304, headers=headers_for(current, forks=forks), mimetype="application/json")
-        match, view = history().match(match_id, who, query["version"])
-        view = with_invitation(service().read_match(match.id) if query["version"] else match, who, view)
-        return plain(view, 200, headers_for(match, forks=len(view["lineage"]["forks"])))
+            if (version is None or version <= current.version) and request.if_none_match.contains_weak(tag):
+                return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
+        match, view = history().match(match_id, who, version)
+        forks = len(view["lineage"]["forks"])
+        if version is None:
+            return plain(with_invitation(match, who, view), 200, headers_for(match, forks=forks))
+        latest = service().read_match(match.id)
+        return plain(with_invitation(latest, who, view), 200, {"ETag": f'"{rewound_etag(version, forks, latest)}"'})
 
 
 @blp.route("/<match_id>/seats")

@@ -38,9 +38,11 @@ class Problem(Schema):
 
 HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {"description": 'The match version of this answer, as "<version>", or "<version>.<forks>" for a '
-                            "view that lists forks (a fork changes the view, not the version); send it back "
-                            "as If-Match (its version counts) or If-None-Match",
-             "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+)?"$'}},
+                            "view that lists forks (a fork changes the view, not the version); a rewound read "
+                            '(?version=) as "<version>.<forks>.<latest version>" (the view of an earlier version '
+                            "changes as the match goes on: it is revealed at the end); send it back as If-Match "
+                            "(its version counts) or If-None-Match",
+             "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},

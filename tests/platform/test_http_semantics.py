@@ -42,6 +42,31 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     assert again.status == 200 and again.headers["ETag"] == moved.headers["ETag"] != etag
 
 
+def test_a_rewound_read_answers_if_none_match_with_a_304_until_the_match_moves_on(client):
+    """RFC 9110 §13.1.2: a matching If-None-Match on a GET is a 304; a rewound read (?version=2) answered
+    the whole view all the same. Its tag holds the match's latest version too: the view of version 2
+    still changes as the match goes on (a seat sees every hand once the match is finished and revealed),
+    so a tag read before a move no longer matches after it."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}"
+    rewound = client.get(path, key=keys[0], query={"version": 2})
+    tag = rewound.headers["ETag"]
+    assert rewound.status == 200 and rewound.body["version"] == 2
+    assert tag == f'"2.0.{client.get(path).body["version"]}"'
+    again = client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": tag})
+    assert again.status == 304 and again.headers["ETag"] == tag
+    assert client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": f"W/{tag}"}).status == 304
+    assert client.get(path, key=keys[0], query={"version": 3}, headers={"If-None-Match": tag}).status == 200
+    # If-Match takes the rewound tag's version: a stale version, so a 412.
+    hand = client.get(path, key=keys[0]).body["observation"]["hand"]
+    offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+    assert client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": tag}).status == 412
+    assert client.post(f"{path}/moves", offer, key=keys[0]).status == 201
+    moved_on = client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": tag})
+    assert moved_on.status == 200 and moved_on.headers["ETag"] != tag and moved_on.body["version"] == 2
+
+
 def test_a_match_that_requires_versions_answers_a_move_without_one_with_428(client):
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     made = client.post("/matches", {"game": "jest", "seats": 3, "require_version": True}, key=keys[0]).body
