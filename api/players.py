@@ -18,7 +18,9 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Registe
 class Players(MethodView):
     @blp.arguments(schemas.RegisterPlayer)
     @blp.response(201, schemas.RegisteredPlayer)
-    @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
+    @blp.doc(parameters=[{**IDEMPOTENCY_PARAMETER, "description": (
+        "A retried registration with the same key names the same player, not its key (api_key null: a key "
+        "is shown once, and this key is no secret); use a UUID, as every registration shares one key space")}])
     def post(self, body):
         """Register a player; the API key in the answer is shown once and stored hashed. Retried with
         the same Idempotency-Key, the answer names the same player, with api_key and key_id null: the
