@@ -137,7 +137,7 @@ class Import(MethodView):
 
 @blp.route("/<match_id>/forks")
 class Forks(MethodView):
-    @blp.arguments(schemas.ForkMatch)
+    @blp.arguments(schemas.ForkMatch, example={"version": 12})
     @blp.response(201, schemas.MatchOut)
     def post(self, body, match_id):
         """Fork the match at a version: a new match with that history, its seats open again

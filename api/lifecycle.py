@@ -55,7 +55,7 @@ class Return(MethodView):
 
 @blp.route("/<match_id>/invitations")
 class Invitations(MethodView):
-    @blp.arguments(schemas.Invite)
+    @blp.arguments(schemas.Invite, example={"player_id": schemas.EXAMPLE_PLAYER_ID})
     @blp.response(200, schemas.MatchOut)
     def post(self, body, match_id):
         """Invite a player to your open match: its GET /players/me/stream gets an ``invitation`` and it

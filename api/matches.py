@@ -160,7 +160,7 @@ class Matches(MethodView):
         return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"],
                 "next_cursor": None if last is None else next_cursor(last.created_at, last.match_id)}
 
-    @blp.arguments(schemas.CreateMatch)
+    @blp.arguments(schemas.CreateMatch, example={"game": "jest", "seats": 3, "computers": {"2": "basic"}})
     @blp.response(201, schemas.MatchOut)
     @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
     def post(self, body):
@@ -206,7 +206,7 @@ class MatchById(MethodView):
 
 @blp.route("/<match_id>/seats")
 class Seats(MethodView):
-    @blp.arguments(schemas.JoinMatch)
+    @blp.arguments(schemas.JoinMatch, example={"seat": 1})
     @blp.response(201, schemas.JoinedOut)
     def post(self, body, match_id):
         """Take a seat (the first free one unless one is named)."""
@@ -227,7 +227,8 @@ class Start(MethodView):
 
 @blp.route("/<match_id>/moves")
 class Moves(MethodView):
-    @blp.arguments(schemas.SubmitMove)
+    @blp.arguments(schemas.SubmitMove, example={"action": {"type": "offer", "up": "3H", "down": "4S"},
+                                                "expected_version": 7})
     @blp.response(201, schemas.MatchOut)
     @blp.doc(parameters=[IDEMPOTENCY_PARAMETER])
     @blp.alt_response(412, response="PRECONDITION_FAILED",

@@ -16,7 +16,7 @@ blp = Blueprint("players", __name__, url_prefix="/players", description="Registe
 
 @blp.route("")
 class Players(MethodView):
-    @blp.arguments(schemas.RegisterPlayer)
+    @blp.arguments(schemas.RegisterPlayer, example={"name": "ann"})
     @blp.response(201, schemas.RegisteredPlayer)
     @blp.doc(parameters=[{**IDEMPOTENCY_PARAMETER, "description": (
         "A retried registration with the same key names the same player, not its key (api_key null: a key "

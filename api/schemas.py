@@ -13,6 +13,10 @@ from webargs.flaskparser import FlaskParser
 
 from application.history import BLANK_GLYPHS, CONTROL_CHARACTERS, SEAT_KEY, name_problem
 
+#: The player id in the OpenAPI examples (a player's id as the API writes it; /docs' "Try it out"
+#: sends the examples, so they are valid bodies, an id to be replaced by one of yours).
+EXAMPLE_PLAYER_ID = "3f2b8c1e-6a4d-4e2b-9c1f-0a7d5e8b9c21"
+
 
 class StrictSchema(Schema):
     class Meta:

@@ -57,7 +57,8 @@ class Tournaments(MethodView):
                                        query["limit"], query["offset"])
         return {"items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}
 
-    @blp.arguments(schemas.CreateTournament)
+    @blp.arguments(schemas.CreateTournament, example={"game": "jest", "name": "Spring Cup", "format": "swiss",
+                                                      "rounds": 3, "table_size": 3})
     @blp.response(201, schemas.TournamentOut)
     def post(self, body):
         """Create a tournament; the caller is its organiser (who need not play)."""
@@ -109,7 +110,7 @@ class Start(MethodView):
 
 @blp.route("/<tournament_id>/forfeits")
 class Forfeits(MethodView):
-    @blp.arguments(schemas.Forfeit)
+    @blp.arguments(schemas.Forfeit, example={"player_ids": [schemas.EXAMPLE_PLAYER_ID]})
     @blp.response(200, schemas.TournamentOut)
     def post(self, body, tournament_id):
         """Forfeit absent players of a table of the current round, once its deadline has passed
@@ -136,7 +137,8 @@ class Standings(MethodView):
 
 @blp.route("/<tournament_id>/sanctions")
 class Sanctions(MethodView):
-    @blp.arguments(schemas.Sanction)
+    @blp.arguments(schemas.Sanction, example={"kind": "disqualify", "player_id": schemas.EXAMPLE_PLAYER_ID,
+                                               "reason": "played for another"})
     @blp.response(201, schemas.TournamentOut)
     def post(self, body, tournament_id):
         """Disqualify a player or void a match (the organiser). Standings and ratings are computed
