@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hmac
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
@@ -33,7 +34,23 @@ def service() -> Motley:
 
 
 class ClientGone(Exception):
-    """The client of a stream closed its connection: the stream ends (``event_stream``)."""
+    """The client of a stream closed its connection, or this process is stopping: the stream ends
+    (``event_stream``)."""
+
+
+#: Set once this process is told to stop (SIGTERM to a gunicorn worker: api/wsgi.py). Every open stream
+#: ends at its next wake, with its closing chunk, so that its client reconnects (Last-Event-ID) to a
+#: process that stays. Streams went on past gunicorn's drain (10 s) until the 60 s worker timeout killed
+#: the process mid-answer, and no process replaced it meanwhile.
+STOPPING = threading.Event()
+
+
+def stop_streams(watcher: Any = None) -> None:
+    """End every stream of this process within one wake: ``watcher`` (the container's log watcher)
+    wakes those it holds now."""
+    STOPPING.set()
+    if watcher is not None:  # closed on a thread of its own: this runs in a signal handler, and close() joins
+        threading.Thread(target=watcher.close, name="motley-stop-streams", daemon=True).start()
 
 
 def stream_waits(originator_id: Any, poll: float) -> tuple[float, Callable[[float], None]]:
@@ -59,8 +76,10 @@ class StreamSleep:
         self.sleep, self.gone = sleep, gone
 
     def __call__(self, seconds: float) -> None:
+        if STOPPING.is_set():
+            raise ClientGone()
         self.sleep(seconds)
-        if self.gone is not None and self.gone():
+        if STOPPING.is_set() or (self.gone is not None and self.gone()):
             raise ClientGone()
 
     def news(self) -> Optional[int]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import signal
 import tempfile
 import threading
 from typing import Any, Optional
@@ -71,6 +72,23 @@ def post_fork(server, worker) -> None:
     logging.getLogger("motley.wsgi").info("worker %s started", os.getpid())
 
 
+def post_worker_init(worker) -> None:
+    """On SIGTERM (this worker alone, or the whole tier), end the open streams before gunicorn's
+    drain: gthread waits for every request thread, and a stream's lasts up to its ``seconds``."""
+    stops = signal.getsignal(signal.SIGTERM)
+
+    def on_term(signum, frame) -> None:
+        from api.context import stop_streams
+
+        app = _app if _pid == os.getpid() else None
+        stop_streams(None if app is None else getattr(app.extensions["motley"], "watcher", None))
+        if callable(stops):
+            stops(signum, frame)
+
+    signal.signal(signal.SIGTERM, on_term)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn has it: a SIGTERM interrupts no request's system call
+
+
 def child_exit(server, worker) -> None:
     """A worker's live gauges go with it (its counters stay summed in)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -112,6 +130,7 @@ def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.
         "logconfig_dict": LOG_CONFIG,
         "on_starting": on_starting,
         "post_fork": post_fork,
+        "post_worker_init": post_worker_init,
         "child_exit": child_exit,
     }
 

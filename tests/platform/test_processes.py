@@ -15,6 +15,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -212,3 +214,36 @@ def test_under_gunicorn_streams_take_only_their_own_threads_and_past_them_are_a_
         assert time.monotonic() - left < RECHECK_SECONDS + 3, "a stream its client left still holds its thread"
         time.sleep(0.2)
     opened[1].close()
+
+
+def booted_workers(log) -> list[int]:
+    """The pids of the workers gunicorn booted so far, from its JSON log."""
+    return [int(pid) for pid in re.findall(r"Booting worker with pid: (\d+)", Path(log).read_text())]
+
+
+@pytest.mark.parametrize("served", [1], indirect=True, ids=["1-process"])
+def test_a_worker_told_to_stop_ends_its_streams_within_the_drain_and_is_replaced(served):
+    """SIGTERM to one gunicorn worker (an operator's kill, a reload's old workers): its open stream went
+    on past the 10 s drain until the 60 s worker timeout killed the process mid-answer, and no worker
+    replaced it meanwhile. The stream now ends whole (its closing chunk: the client reconnects with
+    Last-Event-ID), the worker exits within the drain, and a new one answers."""
+    _, base, log = served
+    key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
+    match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
+    stream = requests.get(f"{base}/matches/{match_id}/stream", params={"seconds": 120}, stream=True, timeout=30)
+    assert stream.status_code == 200
+    chunks = stream.iter_content(None)
+    next(chunks)  # the stream is open, held by the one worker
+    [worker] = booted_workers(log)
+    told = time.monotonic()
+    os.kill(worker, signal.SIGTERM)
+    for _ in chunks:  # raises ChunkedEncodingError if the answer is cut off
+        pass
+    assert time.monotonic() - told < RECHECK_SECONDS + 3
+    while os.path.exists(f"/proc/{worker}") and "zombie" not in Path(f"/proc/{worker}/status").read_text():
+        assert time.monotonic() - told < 10, "the worker outlived the drain"
+        time.sleep(0.2)
+    while len(booted_workers(log)) < 2:
+        assert time.monotonic() - told < 20, "no worker replaced the one that stopped"
+        time.sleep(0.2)
+    assert call(base, "GET", "/games").status_code == 200
