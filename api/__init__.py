@@ -85,7 +85,8 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     limits.register(app)
     settings = getattr(motley, "settings", None)
     app.extensions["motley.rates"] = rates.register(
-        app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"))
+        app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"),
+        rates.namespace_of(settings))
     headers.register(app)
     proxies = int(getattr(settings, "trusted_proxies", 0) or 0)
     app.config[TRUSTED_PROXIES] = proxies

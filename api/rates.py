@@ -9,7 +9,9 @@ refused with 401), so nobody can spend another player's budget with a wrong key.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import os
 import threading
 import time
 from dataclasses import dataclass
@@ -43,15 +45,30 @@ class Rule:
     item: RateLimitItem
 
 
-def parse_limits(text: str) -> dict[str, RateLimitItem]:
-    """``"register=10/minute,moves=5/second"`` over the defaults."""
+def parse_limits(text: str, namespace: str = "LIMITER") -> dict[str, RateLimitItem]:
+    """``"register=10/minute,moves=5/second"`` over the defaults, their counters under ``namespace``."""
     chosen = dict(DEFAULTS)
     for part in filter(None, (p.strip() for p in text.split(","))):
         kind, _, rate = part.partition("=")
         if kind.strip() not in DEFAULTS:
             raise ValueError(f"unknown rate limit {kind!r} (known: {', '.join(DEFAULTS)})")
         chosen[kind.strip()] = rate.strip()
-    return {kind: parse(rate) for kind, rate in chosen.items()}
+    items = {kind: parse(rate) for kind, rate in chosen.items()}
+    return {kind: type(item)(item.amount, item.multiples, namespace) for kind, item in items.items()}
+
+
+def namespace_of(settings: Any) -> str:
+    """The counters' namespace: one deployment's, named by its store (the PostgreSQL database and schema,
+    or the SQLite file). Two deployments sharing one Redis shared every per-address budget: 60
+    registrations on one were a 429 for the first on the other."""
+    if settings is None:
+        return "LIMITER"
+    if getattr(settings, "store", "sqlite") == "postgres":
+        where = (f"postgres://{settings.postgres_host}:{settings.postgres_port}/{settings.postgres_dbname}"
+                 f"/{settings.postgres_schema}")
+    else:
+        where = "sqlite:" + os.path.abspath(settings.sqlite_path)
+    return "MOTLEY-" + hashlib.sha256(where.encode()).hexdigest()[:16]
 
 
 class MemoryCounters(MemoryStorage):
@@ -93,8 +110,8 @@ def counters(storage: str) -> StorageTypes:
 
 
 class RateLimits:
-    def __init__(self, limits: str = "", storage: str = "memory://"):
-        self.items = parse_limits(limits)
+    def __init__(self, limits: str = "", storage: str = "memory://", namespace: str = "LIMITER"):
+        self.items = parse_limits(limits, namespace)
         self.limiter = MovingWindowRateLimiter(counters(storage))
         self.warned = -60.0
 
@@ -264,8 +281,8 @@ def holds_a_thread() -> bool:
                                         and not rule.endswith("/events"))
 
 
-def register(app: Flask, limits: str = "", storage: str = "memory://") -> RateLimits:
-    rates = RateLimits(limits, storage)
+def register(app: Flask, limits: str = "", storage: str = "memory://", namespace: str = "LIMITER") -> RateLimits:
+    rates = RateLimits(limits, storage, namespace)
     held = HeldRequests()
 
     @app.before_request

@@ -9,6 +9,7 @@ from dataclasses import replace
 import pytest
 
 from api import create_app
+from application.ports import NoTaskQueue
 from tests.platform.client import ApiClient
 
 
@@ -202,3 +203,21 @@ def test_a_retried_creation_spends_no_creation_budget(motley):
     assert client.post("/players", {"name": "cid"}).status == 429
     assert client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 201
     assert client.post("/matches", {"game": "jest", "seats": 3}, key=ann).status == 429
+
+
+def test_deployments_sharing_one_redis_count_their_limits_apart(tmp_path):
+    """Two deployments (each its own store) on one Redis shared every counter: 60 registrations on one
+    were a 429 for the first on the other. The counters are each deployment's (named by its store); two
+    processes of one deployment still share theirs."""
+    from infrastructure.composition import build
+    from infrastructure.settings import Settings
+
+    def deployment(name):
+        settings = Settings(store="sqlite", sqlite_path=str(tmp_path / f"{name}.sqlite"),
+                            rate_limits="register=2/minute", rate_limit_storage="redis://127.0.0.1:6379/0")
+        return ApiClient(create_app(build(settings, tasks=NoTaskQueue())))
+
+    first, other, first_again = deployment("a"), deployment("b"), deployment("a")
+    assert [first.post("/players", {"name": f"a{i}"}).status for i in range(3)] == [201, 201, 429]
+    assert other.post("/players", {"name": "b0"}).status == 201
+    assert first_again.post("/players", {"name": "a3"}).status == 429  # the same deployment's budget
