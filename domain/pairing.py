@@ -90,35 +90,44 @@ SEARCH_BUDGET = 20_000
 
 def fresh_tables(ranked: Sequence[str], met: Mapping[frozenset, int], sizes: Sequence[int]) -> list[list[str]] | None:
     """Tables where no two players have met before, found depth first in the greedy's order (each
-    table opened by the best-placed player left, each seat offered to the best-placed first), or None
-    when there are none or the search runs past ``SEARCH_BUDGET`` seatings. Swiss at tables of two
-    otherwise paired avoidable rematches: 6 players over 3 rounds met an opponent again in two
-    tournaments of three where another pairing had none."""
+    table opened by the best-placed player left, each seat offered to the best-placed first; the larger
+    tables first), or None when there are none or the search runs past ``SEARCH_BUDGET`` seatings. Swiss
+    at tables of two otherwise paired avoidable rematches: 6 players over 3 rounds met an opponent again
+    in two tournaments of three where another pairing had none. Where the tables differ in size, the
+    table the best-placed player left opens may be of any size still to fill: with the sizes taken in a
+    fixed order, 8 players at tables of 3, 3 and 2 met again where [E H C] [G F A] [B D] met nobody."""
     tried = 0
 
     def fresh(player: str, table: list[str]) -> bool:
         return not any(met.get(frozenset((player, other)), 0) for other in table)
 
-    def fill(remaining: list[str], size_index: int, table: list[str], done: list[list[str]]) -> list[list[str]] | None:
+    def open_table(remaining: list[str], sizes_left: list[int], done: list[list[str]]) -> list[list[str]] | None:
+        if not sizes_left:
+            return done
+        for size in sorted(set(sizes_left), reverse=True):
+            rest = list(sizes_left)
+            rest.remove(size)
+            found = fill(remaining[1:], rest, size, [remaining[0]], done)
+            if found is not None:
+                return found
+        return None
+
+    def fill(remaining: list[str], sizes_left: list[int], size: int, table: list[str],
+             done: list[list[str]]) -> list[list[str]] | None:
         nonlocal tried
-        if len(table) == sizes[size_index]:
-            done = [*done, table]
-            if size_index + 1 == len(sizes):
-                return done
-            return fill(remaining[1:], size_index + 1, [remaining[0]], done)
+        if len(table) == size:
+            return open_table(remaining, sizes_left, [*done, table])
         for i, player in enumerate(remaining):
             tried += 1
             if tried > SEARCH_BUDGET:
                 return None
             if fresh(player, table):
-                found = fill(remaining[:i] + remaining[i + 1:], size_index, [*table, player], done)
+                found = fill(remaining[:i] + remaining[i + 1:], sizes_left, size, [*table, player], done)
                 if found is not None:
                     return found
         return None
 
-    if not sizes:
-        return []
-    return fill(list(ranked[1:]), 0, [ranked[0]], [])
+    return open_table(list(ranked), list(sizes), [])
 
 
 def circle(order: Sequence[str], round_index: int) -> tuple[list[list[str]], list[str]]:
