@@ -143,6 +143,18 @@ class Tournaments:
         # sent, a player withdrawing himself was "not the organiser", and the organiser "not registered".
         player = str(parse_id(player_id, "player registered for this tournament"))
         self._command(tournament_id, lambda t: t.withdraw(player, str(by.id)))
+        self._resign_at_tables(tournament_id, player)
+
+    def _resign_at_tables(self, tournament_id: Any, player_id: str) -> None:
+        """A player who leaves the tournament (withdrawn, disqualified) resigns the table he sits at: it
+        waited for his moves, and with no round deadline nothing but a void (which scores nothing for
+        his opponents) let the round, and the tournament, go on. Resigned, he ranks last at it and the
+        table plays on (a computer plays his seat) or ends."""
+        for match_id in self.get(tournament_id).unsettled_tables_of(player_id):
+            try:
+                self.app.resign_match(match_id, self.app.get_player(player_id))
+            except errors.ServiceError:
+                pass  # not running (finished, or not started), or he had resigned already: nothing to settle
 
     def start(self, tournament_id: Any, by: Player) -> None:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
@@ -161,8 +173,10 @@ class Tournaments:
         if body["kind"] == "disqualify":
             if not body.get("player_id"):
                 raise errors.InvalidRequest("a disqualification names the player_id")
-            return self._command(tournament_id, lambda t: (
+            number = self._command(tournament_id, lambda t: (
                 t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []))
+            self._resign_at_tables(tournament_id, body["player_id"])
+            return number
         if not body.get("match_id"):
             raise errors.InvalidRequest("voiding names the match_id")
         return self._command(tournament_id, lambda t: t.void_match(

@@ -176,10 +176,11 @@ class Tournament(Aggregate):
         self.check_organiser(by)
         self.check_status(STATUS_OPEN)
         entrants = self.entrants()
-        if len(entrants) < (1 if self.computer else self.table_size):
+        # As many as the game's smallest table (the table sizes then seat them all at smaller tables,
+        # as a round after withdrawals does): a start asked for a full table of ``table_size``.
+        if len(entrants) < (1 if self.computer else self.min_players):
             raise RegistrationError(
-                f"a tournament with tables of {self.table_size} needs at least {self.table_size} players;"
-                f" {len(entrants)} registered"
+                f"a tournament of this game needs at least {self.min_players} players; {len(entrants)} registered"
             )
         if self.format == "round-robin" and len(entrants) > ROUND_ROBIN_MAX_FIELD:
             raise RegistrationError(
@@ -244,6 +245,11 @@ class Tournament(Aggregate):
     @staticmethod
     def round_complete(round_: dict) -> bool:
         return all(t["result"] is not None for t in round_["tables"])
+
+    def unsettled_tables_of(self, player_id: str) -> list[str]:
+        """The matches of the tables ``player_id`` sits at that have no result yet (the round in play)."""
+        return [table["match_id"] for round_ in self.rounds for table in round_["tables"]
+                if table["result"] is None and player_id in table["players"]]
 
     def table_of_match(self, match_id: str) -> Optional[tuple[dict, dict]]:
         for round_ in self.rounds:

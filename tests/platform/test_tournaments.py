@@ -11,7 +11,7 @@ import pytest
 
 from api import create_app
 from domain import pairing
-from domain.tournament import Tournament, TournamentStateError, match_id_for, standings
+from domain.tournament import RegistrationError, Tournament, TournamentStateError, match_id_for, standings
 from tests.platform.client import ApiClient, play_randomly
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -50,6 +50,23 @@ def new_tournament(rounds=2, deadline=None) -> Tournament:
     return Tournament(game="jest", name="t", organiser="org", table_size=3, min_players=3, format="swiss",
                       rounds=rounds, points=[2, 1, 0], bye_points=1, tie_breaks=["opponents-points", "wins"],
                       match_options={}, rated=True, round_deadline_seconds=deadline)
+
+
+def test_a_field_smaller_than_the_table_size_starts_at_one_smaller_table():
+    """Three Jest players, tables of 4: the start was refused (it asked for a full table), though the
+    table sizes seat them at one table of 3, as a round after a withdrawal does. Two are too few."""
+    t = new_tournament(rounds=1)
+    t.table_size = 4
+    for p in "abc":
+        t.register(p, p.upper())
+    (table,) = t.start("org", T0)
+    assert table["players"] == ["a", "b", "c"]
+    few = new_tournament(rounds=1)
+    for p in "ab":
+        few.register(p, p.upper())
+    with pytest.raises(RegistrationError) as refused:
+        few.start("org", T0)
+    assert "at least 3 players" in str(refused.value)
 
 
 def test_a_round_is_paired_once_and_a_result_counted_once():
@@ -258,7 +275,7 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     assert again.status == 409 and again.body["type"] == "urn:motley:problem:conflict"
     assert client.post(f"/tournaments/{tid}/start", key=ann).status == 403
     too_few = client.post(f"/tournaments/{tid}/start", key=org)
-    assert too_few.status == 409 and "at least 4" in too_few.body["detail"]
+    assert too_few.status == 409 and "at least 3 players" in too_few.body["detail"]
     assert client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": "x"},
                        key=ann).status == 403
     assert client.get(f"/tournaments/{uuid4()}").status == 404
@@ -358,6 +375,42 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     position = int(done.headers["Motley-Position"])
     rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
     assert {r["player_id"]: r["points"] for r in rows} == {ann: 2, bob: 2, cy: 0}
+
+
+def test_a_player_who_leaves_mid_round_resigns_his_table_and_the_round_goes_on(client, motley):
+    """Withdrawn (or disqualified) while his table was being played, a player left it waiting for his
+    moves: with no round deadline nothing but a void (which scores nothing for his opponent) let the
+    round, and the tournament, go on. He now resigns it: ranked last there, the round completes."""
+    _, org = client.register("org")
+    created = client.post("/tournaments", {"game": "fools-crown", "name": "leavers", "rounds": 2,
+                                           "table_size": 2}, key=org)
+    tid = created.body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy", "dan"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    first, second = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    leaver, stayer = first["players"]
+    cheat, other = second["players"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{leaver}", key=keys[leaver]).status == 200
+    sanction = client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": cheat}, key=org)
+    assert sanction.status == 201, sanction.text
+    motley.tasks.drain()
+    for table, loser, winner in ((first, leaver, stayer), (second, cheat, other)):
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert match["status"] == "finished", match["status"]
+        ranks = dict(zip(table["players"], match["result"]["ranks"]))
+        assert ranks[loser] > ranks[winner] and match["result"]["resigned"], match["result"]
+    view = client.get(f"/tournaments/{tid}").body
+    assert [t["result"] is not None for t in view["rounds"][0]["tables"]] == [True, True]
+    (paired,) = view["rounds"][1]["tables"]  # round 2: the two who stayed
+    assert sorted(paired["players"]) == sorted([stayer, other])
+    position = motley.app.log_position()
+    rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
+    points = {r["player_id"]: r["points"] for r in rows}
+    assert points[stayer] == points[other] > points[leaver] == 0
 
 
 @pytest.mark.slow  # one of the longest platform tests: the full tier runs it
