@@ -307,11 +307,16 @@ class Match(Aggregate):
     def counts_for_ratings(self) -> bool:
         """Whether its result is rated: created rated, not an imported copy, two or more seats for
         people (one person against computers teaches the ratings nothing: the view said rated all the
-        same), and, once it is over, won by somebody (a match abandoned by all, ``resignation_result``,
-        teaches nothing either: as a draw it raised every player's rating)."""
+        same), and, once it is over, played out by a person: a match every person resigned or was absent
+        from (abandoned by all, ``resignation_result``, or left to the computers at the table) teaches
+        nothing either: rated as a draw between them, it raised every one's leaderboard score."""
         rated, imported = getattr(self, "rated", True), getattr(self, "imported", False)  # stored before them
-        nobody_won = self.result is not None and not self.result.get("winners")
-        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_won
+        nobody_played_on = False
+        if self.result is not None:
+            gone = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
+            people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
+            nobody_played_on = not self.result.get("winners") or all(seat in gone for seat in people)
+        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""

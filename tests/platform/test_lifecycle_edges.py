@@ -62,6 +62,29 @@ def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(cl
     assert match.result["absent"] == [0]
 
 
+def test_a_match_every_person_resigned_to_the_computers_is_not_rated(clocked):
+    """Two people and two computers at Jest; both people resign: the computers win, and the people,
+    tied last, were rated as a draw between them (both leaderboard scores rose for a game neither
+    played). Nobody played it out: not rated, as a match abandoned by all."""
+    container, _ = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+    match_id = app.create_match_once(ann, "jest", 4, {}, {2: "random", 3: "random"}, True, True, None).match.id
+    for player in (ann, bob):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    assert app.get_match(match_id).counts_for_ratings  # rated while people play it
+    for player in (ann, bob):
+        app.resign_match(match_id, player)
+    match = app.get_match(match_id)
+    assert match.status == "finished" and match.result["winners"] == [2, 3] and match.result["resigned"] == [0, 1]
+    assert not match.counts_for_ratings
+    container.league.run()
+    client = ApiClient(create_app(container))
+    assert client.get(f"/matches/{match_id}").body["rated"] is False
+    assert client.get(f"/players/{ann.id}").body["ratings"] == []
+
+
 def test_a_claim_lists_the_absent_seats_as_absent_not_resigned(clocked):
     container, clock = clocked
     app = container.app
