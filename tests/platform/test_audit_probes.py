@@ -88,3 +88,33 @@ def test_an_import_refuses_a_created_event_or_a_line_that_says_something_else(au
         status, body = post_history(client, tampered)
         assert status == 422 and said in body["detail"], body
     assert post_history(client, lines)[0] == 201
+
+
+def test_an_import_whose_first_line_holds_no_seed_is_stored_as_the_service_stores_chance(audit):  # noqa: F811
+    """The seed only in the Finished line: the copy was saved with its chance as sent (no seed key), the
+    import answered 500 "nothing was changed", and every read of the copy failed for good. The copy now
+    holds its chance as the service does (the seed from wherever the history held it), and a chance of
+    another shape, or a line field the export never writes, is refused on its line."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    seed = lines[0]["data"]["chance"].pop("seed")
+    assert seed and lines[-1]["event"] == "Finished" and lines[-1]["data"]["seed"] == seed
+    status, body = post_history(client, lines)
+    assert status == 201, body
+    for key in (AUDITOR, None):
+        read = client.get(f"/matches/{body['id']}", key=key)
+        assert read.status == 200 and read.body["chance"]["seed"] == seed, read.text
+    assert client.get(f"/matches/{body['id']}", query={"version": 3}).status == 200
+
+    def tampered(change):
+        copy = json.loads(json.dumps(lines))
+        change(copy)
+        return copy
+
+    for change, line, said in (
+            (lambda c: c[0]["data"]["chance"].update(scheme="dice/0"), 1, "scheme"),
+            (lambda c: c[0]["data"]["chance"].update(salt="x"), 1, "scheme"),
+            (lambda c: c[4].update(extra=1), 5, "unknown line field")):
+        status, refused = post_history(client, tampered(change))
+        assert status == 422 and f"line {line}" in refused["detail"] and said in refused["detail"], refused
