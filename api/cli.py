@@ -118,14 +118,18 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
         except (OSError, UnicodeDecodeError) as error:  # one line, not a traceback
             raise SystemExit(f"motley verify: cannot read {name}: {error}") from None
 
-    def check(text: str, ancestors: list[str]) -> None:
+    def check(text: str, ancestors: list[str], depth: int = 0) -> None:
         if ancestors:
-            check(ancestors[0], ancestors[1:])  # the parent holds up itself first
+            check(ancestors[0], ancestors[1:], depth + 1)  # the parent holds up itself first
             Importer(parent_prefix=export_prefix(ancestors[0])).run(text)
         else:
             if is_fork(text):
-                raise ImportRefused("line 1: a fork's copied history is checked against its parent: give the "
-                                    "parent's export with --parent", line=1, reason="parent")
+                # Named for the file that lacks its parent: of a fork of a fork, the grandparent is missing,
+                # and "give the parent's export" sent the user after a file already given.
+                whose = "the parent's export with --parent" if depth == 0 else (
+                    f"the export of the parent of --parent number {depth} (itself a fork), as a further --parent")
+                raise ImportRefused("line 1: a fork's copied history is checked against its parent: give "
+                                    f"{whose}", line=1, reason="parent")
             Importer().run(text)
 
     def is_fork(text: str) -> bool:

@@ -110,6 +110,17 @@ def test_motley_verify_checks_a_forks_export_against_its_parents(audit, tmp_path
     other, _ = finished_match(container, client, game="jest", players=3, seed=2)
     assert verify_file(fork, [saved("other.jsonl", export(client, other))]) == 1  # not its parent
     assert "not at hand" in json.loads(capsys.readouterr().out)["reason"]
+    # A fork of the fork, given only its parent (the fork): it is the grandparent's export that is
+    # missing, which the reason said was the parent's, already given.
+    grandchild = client.post(f"/matches/{fork_id}/forks", {"version": 14}, key=keys[0]).body["id"]
+    for key in keys:
+        assert client.post(f"/matches/{grandchild}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{grandchild}/start", key=keys[0]).status == 200
+    play_randomly(client, grandchild, keys, random.Random(4), settle=container.tasks.drain)
+    third = saved("grandchild.jsonl", export(client, grandchild))
+    assert verify_file(third, [fork]) == 1
+    assert "parent of --parent number 1" in json.loads(capsys.readouterr().out)["reason"]
+    assert verify_file(third, [fork, parent]) == 0 and json.loads(capsys.readouterr().out)["verified"] is True
 
 
 def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):
