@@ -6,7 +6,10 @@ observation and the spectator's. They are committed and served by ``GET /games/{
 tests/platform/test_discovery.py checks them against other random matches. Run it again when a
 game's rules version changes what it emits:
 
-    .venv/bin/python -m api.schema_inference [matches per player count, default 12] [game ...]
+    .venv/bin/python -m api.schema_inference [--redacted] [matches per player count, default 12] [game ...]
+
+``--redacted`` keeps each file as it is and (re)writes only its ``redacted_action``: the shapes of other
+seats' moves in the event list while part of them is hidden (``Engine.redact``).
 
 Rare shapes need more matches: Fool's Crown 1.3.0 was inferred from 48 a count (its Noble Exchange, a
 hand with no Squire and nothing to commit, did not come up in 12 or 24), Jester 1.3.0 and Le Bouffon
@@ -100,15 +103,61 @@ def document(name: str, engine, matches: int) -> dict:
     }
 
 
+def collect_redacted(engine, matches: int, max_steps: int = 20_000) -> dict[str, SchemaBuilder]:
+    """Every move as the event list shows it to another seat or a spectator where part of it is hidden
+    (``Engine.redact``; ``hidden: true`` in the event), by its type: a Jest offer without its cards, a
+    Le Bouffon gift as its count. Those shapes are not actions a seat may send, and a client that
+    checked the event list against the action schema refused them."""
+    shapes: dict[str, SchemaBuilder] = {}
+    variants = option_variants(engine)
+    for players in range(engine.min_players, engine.max_players + 1):
+        for index in range(matches):
+            rng = random.Random(SEED_BASE + 100 * players + index)
+            state = new_match(engine, players, variants[index % len(variants)])
+            for _ in range(max_steps):
+                step = next_step(engine, state, rng, timeout_probability=0.05)
+                if step is None:
+                    break
+                actor, action = step
+                if isinstance(actor, int):
+                    for viewer in (None, *range(players)):
+                        shown = engine.redact(state, actor, action, viewer)
+                        if shown is not None and shown != action and isinstance(shown, dict):
+                            shapes.setdefault(shown["type"], builder()).add_object(shown)
+                state = engine.apply(state, *step)
+    return shapes
+
+
+def redacted_document(engine, matches: int) -> dict:
+    """The ``redacted_action`` part of a game's schema document."""
+    variants = []
+    for kind, built in sorted(collect_redacted(engine, matches).items()):
+        schema = built.to_schema()
+        schema["properties"]["type"] = {"const": kind}
+        variants.append(schema)
+    described = ("Another seat's move as the event list shows it while part of it is hidden from you "
+                 "(the event's hidden is true; its action is null when all of it is), by its type")
+    if not variants:
+        return {"description": described + ": none in this game (a move is shown whole, or as null)", "not": {}}
+    return {"description": described, "oneOf": variants}
+
+
 def main() -> None:
-    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 12
-    only = set(sys.argv[2:])
+    arguments = sys.argv[1:]
+    redacted_only = "--redacted" in arguments  # add only ``redacted_action`` to the files as they are
+    arguments = [a for a in arguments if a != "--redacted"]
+    matches = int(arguments[0]) if arguments else 12
+    only = set(arguments[1:])
     OUT.mkdir(exist_ok=True)
     for name, engine in available_engines().items():
         if only and name not in only:
             continue
         path = OUT / f"{name}.json"
-        path.write_text(json.dumps(document(name, engine, matches), indent=1, sort_keys=True) + "\n")
+        kept = path.read_text() if redacted_only else None
+        written = json.loads(kept) if kept else document(name, engine, matches)
+        written["redacted_action"] = redacted_document(engine, matches)
+        indent = 2 if kept and kept.startswith("{\n  \"") else 1  # a kept file keeps its layout
+        path.write_text(json.dumps(written, indent=indent, sort_keys=True) + "\n")
         print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size} bytes")
 
 

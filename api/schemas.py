@@ -244,6 +244,8 @@ class GameSchemaOut(Schema):
     action = fields.Dict(metadata={"description": "JSON Schema of an action (oneOf, by type)"})
     observation = fields.Dict(metadata={"description": "JSON Schema of a seat's observation"})
     public_observation = fields.Dict(metadata={"description": "JSON Schema of a spectator's observation"})
+    redacted_action = fields.Dict(metadata={"description": "JSON Schema of another seat's move in the event list "
+                                                           "while part of it is hidden (hidden: true), by type"})
 
 
 # -- matches ---------------------------------------------------------------------------------------

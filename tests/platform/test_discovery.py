@@ -74,7 +74,8 @@ def validators(client, name: str) -> dict:
     document = client.get(f"/games/{name}/schema").body
     assert document["game"] == name and document["$schema"].startswith("http://json-schema.org/draft-07")
     assert document["rules_version"] == available_engines()[name].rules_version
-    return {part: Draft7Validator(document[part]) for part in ("action", "observation", "public_observation")}
+    return {part: Draft7Validator(document[part])
+            for part in ("action", "observation", "public_observation", "redacted_action")}
 
 
 def check(validator: Draft7Validator, value, where: str) -> None:
@@ -104,6 +105,13 @@ def test_every_action_and_observation_an_engine_emits_validates_over_random_matc
                 chosen = next_step(engine, state, rng, timeout_probability=0.05)
                 if chosen is None:
                     break
+                actor, action = chosen
+                for viewer in (None, *range(players)) if isinstance(actor, int) else ():
+                    # Another seat's move as the event list shows it: whole (an action), null, or part
+                    # hidden, in the shapes ``redacted_action`` lists (a Jest offer without its cards).
+                    shown = engine.redact(state, actor, action, viewer)
+                    if shown is not None and shown != action:
+                        check(schema["redacted_action"], shown, f"seat {actor}'s move to {viewer} at step {step}")
                 state = engine.apply(state, *chosen)
 
 
