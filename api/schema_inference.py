@@ -15,7 +15,8 @@ Rare shapes need more matches: Fool's Crown 1.3.0 was inferred from 48 a count (
 hand with no Squire and nothing to commit, did not come up in 12 or 24), Jester 1.3.0 and Le Bouffon
 from 100 (Jester's `specialize` from a guild, once the reserve is empty, did not come up in 48; Le
 Bouffon's file predated its observation's `played`). Jest's file is kept: inferred again, it would
-narrow `trophy_winners` (null in matches these seeds do not reach).
+narrow `trophy_winners` (null in matches these seeds do not reach), which is written by hand as what it
+is, a map from trophy card to seat (inferred, an object of 17 fixed fields named "2C" and so on).
 """
 
 from __future__ import annotations
