@@ -6,10 +6,10 @@ observation and the spectator's. They are committed and served by ``GET /games/{
 tests/platform/test_discovery.py checks them against other random matches. Run it again when a
 game's rules version changes what it emits:
 
-    .venv/bin/python -m api.schema_inference [--redacted] [matches per player count, default 12] [game ...]
+    .venv/bin/python -m api.schema_inference [--event-parts] [matches per player count, default 12] [game ...]
 
-``--redacted`` keeps each file as it is and (re)writes only its ``redacted_action``: the shapes of other
-seats' moves in the event list while part of them is hidden (``Engine.redact``).
+``--event-parts`` keeps each file as it is and (re)writes only the parts that describe the event list's
+payloads (``collect_event_parts``): ``redacted_action``, ``chance_outcome`` and ``step``.
 
 Rare shapes need more matches: Fool's Crown 1.3.0 was inferred from 48 a count (its Noble Exchange, a
 hand with no Squire and nothing to commit, did not come up in 12 or 24), Jester 1.3.0 and Le Bouffon
@@ -28,7 +28,7 @@ from pathlib import Path
 
 from genson import SchemaBuilder
 
-from domain.engine import Phase
+from domain.engine import CHANCE, SYSTEM, Phase
 from domain.games import available_engines
 from domain.playout import new_match, next_step
 
@@ -104,49 +104,65 @@ def document(name: str, engine, matches: int) -> dict:
     }
 
 
-def collect_redacted(engine, matches: int, max_steps: int = 20_000) -> dict[str, SchemaBuilder]:
-    """Every move as the event list shows it to another seat or a spectator where part of it is hidden
-    (``Engine.redact``; ``hidden: true`` in the event), by its type: a Jest offer without its cards, a
-    Le Bouffon gift as its count. Those shapes are not actions a seat may send, and a client that
-    checked the event list against the action schema refused them."""
-    shapes: dict[str, SchemaBuilder] = {}
+def collect_event_parts(engine, matches: int, max_steps: int = 20_000) -> dict[str, dict[str, SchemaBuilder]]:
+    """What the event list holds besides the actions a seat may send, by part and type: ``redacted_action``,
+    every move as it is shown to another seat or a spectator where part of it is hidden
+    (``Engine.redact``; ``hidden: true`` in the event: a Jest offer without its cards, a Le Bouffon gift
+    as its count), which a client that checked the event list against the action schema refused;
+    ``chance_outcome``, a ChanceDrawn event's outcome (whole, or null while it is hidden), and ``step``,
+    a StepResolved or TimedOut event's step, which no schema described."""
+    parts: dict[str, dict[str, SchemaBuilder]] = {"redacted_action": {}, "chance_outcome": {}, "step": {}}
     variants = option_variants(engine)
     for players in range(engine.min_players, engine.max_players + 1):
         for index in range(matches):
             rng = random.Random(SEED_BASE + 100 * players + index)
             state = new_match(engine, players, variants[index % len(variants)])
             for _ in range(max_steps):
-                step = next_step(engine, state, rng, timeout_probability=0.05)
-                if step is None:
+                chosen = next_step(engine, state, rng, timeout_probability=0.05)
+                if chosen is None:
                     break
-                actor, action = step
-                if isinstance(actor, int):
+                actor, action = chosen
+                if actor == CHANCE:
+                    parts["chance_outcome"].setdefault(action["type"], builder()).add_object(action)
+                elif actor == SYSTEM:
+                    parts["step"].setdefault(action["type"], builder()).add_object(action)
+                else:
                     for viewer in (None, *range(players)):
                         shown = engine.redact(state, actor, action, viewer)
                         if shown is not None and shown != action and isinstance(shown, dict):
-                            shapes.setdefault(shown["type"], builder()).add_object(shown)
-                state = engine.apply(state, *step)
-    return shapes
+                            parts["redacted_action"].setdefault(shown["type"], builder()).add_object(shown)
+                state = engine.apply(state, *chosen)
+    return parts
 
 
-def redacted_document(engine, matches: int) -> dict:
-    """The ``redacted_action`` part of a game's schema document."""
-    variants = []
-    for kind, built in sorted(collect_redacted(engine, matches).items()):
-        schema = built.to_schema()
-        schema["properties"]["type"] = {"const": kind}
-        variants.append(schema)
-    described = ("Another seat's move as the event list shows it while part of it is hidden from you "
-                 "(the event's hidden is true; its action is null when all of it is), by its type")
-    if not variants:
-        return {"description": described + ": none in this game (a move is shown whole, or as null)", "not": {}}
-    return {"description": described, "oneOf": variants}
+EVENT_PARTS = {
+    "redacted_action": ("Another seat's move as the event list shows it while part of it is hidden from you "
+                        "(the event's hidden is true; its action is null when all of it is), by its type"),
+    "chance_outcome": "A ChanceDrawn event's outcome, by its type (null while it is hidden from you)",
+    "step": "A StepResolved or TimedOut event's step (the automatic steps and timeouts), by its type",
+}
+
+
+def event_parts_document(engine, matches: int) -> dict:
+    """The parts of a game's schema document that describe its event list's payloads."""
+    document = {}
+    for part, built in collect_event_parts(engine, matches).items():
+        variants = []
+        for kind, builder_ in sorted(built.items()):
+            schema = builder_.to_schema()
+            schema["properties"]["type"] = {"const": kind}
+            variants.append(schema)
+        if variants:
+            document[part] = {"description": EVENT_PARTS[part], "oneOf": variants}
+        else:  # JSON Schema's oneOf may not be empty: "not {}" matches nothing
+            document[part] = {"description": EVENT_PARTS[part] + ": none in this game", "not": {}}
+    return document
 
 
 def main() -> None:
     arguments = sys.argv[1:]
-    redacted_only = "--redacted" in arguments  # add only ``redacted_action`` to the files as they are
-    arguments = [a for a in arguments if a != "--redacted"]
+    events_only = "--event-parts" in arguments  # (re)write only the event parts, the files kept as they are
+    arguments = [a for a in arguments if a != "--event-parts"]
     matches = int(arguments[0]) if arguments else 12
     only = set(arguments[1:])
     OUT.mkdir(exist_ok=True)
@@ -154,9 +170,9 @@ def main() -> None:
         if only and name not in only:
             continue
         path = OUT / f"{name}.json"
-        kept = path.read_text() if redacted_only else None
+        kept = path.read_text() if events_only else None
         written = json.loads(kept) if kept else document(name, engine, matches)
-        written["redacted_action"] = redacted_document(engine, matches)
+        written.update(event_parts_document(engine, matches))
         indent = 2 if kept and kept.startswith("{\n  \"") else 1  # a kept file keeps its layout
         path.write_text(json.dumps(written, indent=indent, sort_keys=True) + "\n")
         print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size} bytes")

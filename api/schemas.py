@@ -246,6 +246,8 @@ class GameSchemaOut(Schema):
     public_observation = fields.Dict(metadata={"description": "JSON Schema of a spectator's observation"})
     redacted_action = fields.Dict(metadata={"description": "JSON Schema of another seat's move in the event list "
                                                            "while part of it is hidden (hidden: true), by type"})
+    chance_outcome = fields.Dict(metadata={"description": "JSON Schema of a ChanceDrawn event's outcome, by type"})
+    step = fields.Dict(metadata={"description": "JSON Schema of a StepResolved or TimedOut event's step, by type"})
 
 
 # -- matches ---------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from jsonschema import Draft7Validator
 
 from api import create_app
 from api.schema_inference import option_variants
-from domain.engine import Phase
+from domain.engine import CHANCE, SYSTEM, Phase
 from domain.games import available_engines
 from domain.playout import new_match, next_step
 from tests.platform.client import ApiClient, play_randomly
@@ -75,7 +75,7 @@ def validators(client, name: str) -> dict:
     assert document["game"] == name and document["$schema"].startswith("http://json-schema.org/draft-07")
     assert document["rules_version"] == available_engines()[name].rules_version
     return {part: Draft7Validator(document[part])
-            for part in ("action", "observation", "public_observation", "redacted_action")}
+            for part in ("action", "observation", "public_observation", "redacted_action", "chance_outcome", "step")}
 
 
 def check(validator: Draft7Validator, value, where: str) -> None:
@@ -106,6 +106,8 @@ def test_every_action_and_observation_an_engine_emits_validates_over_random_matc
                 if chosen is None:
                     break
                 actor, action = chosen
+                if actor in (CHANCE, SYSTEM):  # the event list's ChanceDrawn outcomes and automatic steps
+                    check(schema["chance_outcome" if actor == CHANCE else "step"], action, f"{actor} at step {step}")
                 for viewer in (None, *range(players)) if isinstance(actor, int) else ():
                     # Another seat's move as the event list shows it: whole (an action), null, or part
                     # hidden, in the shapes ``redacted_action`` lists (a Jest offer without its cards).
