@@ -85,6 +85,45 @@ def test_a_match_every_person_resigned_to_the_computers_is_not_rated(clocked):
     assert client.get(f"/players/{ann.id}").body["ratings"] == []
 
 
+def test_a_match_resigned_before_any_move_is_not_rated(clocked):
+    """A second account that resigns at once hands the first a win: eight such matches in a few seconds
+    put a player at the top of the leaderboard. A match that ended before any move was played is not
+    rated; one resigned after play is."""
+    container, _ = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+
+    def two_seats():
+        match_id = app.create_match_once(ann, "fools-crown", 2, {}, {}, True, True, None).match.id
+        for player in (ann, bob):
+            app.join_match(match_id, player)
+        app.start_match(match_id, ann)
+        return match_id
+
+    farmed = two_seats()
+    app.resign_match(farmed, bob)
+    match = app.get_match(farmed)
+    assert match.status == "finished" and match.moves == 0 and match.result["winners"] == [0]
+    assert not match.counts_for_ratings
+    played = two_seats()
+    for _ in range(50):  # play until a move of each has been made, then resign
+        match = app.get_match(played)
+        turn = match.to_act()
+        if match.moves >= 2:
+            break
+        if turn.kind != "players":
+            app.resolve_automatic_step(played)
+            continue
+        seat = turn.seats[0]
+        app.submit_move(played, (ann, bob)[seat], match.engine.legal_actions(match.state, seat)[0])
+    app.resign_match(played, bob)
+    assert app.get_match(played).counts_for_ratings
+    container.league.run()
+    client = ApiClient(create_app(container))
+    assert client.get(f"/matches/{farmed}").body["rated"] is False
+    assert [r["played"] for r in client.get(f"/players/{ann.id}").body["ratings"]] == [1]  # the played one only
+
+
 def test_a_claim_lists_the_absent_seats_as_absent_not_resigned(clocked):
     container, clock = clocked
     app = container.app

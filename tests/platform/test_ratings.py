@@ -174,6 +174,13 @@ def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, c
         assert quiet.league_view.dump(KINDS) == league
 
 
+def first_move(app, match_id, player) -> None:
+    """``player`` makes the first of its legal moves (a Jest offer: every seat offers at once)."""
+    match = app.get_match(match_id)
+    seat = match.seat_of(str(player.id))
+    app.submit_move(match_id, player, match.engine.legal_actions(match.state, seat)[0])
+
+
 def test_players_with_the_same_rating_share_their_place_on_every_page(quiet):
     """Two tables where two players resign: each winner beat two newcomers, so the winners' ratings are
     equal, and so are the four losers'. The board places ties as standings rank them (1, 1, 3), even
@@ -182,6 +189,7 @@ def test_players_with_the_same_rating_share_their_place_on_every_page(quiet):
     people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy", "dee", "eve", "fay")]
     for table in (people[:3], people[3:]):
         match_id = new_match(app, table)
+        first_move(app, match_id, table[0])  # a match resigned before any move is not rated
         for loser in table[1:]:
             app.resign_match(match_id, loser)
         assert app.get_match(match_id).status == "finished"
@@ -200,6 +208,7 @@ def test_a_rating_history_entry_is_dated_when_its_match_finished_not_at_a_later_
     app = quiet.app
     people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
     match_id = new_match(app, people)
+    first_move(app, match_id, people[0])  # a match resigned before any move is not rated
     for loser in people[1:]:
         app.resign_match(match_id, loser)
     finished = next(e for e in app.events.get(match_id) if type(e).__name__ == "Finished")
