@@ -4,12 +4,15 @@ caller's viewer: a seat (its API key), a spectator (no key) or the auditor (``MO
 
 from __future__ import annotations
 
+import hashlib
+
 from flask import Response, request, stream_with_context
 from flask.views import MethodView
 
 from api import schemas
 from api.context import (
     api_key,
+    container,
     current_player,
     event_stream,
     is_auditor_key,
@@ -21,7 +24,7 @@ from api.schemas import Blueprint
 from application import errors
 from application.following import follow_events
 from application.history import History
-from application.service import parse_id
+from application.service import creation_scope, parse_id
 from application.views import Viewer
 
 blp = Blueprint("audit", __name__, url_prefix="/matches",
@@ -145,9 +148,15 @@ class Forks(MethodView):
         changed; both show the lineage. Allowed once the match is finished and revealed, or to the
         auditor."""
         who = viewer()
-        creator = "auditor" if who.auditor else current_player().id
-        fork = history().fork(match_id, who, body["version"], body["reserved"], str(creator),
-                              request.headers.get("Idempotency-Key") or None)
+        player = None if who.auditor else current_player()
+        creator = "auditor" if player is None else str(player.id)
+        # The fork's id under an Idempotency-Key comes from a secret of its creator's (the player's salt,
+        # the auditor's key): an auditor's private fork of a live match, its id computed from "auditor"
+        # and a guessed key, told its players that the auditor was looking into their match.
+        scope = (creation_scope(player) if player is not None
+                 else "auditor:" + hashlib.sha256(container().settings.auditor_key.encode()).hexdigest())
+        fork = history().fork(match_id, who, body["version"], body["reserved"], creator,
+                              request.headers.get("Idempotency-Key") or None, scope=scope)
         _, view = history().match(fork.id, who)
         headers = created_headers(fork)
         if getattr(fork, "replayed", False):  # a retry: the first fork

@@ -25,6 +25,7 @@ from limits.strategies import MovingWindowRateLimiter
 
 from api.context import api_key, is_auditor_key, service, still_valid
 from application import errors
+from application.service import creation_scope
 
 log = logging.getLogger(__name__)
 
@@ -197,9 +198,11 @@ def replays_a_creation(kind: str, player: Optional[str]) -> bool:
     request_key = request.headers.get("Idempotency-Key")
     if not request_key:
         return False
+    if player is None:
+        return service().was_created(kind, "", request_key)
     try:
-        scope = "" if player is None else str(UUID(player))
-    except ValueError:
+        scope = creation_scope(service().get_player(UUID(player)))
+    except (ValueError, errors.ServiceError):
         return False  # no player's key: the view answers 401
     return service().was_created(kind, scope, request_key)
 

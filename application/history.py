@@ -153,7 +153,7 @@ class History:
 
     # -- forks -----------------------------------------------------------------------------------
     def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str,
-             request_key: Optional[str] = None) -> Match:
+             request_key: Optional[str] = None, scope: Optional[str] = None) -> Match:
         """A new match whose history is the parent's up to ``version``; its seats are open again
         (``reserved``: seat -> player id keeps a seat for one player), later chance is drawn afresh
         from its own seed. The parent is not changed; its lineage lists the fork. Retried with the
@@ -193,7 +193,7 @@ class History:
             reveal_at_end=parent.reveal_at_end and not private, chance=new_chance(),
             parent={"match_id": str(parent.id), "version": version, "prefix_end": prefix_end},
             rated=False,  # a what-if replay of part of another match never counts for ratings
-            id=idempotent_id("fork", creator_id, request_key),
+            id=idempotent_id("fork", scope or creator_id, request_key),
         )
         collect = Collector(self.app)
         if started:

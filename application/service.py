@@ -54,6 +54,13 @@ log = logging.getLogger(__name__)
 IDEMPOTENT_CREATIONS = UUID("0b5d6c57-6f2e-4f4e-9a43-6d6f746c6579")
 
 
+def creation_scope(player: Player) -> str:
+    """The scope of a player's idempotent creations (``idempotent_id``): its id and its secret salt, so
+    that nobody else can compute the id of a match (an unlisted one) it created with a key it chose."""
+    salt = getattr(player, "salt", "")
+    return f"{player.id}:{salt}" if salt else str(player.id)
+
+
 def idempotent_id(kind: str, scope: str, request_key: Optional[str]) -> Optional[UUID]:
     """The id a creation with an Idempotency-Key gets: the same for a retry, so the store itself
     refuses a second creation (a version-1 event already exists) and the retry finds the first."""
@@ -143,7 +150,7 @@ class Motley(Application):
         secret = secrets.token_urlsafe(32)
         player_id = idempotent_id("player", "", request_key)
         identity: dict[str, Any] = {} if player_id is None else {"id": player_id}  # the library's own id argument
-        player = Player(name=name, key_hash=hash_secret(secret), **identity)
+        player = Player(name=name, key_hash=hash_secret(secret), salt=secrets.token_hex(16), **identity)
         try:
             self.save(player)
         except IntegrityError:
@@ -246,7 +253,7 @@ class Motley(Application):
         """The new match as saved; its outcome says whether this was a retry (same ``request_key``) of a
         creation already made: the first match is answered then (as it is now), and nothing is created
         twice."""
-        match_id = idempotent_id("match", str(creator.id), request_key)
+        match_id = idempotent_id("match", creation_scope(creator), request_key)
         match = self._new_match(creator, game, seats, options, computers, reveal_at_end, rated, match_id, turn_limit)
         if unlisted:  # joined by invitation code only (issue 13)
             match.make_unlisted(secrets.token_urlsafe(9))

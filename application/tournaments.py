@@ -26,7 +26,7 @@ from eventsourcing.persistence import IntegrityError, Tracking
 from application import errors
 from application.chance import new_chance
 from application.ports import TASK_PROJECT, Doc, LeagueView, Task
-from application.service import RETRIES, Motley, idempotent_id, parse_id
+from application.service import RETRIES, Motley, creation_scope, idempotent_id, parse_id
 from domain import tournament as tournament_domain
 from domain.engine import Engine, InvalidOptions
 from domain.games import UnknownGame, available_engines, get_engine
@@ -113,7 +113,7 @@ class Tournaments:
             rated=body.get("rated", True),
             round_deadline_seconds=body.get("round_deadline_seconds"),
             computer=computer,
-            id=idempotent_id("tournament", str(organiser.id), request_key),
+            id=idempotent_id("tournament", creation_scope(organiser), request_key),
         )
         try:
             self._save(tournament, [])

@@ -47,10 +47,14 @@ def key_id(key_hash: str) -> str:
 
 class Player(Aggregate):
     @event("Registered")
-    def __init__(self, name: str, key_hash: str, id: Optional[UUID] = None):
+    def __init__(self, name: str, key_hash: str, id: Optional[UUID] = None, salt: str = ""):
         # ``id``: the library's own, given for an idempotent registration (application/service.py);
         # the library sets ``self.id`` and keeps it out of the stored event.
         self.name = name
+        # A secret of the player's own in the ids of its idempotent creations (application/service.py
+        # ``creation_scope``): from its public id and its Idempotency-Key alone, anyone could compute the
+        # id of an unlisted match it made and read it. Players registered before it have none ("").
+        self.salt = salt
         self.keys: dict[str, str] = {key_id(key_hash): key_hash}  # key id -> hash of its secret
 
     def verify(self, secret: str) -> bool:

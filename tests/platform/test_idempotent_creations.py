@@ -53,3 +53,29 @@ def test_a_fork_listed_by_a_racing_retry_is_listed_once(audit):  # noqa: F811 - 
     History(container.app)._record_fork(match_id, fork, 12, False)  # the racing retry's listing, late
     forks = client.get(f"/matches/{match_id}").body["lineage"]["forks"]
     assert [f["match_id"] for f in forks] == [fork]
+
+
+def test_an_idempotent_creations_id_cannot_be_computed_from_public_facts(audit):  # noqa: F811 - the fixture
+    """The id of a creation under an Idempotency-Key was uuid5(a constant in the source, the creator's
+    public id and the key): anyone could compute the id of an unlisted match made with a key such as the
+    README's "m-42" and read it. It now holds a secret of the creator's too; a retry still finds it."""
+    from uuid import UUID, uuid5
+
+    from application.service import IDEMPOTENT_CREATIONS
+
+    _, client = audit
+    ann_id, ann = client.register("ann")
+    once = {"Idempotency-Key": "m-42"}
+    made = client.call("POST", "/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann, headers=once)
+    again = client.call("POST", "/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann, headers=once)
+    assert made.status == again.status == 201 and made.body["id"] == again.body["id"]
+    guessed = str(uuid5(IDEMPOTENT_CREATIONS, f"match:{ann_id}:m-42"))
+    assert made.body["id"] != guessed and client.get(f"/matches/{guessed}").status == 404
+    tournament = client.call("POST", "/tournaments", TOURNAMENT, key=ann, headers={"Idempotency-Key": "t-1"})
+    assert tournament.body["id"] != str(uuid5(IDEMPOTENT_CREATIONS, f"tournament:{ann_id}:t-1"))
+    live = made.body["id"]
+    forked = client.call("POST", f"/matches/{live}/forks", {"version": 1}, key=AUDITOR, headers=once)
+    assert forked.status == 201 and forked.body["id"] != str(uuid5(IDEMPOTENT_CREATIONS, "fork:auditor:m-42"))
+    assert client.call("POST", f"/matches/{live}/forks", {"version": 1}, key=AUDITOR, headers=once).body["id"] == \
+        forked.body["id"]
+    assert UUID(made.body["id"])  # a UUID all the same
