@@ -145,7 +145,7 @@ EVENT_PARTS = {
 
 def event_parts_document(engine, matches: int) -> dict:
     """The parts of a game's schema document that describe its event list's payloads."""
-    document = {}
+    document: dict[str, dict] = {}
     for part, built in collect_event_parts(engine, matches).items():
         variants = []
         for kind, builder_ in sorted(built.items()):
