@@ -108,12 +108,17 @@ def feed(
                     items.append(item("your-turn", match, player_id))
                 if kinds & set(FINISHED):
                     items.append(item("finished", match, player_id))
-            yield from grouped(position, items)
+            if items:
+                yield from grouped(position, items)
+                beat = monotonic()
+        # A heartbeat after HEARTBEAT_SECONDS with nothing for this player, busy log or not: it was reset
+        # by every match the log touched (others' included) and skipped while the log moved, so a bot
+        # waiting for its opponents got no byte for a minute on a busy server, and its read timeout or a
+        # proxy cut the stream.
+        if monotonic() - beat > HEARTBEAT_SECONDS:
+            yield None
             beat = monotonic()
         if notifications:
             start = notifications[-1].id
             continue
-        if monotonic() - beat > HEARTBEAT_SECONDS:
-            yield None
-            beat = monotonic()
         sleep(max(0.0, min(poll, deadline - monotonic())))

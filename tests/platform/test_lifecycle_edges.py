@@ -323,3 +323,41 @@ def tax_collection(app, first, second):
         app.submit_move(match_id, players[match.players[seat]], match.engine.legal_actions(match.state, seat)[0])
         match = app.get_match(match_id)
     return match_id, match
+
+
+def test_the_players_stream_beats_while_the_log_is_busy_with_other_players_matches():
+    """``/players/me/stream`` (application/inbox.py ``feed``): the heartbeat's clock was reset by every
+    match the log touched, the player's or not, and the beat skipped while the log moved, so a bot
+    waiting on a busy server got no byte for a minute. A log that never stops moving with others'
+    matches (and registrations), on a clock that moves 1 s a reading: a beat within the heartbeat's
+    seconds and a few more."""
+    from types import SimpleNamespace
+
+    from application.following import HEARTBEAT_SECONDS
+    from application.inbox import MATCH_TOPIC
+
+    other = SimpleNamespace(seat_of=lambda player: None, invited=(), reserved={}, status="active")
+    issued = [0]
+
+    def busy(start, limit, inclusive_of_start):
+        topics = (MATCH_TOPIC + "MoveMade", "domain.player:Player.Registered")
+        batch = [SimpleNamespace(id=start + 1 + i, topic=topics[i % 2], originator_id=f"m{i % 3}") for i in range(3)]
+        issued[0] += 1
+        return batch
+
+    app = SimpleNamespace(recorder=SimpleNamespace(select_notifications=busy), read_match=lambda match_id: other,
+                          log_position=lambda: 0)
+    now = [0.0]
+
+    def clock():
+        now[0] += 1.0
+        return now[0]
+
+    beats = []
+    for entry in feed(app, "idle", 0, 120.0, 0.05, monotonic=clock, sleep=lambda seconds: None):
+        assert entry is None  # nothing concerns this player
+        beats.append(now[0])
+        if len(beats) == 3:
+            break
+    assert len(beats) == 3 and beats[0] <= HEARTBEAT_SECONDS + 5, beats
+    assert all(later - earlier <= HEARTBEAT_SECONDS + 5 for earlier, later in zip(beats, beats[1:])), beats
