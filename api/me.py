@@ -75,7 +75,9 @@ class MyStream(MethodView):
                                                 "(resume with Last-Event-ID; of several items of one position "
                                                 "only the last has it): `invitation` (invited, or a seat "
                                                 "kept for you at a rematch or a fork), `started`, "
-                                                "`your-turn`, `finished` and `cancelled`, data = {type, "
+                                                "`your-turn`, `absent` (your turn ran out: the computer "
+                                                "plays your seat, or the others may claim, until you come "
+                                                "back), `finished` and `cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
                                                 "your legal actions}",
                                 "content": {"text/event-stream": {}}}})

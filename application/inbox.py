@@ -22,6 +22,8 @@ BATCH = 200
 MATCH_TOPIC = f"{Match.__module__}:Match."
 #: Events after which the feed says a match started (a fork resumes) or finished.
 STARTED, FINISHED, CANCELLED = ("Started", "Resumed"), ("Finished",), ("Cancelled",)
+#: The event that marks seats absent (their turn clock ran out).
+TIMED_OUT = ("SeatsTimedOut",)
 #: Events that keep a seat for a named player: a rematch opened, a fork reopened.
 KEPT = ("RematchOpened", "Reopened")
 
@@ -68,6 +70,7 @@ def feed(
     id leaves the last id as it was)."""
     start = app.log_position() if after is None else after
     told: dict[str, int] = {}  # match id -> the version a your-turn was last sent for
+    away: set[str] = set()  # the matches an ``absent`` item was sent for, while the seat stays absent
     if after is None:
         first: list[dict] = []
         for match_id in waiting(start):
@@ -103,6 +106,15 @@ def feed(
                     items.append(item("cancelled", match, player_id))
                 if kinds & set(STARTED):
                     items.append(item("started", match, player_id))
+                # The turn clock ran out on the player: the computer plays its seat (or the others may
+                # claim) until it comes back (POST /matches/{id}/return, or a move). Said once an absence:
+                # the your-turns just stopped, and a bot that used this stream alone never learnt why.
+                if match.seat_of(player_id) in match.absent:
+                    if kinds & set(TIMED_OUT) and match_id not in away:
+                        away.add(match_id)
+                        items.append(item("absent", match, player_id))
+                else:
+                    away.discard(match_id)
                 if waiting_for(match, player_id) and told.get(match_id) != match.version:
                     told[match_id] = match.version
                     items.append(item("your-turn", match, player_id))

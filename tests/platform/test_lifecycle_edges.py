@@ -361,3 +361,26 @@ def test_the_players_stream_beats_while_the_log_is_busy_with_other_players_match
             break
     assert len(beats) == 3 and beats[0] <= HEARTBEAT_SECONDS + 5, beats
     assert all(later - earlier <= HEARTBEAT_SECONDS + 5 for earlier, later in zip(beats, beats[1:])), beats
+
+
+def test_the_players_stream_says_when_its_turn_ran_out(clocked):
+    """A turn limit that hands a late seat to the computer: the player's stream just stopped sending
+    your-turns, and a bot that used it alone never learnt it should come back. An ``absent`` item now
+    says so, once an absence; back and late again, once more."""
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in (ann, bob, cy):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    start = app.log_position()
+    for player in (ann, bob):  # cy does not offer
+        match = app.get_match(match_id)
+        app.submit_move(match_id, player, match.engine.legal_actions(match.state, match.seat_of(str(player.id)))[0])
+    assert run_out(app, clock, match_id).absent == (2,)
+    items = [entry[1] for entry in feed(app, str(cy.id), start, 0.5, 0.01) if entry is not None]
+    absent = [i for i in items if i["type"] == "absent"]
+    assert [(i["match_id"], i["match"]["absent"]) for i in absent] == [(str(match_id), [2])], items
+    assert not [i for i in feed(app, str(ann.id), start, 0.5, 0.01) if i is not None and i[1]["type"] == "absent"]
