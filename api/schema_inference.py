@@ -59,39 +59,51 @@ def option_variants(engine) -> list[dict]:
 HAND_WORKED_ACTIONS = {"jester": [{"type": "favor-consolation"}]}
 
 
+def inferred_matches(engine, matches: int):
+    """The matches the schemas are inferred from: ``matches`` a player count, the option variants in
+    turn, each (its player count, its random draws, its first state), on seeds the tests do not use."""
+    variants = option_variants(engine)
+    for players in range(engine.min_players, engine.max_players + 1):
+        for index in range(matches):
+            rng = random.Random(SEED_BASE + 100 * players + index)
+            yield players, rng, new_match(engine, players, variants[index % len(variants)])
+
+
+def one_of_types(built: dict[str, SchemaBuilder]) -> list[dict]:
+    """One schema a ``type``, in order of type: the variants of a ``oneOf``."""
+    variants = []
+    for kind, each in sorted(built.items()):
+        schema = each.to_schema()
+        schema["properties"]["type"] = {"const": kind}
+        variants.append(schema)
+    return variants
+
+
 def collect(engine, matches: int, max_steps: int = 20_000):
     actions: dict[str, SchemaBuilder] = {}
     for action in HAND_WORKED_ACTIONS.get(engine.name, []):
         actions.setdefault(action["type"], builder()).add_object(action)
     seats, spectators = builder(), builder()
-    variants = option_variants(engine)
-    for players in range(engine.min_players, engine.max_players + 1):
-        for index in range(matches):
-            rng = random.Random(SEED_BASE + 100 * players + index)
-            state = new_match(engine, players, variants[index % len(variants)])
-            for _ in range(max_steps):
-                spectators.add_object(engine.observe(state, None))
-                for seat in range(players):
-                    seats.add_object(engine.observe(state, seat))
-                turn = engine.to_act(state)
-                if turn.kind == Phase.PLAYERS:
-                    for seat in turn.seats:
-                        for action in engine.legal_actions(state, seat):
-                            actions.setdefault(action["type"], builder()).add_object(action)
-                step = next_step(engine, state, rng, timeout_probability=0.05)
-                if step is None:
-                    break
-                state = engine.apply(state, *step)
+    for players, rng, state in inferred_matches(engine, matches):
+        for _ in range(max_steps):
+            spectators.add_object(engine.observe(state, None))
+            for seat in range(players):
+                seats.add_object(engine.observe(state, seat))
+            turn = engine.to_act(state)
+            if turn.kind == Phase.PLAYERS:
+                for seat in turn.seats:
+                    for action in engine.legal_actions(state, seat):
+                        actions.setdefault(action["type"], builder()).add_object(action)
+            step = next_step(engine, state, rng, timeout_probability=0.05)
+            if step is None:
+                break
+            state = engine.apply(state, *step)
     return actions, seats, spectators
 
 
 def document(name: str, engine, matches: int) -> dict:
     actions, seats, spectators = collect(engine, matches)
-    variants = []
-    for kind, built in sorted(actions.items()):
-        schema = built.to_schema()
-        schema["properties"]["type"] = {"const": kind}
-        variants.append(schema)
+    variants = one_of_types(actions)
     return {
         "$schema": SCHEMA_URI,
         "title": f"{engine.title} {engine.rules_version}: actions and observations",
@@ -112,26 +124,22 @@ def collect_event_parts(engine, matches: int, max_steps: int = 20_000) -> dict[s
     ``chance_outcome``, a ChanceDrawn event's outcome (whole, or null while it is hidden), and ``step``,
     a StepResolved or TimedOut event's step, which no schema described."""
     parts: dict[str, dict[str, SchemaBuilder]] = {"redacted_action": {}, "chance_outcome": {}, "step": {}}
-    variants = option_variants(engine)
-    for players in range(engine.min_players, engine.max_players + 1):
-        for index in range(matches):
-            rng = random.Random(SEED_BASE + 100 * players + index)
-            state = new_match(engine, players, variants[index % len(variants)])
-            for _ in range(max_steps):
-                chosen = next_step(engine, state, rng, timeout_probability=0.05)
-                if chosen is None:
-                    break
-                actor, action = chosen
-                if actor == CHANCE:
-                    parts["chance_outcome"].setdefault(action["type"], builder()).add_object(action)
-                elif actor == SYSTEM:
-                    parts["step"].setdefault(action["type"], builder()).add_object(action)
-                else:
-                    for viewer in (None, *range(players)):
-                        shown = engine.redact(state, actor, action, viewer)
-                        if shown is not None and shown != action and isinstance(shown, dict):
-                            parts["redacted_action"].setdefault(shown["type"], builder()).add_object(shown)
-                state = engine.apply(state, *chosen)
+    for players, rng, state in inferred_matches(engine, matches):
+        for _ in range(max_steps):
+            chosen = next_step(engine, state, rng, timeout_probability=0.05)
+            if chosen is None:
+                break
+            actor, action = chosen
+            if actor == CHANCE:
+                parts["chance_outcome"].setdefault(action["type"], builder()).add_object(action)
+            elif actor == SYSTEM:
+                parts["step"].setdefault(action["type"], builder()).add_object(action)
+            else:
+                for viewer in (None, *range(players)):
+                    shown = engine.redact(state, actor, action, viewer)
+                    if shown is not None and shown != action and isinstance(shown, dict):
+                        parts["redacted_action"].setdefault(shown["type"], builder()).add_object(shown)
+            state = engine.apply(state, *chosen)
     return parts
 
 
@@ -147,11 +155,7 @@ def event_parts_document(engine, matches: int) -> dict:
     """The parts of a game's schema document that describe its event list's payloads."""
     document: dict[str, dict] = {}
     for part, built in collect_event_parts(engine, matches).items():
-        variants = []
-        for kind, builder_ in sorted(built.items()):
-            schema = builder_.to_schema()
-            schema["properties"]["type"] = {"const": kind}
-            variants.append(schema)
+        variants = one_of_types(built)
         if variants:
             document[part] = {"description": EVENT_PARTS[part], "oneOf": variants}
         else:  # JSON Schema's oneOf may not be empty: "not {}" matches nothing
