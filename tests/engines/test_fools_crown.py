@@ -433,6 +433,21 @@ def test_safety_cap_after_30_rounds_most_crowns_then_jokers_then_shared():
     assert ENGINE.result(s) is None and s["round"] == 31
 
 
+def test_at_the_safety_cap_the_views_winner_is_the_matchs_not_the_last_rounds():
+    """Round 30 won by seat 2, who claims a Crown and still ranks last (Crowns tied at one each, then
+    Jokers): the view's `winner` said 2, the seat that lost, beside `end.winner` null. Once the match
+    is over `winner` is the match's (as after four Crowns); the last round's stays in `last_round`."""
+    s = board([["KH", "9C", "2C", "3C", "4C"], ["QS", "9D", "3D", "4D", "5D"], ["JD", "2H", "6D", "7D", "8D"]],
+              crowns=[["AC"], ["AD"], []], jokers=[["JOKER1"], ["JOKER2"], []], centre=["AH", "AS"], rnd=30)
+    s = commit(commit(commit(s, 0, "KH", "9C"), 1, "QS", "9D"), 2, "JD", "2H")
+    s = auto(roll(roll(roll(s, 0, [1, 1]), 1, [1, 1]), 2, [6, 6]))
+    s = act(s, 2, {"type": "claim", "crown": "AH"})
+    assert ENGINE.result(s).ranks == (1, 1, 3) and ENGINE.result(s).winners == (0, 1)
+    view = ENGINE.public_observation(s)
+    assert view["stage"] == "over" and view["end"]["winner"] is None and view["winner"] is None
+    assert view["last_round"]["winner"] == 2  # the round's winner, where a client finds it
+
+
 # -- Cleanup, draws, reshuffles --------------------------------------------------------------------
 def test_reshuffle_discards_when_the_deck_runs_out():
     """Rulebook: "Played cards are discarded and hands refill to five playable cards. The discard pile is

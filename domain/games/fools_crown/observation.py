@@ -49,7 +49,10 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
         "strengths": None if out is None else list(out["strengths"]),
         "qualified": None if out is None else list(out["qualified"]),
         "tiebreak": copy_json(state["tiebreak"]),
-        "winner": state["winner"],
+        # Once the match is over, the match's winner (as ``end`` names it): at the safety cap the last
+        # round's winner, who may rank last, was shown beside ``end.winner`` null (the round's winner
+        # stays in ``last_round``).
+        "winner": state["winner"] if state["end"] is None else state["end"]["winner"],
         "last_round": copy_json(state["last"]),
         "leader": state["leader"],
         "max_rounds": CAP_ROUNDS if state["options"]["safety_cap"] else None,
