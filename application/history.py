@@ -21,7 +21,7 @@ import json
 import re
 import secrets
 import unicodedata
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterator, Optional
 from uuid import UUID
 
@@ -584,6 +584,11 @@ class Importer:
             raise self.refuse(f"the rules cannot read this step ({type(error).__name__})") from None
         if kind == "MoveMade":
             data = {**data, "moved_at": parse_time(data.get("moved_at"))}
+            moved_at = data["moved_at"]
+            latest = datetime.now(timezone.utc) + CLOCK_SKEW
+            if moved_at is not None and moved_at.tzinfo is not None and moved_at > latest:
+                # No move of a history is made after it is checked: a moved_at in 2099 was taken as sent.
+                raise self.refuse("the move's moved_at is later than now")
         if kind == "TimedOut":
             timer = match.engine.timer(match.state)
             if timer is None or data["phase"] != timer.phase:
@@ -874,6 +879,9 @@ def holds_control_characters(value: Any) -> bool:
         return any(holds_control_characters(v) for v in value)
     return False
 
+
+#: How far ahead of this machine's clock a recorded time may be (another server's clock).
+CLOCK_SKEW = timedelta(minutes=5)
 
 #: The fields of an export's line (``export``): an import refuses any other.
 EXPORT_LINE_FIELDS = frozenset({"match", "game", "rules_version", "version", "event", "at", "data"})
