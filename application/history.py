@@ -21,7 +21,7 @@ import json
 import re
 import secrets
 import unicodedata
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Optional
 from uuid import UUID
 
@@ -259,7 +259,7 @@ class History:
         engine's checked step, the bookkeeping against the match), and a history that breaks any
         check is refused with its line number and the reason; nothing is saved then."""
         collect = Collector(self.app)
-        importer = Importer(collect, parent_prefix=self.parent_prefix)
+        importer = Importer(collect, parent_prefix=self.parent_prefix, now=self.app.clock)
         match = importer.run(text)
         if match.status not in (STATUS_FINISHED, STATUS_CANCELLED):
             # A match in play rebuilt here would be played on by its seated players, its chance drawn
@@ -353,8 +353,11 @@ class Importer:
 
     def __init__(self, on_event: Callable[[Match], None] = lambda match: None,
                  parent_prefix: Callable[[Any, Any], Optional[tuple[bool, list]]] = lambda match_id, version: None,
-                 ) -> None:
+                 now: Optional[Callable[[], datetime]] = None) -> None:
         self.on_event = on_event  # called after each applied line (snapshots.Collector)
+        # The service's clock: no recorded time of a history it imports is later than it. None (motley
+        # verify, offline, on a history from another machine's clock): times are not compared.
+        self.now = now
         # A fork's history starts with its parent's: what the parent really holds (History.parent_prefix).
         self.parent_prefix = parent_prefix
         self.prefix: Optional[tuple[bool, list, int]] = None  # started, steps, the last copied version
@@ -585,8 +588,8 @@ class Importer:
         if kind == "MoveMade":
             data = {**data, "moved_at": parse_time(data.get("moved_at"))}
             moved_at = data["moved_at"]
-            latest = datetime.now(timezone.utc) + CLOCK_SKEW
-            if moved_at is not None and moved_at.tzinfo is not None and moved_at > latest:
+            if (self.now is not None and moved_at is not None and moved_at.tzinfo is not None
+                    and moved_at > self.now() + CLOCK_SKEW):
                 # No move of a history is made after it is checked: a moved_at in 2099 was taken as sent.
                 raise self.refuse("the move's moved_at is later than now")
         if kind == "TimedOut":
