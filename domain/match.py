@@ -315,10 +315,10 @@ class Match(Aggregate):
         if self.result is not None:
             gone = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
             people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
-            nobody_played_on = not self.result.get("winners") or all(seat in gone for seat in people)
             # Ended before any move (a seat resigned, or was absent, at once): nothing was played. A second
             # account resigning at once farmed its first one a rated win a request, the top of the board.
-            nobody_played_on = nobody_played_on or getattr(self, "moves", 0) == 0
+            nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
+                                or getattr(self, "moves", 0) == 0)
         return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
 
     def make_unlisted(self, code: str) -> None:
