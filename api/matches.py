@@ -26,6 +26,7 @@ from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
 from application.history import CONTROL_CHARACTERS
+from application.ports import FIRST_PAGE
 from application.views import Viewer, lens_for, match_view
 
 blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches, moves and their events")
@@ -33,10 +34,6 @@ blp = Blueprint("matches", __name__, url_prefix="/matches", description="Matches
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 IDEMPOTENCY_PARAMETER = {"in": "header", "name": IDEMPOTENCY_HEADER, "schema": {"type": "string"},
                          "description": "A retried request with the same key is answered as the first was"}
-
-
-#: The key before every row: the first page of a list in creation order (issue 13).
-FIRST_PAGE = (datetime(9999, 1, 1, tzinfo=timezone.utc), "")
 
 
 def next_cursor(created_at, match_id) -> str:

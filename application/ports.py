@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Optional, Sequence
 
 from eventsourcing.persistence import Tracking
@@ -65,6 +65,11 @@ class MatchRow:
 class MatchPage:
     rows: list[MatchRow]
     total: int
+
+
+#: The cursor key before every row: ``MatchListView.query(after=FIRST_PAGE)`` is the first page of a
+#: list in creation order (issue 13).
+FIRST_PAGE = (datetime(9999, 1, 1, tzinfo=timezone.utc), "")
 
 
 class MatchListView(ABC):

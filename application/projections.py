@@ -12,7 +12,7 @@ from typing import Optional
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from application.ports import TASK_PROJECT, MatchListView, MatchRow
+from application.ports import FIRST_PAGE, TASK_PROJECT, MatchListView, MatchRow
 from application.service import Motley
 from application.views import seats_view
 from domain.match import Match
@@ -95,9 +95,11 @@ def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int
     move). Tasks are sent after the save that calls for them, so a crash in between would leave a
     match waiting for ever; every task is idempotent, so sending one twice is harmless."""
     sent = 0
-    offset = 0
+    after = FIRST_PAGE
     while True:
-        rows = view.query(status="active", limit=page, offset=offset).rows
+        # Paged by creation, a stable key: paged by activity (OFFSET), a match finishing on a page
+        # already read moved every later row up one place, and the first of the next page was skipped.
+        rows = view.query(status="active", limit=page, after=after).rows
         for row in rows:
             try:
                 match = app.read_match(row.match_id)
@@ -110,4 +112,4 @@ def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int
                     sent += 1
         if len(rows) < page:
             return sent
-        offset += page
+        after = (rows[-1].created_at, rows[-1].match_id)

@@ -4,9 +4,18 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from eventsourcing.persistence import PersistenceError
+
+from application.errors import Conflict
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from application.projections import MatchListProjection, sweep_pending_work
 from application.service import Motley
+
+#: What a task may fail with and succeed at later (a database hiccup, a lock held by another writer, a
+#: match too busy to write now): every runner tries such a task again rather than drop the work.
+RETRYABLE = (PersistenceError, Conflict)
+#: How often the sweep runs (Celery beat's schedule, and the embedded default's own beat).
+SWEEP_EVERY = 30.0
 
 
 class TaskHandlers:

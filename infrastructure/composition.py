@@ -20,7 +20,7 @@ from application.log_watcher import LogWatcher
 from application.ports import TASK_SWEEP, LeagueView, MatchListView, Task, TaskQueue
 from application.projections import MatchListProjection
 from application.service import Motley, utcnow
-from application.tasks import TaskHandlers
+from application.tasks import SWEEP_EVERY, TaskHandlers
 from application.tournaments import RoundKeeper, Tournaments
 from infrastructure.health import DatabaseGate, Dependencies, broker_probe, postgres_probe
 from infrastructure.league_tables import PostgresLeagueView, SQLiteLeagueView
@@ -50,6 +50,8 @@ class Container:
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
         self.tasks.enqueue(Task(TASK_SWEEP))
+        if isinstance(self.tasks, InProcessTaskQueue):  # Celery's beat sweeps for the workers
+            self.tasks.beat(Task(TASK_SWEEP), SWEEP_EVERY)
 
     def close(self) -> None:
         close = getattr(self.tasks, "close", None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import random
 import threading
 import time
 from collections import deque
@@ -12,7 +13,7 @@ from datetime import datetime, timezone
 from typing import Optional
 
 from application.ports import TASK_BOT, TASK_PROJECT, Task, TaskQueue
-from application.tasks import TaskHandlers
+from application.tasks import RETRYABLE, TaskHandlers
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +169,12 @@ class CeleryTaskQueue(TaskQueue):
 
 
 class _Lane:
-    """One background thread running its tasks in order, each no earlier than its ``eta``."""
+    """One background thread running its tasks in order, each no earlier than its ``eta``; a task
+    that fails with a ``RETRYABLE`` error runs again later, as on Celery (``workers.celery_app``)."""
+
+    MAX_RETRIES = 20
+    BACKOFF = 0.5  # seconds before the first retry (at most; jittered), doubled at each failure
+    BACKOFF_MAX = 30.0
 
     def __init__(self, name: str) -> None:
         self.handlers: Optional[TaskHandlers] = None
@@ -195,10 +201,14 @@ class _Lane:
                 return  # the same work is already queued and not started: once is enough
             if task.eta is None:
                 self._waiting.add(task)
-            heapq.heappush(self._heap, (due, next(self._counter), task))
-            self._condition.notify_all()
+            self._push(due, task, 0)
             if self._thread.ident is None and not self._stopped:  # not started yet
                 self._thread.start()
+
+    def _push(self, due: float, task: Task, failures: int) -> None:
+        """With the condition held: queue ``task`` to run at ``due`` (a monotonic time)."""
+        heapq.heappush(self._heap, (due, next(self._counter), task, failures))
+        self._condition.notify_all()
 
     def _loop(self) -> None:
         while True:
@@ -208,18 +218,34 @@ class _Lane:
                     self._condition.wait(timeout=wait)
                 if self._stopped:
                     return
-                _, _, task = heapq.heappop(self._heap)
+                _, _, task, failures = heapq.heappop(self._heap)
                 self._waiting.discard(task)
                 self._busy += 1
             try:
                 if self.handlers is not None:
                     self.handlers.run(task.name, *task.args)
+            except RETRYABLE as error:
+                # A database hiccup (another writer holding SQLite's lock past its busy timeout) or a
+                # match too busy now: tried again later, as Celery's RETRY does. Dropped, a timer's
+                # close or a scoring step was lost until the next restart, and its match stalled.
+                self._retry(task, failures, error)
             except Exception:  # a failed task must not stop the others; it is logged
                 log.exception("task %s%r failed", task.name, task.args)
             finally:
                 with self._condition:
                     self._busy -= 1
                     self._condition.notify_all()
+
+    def _retry(self, task: Task, failures: int, error: Exception) -> None:
+        if failures >= self.MAX_RETRIES:
+            log.error("task %s%r failed %d times, given up (the sweep sends it again if its match still "
+                      "waits for it): %s", task.name, task.args, failures + 1, error)
+            return
+        # Celery's exponential backoff with full jitter (retry_backoff=0.5, retry_backoff_max=30).
+        delay = random.uniform(0, min(self.BACKOFF_MAX, self.BACKOFF * 2 ** failures))
+        log.warning("task %s%r failed (%s); tried again in %.2f s", task.name, task.args, error, delay)
+        with self._condition:
+            self._push(time.monotonic() + delay, task, failures + 1)
 
     def _due_within(self, horizon: float) -> bool:
         """A task due within ``horizon`` seconds is queued; a deferred immediate task counts as due."""
@@ -263,6 +289,17 @@ class InProcessTaskQueue(TaskQueue):
     def __init__(self) -> None:
         self._lanes = {"tasks": _Lane("motley-tasks"), "computers": _Lane("motley-computers"),
                        "read-models": _Lane("motley-read-models")}
+        self._closing = threading.Event()
+
+    def beat(self, task: Task, every: float) -> None:
+        """Send ``task`` every ``every`` seconds until closed: Celery beat's job, for the embedded
+        default. With the sweep sent only at start-up, a match whose task was lost (given up after its
+        retries, or skipped) waited for the next restart."""
+        def send_every() -> None:
+            while not self._closing.wait(every):
+                self.enqueue(task)
+
+        threading.Thread(target=send_every, name="motley-beat", daemon=True).start()
 
     def bind(self, handlers: TaskHandlers) -> None:
         for lane in self._lanes.values():
@@ -293,5 +330,6 @@ class InProcessTaskQueue(TaskQueue):
                 return
 
     def close(self) -> None:
+        self._closing.set()
         for lane in self._lanes.values():
             lane.close()

@@ -11,10 +11,9 @@ import threading
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
-from eventsourcing.persistence import PersistenceError
 
-from application.errors import Conflict
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
+from application.tasks import RETRYABLE, SWEEP_EVERY
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, celery_queue, computers_queue_name
 
@@ -35,7 +34,7 @@ celery.conf.update(
     task_queues=[celery_queue(settings.queue), celery_queue(computers_queue_name(settings.queue))],
     task_default_queue=settings.queue,
     # With `celery beat` (or `worker -B`), lost work is found again every 30 s.
-    beat_schedule={"sweep-pending-work": {"task": TASK_SWEEP, "schedule": 30.0}},
+    beat_schedule={"sweep-pending-work": {"task": TASK_SWEEP, "schedule": SWEEP_EVERY}},
 )
 
 _container = None
@@ -76,7 +75,7 @@ def _close(**_):
 
 
 # A database hiccup or a match too busy to write now: try again later, never drop the work.
-RETRY = dict(autoretry_for=(PersistenceError, Conflict), retry_backoff=0.5, retry_backoff_max=30,
+RETRY = dict(autoretry_for=RETRYABLE, retry_backoff=0.5, retry_backoff_max=30,
              max_retries=20, retry_jitter=True)
 
 
