@@ -25,9 +25,43 @@ function playText(ids) {
 
 const byStrength = (ids) => [...ids].sort((a, b) => strength(kindOf(a)) - strength(kindOf(b)));
 
-// A revealed match (finished: the whole state): every seat's hand.
+// A revealed match (finished: the whole state): every seat's hand, and the deal's exchanges (rulebook 3),
+// which an observation shows only to the two seats of each: `every_exchange` (per seat {gave, received}, once
+// the last gift is in) and `every_gift` (per seat, the cards a giver has chosen while the others still choose).
 export function reveal(obs, state) {
-  return { ...obs, every_hand: state.hands };
+  const out = { ...obs, every_hand: state.hands };
+  if (Array.isArray(state.exchanged) && state.exchanged.some(Boolean)) out.every_exchange = state.exchanged;
+  if (Array.isArray(state.gifts) && state.gifts.some(Boolean)) out.every_gift = state.gifts;
+  return out;
+}
+
+// Who gives to whom (docs/rules/le-bouffon.md §3): the roi and the bouffon, the héritier and the ouvrier.
+const PARTNER = { roi: "bouffon", bouffon: "roi", "héritier": "ouvrier", ouvrier: "héritier" };
+const partnerOf = (roles, seat) => (roles && PARTNER[roles[seat]] ? roles.indexOf(PARTNER[roles[seat]]) : -1);
+
+// Every exchange of the deal, once revealed: each seat's cards given and received, or the gift it has chosen.
+function everyExchange(obs, seats, you) {
+  const done = obs.every_exchange, chosen = obs.every_gift;
+  if (!done && !chosen) return null;
+  const who = (s) => [h("b", {}, seatName(seats, s)), s === you ? " (you)" : "", obs.roles && obs.roles[s] ? ` (${obs.roles[s]})` : ""];
+  const to = (s) => {
+    const other = partnerOf(obs.roles, s);
+    return other >= 0 ? ` to ${seatName(seats, other)}` : "";
+  };
+  const from = (s) => {
+    const other = partnerOf(obs.roles, s);
+    return other >= 0 ? ` from ${seatName(seats, other)}` : "";
+  };
+  const items = [];
+  (done || []).forEach((exchange, s) => {
+    if (exchange) items.push(h("li", { "data-seat": s }, who(s), ": gave ", h("span", { class: "gave" }, cards(exchange.gave)), to(s),
+      " · received ", h("span", { class: "received" }, cards(exchange.received)), from(s)));
+  });
+  (chosen || []).forEach((gift, s) => {
+    if (gift) items.push(h("li", { "data-seat": s }, who(s), ": chose to give ", h("span", { class: "gift" }, cards(gift)), to(s)));
+  });
+  return h("div", { class: "every-hand every-exchange", id: "every-exchange" },
+    h("h3", {}, "Every exchange this deal (revealed: the match is over)"), h("ul", { class: "seatlist" }, items));
 }
 
 export function view(obs, seats, you) {
@@ -49,6 +83,7 @@ export function view(obs, seats, you) {
       obs.hand.length ? h("span", { class: "chips big" }, byStrength(obs.hand).map((id) => card(id)))
         : h("p", { class: "muted" }, "empty: you are out")) : null,
     everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? cards(byStrength(hand)) : h("span", { class: "muted" }, "empty"))),
+    everyExchange(obs, seats, you),
     h("div", { class: "trick" }, h("h3", {}, "The trick"),
       trick ? [h("p", {}, `led by ${seatName(seats, trick.leader)} · top: `, trick.top ? [cards(trick.top.cards), ` (${trick.top.kind}, strength ${trick.top.strength}, by ${seatName(seats, trick.top.seat)})`]
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),

@@ -17,13 +17,43 @@ const TILE_VALUES = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 3, 3, 3];
 const tileCode = (id) => `${"BMT"[Math.floor(id / 13)]}${TILE_VALUES[id % 13]}`;
 const tileCodes = (ids) => [...ids].sort((a, b) => a - b).map(tileCode);
 
-// A revealed match (finished: the whole state): every castle's kept tiles and the tile each seat holds
-// during a tax collection. The face-down region tiles stay as the observation draws them.
+// The region tiles (domain/games/tumult_royale/data.py REGION_TILES): number -> its 3 x 3 fields, rows top
+// to bottom. An observation writes a face-down tile's fields as "?"; the state names every tile.
+const REGION_TILES = {
+  1: "PFM/VPC/FMP", 2: "MPF/PCP/FVM", 3: "PMP/FVF/CMP", 4: "FPM/CPV/PFM", 5: "PPF/MCM/VFP",
+  6: "MFP/PVP/CFM", 7: "PVM/FPF/MCP", 8: "FMP/PCV/MPF", 9: "VPF/MPM/FCP", 10: "PFC/MVP/PMF",
+};
+
+// The kingdom's fields as the observation writes them ("/"-joined rows), from every position's region tile:
+// 2 rows of tiles, regions.length / 2 wide (data.py COLUMNS). A tile the page does not know stays "?".
+function fieldRows(regions) {
+  const columns = regions.length / 2;
+  return Array.from({ length: 6 }, (_, r) => Array.from({ length: 3 * columns }, (_, c) => {
+    const rows = REGION_TILES[regions[Math.floor(r / 3) * columns + Math.floor(c / 3)]];
+    return rows ? rows.split("/")[r % 3][c % 3] : "?";
+  }).join("")).join("/");
+}
+
+// The region position of a field (data.py region_of), the board `width` fields wide.
+const regionOf = (field, width) => Math.floor(Math.floor(field / width) / 3) * (width / 3) + Math.floor((field % width) / 3);
+
+// A revealed match (finished: the whole state): every castle's kept tiles, the tile each seat holds during
+// a tax collection, the face-down region tiles (`hidden_regions`: the positions still face down then) and
+// the tiles under the face-down tax slots (`slot_tiles`), with the twelve set aside this round.
 export function reveal(obs, state) {
   const out = { ...obs };
   if (Array.isArray(obs.castles)) out.castles = state.castle.map(tileCodes);
   if (state.layout && Array.isArray(state.hand))
     out.every_hand = state.hand.map((slot) => (slot === null || slot === undefined ? null : tileCode(state.layout[slot])));
+  if (typeof obs.fields === "string" && Array.isArray(state.regions) && Array.isArray(state.face_up)) {
+    out.fields = fieldRows(state.regions);
+    out.regions = [...state.regions];
+    out.hidden_regions = state.face_up.flatMap((up, p) => (up ? [] : [p]));
+  }
+  if (typeof obs.slots === "string" && Array.isArray(state.layout)) {
+    out.slot_tiles = state.layout.map((id) => (id === null || id === undefined ? null : tileCode(id)));
+    if (Array.isArray(state.set_aside) && state.set_aside.length) out.set_aside = tileCodes(state.set_aside);
+  }
   return out;
 }
 
@@ -31,21 +61,31 @@ function board(obs, targets) {
   const types = obs.fields.split("/");
   const owners = (obs.owners || "").split("/");
   const width = types[0].length;
+  const hidden = new Set(obs.hidden_regions || []); // revealed: the region tiles face down at this version
   return h("table", { class: "kingdom" }, types.map((row, r) => h("tr", {}, [...row].map((letter, c) => {
     const field = r * width + c;
     const owner = owners[r] ? owners[r][c] : ".";
-    const classes = ["field", `f-${letter === "?" ? "down" : letter}`, owner !== "." ? `owner-${owner}` : "",
+    const down = hidden.has(regionOf(field, width));
+    const classes = ["field", `f-${letter === "?" ? "down" : letter}`, down ? "was-down" : "", owner !== "." ? `owner-${owner}` : "",
       targets.has(field) ? "target" : "", c % 3 === 2 && c < width - 1 ? "region-edge" : "", r % 3 === 2 && r < types.length - 1 ? "region-bottom" : ""];
-    return h("td", { class: classes.join(" "), title: `field ${field}: ${FIELDS[letter] || letter}${owner !== "." ? `, seat ${owner}` : ""}`, "data-field": field },
+    const title = `field ${field}: ${FIELDS[letter] || letter}${down ? " (face down: revealed)" : ""}${owner !== "." ? `, seat ${owner}` : ""}`;
+    return h("td", { class: classes.filter(Boolean).join(" "), title, "data-field": field },
       h("span", { class: "letter" }, letter === "?" ? "" : letter), owner !== "." ? h("span", { class: "statue" }, owner) : null);
   }))));
 }
 
+// The centre's tax slots: face down (d), held by a seat (h, its digit), kept (k). A revealed match names the
+// tile under a face-down or held slot (`slot_tiles`).
 function slots(obs, you) {
   const mine = typeof you === "number" && obs.holding ? obs.holding[you] : null;
-  return h("div", { class: "slots" }, [...obs.slots].map((mark, i) => h("span", {
-    class: `slot ${mark}${i === mine ? " mine" : ""}`, title: `tile ${i}: ${SLOTS[mark] || mark}` },
-  mark === "h" ? (obs.holding || []).map((held, s) => (held === i ? `${s}` : "")).join("") : mark === "k" ? "✓" : String(i))));
+  const under = obs.slot_tiles || [];
+  return h("div", { class: "slots" }, [...obs.slots].map((mark, i) => {
+    const code = mark !== "k" ? under[i] : null;
+    const what = code ? `${SLOTS[mark] || mark}, ${TILE[code[0]] || code} ${code.slice(1)}${mark === "d" ? " (revealed)" : ""}` : SLOTS[mark] || mark;
+    return h("span", { class: `slot ${mark}${code ? ` shown ${TILE[code[0]] || ""}` : ""}${i === mine ? " mine" : ""}`, title: `tile ${i}: ${what}`, "data-tile": code || null },
+      mark === "h" ? (obs.holding || []).map((held, s) => (held === i ? `${s}` : "")).join("")
+        : mark === "k" ? "✓" : code || String(i));
+  }));
 }
 
 export function view(obs, seats, you, match) {
@@ -70,8 +110,10 @@ export function view(obs, seats, you, match) {
       timed ? [" · ", countdown(match.timer.deadline, `hourglass (${match.timer.phase})`, "hourglass")] : null),
     obs.fields ? h("div", { class: "kingdom-box" }, h("h3", {}, "The kingdom"), scrolling(board(obs, targets)),
       h("p", { class: "muted legend" }, Object.entries(FIELDS).map(([k, v]) => `${k} ${v}`).join(" · "),
-        targets.size ? " · marked: where you may put a statue" : "")) : null,
+        targets.size ? " · marked: where you may put a statue" : "",
+        obs.hidden_regions && obs.hidden_regions.length ? " · outlined: region tiles still face down here, revealed" : "")) : null,
     obs.slots ? h("div", { class: "taxes" }, h("h3", {}, "Tax collection"), slots(obs, you), held,
+      obs.set_aside ? h("p", { class: "set-aside" }, "Set aside this round (unseen): ", h("span", { class: "chips" }, obs.set_aside.map(tile))) : null,
       everyHand(obs.every_hand, seats, you, (code) => (code ? tile(code) : none("no tile held")))) : null,
     obs.centre ? h("div", {}, h("h3", {}, "Centre"), h("span", { class: "chips" }, obs.centre.map(tile))) : null,
     scrolling(h("table", { class: "grid" },
