@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+from functools import partial
 from typing import Any, Callable, Optional, Sequence
 from uuid import UUID
 
@@ -30,7 +31,7 @@ from application.service import RETRIES, Motley, creation_scope, idempotent_id, 
 from domain import tournament as tournament_domain
 from domain.engine import Engine, InvalidOptions
 from domain.games import UnknownGame, available_engines, get_engine
-from domain.match import STATUS_FINISHED, Match
+from domain.match import STATUS_ACTIVE, STATUS_FINISHED, Match
 from domain.player import Player
 from domain.tournament import Tournament
 
@@ -160,13 +161,49 @@ class Tournaments:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
 
     def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str]) -> None:
-        self._command(tournament_id, lambda t: t.forfeit(str(by.id), list(player_ids), self.app.clock(),
-                                                         match_over=self._match_over))
+        """The organiser forfeits absent players of a table; they resign its match, in the same save.
 
-    def _match_over(self, match_id: str) -> bool:
+        The tournament refuses a forfeit of a table whose match has finished (its result is the
+        match's). Read, then saved apart, a match finishing in between (its last resignation, racing
+        the forfeit on another process) was recorded as forfeited: its winner scored nothing. Saved
+        with the match's resignations, the save fails if the match moved meanwhile, and the retry reads
+        it again. Resigned, the absent seats no longer hold the match up: a computer plays them, or
+        the match ends (the forfeited match stayed active, waiting for their moves, for ever)."""
+        for _ in range(RETRIES):
+            tournament = self.get(tournament_id)
+            read: list[Match] = []
+            try:
+                tables = tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
+                                            match_over=partial(self._match_over, read))
+            except tournament_domain.TournamentError as error:
+                raise refusal(error) from None
+            matches = [self._match_for(tournament, table) for table in tables or []]
+            for match in read[-1:]:
+                self._resign_forfeited(match, player_ids)
+                if match.pending_events:
+                    matches.append(match)
+            try:
+                self._save(tournament, matches)
+            except IntegrityError:
+                continue
+            return
+        raise Busy("the tournament is too busy; try again")
+
+    def _match_over(self, read: list[Match], match_id: str) -> bool:
         """Whether a table's match has finished: its result may not be recorded yet (the round keeper
-        is a worker), but it is the result, and no forfeit replaces it."""
-        return self.app.read_match(match_id).status == STATUS_FINISHED
+        is a worker), but it is the result, and no forfeit replaces it. The match read is kept in
+        ``read``: its version guards the forfeit's save."""
+        read.append(self.app.get_match(match_id))
+        return read[-1].status == STATUS_FINISHED
+
+    def _resign_forfeited(self, match: Match, player_ids: Sequence[str]) -> None:
+        if match.status != STATUS_ACTIVE:
+            return
+        for player_id in dict.fromkeys(player_ids):
+            seat = match.seat_of(player_id)
+            if seat is not None and seat not in match.resigned:
+                match.resign(player_id)
+        match.settle(self.app.rng, self.app.clock())
 
     def sanction(self, tournament_id: Any, by: Player, body: dict) -> int:
         """Disqualify a player or void a match; returns the sanction's number."""
@@ -236,6 +273,7 @@ class Tournaments:
         self.app.save(tournament, *matches)  # one transaction: the round and all its matches
         self.app.tasks.enqueue(Task(TASK_PROJECT))
         for match in matches:
+            self.app.repository.remember(match)  # the newest: no read is answered with the one before
             for task in self.app.follow_ups(match):
                 if task.name != TASK_PROJECT:
                     self.app.tasks.enqueue(task)

@@ -98,6 +98,81 @@ def test_the_winner_of_a_finished_match_is_not_forfeited_before_the_keeper_recor
         idle.close()
 
 
+def _forfeitable(tmp_path, seats: int):
+    """An idle container whose clock the test moves, an organiser, and a started tournament of one
+    table of ``seats`` Jester players with a 60 s round deadline: (container, client, org, tid, table, keys)."""
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
+                 clock=lambda: now[0])
+    client = ApiClient(create_app(idle))
+    _, org = client.register("org")
+    keys = dict(client.register(name) for name in ("ann", "bob", "cy")[:seats])
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": seats,
+                                       "round_deadline_seconds": 60}, key=org).body["id"]
+    for key in keys.values():
+        client.post(f"/tournaments/{tid}/players", key=key)
+    (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+    now[0] += timedelta(seconds=61)  # past the round's deadline
+    return idle, client, org, tid, table, keys
+
+
+def test_a_forfeit_resigns_the_absent_players_at_the_tables_match(tmp_path):
+    """A forfeited table's match stayed active, waiting for the absent player's move, for ever (and on
+    his list of matches to move in). The forfeit resigns him there: with one player left it ends."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
+    try:
+        present, absent = table["players"]
+        assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert match["status"] == "finished"
+        assert match["result"]["ranks"] == [1, 2] and match["result"]["resigned"] == [1]
+        idle.keeper.run()
+        view = client.get(f"/tournaments/{tid}").body
+        assert view["rounds"][0]["tables"][0]["result"] == {"ranks": [1, 2], "how": "forfeit"}
+        assert view["status"] == "finished"
+    finally:
+        idle.close()
+
+
+def test_a_forfeit_at_a_bigger_table_hands_the_absent_seat_to_a_computer(tmp_path):
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 3)
+    try:
+        absent = table["players"][2]
+        assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert match["status"] == "active" and match["resigned"] == [2]
+        assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"] == {
+            "ranks": [1, 1, 3], "how": "forfeit"}
+    finally:
+        idle.close()
+
+
+def test_a_forfeit_racing_the_tables_last_resignation_is_refused_and_the_played_result_stands(tmp_path):
+    """The forfeit read the match (still playing), and saved the tournament apart: the table's last
+    resignation, on another API process in between, finished the match, and the forfeit was recorded
+    over it, scoring its winner nothing. Saved with the match, the forfeit reads it again and is a 409."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
+    try:
+        winner, loser = table["players"]
+        tournaments, raced = idle.tournaments, []
+        read_match = tournaments._match_over
+
+        def racing(read, match_id):
+            over = read_match(read, match_id)
+            if not raced:  # the other process: the loser resigns between the forfeit's read and its save
+                raced.append(idle.app.resign_match(match_id, idle.app.get_player(loser)))
+            return over
+
+        tournaments._match_over = racing  # type: ignore[method-assign]
+        refused = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [winner]}, key=org)
+        assert raced and refused.status == 409 and "over" in refused.body["detail"], refused.text
+        idle.keeper.run()
+        view = client.get(f"/tournaments/{tid}").body
+        assert view["rounds"][0]["tables"][0]["result"] == {"ranks": [1, 2], "how": "played"}
+    finally:
+        idle.close()
+
+
 def test_creating_a_match_or_a_tournament_of_an_unknown_game_documents_its_404(client):
     """docs/problems.md: an unknown game is a 404. The OpenAPI document listed 404 only where the path
     holds an id, so the two writes whose body names the game did not document the answer they give."""
