@@ -130,8 +130,9 @@ def test_a_turn_timeout_that_met_a_locked_database_closes_once_the_lock_is_gone(
             lane.BACKOFF = 0.2
         app = container.app
         players = seat_players(app, 2)
+        limit = {"seconds": 1.0, "on_timeout": "computer"}
         match_id = app.create_match_once(players[0], "jester", 2, {}, {}, reveal_at_end=True, rated=True,
-                                         request_key=None, turn_limit={"seconds": 1.0, "on_timeout": "computer"}).match.id
+                                         request_key=None, turn_limit=limit).match.id
         for player in players:
             app.join_match(match_id, player)
         app.start_match(match_id, players[0])
@@ -160,8 +161,9 @@ def test_the_sweep_misses_no_active_match_when_one_finishes_while_it_pages(setti
         players = seat_players(app, 2)
         matches = []
         for _ in range(5):
+            limit = {"seconds": 3600, "on_timeout": "claim"}
             match_id = app.create_match_once(players[0], "jester", 2, {}, {}, reveal_at_end=True, rated=True,
-                                             request_key=None, turn_limit={"seconds": 3600, "on_timeout": "claim"}).match.id
+                                             request_key=None, turn_limit=limit).match.id
             for player in players:
                 app.join_match(match_id, player)
             app.start_match(match_id, players[0])
