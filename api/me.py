@@ -77,7 +77,9 @@ class MyStream(MethodView):
                                                 "kept for you at a rematch or a fork), `started`, "
                                                 "`your-turn`, `absent` (your turn ran out: the computer "
                                                 "plays your seat, or the others may claim, until you come "
-                                                "back), `finished` and `cancelled`, data = {type, "
+                                                "back), `claimable` (another seat's time ran out in a match "
+                                                "to be claimed: you may claim it), `finished` and "
+                                                "`cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
                                                 "your legal actions}",
                                 "content": {"text/event-stream": {}}}})

@@ -439,6 +439,9 @@ class MatchOut(Schema):
                                                                        "seats it waits for"})
     absent = fields.List(fields.Integer(), metadata={
         "description": "Seats whose turn ran out (until they move, or POST /matches/{id}/return)"})
+    can_claim = fields.Boolean(metadata={
+        "description": "Your seat may end the match now with POST /matches/{id}/claim (a match created with "
+                       "turn_limit.on_timeout \"claim\", another seat's time ran out)"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only"})
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})

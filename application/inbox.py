@@ -115,6 +115,10 @@ def feed(
                         items.append(item("absent", match, player_id))
                 else:
                     away.discard(match_id)
+                    # Another seat's time ran out in a match to be claimed: the player may end it. It was
+                    # told nothing (it is not to act), so a bot that used this stream alone waited for ever.
+                    if kinds & set(TIMED_OUT) and match.may_claim(match.seat_of(player_id)):
+                        items.append(item("claimable", match, player_id))
                 if waiting_for(match, player_id) and told.get(match_id) != match.version:
                     told[match_id] = match.version
                     items.append(item("your-turn", match, player_id))

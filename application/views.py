@@ -151,6 +151,8 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "turn_clock": None if match.turn_clock is None else {**match.turn_clock,
                                                              "deadline": iso(match.turn_clock["deadline"])},
         "absent": list(match.absent),
+        # The viewer's seat may end the match now (POST /matches/{id}/claim): another seat's time ran out.
+        "can_claim": legal and match.may_claim(seat),
         "unlisted": match.invitation is not None,
         "versions_required": match.versions_required,
         "created_at": iso(match.created_on),

@@ -409,11 +409,18 @@ class Match(Aggregate):
             raise NotYourSeat("you hold no seat at this match")
         if self.turn_limit is None or self.turn_limit["on_timeout"] != "claim":
             raise SeatingError("this match was not created to be claimed when a player is absent", rule="claim")
-        if not self.absent or seat in self.absent or seat in self.resigned:
+        if not self.may_claim(seat):
             raise SeatingError("only a present player may claim, once another seat's time ran out", rule="claim")
         self._claimed(seat=seat)
         seed = None if self.chance is None else self.chance["seed"]
         self._finished(result=resignation_result(None, self.num_seats, self.resigned, self.absent), seed=seed)
+
+    def may_claim(self, seat: Optional[int]) -> bool:
+        """Whether ``seat`` may claim the match now: a present player's, in an active match created to
+        be claimed, once another seat's time ran out."""
+        return (self.status == STATUS_ACTIVE and seat is not None and self.turn_limit is not None
+                and self.turn_limit["on_timeout"] == "claim" and bool(self.absent) and seat not in self.absent
+                and seat not in self.resigned and self.players[seat] is not None and not self.is_bot(seat))
 
     @event("Claimed")
     def _claimed(self, seat: int) -> None:

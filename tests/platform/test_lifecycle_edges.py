@@ -384,3 +384,29 @@ def test_the_players_stream_says_when_its_turn_ran_out(clocked):
     absent = [i for i in items if i["type"] == "absent"]
     assert [(i["match_id"], i["match"]["absent"]) for i in absent] == [(str(match_id), [2])], items
     assert not [i for i in feed(app, str(ann.id), start, 0.5, 0.01) if i is not None and i[1]["type"] == "absent"]
+
+
+def test_the_present_players_are_told_they_may_claim_when_another_seats_time_runs_out(clocked):
+    """A match to be claimed, one seat late: the present seats are not to act, so their stream said
+    nothing and their view offered nothing; a bot that used the stream alone (README: "no polling")
+    waited for ever. A ``claimable`` item tells each present seat, and its view says ``can_claim``."""
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = claim_match(app, [ann, bob, cy])
+    start = app.log_position()
+    for player in (ann, bob):  # cy does not offer
+        match = app.get_match(match_id)
+        app.submit_move(match_id, player, match.engine.legal_actions(match.state, match.seat_of(str(player.id)))[0])
+    assert run_out(app, clock, match_id).absent == (2,)
+    for present in (ann, bob):
+        items = [entry[1] for entry in feed(app, str(present.id), start, 0.5, 0.01) if entry is not None]
+        claimable = [i for i in items if i["type"] == "claimable"]
+        assert [(i["match_id"], i["match"]["can_claim"]) for i in claimable] == [(str(match_id), True)], items
+    items = [entry[1] for entry in feed(app, str(cy.id), start, 0.5, 0.01) if entry is not None]
+    assert [i["type"] for i in items if i["type"] in ("claimable", "absent")] == ["absent"]
+    client = ApiClient(create_app(container))
+    _, spectator = client.register("sam")  # nobody's seat: nothing to claim
+    assert client.get(f"/matches/{match_id}", key=spectator).body["can_claim"] is False
+    app.claim_match(match_id, bob)
+    assert app.get_match(match_id).status == "finished"
