@@ -72,6 +72,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     app.extensions["motley"] = motley
     api = MotleyApi(app, spec_kwargs={"info": {"description": "Jester-and-royalty games as event-sourced matches."},
                                       "extra_plugins": [openapi.MotleyDocs()]})
+    api.ma_plugin.converter.add_attribute_function(openapi.nullable_reference)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("apiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"})
     for blueprint in (me.blp, players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,

@@ -52,8 +52,8 @@ def refuse_undeclared_query() -> None:
     """A query parameter on a route that takes none is a 422, as the strict parser answers an unknown
     one on a route that takes some: silently ignored, a typo (``/export?verison=3``) or a filter the
     route does not have (``/games?name=jest``) answered as if it had been understood."""
-    if not request.args or request.endpoint is None:
-        return
+    if not request.args or request.endpoint is None or request.method == "OPTIONS":
+        return  # OPTIONS asks which methods the resource allows (RFC 9110 9.3.7): its query is no input
     method = "get" if request.method == "HEAD" else request.method.lower()
     if not declares_query(current_app.view_functions.get(request.endpoint), method):
         flask_smorest.abort(422, messages={"query": {name: ["Unknown field."] for name in request.args}})
