@@ -15,7 +15,7 @@ from uuid import UUID
 from eventsourcing.domain import Aggregate, event
 
 from domain.chance import ChanceStream
-from domain.engine import CHANCE, SYSTEM, Engine, Phase, ToAct
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase, ToAct
 from domain.games import get_engine
 
 
@@ -60,6 +60,10 @@ class TooSoon(MatchError):
         self.retry_after = retry_after
 
 
+#: Seconds after a timed phase (or a turn clock) closed during which a refused move of a seat it waited
+#: for is answered time-is-up: a move sent in time for it and late to arrive, not a move of the next phase.
+LATE_MOVE_SECONDS = 10.0
+
 STATUS_OPEN = "open"
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
@@ -79,6 +83,10 @@ class Match(Aggregate):
     absent = cast("tuple[int, ...]", ())  # seats whose turn ran out (until their player moves again)
     invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
     versions_required = False  # moves must state the version they were based on (issue 13)
+    # The last timed phase or turn clock that closed: {"phase", "deadline", "seats": those still to act
+    # then, each dropped once its player moves again}. A move of theirs that came too late for it is
+    # refused as time-is-up, not as the next phase's illegal move (derived from the events, never stored).
+    closed = cast(Optional[dict], None)
     invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
 
     @event("Created")
@@ -397,6 +405,8 @@ class Match(Aggregate):
 
     @event("SeatsTimedOut")
     def _seats_timed_out(self, seats: list, phase: str) -> None:
+        if self.turn_clock is not None:
+            self.closed = {"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats)}
         self.absent = (*self.absent, *seats)
         self.turn_clock = None
         self.clock_moved = ()
@@ -485,6 +495,19 @@ class Match(Aggregate):
         return max(0.0, (last + timedelta(seconds=wait) - now).total_seconds())
 
     def check_can_move(self, seat: int, action: Any, now: datetime) -> None:
+        try:
+            self._check_can_move(seat, action, now)
+        except (NotYourTurn, IllegalAction) as refused:
+            closed = self.closed
+            if (closed is None or seat not in closed["seats"]
+                    or now > closed["deadline"] + timedelta(seconds=LATE_MOVE_SECONDS)):
+                raise
+            # The phase (or turn) the seat was to act in closed without its move, which came too late for
+            # it: said so, rather than "illegal" by the next phase's rules (a bot read that as its bug).
+            raise TimeIsUp(f"time ran out: {closed['phase']} closed at {closed['deadline'].isoformat()} before "
+                           f"seat {seat} acted (now {refused})", rule="time limit") from None
+
+    def _check_can_move(self, seat: int, action: Any, now: datetime) -> None:
         self.check_active()
         turn = self.to_act()
         if turn.kind != Phase.PLAYERS or seat not in turn.seats:
@@ -526,9 +549,14 @@ class Match(Aggregate):
     @event("SeatReturned")
     def _seat_returned(self, seat: int) -> None:
         self.absent = tuple(s for s in self.absent if s != seat)
+        if self.closed is not None:  # back: its next refusals are about the match as it is
+            self.closed = {**self.closed, "seats": tuple(s for s in self.closed["seats"] if s != seat)}
 
     @event("MoveMade")
     def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: Optional[datetime]) -> None:
+        if self.closed is not None and seat in self.closed["seats"] and seat not in self.absent:
+            # Its player moved again (a computer's move for an absent seat is not its player's).
+            self.closed = {**self.closed, "seats": tuple(s for s in self.closed["seats"] if s != seat)}
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
         self.last_acted_at[_cooldown_key(seat, action)] = at
@@ -574,6 +602,9 @@ class Match(Aggregate):
 
     @event("TimedOut")
     def _timed_out(self, phase: str, step: Any) -> None:
+        turn = self.to_act()
+        if self.timer is not None and turn.kind == Phase.PLAYERS:
+            self.closed = {"phase": phase, "deadline": self.timer["deadline"], "seats": tuple(turn.seats)}
         self.state = self.engine.apply(self.state, SYSTEM, step)
 
     # -- bookkeeping after every change -------------------------------------------------------------

@@ -166,3 +166,61 @@ def test_a_computer_move_past_the_deadline_is_no_fault(settings, caplog):
         assert not [r for r in caplog.records if r.levelname == "ERROR"]
     finally:
         container.close()
+
+
+def test_a_move_that_comes_late_for_a_closed_phase_is_told_time_is_up_not_illegal(settings):
+    """The worker closes a timed phase within a millisecond of its deadline, so a late "ready" met the
+    next phase and was refused as an illegal move under its rules ("unknown tax-collection action
+    'ready'"), which a bot takes for its own bug. docs/problems.md: time-is-up is the answer to a move
+    whose timed phase is over. After LATE_MOVE_SECONDS, or once the seat acted again, the refusal is the
+    match's as it is."""
+    clock = Clock()
+    container = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    try:
+        app, client = container.app, ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob")]
+        players = [app.authenticate(key) for key in keys]
+        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 20, "ready_seconds": 9}, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        match = play_until_timer(app, match_id, players, random.Random(2), clock, prefix="ready-")
+        deadline = match.timer["deadline"]
+        clock.now = deadline + timedelta(milliseconds=1)
+        assert app.close_timed_phase(match_id, "ready-1") is True
+        version = app.get_match(match_id).version
+        clock.now = deadline + timedelta(milliseconds=400)
+        with pytest.raises(errors.TimeIsUp) as late:
+            app.submit_move(match_id, players[0], {"type": "ready"})
+        assert "ready-1" in late.value.detail and late.value.rule == "time limit"
+        answer = client.post(f"/matches/{match_id}/moves", {"action": {"type": "ready"}}, key=keys[1])
+        assert answer.status == 409 and answer.body["type"] == "urn:motley:problem:time-is-up", answer.text
+        assert app.get_match(match_id).version == version  # nothing changed
+        clock.now = deadline + timedelta(seconds=11)  # long after: an illegal move of the phase it is now
+        with pytest.raises(errors.IllegalMove):
+            app.submit_move(match_id, players[0], {"type": "ready"})
+    finally:
+        container.close()
+
+
+def test_a_move_that_comes_late_for_a_turn_clock_is_told_time_is_up(clocked):
+    """A turn clock ran out and the computer played the seat: the player's late move was a 409
+    not-your-turn that did not say its time had run out."""
+    container, clock = clocked
+    app = container.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    match = app.get_match(match_id)
+    seat = match.to_act().seats[0]
+    action = match.engine.legal_actions(match.state, seat)[0]
+    clock.now += timedelta(seconds=31)
+    app.close_timed_phase(match_id, match.turn_clock["phase"])
+    app.play_computer_move(match_id, seat)
+    assert app.get_match(match_id).to_act().seats != (seat,)  # the computer moved for it
+    with pytest.raises(errors.TimeIsUp) as late:
+        app.submit_move(match_id, players[seat], action)
+    assert f"seat {seat}" in late.value.detail
