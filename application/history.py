@@ -737,6 +737,18 @@ class Importer:
         match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
         self.moved = set()
 
+    def on_ClockExtended(self, data: dict, line: dict) -> None:
+        match = self.match
+        match.check_active()  # Match.extend_clock: a running clock, given a later deadline
+        deadline = parse_time(data["deadline"])
+        clock = next((c for c in (match.timer, match.turn_clock) if c is not None and c["phase"] == data["phase"]),
+                     None)
+        if clock is None:
+            raise self.refuse("no timed phase or turn clock of that name runs")
+        if deadline is None or deadline <= clock["deadline"]:
+            raise self.refuse("an extended clock has a later deadline")
+        match._clock_extended(phase=data["phase"], deadline=deadline)
+
     def on_TurnClockStopped(self, data: dict, line: dict) -> None:
         clock = self.match.turn_clock
         if clock is None or clock["phase"] != data["phase"]:

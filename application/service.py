@@ -121,6 +121,8 @@ class Motley(Application):
         super().__init__(env)
         self.tasks = tasks or NoTaskQueue()
         self.clock = clock
+        # When this process began: a deadline that passed before it passed while nobody could move here.
+        self.started_at = clock()
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
         self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
@@ -504,9 +506,13 @@ class Motley(Application):
 
     def close_timed_phase(self, match_id: Any, phase: str) -> bool:
         """Close the timed phase ``phase`` once its deadline has passed; idempotent. A task that
-        arrives early (clocks differ a little) asks again at the deadline."""
-        closed = self._command(match_id, lambda match: match.time_out(phase, self.clock())).outcome
-        if not closed:
+        arrives early (clocks differ a little) asks again at the deadline. A deadline that passed
+        before this process started passed while the service (or its workers) was down: nobody could
+        move, so the phase gets a whole period from now (``ClockExtended``) rather than closing at once
+        (the players were made absent, or the hourglass ran out, before the API answered again)."""
+        saved = self._command(match_id, lambda match: self._close_or_extend(match, phase))
+        closed = saved.outcome
+        if not closed and saved.position is None:  # nothing saved (an extension's save sent its own task)
             match = self.get_match(match_id)
             for clock in (match.timer, match.turn_clock):
                 # Only a deadline still ahead: one already passed that closed nothing is stale (the match
@@ -515,6 +521,14 @@ class Motley(Application):
                         and self.clock() < clock["deadline"]):
                     self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=clock["deadline"]))
         return closed
+
+    def _close_or_extend(self, match: Match, phase: str) -> bool:
+        now = self.clock()
+        for clock in (match.timer, match.turn_clock):
+            if clock is not None and clock["phase"] == phase and clock["deadline"] < self.started_at <= now:
+                match.extend_clock(phase, now)
+                return False
+        return match.time_out(phase, now)
 
     def history(self, match_id: Any, after: int = 0) -> Iterable[tuple[Any, Optional[Match]]]:
         """Each stored event of a match after version ``after`` with the match as it was just before it."""

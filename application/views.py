@@ -185,6 +185,7 @@ def event_data(domain_event: Any) -> dict:
         "TurnLimitSet": ("seconds", "on_timeout"),
         "TurnClockStarted": ("phase", "deadline", "seats"),
         "TurnClockStopped": ("phase",),
+        "ClockExtended": ("phase", "deadline"),
         "SeatsTimedOut": ("seats", "phase"),
         "Claimed": ("seat",),
         "Abandoned": ("seats",),

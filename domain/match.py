@@ -600,6 +600,30 @@ class Match(Aggregate):
         self._timed_out(phase=phase, step=self.engine.timeout_action(self.state))
         return True
 
+    def extend_clock(self, phase: str, now: datetime) -> bool:
+        """Give the timed phase (or turn clock) ``phase`` a whole period from ``now``: it ran out while
+        the service was down, and nobody could move. False if no such clock runs."""
+        if self.status != STATUS_ACTIVE:
+            return False
+        if self.turn_clock is not None and self.turn_clock["phase"] == phase and self.turn_limit is not None:
+            seconds = float(self.turn_limit["seconds"])
+        elif self.timer is not None and self.timer["phase"] == phase:
+            timer = self.engine.timer(self.state)
+            if timer is None or timer.phase != phase:
+                return False
+            seconds = float(timer.seconds)
+        else:
+            return False
+        self._clock_extended(phase=phase, deadline=now + timedelta(seconds=seconds))
+        return True
+
+    @event("ClockExtended")
+    def _clock_extended(self, phase: str, deadline: datetime) -> None:
+        if self.turn_clock is not None and self.turn_clock["phase"] == phase:
+            self.turn_clock = {**self.turn_clock, "deadline": deadline}
+        if self.timer is not None and self.timer["phase"] == phase:
+            self.timer = {**self.timer, "deadline": deadline}
+
     @event("TimedOut")
     def _timed_out(self, phase: str, step: Any) -> None:
         turn = self.to_act()

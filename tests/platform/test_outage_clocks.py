@@ -1,0 +1,119 @@
+"""Time the service was down is not charged to the players. A turn clock or a timed phase whose deadline
+passed while no process could take a move (the service, or its workers, stopped) was closed the moment a
+process came back: the seat was made absent (the others could claim, or the computers played the match
+out), or the hourglass had run out, before the API answered its first request. A deadline that passed
+before the process started now gets a whole period from its start (``ClockExtended``, an event that
+travels by export and import like any other)."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from datetime import timedelta
+
+from api import create_app
+from application.ports import TASK_TIMEOUT
+from infrastructure.composition import build
+from tests.doubles import RecordingTaskQueue
+from tests.platform.client import ApiClient
+from tests.platform.test_audit import AUDITOR, export, post_history
+from tests.platform.test_timed_phases import Clock, play_until_timer
+
+
+def restarted(settings, clock, down: timedelta):
+    """The service back after ``down`` (a new process on the same store): its container and tasks sent."""
+    clock.now += down
+    queue = RecordingTaskQueue()
+    return build(dataclasses.replace(settings, auditor_key=AUDITOR), tasks=queue, clock=clock), queue
+
+
+def test_a_turn_clock_that_ran_out_while_the_service_was_down_starts_again_in_full(settings):
+    clock = Clock()
+    first = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    app = first.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 20, "on_timeout": "claim"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    phase = app.get_match(match_id).turn_clock["phase"]
+    first.close()  # killed 1 s after the start; back 25 s later: the 20 s ran out while nobody could move
+    clock.now += timedelta(seconds=1)
+    second, queue = restarted(settings, clock, timedelta(seconds=25))
+    try:
+        app = second.app
+        assert app.close_timed_phase(match_id, phase) is False  # the sweep's task, at the start
+        match = app.get_match(match_id)
+        assert match.absent == () and match.turn_clock["phase"] == phase
+        assert match.turn_clock["deadline"] == clock.now + timedelta(seconds=20)
+        assert [t.eta for t in queue.dropped if t.name == TASK_TIMEOUT] == [match.turn_clock["deadline"]]
+        kinds = [type(e).__name__ for e, _ in app.history(match_id)]
+        assert kinds.count("ClockExtended") == 1
+        clock.now += timedelta(seconds=21)  # up, and the seat still does not move: absent now
+        assert app.close_timed_phase(match_id, phase) is True
+        (late,) = app.get_match(match_id).absent
+        app.claim_match(match_id, players[1 - late])  # finished: an export imports
+        client = ApiClient(create_app(second))
+        lines = export(client, str(match_id), AUDITOR)
+        extended = [line for line in lines if line["event"] == "ClockExtended"]
+        assert [line["data"]["phase"] for line in extended] == [phase]
+        status, view = post_history(client, lines)  # every line replayed and checked, the extension too
+        assert status == 201, view
+        assert client.get(f"/matches/{match_id}/verify").body["verified"] is True
+        earlier = "2000-01-01T00:00:00+00:00"  # an "extension" to before the deadline it extends
+        tampered = [dict(line, data={**line["data"], "deadline": earlier}) if line["event"] == "ClockExtended"
+                    else line for line in lines]
+        status, refusal = post_history(client, tampered)
+        assert status == 422 and "later deadline" in refusal["detail"], refusal
+    finally:
+        second.close()
+
+
+def test_a_timed_phase_that_ran_out_while_the_service_was_down_starts_again_in_full(settings):
+    """Tumult Royale's ready step (rulebook 2 Get Taxes, timed by ``ready_seconds``): its hourglass ran
+    out while the service was down; back, the players get the whole step, and a move is taken."""
+    clock = Clock()
+    first = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    app = first.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 20, "ready_seconds": 9}, {})
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    match = play_until_timer(app, match_id, players, random.Random(2), clock, prefix="ready-")
+    phase = match.timer["phase"]
+    first.close()
+    second, _ = restarted(settings, clock, timedelta(minutes=5))
+    try:
+        app = second.app
+        assert app.close_timed_phase(match_id, phase) is False
+        match = app.get_match(match_id)
+        assert match.timer == {"phase": phase, "deadline": clock.now + timedelta(seconds=9)}
+        app.submit_move(match_id, players[0], {"type": "ready"})  # in time, again
+        clock.now += timedelta(seconds=10)
+        assert app.close_timed_phase(match_id, phase) is True  # and it closes at its new deadline
+        assert app.get_match(match_id).state["phase"] == "tax"
+    finally:
+        second.close()
+
+
+def test_a_deadline_missed_while_the_process_was_up_closes_at_once(settings):
+    """Only the time before the process started was nobody's to use: a deadline passed while it ran
+    (a worker busy, a task late) closes as before."""
+    clock = Clock()
+    container = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    try:
+        app = container.app
+        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+        match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
+                                         turn_limit={"seconds": 20, "on_timeout": "claim"}).match.id
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        phase = app.get_match(match_id).turn_clock["phase"]
+        clock.now += timedelta(minutes=5)
+        assert app.close_timed_phase(match_id, phase) is True
+        assert app.get_match(match_id).absent != ()
+    finally:
+        container.close()
