@@ -569,6 +569,11 @@ class CreateTournament(StrictSchema):
     computer = fields.String(load_default=None, allow_none=True,
                              metadata={"description": "A computer level: computers fill the seats where the "
                                                       "players do not divide into tables (games with computers)"})
+    turn_limit = fields.Nested(TurnLimit, load_default=None, allow_none=True,
+                               metadata={"description": "Each table's match's time limit per turn, as a match's: "
+                                                        "a seat still to act when it runs out is absent, and the "
+                                                        "computer plays it (computer) or the others may claim "
+                                                        "(claim), so a vanished player holds no round up"})
 
 
 class TournamentListQuery(StrictSchema):
@@ -622,6 +627,7 @@ class TournamentOut(Schema):
     rated = fields.Boolean()
     round_deadline_seconds = fields.Integer(allow_none=True)
     computer = fields.String(allow_none=True)
+    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
     players = fields.List(fields.Dict())
     rounds = fields.List(fields.Dict())
     sanctions = fields.List(fields.Dict())

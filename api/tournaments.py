@@ -41,6 +41,7 @@ def tournament_out(tournament) -> dict:
         "match_options": tournament.match_options, "rated": tournament.rated,
         "round_deadline_seconds": tournament.round_deadline_seconds,
         "computer": tournament.computer,
+        "turn_limit": tournament.turn_limit,
         "players": [{"player_id": p, **info} for p, info in tournament.players.items()],
         "rounds": rounds, "sanctions": tournament.sanctions,
     }

@@ -115,6 +115,7 @@ class Tournaments:
             round_deadline_seconds=body.get("round_deadline_seconds"),
             computer=computer,
             id=idempotent_id("tournament", creation_scope(organiser), request_key),
+            turn_limit=body.get("turn_limit"),
         )
         try:
             self._save(tournament, [])
@@ -263,6 +264,8 @@ class Tournaments:
             rated=tournament.rated,
             chance=new_chance(),  # committed like every match's chance (application/chance.py)
         )
+        if tournament.turn_limit is not None:  # absent players, as a match created with it (issue 13)
+            match.limit_turns(tournament.turn_limit["seconds"], tournament.turn_limit["on_timeout"])
         for seat, player_id in enumerate(table["players"]):
             match.join(player_id, tournament.players[player_id]["name"], seat)
         match.start(tournament.organiser)
@@ -284,7 +287,7 @@ def creation_terms(tournament: Tournament) -> tuple:
     # The rounds planned: ``rounds`` (the rounds paired, none yet) let a retry asking for 5 get a 2.
     return (tournament.game, tournament.name, tournament.table_size, tournament.format, tournament.rounds_planned,
             list(tournament.points), tournament.bye_points, list(tournament.tie_breaks), tournament.match_options,
-            tournament.rated, tournament.round_deadline_seconds, tournament.computer)
+            tournament.rated, tournament.round_deadline_seconds, tournament.computer, tournament.turn_limit)
 
 
 def _options_for(engine: Engine, seats: int, options: dict) -> dict:

@@ -11,7 +11,7 @@ forfeits are events too, never deletions. Standings are computed from the events
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -69,6 +69,10 @@ def default_points(table_size: int) -> list[int]:
 
 
 class Tournament(Aggregate):
+    # A class default, so that tournaments (and snapshots) stored before it replay unchanged; unannotated
+    # (typed by cast) so that the library's dataclass treatment leaves it a class attribute.
+    turn_limit = cast(Optional[dict], None)
+
     @event("Created")
     def __init__(
         self,
@@ -87,6 +91,7 @@ class Tournament(Aggregate):
         round_deadline_seconds: Optional[int],
         computer: Optional[str] = None,
         id: Optional[UUID] = None,
+        turn_limit: Optional[dict] = None,
     ):
         # ``id``: the library's own, given for an idempotent creation (application/tournaments.py); the
         # library keeps it out of the stored Created event.
@@ -106,6 +111,9 @@ class Tournament(Aggregate):
         # A computer level: where the field does not divide, computer opponents fill the tables
         # (spread evenly) instead of smaller tables or byes. Computers score nothing themselves.
         self.computer = computer
+        # Each table's match's time limit per turn ({"seconds", "on_timeout"}, as a match's): a player who
+        # vanishes is played by the computer (or claimed against), and the round goes on by itself.
+        self.turn_limit = turn_limit
         self.status = STATUS_OPEN
         self.players: dict[str, dict] = {}  # player id -> {"name", "status"}, in registration order
         self.rounds: list[dict] = []

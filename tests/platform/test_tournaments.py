@@ -443,3 +443,32 @@ def test_computer_opponents_fill_the_tables_where_the_players_do_not_divide(clie
         assert table["result"]["ranks"] == ranks[:len(table["players"])]  # computers place, score nothing
     rows = client.get(f"/tournaments/{tid}/standings", query={"after": motley.app.log_position()}).body["items"]
     assert {r["player_id"] for r in rows} == set(keys)
+
+
+def test_a_tournament_with_a_turn_limit_plays_on_when_its_players_vanish(client, motley):
+    """Tournament matches had no turn limit (`match_options.turn_limit` was an unknown option), so a
+    vanished player held the round up until the organiser forfeited, voided or disqualified by hand.
+    With ``turn_limit`` each table's match has it: nobody moves here, the computer plays every absent
+    seat, and the tournament finishes by itself."""
+    import time
+
+    _, org = client.register("org")
+    bad = client.post("/tournaments", {"game": "jest", "name": "t", "rounds": 1, "table_size": 3,
+                                       "turn_limit": {"seconds": 0}}, key=org)
+    assert bad.status == 422 and "turn_limit" in bad.body["errors"]["json"], bad.text
+    created = client.post("/tournaments", {"game": "jest", "name": "t", "rounds": 1, "table_size": 3,
+                                           "turn_limit": {"seconds": 0.2, "on_timeout": "computer"}}, key=org)
+    assert created.status == 201 and created.body["turn_limit"] == {"seconds": 0.2, "on_timeout": "computer"}
+    tid = created.body["id"]
+    for name in ("ann", "bob", "cy"):
+        client.post(f"/tournaments/{tid}/players", key=client.register(name)[1])
+    (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+    match = client.get(f"/matches/{table['match_id']}").body
+    assert match["turn_limit"] == {"seconds": 0.2, "on_timeout": "computer"} and match["turn_clock"] is not None
+    deadline = time.monotonic() + 120
+    while client.get(f"/tournaments/{tid}").body["status"] != "finished":
+        assert time.monotonic() < deadline, "the round waited for the vanished players"
+        time.sleep(0.1)
+    match = client.get(f"/matches/{table['match_id']}").body
+    assert match["status"] == "finished" and sorted(match["absent"]) == [0, 1, 2]
+    assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]["how"] == "played"
