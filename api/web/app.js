@@ -393,7 +393,7 @@ function lifecycle(match, seated, error, draw, options) {
   if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
     buttons.push(h("button", { id: "return", onclick: act("return", draw), title: "your turn ran out and a computer plays your seat: take it back" },
       "I'm back"));
-  if (match.status === "active" && match.turn_limit?.on_timeout === "claim" && absent.length && !absent.includes(match.your_seat))
+  if (match.can_claim)  // the service's word: a present, unresigned seat, another seat's time ran out
     buttons.push(h("button", { id: "claim", onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
   if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
