@@ -448,6 +448,44 @@ def test_at_the_safety_cap_the_views_winner_is_the_matchs_not_the_last_rounds():
     assert view["last_round"]["winner"] == 2  # the round's winner, where a client finds it
 
 
+#: Round 30 of a capped two-seat match, both seats on two Crowns and no Joker, the deck's second card a
+#: Joker: whoever draws it at round 30's refill ranks first alone (docs/rules/fools-crown.md, FC-CAP).
+CAP_DECK = ["5C", "JOKER1", "9H", "10C"]
+
+
+def capped_round_30_without_a_winner(engine=ENGINE):
+    """The last round under the safety cap, played out with nobody qualifying (so it has no winner and
+    the refill starts at seat 30 mod 2 = 0, FC-REFILL); each seat committed two of its five cards."""
+    s = board([HAND_A, HAND_B], crowns=[["AC", "AD"], ["AH", "AS"]], rnd=30, deck_top=CAP_DECK)
+    for seat, cards in ((0, ["KH", "8H"]), (1, ["QS", "2C"])):
+        s = engine.step(s, seat, {"type": "commit", "cards": cards})
+    for seat in (0, 1):
+        s = engine.step(s, CHANCE, {"type": "roll", "seat": seat, "dice": [1, 1]})
+    return engine.step(s, SYSTEM, engine.auto_action(s))
+
+
+def test_the_safety_caps_last_round_ends_with_its_refill_and_a_joker_it_reveals_counts():
+    """House rule 3.4 step 7 puts the refill inside the round ("Cleanup: played cards to the discard;
+    everyone refills to 5 (Jokers revealed, kept, replaced)"), and the optional safety cap ends the match
+    "after 30 rounds, the most Crowns wins; ties -> most Jokers -> shared". So round 30 ends with its
+    refill and the Joker drawn there breaks the tie of Crowns (FC-CAP, rules 1.4.0): seat 0 refills first,
+    draws 5C, reveals and keeps JOKER1, draws 9H, and ranks first alone; seat 1 then draws 10C and one
+    more. Rules 1.3.0 and before ended the match before that refill, with the ranks shared."""
+    s = capped_round_30_without_a_winner()
+    assert s["stage"] == "over" and ENGINE.to_act(s).kind == Phase.OVER
+    assert s["round"] == 30 and s["end"] == {"reason": "safety-cap", "winner": 0, "rounds": 30}
+    assert s["jokers"] == [["JOKER1"], []] and [len(h) for h in s["hands"]] == [5, 5]
+    assert {"5C", "9H"} <= set(s["hands"][0]) and "10C" in s["hands"][1]
+    assert s["draws"] == [] and s["commits"] == [None, None]
+    assert sorted(_all_cards(s)) == sorted(ALL_CARDS)
+    result = ENGINE.result(s)
+    assert result.ranks == (1, 2) and result.winners == (0,) and result.scores == (2, 2)
+    assert result.detail["jokers"] == [1, 0] and result.detail["rounds"] == 30
+    view = ENGINE.public_observation(s)
+    assert view["round"] == 30 and view["end"]["winner"] == 0 and view["winner"] == 0
+    assert view["jokers"] == [1, 0] and view["hands"] == [5, 5] and view["last_round"]["round"] == 30
+
+
 # -- Cleanup, draws, reshuffles --------------------------------------------------------------------
 def test_reshuffle_discards_when_the_deck_runs_out():
     """Rulebook: "Played cards are discarded and hands refill to five playable cards. The discard pile is
@@ -618,7 +656,7 @@ HAND_C = ["JD", "5C", "10D", "3H", "4S"]
 
 
 def dealt_by_default(hands, deck_top=()):
-    """A match created with no options at all (so under rules 1.3.0 with house rule 3.4 step 2's seat
+    """A match created with no options at all (so, since rules 1.3.0, with house rule 3.4 step 2's seat
     order), its initial shuffle dealing ``hands`` (one card at a time in seat order, FC-DEAL) and then
     ``deck_top``; the Jokers at the very bottom."""
     n = len(hands)
@@ -648,7 +686,7 @@ def test_by_default_round_one_draws_its_first_committer_by_a_public_chance_step(
 
 def test_by_default_an_out_of_turn_commit_is_refused_and_each_face_up_card_is_shown_at_once():
     """House rule 3.4 step 2: "in seat order ... each player places a Noble + a Squire ... The higher card
-    is face up, the lower face down (this makes 'displayed face up' meaningful)". By default (1.3.0) only
+    is face up, the lower face down (this makes 'displayed face up' meaningful)". By default (since 1.3.0) only
     the seat whose turn it is may act (the engine's turn-order rule refuses the others); each commit's
     face-up card is shown to every seat and spectator as soon as it is made, so the later seats commit
     knowing it; the face-down card stays hidden from all but its owner until the round is resolved."""

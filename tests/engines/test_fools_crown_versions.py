@@ -1,6 +1,6 @@
-"""Fool's Crown: the rules versions (1.3.0 current; 1.2.0, 1.1.0 and 1.0.1 kept for old matches) and the engine contract
-of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each rules test cites
-the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
+"""Fool's Crown: the rules versions (1.4.0 current; 1.3.0, 1.2.0, 1.1.0 and 1.0.1 kept for old matches) and
+the engine contract of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each
+rules test cites the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase
 from domain.games import get_engine, rules_versions
 from domain.games.fools_crown import ENGINE, ENGINES, FoolsCrownEngine
 from domain.games.fools_crown.cards import ALL_CARDS
+from domain.games.fools_crown.state import RULES_VERSIONS, Rules
 from domain.playout import new_match, play
-from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, board
+from tests.engines.test_fools_crown import HAND_A, HAND_B, _all_cards, board, capped_round_30_without_a_winner
 
 OLD = ENGINES["1.0.1"]
 V110 = ENGINES["1.1.0"]
 V120 = ENGINES["1.2.0"]
+V130 = ENGINES["1.3.0"]
 
 
 def step(engine, state, actor, action):
@@ -90,13 +92,13 @@ def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
 
 # -- rules versions ----------------------------------------------------------------------------------
 def test_the_shipped_rules_versions_are_registered():
-    """docs/rules/fools-crown.md "Changes": 1.3.0 is current; 1.2.0, 1.1.0 and 1.0.1 are kept for their
-    matches."""
-    assert ENGINE.rules_version == "1.3.0" and V120.rules_version == "1.2.0"
+    """docs/rules/fools-crown.md "Changes": 1.4.0 is current; 1.3.0, 1.2.0, 1.1.0 and 1.0.1 are kept for
+    their matches."""
+    assert ENGINE.rules_version == "1.4.0" and V130.rules_version == "1.3.0" and V120.rules_version == "1.2.0"
     assert V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
-    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0", "1.3.0"}
+    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0"} == set(RULES_VERSIONS)
     assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown", "1.1.0") is V110
-    assert get_engine("fools-crown", "1.2.0") is V120
+    assert get_engine("fools-crown", "1.2.0") is V120 and get_engine("fools-crown", "1.3.0") is V130
     assert get_engine("fools-crown") is ENGINE
     assert isinstance(OLD, FoolsCrownEngine) and isinstance(V110, FoolsCrownEngine)  # one class, version-gated
     with pytest.raises(ValueError):
@@ -152,7 +154,7 @@ def test_after_a_round_without_a_winner_the_refill_starts_one_seat_further_each_
     assert refill_order(rules, 4, 0, 7) == [1, 2, 3, 0]
 
 
-@pytest.mark.parametrize("engine", [ENGINE, V120, V110, OLD], ids=lambda e: e.rules_version)
+@pytest.mark.parametrize("engine", [ENGINE, V130, V120, V110, OLD], ids=lambda e: e.rules_version)
 def test_both_versions_play_whole_matches_through_the_checked_step(engine):
     for seed, players in enumerate((2, 3, 4, 2, 3, 4)):
         options = {"commit_order": "seat-order" if seed % 2 else "simultaneous"}
@@ -161,7 +163,7 @@ def test_both_versions_play_whole_matches_through_the_checked_step(engine):
 
 
 # -- FC-ORDER: seat-order commits by default (1.3.0) --------------------------------------------------
-@pytest.mark.parametrize("engine,default", [(ENGINE, "seat-order"), (V120, "simultaneous"),
+@pytest.mark.parametrize("engine,default", [(ENGINE, "seat-order"), (V130, "seat-order"), (V120, "simultaneous"),
                                             (V110, "simultaneous"), (OLD, "simultaneous")],
                          ids=lambda e: getattr(e, "rules_version", e))
 def test_since_1_3_0_the_commits_go_in_seat_order_by_default(engine, default):
@@ -179,6 +181,123 @@ def test_since_1_3_0_the_commits_go_in_seat_order_by_default(engine, default):
     s = step(engine, s, CHANCE, engine.sample_chance(s, random.Random(0)))
     # seat order draws round 1's first committer (a public CHANCE step); sealed commits open at once
     assert s["stage"] == ("first-player" if default == "seat-order" else "commit")
+
+
+# -- FC-CAP: round 30 ends with its refill under the safety cap (1.4.0) ----------------------------------
+def test_only_1_4_0_carries_out_the_refill_of_the_safety_caps_last_round():
+    """The version gate of FC-CAP (``Rules.refill_at_cap``): 1.4.0 on; 1.0.1 to 1.3.0 keep ending before it."""
+    assert {version: Rules.of(version).refill_at_cap for version in RULES_VERSIONS} == {
+        "1.0.1": False, "1.1.0": False, "1.2.0": False, "1.3.0": False, "1.4.0": True}
+    assert ENGINE.rules.refill_at_cap and not V130.rules.refill_at_cap
+
+
+@pytest.mark.parametrize("engine", [V130, V120, V110, OLD], ids=lambda e: e.rules_version)
+def test_rules_1_3_0_and_before_keep_ending_the_capped_match_before_round_30s_refill(engine):
+    """Rules 1.3.0 and before as shipped (kept so their matches replay): the safety cap ended the match
+    as soon as round 30's played cards were discarded, so the Joker its refill would have revealed (the
+    deck's second card, seat 0's under 1.4.0: test_fools_crown.py) never counted and the ranks were shared."""
+    s = capped_round_30_without_a_winner(engine)
+    assert s["stage"] == "over" and s["end"] == {"reason": "safety-cap", "winner": None, "rounds": 30}
+    assert [len(h) for h in s["hands"]] == [3, 3] and s["jokers"] == [[], []]
+    assert s["deck"][:2] == ["5C", "JOKER1"] and s["round"] == 30
+    assert engine.result(s).ranks == (1, 1) and engine.result(s).detail["jokers"] == [0, 0]
+
+
+def capped_round_30_refill_with_one_card_left(engine):
+    """Round 30 under the cap, nobody qualifies, Crowns tied 2-2 and no Jokers held: the deck holds only
+    5H, everything else (both Jokers with it) is in the discard pile."""
+    s = board([HAND_A, HAND_B], crowns=[["AC", "AD"], ["AH", "AS"]], rnd=30)
+    rest = s["deck"]
+    s["deck"], s["discard"] = ["5H"], [c for c in rest if c != "5H"]
+    s = step(engine, s, 0, {"type": "commit", "cards": ["KH", "8H"]})
+    s = step(engine, s, 1, {"type": "commit", "cards": ["QS", "2C"]})
+    for seat in (0, 1):
+        s = step(engine, s, CHANCE, {"type": "roll", "seat": seat, "dice": [1, 1]})
+    return step(engine, s, SYSTEM, engine.auto_action(s))
+
+
+def test_a_capped_refill_that_needs_a_reshuffle_ends_the_match_after_it():
+    """FC-CAP (1.4.0) with FC-DRAW: round 30's refill (house rule 3.4 step 7, "Reshuffle the discards into
+    a new deck when the deck is empty") is carried out like any refill, reshuffle included; the match
+    ends once its draws are done, still at round 30. Seat 0 refills first (no winner: seat 30 mod 2),
+    draws 5H, the CHANCE reshuffle follows, then seat 0 draws and keeps JOKER2 and ranks first alone."""
+    s = capped_round_30_refill_with_one_card_left(ENGINE)
+    assert s["stage"] == "reshuffle" and ENGINE.to_act(s).kind == Phase.CHANCE
+    assert s["round"] == 30 and s["end"] is None and ENGINE.result(s) is None
+    assert s["last"]["round"] == 30 and [len(h) for h in s["hands"]] == [4, 3]
+    view = ENGINE.public_observation(s)
+    assert view["round"] == 30 and view["stage"] == "reshuffle" and view["end"] is None
+    pile = list(s["discard"])
+    order = ["JOKER2"] + [c for c in pile if c not in ("JOKER1", "JOKER2")] + ["JOKER1"]
+    s = step(ENGINE, s, CHANCE, {"type": "shuffle", "order": order})
+    assert s["stage"] == "over" and ENGINE.to_act(s).kind == Phase.OVER
+    assert s["round"] == 30 and s["end"] == {"reason": "safety-cap", "winner": 0, "rounds": 30}
+    assert s["jokers"] == [["JOKER2"], []] and [len(h) for h in s["hands"]] == [5, 5]
+    assert s["deck"] == order[1 + 1 + 2:] and s["discard"] == []
+    assert sorted(_all_cards(s)) == sorted(ALL_CARDS)
+    assert ENGINE.result(s).ranks == (1, 2) and ENGINE.result(s).detail["jokers"] == [1, 0]
+
+    old = capped_round_30_refill_with_one_card_left(V130)  # 1.3.0: over at once, no refill, no reshuffle
+    assert old["stage"] == "over" and old["deck"] == ["5H"] and [len(h) for h in old["hands"]] == [3, 3]
+    assert V130.result(old).ranks == (1, 1)
+
+
+def _capped_matches(players, seeds, on_step=None):
+    """Random matches (uniform legal moves, both commit orders) through the checked ``step`` under
+    1.4.0; those that ended at the safety cap, with their final states."""
+    capped = []
+    for seed in seeds:
+        options = {"commit_order": "seat-order" if seed % 2 else "simultaneous"}
+        outcome = play(ENGINE, new_match(ENGINE, players, options), random.Random(seed), checked=True,
+                       on_step=on_step)
+        if outcome.result.detail["reason"] == "safety-cap":
+            capped.append(outcome)
+    return capped
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_capped_matches_end_after_round_30s_refill(players):
+    """FC-CAP (1.4.0) over whole random matches: a match that reaches the safety cap ends at round 30
+    (never a 31st), after round 30's refill: every hand holds five cards (or nothing is left to draw),
+    no draw is pending, all 54 cards are accounted for, and the result ranks by Crowns then the Jokers
+    held at the end, those of the refill included (house rule 3.4 "ties -> most Jokers")."""
+
+    def on_step(before, actor, action, after):
+        assert after["round"] <= 30
+        if after["stage"] == "commit":  # no round is opened after the cap's cleanup
+            assert after["last"] is None or after["last"]["round"] < after["round"]
+
+    capped = _capped_matches(players, range(100), on_step)
+    assert len(capped) >= 3  # the case the rule is about did happen
+    for outcome in capped:
+        s, result = outcome.state, outcome.result
+        assert s["stage"] == "over" and s["round"] == 30 and s["last"]["round"] == 30
+        assert s["end"]["rounds"] == 30 == result.detail["rounds"] and s["draws"] == []
+        assert all(len(h) == 5 for h in s["hands"]) or not (s["deck"] or s["discard"])
+        assert s["commits"] == [None] * players and sorted(_all_cards(s)) == sorted(ALL_CARDS)
+        keys = [(len(s["crowns"][i]), len(s["jokers"][i])) for i in range(players)]
+        assert result.detail["jokers"] == [k[1] for k in keys]
+        assert result.ranks == tuple(1 + sum(k > keys[i] for k in keys) for i in range(players))
+        first = [i for i in range(players) if result.ranks[i] == 1]
+        assert s["end"]["winner"] == (first[0] if len(first) == 1 else None)
+
+
+def test_random_capped_matches_whose_last_refill_needs_a_reshuffle_end_after_it():
+    """FC-CAP (1.4.0) with FC-DRAW: in random capped matches where round 30's refill runs the deck out,
+    the CHANCE reshuffle happens at round 30 and the match ends right after the refill's draws."""
+    reshuffled = []
+
+    def on_step(before, actor, action, after):
+        if before["stage"] == "reshuffle" and before["last"] is not None and before["last"]["round"] == 30:
+            assert before["round"] == 30 and before["end"] is None
+            reshuffled.append(after)
+
+    capped = _capped_matches(4, range(40), on_step)
+    assert reshuffled, "no capped refill needed a reshuffle"
+    for after in reshuffled:  # the reshuffle went on with the refill, and the refill ended the match
+        assert after["stage"] == "over" and after["end"]["reason"] == "safety-cap" and after["round"] == 30
+        assert all(len(h) == 5 for h in after["hands"])
+    assert {id(o.state) for o in capped} >= {id(a) for a in reshuffled}
 
 
 # -- the contract ------------------------------------------------------------------------------------

@@ -6,6 +6,6 @@ under the rules it was played with (docs/rules/fools-crown.md, "Changes")."""
 from .engine import FoolsCrownEngine
 
 ENGINE = FoolsCrownEngine()
-ENGINES = {version: FoolsCrownEngine(rules_version=version) for version in ("1.0.1", "1.1.0", "1.2.0")}
+ENGINES = {version: FoolsCrownEngine(rules_version=version) for version in ("1.0.1", "1.1.0", "1.2.0", "1.3.0")}
 
 __all__ = ["ENGINE", "ENGINES", "FoolsCrownEngine"]

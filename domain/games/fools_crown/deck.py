@@ -2,7 +2,8 @@
 the sacrificed Joker into the live deck, and the reshuffle of the discard pile.
 
 Every draw of the game is followed by the commit phase (the deal, a gamble, a Noble Exchange, the refill
-of cleanup), so once the pending draws are done, play goes (back) to the commits: ``after_draws``.
+of cleanup), so once the pending draws are done, play goes (back) to the commits: ``after_draws``; but
+the refill of the safety cap's last round ends the match (FC-CAP, since 1.4.0).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import Counter
 from domain.engine import Actor, IllegalAction
 
 from .cards import DRAW_DECK, JOKER_SET
-from .state import GAME, HAND_SIZE, FoolsCrownState, Rules, seat_order
+from .state import GAME, HAND_SIZE, FoolsCrownState, Rules, at_cap, end_at_cap, seat_order
 
 SHUFFLES = ("shuffle", "gamble-shuffle", "reshuffle")
 
@@ -102,13 +103,18 @@ def run_draws(rules: Rules, s: FoolsCrownState) -> None:
         if rules.reshuffle_at_once and not s["deck"] and s["discard"]:
             s["stage"] = "reshuffle"
             return
-    after_draws(s)
+    after_draws(rules, s)
 
 
-def after_draws(s: FoolsCrownState) -> None:
+def after_draws(rules: Rules, s: FoolsCrownState) -> None:
     """Every draw is followed by the commit phase; with seat-order commits, round 1 first draws its
-    first committer at random (house rule 3.4 step 2 "round 1: random")."""
-    if seat_order(s) and s["leader"] is None:
+    first committer at random (house rule 3.4 step 2 "round 1: random"). Since 1.4.0 (FC-CAP) the
+    refill of the safety cap's last round is followed by the end of the match instead: that round's
+    cleanup has happened (``last`` is its summary; any other round's cleanup starts the next round)."""
+    last = s["last"]
+    if rules.refill_at_cap and at_cap(s) and last is not None and last["round"] == s["round"]:
+        end_at_cap(s)
+    elif seat_order(s) and s["leader"] is None:
         s["stage"] = "first-player"
     else:
         open_commits(s)

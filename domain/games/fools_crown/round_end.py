@@ -4,7 +4,7 @@ house rule 3.4 step 7) and the safety cap (house rule 3.4 "Optional safety cap: 
 from __future__ import annotations
 
 from .deck import run_draws
-from .state import CAP_ROUNDS, HAND_SIZE, FoolsCrownState, RoundSummary, Rules, refill_order
+from .state import HAND_SIZE, FoolsCrownState, RoundSummary, Rules, at_cap, end_at_cap, refill_order
 
 
 def summary(s: FoolsCrownState) -> RoundSummary:
@@ -13,10 +13,14 @@ def summary(s: FoolsCrownState) -> RoundSummary:
 
 
 def cleanup(rules: Rules, s: FoolsCrownState) -> None:
-    """Committed cards to the discard pile; after round 30 (with the cap) the match ends; otherwise the
-    next round: with seat-order commits the lead passes left of the round winner (no winner: left of the
-    leader, FC-ORDER), and every hand refills to five, clockwise from the seat left of the round's winner
-    (FC-REFILL, since 1.2.0; before, from seat 0)."""
+    """Committed cards to the discard pile, then the next round: with seat-order commits the lead passes
+    left of the round winner (no winner: left of the leader, FC-ORDER), and every hand refills to five,
+    clockwise from the seat left of the round's winner (FC-REFILL, since 1.2.0; before, from seat 0).
+
+    At the safety cap (round 30, with the cap) no next round starts: since 1.4.0 (FC-CAP) round 30's
+    refill is still carried out, in the same order, and the match ends once its draws are done
+    (``deck.after_draws``: ``last`` is then this round's summary, which it is only after this cleanup);
+    1.0.1 to 1.3.0 ended the match here, before the refill."""
     n = s["players"]
     order = refill_order(rules, n, s["winner"], s["round"])
     s["last"] = summary(s)
@@ -24,24 +28,21 @@ def cleanup(rules: Rules, s: FoolsCrownState) -> None:
         if c is not None:
             s["discard"].extend(c)
     s["commits"] = [None] * n
-    if s["options"]["safety_cap"] and s["round"] >= CAP_ROUNDS:
-        s["stage"] = "over"
-        # The match's winner, as ``result`` ranks it (most Crowns, then Jokers): a view read "no winner"
-        # while the result ranked one seat first alone. A shared first rank names none.
-        keys = [(len(s["crowns"][i]), len(s["jokers"][i])) for i in range(n)]
-        first = [i for i in range(n) if keys[i] == max(keys)]
-        s["end"] = {"reason": "safety-cap", "winner": first[0] if len(first) == 1 else None, "rounds": s["round"]}
+    capped = at_cap(s)
+    if capped and not rules.refill_at_cap:
+        end_at_cap(s)
         return
-    if s["leader"] is not None:
-        s["leader"] = ((s["winner"] if s["winner"] is not None else s["leader"]) + 1) % n
-    s["round"] += 1
-    s["done"] = [False] * n
-    s["exchanged"] = [None] * n
-    s["gambled"] = [0] * n
-    s["rolls"] = [None] * n
-    s["outcome"] = None
-    s["tiebreak"] = None
-    s["winner"] = None
-    s["claimed"] = None
+    if not capped:
+        if s["leader"] is not None:
+            s["leader"] = ((s["winner"] if s["winner"] is not None else s["leader"]) + 1) % n
+        s["round"] += 1
+        s["done"] = [False] * n
+        s["exchanged"] = [None] * n
+        s["gambled"] = [0] * n
+        s["rolls"] = [None] * n
+        s["outcome"] = None
+        s["tiebreak"] = None
+        s["winner"] = None
+        s["claimed"] = None
     s["draws"] = [[i, HAND_SIZE - len(s["hands"][i])] for i in order if len(s["hands"][i]) < HAND_SIZE]
     run_draws(rules, s)

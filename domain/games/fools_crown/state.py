@@ -128,6 +128,11 @@ class Rules:
     #: written ("in seat order starting left of the previous round's winner (round 1: random)"); 1.0.1 to
     #: 1.2.0 defaulted to "simultaneous" (FC-SEAL), which stays an option.
     default_commit_order: str
+    #: 1.4.0 (FC-CAP): with the safety cap, round 30 ends with its refill like any round (house rule 3.4
+    #: step 7 "everyone refills to 5 (Jokers revealed, kept, replaced)"), and the match ends once the
+    #: refill's draws are done, so a Joker it reveals counts in the ranking ("ties -> most Jokers");
+    #: 1.0.1 to 1.3.0 ended the match right after round 30's played cards were discarded.
+    refill_at_cap: bool
 
     @classmethod
     def of(cls, version: str) -> Rules:
@@ -135,7 +140,8 @@ class Rules:
             raise ValueError(f"{GAME} has no rules version {version!r}")
         return cls(version=version, reshuffle_at_once=version != "1.0.1",
                    refill_from_winner=version not in ("1.0.1", "1.1.0"),
-                   default_commit_order="simultaneous" if version in ("1.0.1", "1.1.0", "1.2.0") else "seat-order")
+                   default_commit_order="simultaneous" if version in ("1.0.1", "1.1.0", "1.2.0") else "seat-order",
+                   refill_at_cap=version not in ("1.0.1", "1.1.0", "1.2.0", "1.3.0"))
 
 
 def refill_order(rules: Rules, players: int, winner: Optional[int], played: int) -> list[int]:
@@ -149,8 +155,25 @@ def refill_order(rules: Rules, players: int, winner: Optional[int], played: int)
     return [(first + k) % players for k in range(players)]
 
 
-RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0", "1.3.0")
+RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0")
 CURRENT_VERSION = RULES_VERSIONS[-1]
+
+
+def at_cap(s: FoolsCrownState) -> bool:
+    """The safety cap is on and this is its last round (house rule 3.4 "after 30 rounds")."""
+    return s["options"]["safety_cap"] and s["round"] >= CAP_ROUNDS
+
+
+def end_at_cap(s: FoolsCrownState) -> None:
+    """The match ends at the safety cap (house rule 3.4 "after 30 rounds, the most Crowns wins; ties ->
+    most Jokers -> shared"). ``end.winner`` is the match's winner as ``result`` ranks it (most Crowns,
+    then Jokers): a view read "no winner" while the result ranked one seat first alone. A shared first
+    rank names none."""
+    n = s["players"]
+    s["stage"] = "over"
+    keys = [(len(s["crowns"][i]), len(s["jokers"][i])) for i in range(n)]
+    first = [i for i in range(n) if keys[i] == max(keys)]
+    s["end"] = {"reason": "safety-cap", "winner": first[0] if len(first) == 1 else None, "rounds": s["round"]}
 
 
 def new_state(num_players: int, options: Options) -> FoolsCrownState:
