@@ -406,7 +406,8 @@ class Match(Aggregate):
     @event("SeatsTimedOut")
     def _seats_timed_out(self, seats: list, phase: str) -> None:
         if self.turn_clock is not None:
-            self.closed = {"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats)}
+            self.closed = {"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats),
+                           "turn": True}
         self.absent = (*self.absent, *seats)
         self.turn_clock = None
         self.clock_moved = ()
@@ -501,6 +502,10 @@ class Match(Aggregate):
             closed = self.closed
             if (closed is None or seat not in closed["seats"]
                     or now > closed["deadline"] + timedelta(seconds=LATE_MOVE_SECONDS)):
+                raise
+            if closed.get("turn") and isinstance(refused, IllegalAction):
+                # A turn clock changes no rule: a seat still to act in that turn (a match to be claimed
+                # waits for it) that sends an illegal move gets the plain answer, not "too late".
                 raise
             # The phase (or turn) the seat was to act in closed without its move, which came too late for
             # it: said so, rather than "illegal" by the next phase's rules (a bot read that as its bug).

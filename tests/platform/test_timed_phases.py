@@ -224,3 +224,27 @@ def test_a_move_that_comes_late_for_a_turn_clock_is_told_time_is_up(clocked):
     with pytest.raises(errors.TimeIsUp) as late:
         app.submit_move(match_id, players[seat], action)
     assert f"seat {seat}" in late.value.detail
+
+
+def test_a_seat_still_to_act_after_its_turn_clock_ran_out_gets_the_plain_answers(clocked):
+    """A match to be claimed waits for the late seat, still to act in the same turn: its legal moves are
+    taken, so its illegal ones are illegal (they were answered time-is-up, and a bot waited for a turn
+    it had)."""
+    container, clock = clocked
+    app = container.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    match = app.get_match(match_id)
+    seat = match.to_act().seats[0]
+    clock.now += timedelta(seconds=31)
+    app.close_timed_phase(match_id, match.turn_clock["phase"])
+    assert app.get_match(match_id).absent == (seat,) and app.get_match(match_id).to_act().seats == (seat,)
+    with pytest.raises(errors.IllegalMove):
+        app.submit_move(match_id, players[seat], {"type": "no-such-move"})
+    legal = match.engine.legal_actions(match.state, seat)[0]
+    app.submit_move(match_id, players[seat], legal)  # and its legal move is taken: it is back
+    assert app.get_match(match_id).absent == ()
