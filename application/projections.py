@@ -8,11 +8,12 @@ A consumer that finds the position moved by another consumer stops: that one did
 from __future__ import annotations
 
 import logging
+from datetime import datetime
 from typing import Optional
 
 from eventsourcing.persistence import IntegrityError, Tracking
 
-from application.ports import FIRST_PAGE, TASK_PROJECT, MatchListView, MatchRow
+from application.ports import FIRST_PAGE, TASK_PROJECT, TASK_TIMEOUT, MatchListView, MatchRow, Task
 from application.service import Motley
 from application.views import seats_view
 from domain.match import Match
@@ -90,10 +91,15 @@ class MatchListProjection:
             return None
 
 
-def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int:
+def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200, down_until: Optional[str] = None) -> int:
     """Enqueue again the work every active match waits for (an automatic step, a timer, a computer's
     move). Tasks are sent after the save that calls for them, so a crash in between would leave a
-    match waiting for ever; every task is idempotent, so sending one twice is harmless."""
+    match waiting for ever; every task is idempotent, so sending one twice is harmless.
+
+    ``down_until`` (the sweep of a process that starts: the time it started): a timed phase or turn
+    clock whose deadline passed before it passed while nothing could take a move or close it, and its
+    close is sent with that time (``Motley.close_timed_phase``: it gets a whole period again)."""
+    until = None if down_until is None else datetime.fromisoformat(down_until)
     sent = 0
     after = FIRST_PAGE
     while True:
@@ -107,6 +113,8 @@ def sweep_pending_work(app: Motley, view: MatchListView, page: int = 200) -> int
                 log.exception("match %s could not be rebuilt for the sweep", row.match_id)
                 continue
             for task in app.follow_ups(match):
+                if task.name == TASK_TIMEOUT and until is not None and task.eta is not None and task.eta < until:
+                    task = Task(task.name, (*task.args, down_until), eta=task.eta)
                 if task.name != TASK_PROJECT:
                     app.tasks.enqueue(task)
                     sent += 1

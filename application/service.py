@@ -121,8 +121,6 @@ class Motley(Application):
         super().__init__(env)
         self.tasks = tasks or NoTaskQueue()
         self.clock = clock
-        # When this process began: a deadline that passed before it passed while nobody could move here.
-        self.started_at = clock()
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
         self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
@@ -504,13 +502,15 @@ class Motley(Application):
         delivered twice, the second finds nothing due and appends nothing."""
         return self._command(match_id, lambda match: match.resolve_automatic_step()).outcome
 
-    def close_timed_phase(self, match_id: Any, phase: str) -> bool:
+    def close_timed_phase(self, match_id: Any, phase: str, down_until: Optional[str] = None) -> bool:
         """Close the timed phase ``phase`` once its deadline has passed; idempotent. A task that
-        arrives early (clocks differ a little) asks again at the deadline. A deadline that passed
-        before this process started passed while the service (or its workers) was down: nobody could
-        move, so the phase gets a whole period from now (``ClockExtended``) rather than closing at once
-        (the players were made absent, or the hourglass ran out, before the API answered again)."""
-        saved = self._command(match_id, lambda match: self._close_or_extend(match, phase))
+        arrives early (clocks differ a little) asks again at the deadline. ``down_until``: sent by the
+        sweep of a process that starts, the time it started; a deadline that passed before it passed
+        while the service (or its workers) was down: nobody could move, so the phase gets a whole
+        period from now (``ClockExtended``) rather than closing at once (the players were made absent,
+        or the hourglass ran out, before the API answered again)."""
+        until = None if down_until is None else datetime.fromisoformat(down_until)
+        saved = self._command(match_id, lambda match: self._close_or_extend(match, phase, until))
         closed = saved.outcome
         if not closed and saved.position is None:  # nothing saved (an extension's save sent its own task)
             match = self.get_match(match_id)
@@ -522,10 +522,11 @@ class Motley(Application):
                     self.tasks.enqueue(Task(TASK_TIMEOUT, (str(match.id), phase), eta=clock["deadline"]))
         return closed
 
-    def _close_or_extend(self, match: Match, phase: str) -> bool:
+    def _close_or_extend(self, match: Match, phase: str, down_until: Optional[datetime]) -> bool:
         now = self.clock()
         for clock in (match.timer, match.turn_clock):
-            if clock is not None and clock["phase"] == phase and clock["deadline"] < self.started_at <= now:
+            if (down_until is not None and clock is not None and clock["phase"] == phase
+                    and clock["deadline"] < down_until <= now):
                 match.extend_clock(phase, now)
                 return False
         return match.time_out(phase, now)

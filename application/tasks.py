@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from eventsourcing.persistence import PersistenceError
 
@@ -35,9 +35,9 @@ class TaskHandlers:
     def project(self) -> int:
         return self.projection.run() + sum(follower.run() for follower in self.followers)
 
-    def sweep(self) -> int:
+    def sweep(self, down_until: Optional[str] = None) -> int:
         self.project()  # the list of active matches (and the tournaments' rounds) must be current first
-        return sweep_pending_work(self.app, self.projection.view)
+        return sweep_pending_work(self.app, self.projection.view, down_until=down_until)
 
     def run(self, name: str, *args: Any) -> Any:
         return self.handlers[name](*args)

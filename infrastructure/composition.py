@@ -49,7 +49,8 @@ class Container:
 
     def start(self) -> None:
         """Pick up the work a previous run left (the sweep re-sends what each active match waits for)."""
-        self.tasks.enqueue(Task(TASK_SWEEP))
+        # The start-up sweep names the start: a deadline before it passed while this server was down.
+        self.tasks.enqueue(Task(TASK_SWEEP, (self.app.clock().isoformat(),)))
         if isinstance(self.tasks, InProcessTaskQueue):  # Celery's beat sweeps for the workers
             self.tasks.beat(Task(TASK_SWEEP), SWEEP_EVERY)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import threading
+from datetime import datetime, timezone
+from typing import Optional
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
@@ -58,8 +60,10 @@ def container():
 
 @worker_ready.connect
 def _sweep_at_start(sender=None, **_):
-    """A worker that starts (again) first re-issues whatever work active matches wait for."""
-    celery.send_task(TASK_SWEEP, queue=celery_queue(settings.queue))
+    """A worker that starts (again) first re-issues whatever work active matches wait for; a deadline
+    that passed before now passed while no worker could close it (``Motley.close_timed_phase``)."""
+    down_until = datetime.now(timezone.utc).isoformat()
+    celery.send_task(TASK_SWEEP, args=[down_until], queue=celery_queue(settings.queue))
 
 
 @worker_process_init.connect
@@ -89,8 +93,8 @@ def resolve_automatic_step(match_id: str) -> bool:
 
 
 @celery.task(name=TASK_TIMEOUT, **RETRY)
-def close_timed_phase(match_id: str, phase: str) -> bool:
-    return _run(TASK_TIMEOUT, match_id, phase)
+def close_timed_phase(match_id: str, phase: str, down_until: Optional[str] = None) -> bool:
+    return _run(TASK_TIMEOUT, match_id, phase, down_until)
 
 
 @celery.task(name=TASK_BOT, **RETRY)
@@ -104,5 +108,5 @@ def update_read_models() -> int:
 
 
 @celery.task(name=TASK_SWEEP, **RETRY)
-def sweep_pending_work() -> int:
-    return _run(TASK_SWEEP)
+def sweep_pending_work(down_until: Optional[str] = None) -> int:
+    return _run(TASK_SWEEP, down_until)

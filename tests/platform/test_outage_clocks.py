@@ -2,8 +2,10 @@
 passed while no process could take a move (the service, or its workers, stopped) was closed the moment a
 process came back: the seat was made absent (the others could claim, or the computers played the match
 out), or the hourglass had run out, before the API answered its first request. A deadline that passed
-before the process started now gets a whole period from its start (``ClockExtended``, an event that
-travels by export and import like any other)."""
+before the process started (its start-up sweep sends the close with its start time) now gets a whole
+period from its start (``ClockExtended``, an event that travels by export and import like any other).
+A close sent otherwise (the first task of a new worker process, say) closes as before: an extension on
+a process's first task extended a clock again and again under Celery's ``--max-tasks-per-child=1``."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import random
 from datetime import timedelta
 
 from api import create_app
-from application.ports import TASK_TIMEOUT
+from application.ports import TASK_SWEEP, TASK_TIMEOUT
 from infrastructure.composition import build
 from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
@@ -21,10 +23,22 @@ from tests.platform.test_timed_phases import Clock, play_until_timer
 
 
 def restarted(settings, clock, down: timedelta):
-    """The service back after ``down`` (a new process on the same store): its container and tasks sent."""
+    """The service back after ``down`` (a new process on the same store), its start-up sweep run: its
+    container and the tasks sent so far (the sweep's closes among them)."""
     clock.now += down
     queue = RecordingTaskQueue()
-    return build(dataclasses.replace(settings, auditor_key=AUDITOR), tasks=queue, clock=clock), queue
+    container = build(dataclasses.replace(settings, auditor_key=AUDITOR), tasks=queue, clock=clock)
+    container.start()
+    (sweep,) = [task for task in queue.dropped if task.name == TASK_SWEEP]
+    container.handlers.run(TASK_SWEEP, *sweep.args)
+    return container, queue
+
+
+def run_closes(container, queue) -> list[bool]:
+    """Run the closes of timed phases the sweep sent, as a worker would."""
+    closes = [task for task in queue.dropped if task.name == TASK_TIMEOUT]
+    queue.dropped.clear()
+    return [container.handlers.run(TASK_TIMEOUT, *task.args) for task in closes]
 
 
 def test_a_turn_clock_that_ran_out_while_the_service_was_down_starts_again_in_full(settings):
@@ -43,7 +57,7 @@ def test_a_turn_clock_that_ran_out_while_the_service_was_down_starts_again_in_fu
     second, queue = restarted(settings, clock, timedelta(seconds=25))
     try:
         app = second.app
-        assert app.close_timed_phase(match_id, phase) is False  # the sweep's task, at the start
+        assert run_closes(second, queue) == [False]  # the start-up sweep's close: extended, not closed
         match = app.get_match(match_id)
         assert match.absent == () and match.turn_clock["phase"] == phase
         assert match.turn_clock["deadline"] == clock.now + timedelta(seconds=20)
@@ -84,10 +98,10 @@ def test_a_timed_phase_that_ran_out_while_the_service_was_down_starts_again_in_f
     match = play_until_timer(app, match_id, players, random.Random(2), clock, prefix="ready-")
     phase = match.timer["phase"]
     first.close()
-    second, _ = restarted(settings, clock, timedelta(minutes=5))
+    second, queue = restarted(settings, clock, timedelta(minutes=5))
     try:
         app = second.app
-        assert app.close_timed_phase(match_id, phase) is False
+        assert run_closes(second, queue) == [False]
         match = app.get_match(match_id)
         assert match.timer == {"phase": phase, "deadline": clock.now + timedelta(seconds=9)}
         app.submit_move(match_id, players[0], {"type": "ready"})  # in time, again
@@ -117,3 +131,27 @@ def test_a_deadline_missed_while_the_process_was_up_closes_at_once(settings):
         assert app.get_match(match_id).absent != ()
     finally:
         container.close()
+
+
+def test_a_new_process_that_closes_an_overdue_clock_outside_its_start_up_sweep_closes_it(settings):
+    """A worker process built for its first task (Celery builds one per child, and a child may serve one
+    task only) is no sign the service was down: its close of a clock whose deadline has just passed
+    closes it. Only the start-up sweep's close extends."""
+    clock = Clock()
+    first = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    app = first.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 3, "on_timeout": "claim"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    phase = app.get_match(match_id).turn_clock["phase"]
+    first.close()
+    clock.now += timedelta(seconds=4)
+    child = build(settings, tasks=RecordingTaskQueue(), clock=clock)  # a fresh worker process, its first task
+    try:
+        assert child.handlers.run(TASK_TIMEOUT, str(match_id), phase) is True
+        assert child.app.get_match(match_id).absent != ()
+    finally:
+        child.close()
