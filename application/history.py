@@ -737,6 +737,15 @@ class Importer:
         match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
         self.moved = set()
 
+    def on_Forfeited(self, data: dict, line: dict) -> None:
+        match, seats = self.match, data["seats"]
+        match.check_active()  # Match.record_forfeit: seated players of a running match, in order
+        seated = type(seats) is list and all(
+            type(s) is int and 0 <= s < match.num_seats and match.players[s] is not None for s in seats)
+        if not seated or not seats or seats != sorted(set(seats)):
+            raise self.refuse("a forfeit names seated players, each once, in order")
+        match._forfeited(seats=seats)
+
     def on_ClockExtended(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()  # Match.extend_clock: a running clock, given a later deadline

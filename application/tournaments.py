@@ -200,6 +200,9 @@ class Tournaments:
     def _resign_forfeited(self, match: Match, player_ids: Sequence[str]) -> None:
         if match.status != STATUS_ACTIVE:
             return
+        # Always an event, so the save always checks the match's version: with every forfeited player
+        # resigned already there was nothing to save, and a match ending meanwhile was forfeited anyway.
+        match.record_forfeit([seat for seat in map(match.seat_of, dict.fromkeys(player_ids)) if seat is not None])
         for player_id in dict.fromkeys(player_ids):
             seat = match.seat_of(player_id)
             if seat is not None and seat not in match.resigned:

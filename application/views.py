@@ -180,6 +180,7 @@ def event_data(domain_event: Any) -> dict:
         "Reopened": ("reserved",),
         "SeatLeft": ("seat",),
         "Resigned": ("seat",),
+        "Forfeited": ("seats",),
         "RematchOpened": ("of_match", "reserved"),
         "RematchLinked": ("match_id",),
         "TurnLimitSet": ("seconds", "on_timeout"),

@@ -311,6 +311,17 @@ class Match(Aggregate):
     def _resigned(self, seat: int) -> None:
         self.resigned = (*self.resigned, seat)
 
+    def record_forfeit(self, seats: Sequence[int]) -> None:
+        """A tournament's organiser forfeited the players of ``seats`` (absent from the table, after the
+        round's deadline): said in the match's own history, saved with the forfeit, so that the match
+        moving meanwhile (its end) fails the forfeit's save. They resign it next (``resign``)."""
+        self.check_active()
+        self._forfeited(seats=sorted(seats))
+
+    @event("Forfeited")
+    def _forfeited(self, seats: list) -> None:
+        pass
+
     @property
     def counts_for_ratings(self) -> bool:
         """Whether its result is rated: created rated, not an imported copy, two or more seats for

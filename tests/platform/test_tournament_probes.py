@@ -173,6 +173,60 @@ def test_a_forfeit_racing_the_tables_last_resignation_is_refused_and_the_played_
         idle.close()
 
 
+def test_a_forfeit_of_a_player_who_resigned_racing_the_tables_end_is_refused(tmp_path):
+    """The forfeited player had resigned already: the forfeit added nothing to the match, so nothing
+    guarded its save, and the last resignation ending the match in between was forfeited over (the
+    played [1, 2, 2] became [1, 1, 3]). The forfeit is recorded in the match (``Forfeited``) every time."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 3)
+    try:
+        winner, loser, gone = table["players"]
+        assert client.post(f"/matches/{table['match_id']}/resign", key=keys[gone]).status == 200
+        tournaments, raced = idle.tournaments, []
+        read_match = tournaments._match_over
+
+        def racing(read, match_id):
+            over = read_match(read, match_id)
+            if not raced:  # the other process: the second-last player resigns, and the match is over
+                raced.append(idle.app.resign_match(match_id, idle.app.get_player(loser)))
+            return over
+
+        tournaments._match_over = racing  # type: ignore[method-assign]
+        refused = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [gone]}, key=org)
+        assert raced and refused.status == 409 and "over" in refused.body["detail"], refused.text
+        idle.keeper.run()
+        result = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]
+        assert result == {"ranks": [1, 2, 2], "how": "played"}
+    finally:
+        idle.close()
+
+
+def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
+    """The match's history says who was forfeited (``Forfeited``), and an import checks it."""
+    import dataclasses
+    import json
+
+    from tests.platform.test_audit import AUDITOR, export, post_history
+
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
+    try:
+        present, absent = table["players"]
+        assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
+        auditor = build(dataclasses.replace(idle.settings, auditor_key=AUDITOR), tasks=NoTaskQueue())
+        try:
+            audit = ApiClient(create_app(auditor))
+            lines = export(audit, table["match_id"], AUDITOR)
+            assert [line["data"] for line in lines if line["event"] == "Forfeited"] == [{"seats": [1]}]
+            status, view = post_history(audit, lines)
+            assert status == 201 and view["result"]["ranks"] == [1, 2], view
+            bad = [dict(line, data={"seats": [5]}) if line["event"] == "Forfeited" else line for line in lines]
+            status, refusal = post_history(audit, json.loads(json.dumps(bad)))
+            assert status == 422 and "forfeit" in refusal["detail"], refusal
+        finally:
+            auditor.close()
+    finally:
+        idle.close()
+
+
 def test_creating_a_match_or_a_tournament_of_an_unknown_game_documents_its_404(client):
     """docs/problems.md: an unknown game is a 404. The OpenAPI document listed 404 only where the path
     holds an id, so the two writes whose body names the game did not document the answer they give."""
