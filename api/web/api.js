@@ -47,12 +47,38 @@ function headersFor(anonymous, key = identity.key()) {
   return headers;
 }
 
+// The server's clock, as the answers' Date headers tell it (1 s resolution): deadlines (a timed phase, a
+// turn clock) are the server's, and a device whose clock is off would count down to the wrong moment.
+// Each answer bounds the offset (server − device): the server wrote its Date, truncated to the second,
+// between the request's departure (sent) and the answer's arrival (received), so the offset lies in
+// [date − received, date + 1000 − sent]. The bounds of successive answers are intersected (narrower as
+// answers come); one that does not overlap them (the device's clock was set meanwhile, or the server's)
+// starts the bounds afresh. Of the offsets they allow, the smallest is taken: none at all for a device
+// whose clock is right.
+const skew = { low: null, high: null };
+
+function heard(date, sent, received) {
+  const server = Date.parse(date || "");
+  if (!Number.isFinite(server) || !(received >= sent)) return;
+  const low = server - received;
+  const high = server + 1000 - sent;
+  if (skew.low === null || low > skew.high || high < skew.low) Object.assign(skew, { low, high });
+  else Object.assign(skew, { low: Math.max(skew.low, low), high: Math.min(skew.high, high) });
+}
+
+// The offset (ms) to add to the device's clock to read the server's (0 until an answer has come).
+export const clockOffset = () => (skew.low === null ? 0 : Math.min(Math.max(0, skew.low), skew.high));
+// Now on the server's clock (ms since the epoch), as well as the answers tell it.
+export const serverNow = () => Date.now() + clockOffset();
+
 // call("POST", "/matches", body, {anonymous, key}) -> the answer's JSON, or throws a Problem.
 export async function call(method, path, body, { anonymous = false, key } = {}) {
   const headers = headersFor(anonymous, key === undefined ? identity.key() : key);
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method === "POST") headers["Idempotency-Key"] = uuid(); // a retried click is never applied twice
+  const sent = Date.now();
   const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  heard(answer.headers.get("Date"), sent, Date.now());
   const text = await answer.text();
   let data = null;
   try {
@@ -89,7 +115,9 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
       const headers = { ...headersFor(anonymous, key === undefined ? identity.key() : key), Accept: "text/event-stream" };
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
       try {
+        const sent = Date.now();
         const answer = await fetch(path, { headers, signal: control.signal });
+        heard(answer.headers.get("Date"), sent, Date.now());
         if (answer.status === 429 || answer.status >= 500) {
           // Too many streams held at once (api/rates.py), or no slot for one on the server now: a stream
           // the page left is given back once the server notices (its next heartbeat), so wait as told

@@ -5,7 +5,7 @@
 import { Problem, follow, get, identity, post } from "./api.js";
 import {
   actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
-  seatName, tickDeadlines,
+  pastDeadlines, seatName, tickDeadlines,
 } from "./render.js";
 
 const view = document.getElementById("view");
@@ -36,11 +36,21 @@ function problemErrors(errors, path = []) {
   return [];
 }
 
+// Problems a person is told in words of their own rather than the server's detail (kept as the box's
+// title, for whoever wants it): a move that arrived after its timed phase or turn had closed.
+const PLAIN = { "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived." };
+const PASSING = new Set(["urn:motley:problem:time-is-up"]); // said once: the box goes by itself
+const PASSING_SECONDS = 8;
+
 function problemBox(error) {
   const detail = error instanceof Problem ? error.message : String(error.message || error);
   const lines = error instanceof Problem ? problemErrors(error.problem.errors) : [];
-  return h("div", { class: "problem", role: "alert" }, detail,
+  const type = error instanceof Problem ? error.problem.type : undefined;
+  const plain = PLAIN[type];
+  const box = h("div", { class: "problem", role: "alert", "data-type": type, title: plain ? detail : null }, plain || detail,
     lines.length ? h("ul", { class: "problem-errors" }, lines.map((line) => h("li", {}, line))) : null);
+  if (PASSING.has(type)) setTimeout(() => box.remove(), PASSING_SECONDS * 1000);
+  return box;
 }
 
 // Run an action from a click; a refusal is shown where the person looks (the problem's detail).
@@ -227,6 +237,10 @@ function createForm(all) {
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
   const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, max: 604800, placeholder: "none" });
+  // What happens to a seat whose turn ran out (turn_limit.on_timeout): chosen with a turn limit only.
+  const onTimeoutSelect = h("select", { id: "create-on-timeout", disabled: true, "aria-describedby": "create-on-timeout-help" },
+    h("option", { value: "computer" }, "a computer plays"), h("option", { value: "claim" }, "the others may claim"));
+  turnLimit.addEventListener("input", () => { onTimeoutSelect.disabled = !turnLimit.value; });
   const unlisted = h("input", { id: "create-unlisted", type: "checkbox" });
   const error = h("div");
   const current = () => all.find((game) => game.name === gameSelect.value);
@@ -260,7 +274,7 @@ function createForm(all) {
     for (const select of seatsBox.querySelectorAll("select.computer")) if (select.value) computers[select.dataset.seat] = select.value;
     await attempt(error, async () => {
       const body = { game: game.name, seats: Number(seatsInput.value), options, computers };
-      if (turnLimit.value) body.turn_limit = { seconds: Number(turnLimit.value) };
+      if (turnLimit.value) body.turn_limit = { seconds: Number(turnLimit.value), on_timeout: onTimeoutSelect.value };
       if (unlisted.checked) body.unlisted = true; // private: joined with its invitation code only
       const match = await post("/matches", body);
       const joined = await post(`/matches/${match.id}/seats`, {});
@@ -272,7 +286,9 @@ function createForm(all) {
   return h("form", { id: "create", class: "panel", onsubmit: submit },
     h("h2", {}, "New match"),
     h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
-    h("label", { title: "seconds each turn may take; then the computer plays the seat on" }, "turn limit (s) ", turnLimit),
+    h("label", { title: "seconds each turn may take; then the seat is absent until its player is back" }, "turn limit (s) ", turnLimit),
+    h("label", { class: "option" }, "when a turn runs out ", onTimeoutSelect, h("small", { class: "option-help", id: "create-on-timeout-help" },
+      "a computer plays the seat until its player is back; or nobody does, and the others may claim the match (it ends, that seat last)")),
     h("label", { title: "kept out of the open list; people join with the invitation code shown on its table" }, unlisted, " private (invitation code)"),
     optionsBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
@@ -362,6 +378,43 @@ function countdown(timer, what) {
   return node;
 }
 
+// What happens to a seat whose turn ran out (the match's turn_limit.on_timeout): "computer", a computer
+// plays it until its player is back; "claim", nobody plays it: the match waits for a present player's
+// claim (POST /matches/{id}/claim, the view's can_claim) or the absent player's return.
+const onTimeout = (match) => match.turn_limit?.on_timeout || "computer";
+
+function absentLabel(match, seat) {
+  const yours = seat === match.your_seat;
+  if (onTimeout(match) === "claim")
+    return yours ? " (away: your time ran out; the others may claim the match until you are back)"
+      : " (away: time ran out; the match waits for a claim or their return)";
+  return yours ? " (away: a computer plays your seat for now)" : " (away: a computer plays for now)";
+}
+
+const namesOf = (match, seats) => {
+  const names = seats.map((seat) => seatName(match.seats, seat));
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0] || "";
+};
+
+// Why the table offers what it does about absence, where the person looks (a tooltip is out of reach on
+// a phone): to the absent seat, what happens to it meanwhile; to a player who may claim, why Claim showed.
+function absenceNote(match, seated) {
+  if (!seated || match.status !== "active") return null;
+  const absent = match.absent || [];
+  const others = absent.filter((seat) => seat !== match.your_seat);
+  if (match.can_claim && others.length) {
+    const who = namesOf(match, others);
+    return h("p", { class: "notice absence", id: "claim-reason" },
+      `${others.length > 1 ? `${who}'s times` : `${who}'s time`} ran out: you may claim the match `
+      + `(it ends now, ${others.length > 1 ? "they rank" : `${who} ranks`} last), or wait for ${others.length > 1 ? "them" : who} to come back.`);
+  }
+  if (absent.includes(match.your_seat))
+    return h("p", { class: "notice absence", id: "absent-note" }, onTimeout(match) === "claim"
+      ? "Your turn ran out: nobody plays your seat, and the others may claim the match (your seat last) until you are back: press \"I'm back\" or move."
+      : "Your turn ran out: a computer plays your seat until you are back: press \"I'm back\".");
+  return null;
+}
+
 function matchHeader(match) {
   const acting = new Set(match.to_act ? match.to_act.seats : []);
   return h("div", { class: "match-head" },
@@ -372,8 +425,8 @@ function matchHeader(match) {
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
       seatName(match.seats, i), acting.has(i) ? " — to act" : "",
       (match.resigned || []).includes(i) ? " (resigned)" : "",
-      // its turn ran out: a computer plays it until its player is back ("I'm back")
-      (match.absent || []).includes(i) ? h("span", { class: "absent" }, " (away: a computer plays for now)") : null))),
+      // its turn ran out: a computer plays it, or the match waits for a claim, until its player is back
+      (match.absent || []).includes(i) ? h("span", { class: "absent" }, absentLabel(match, i)) : null))),
   );
 }
 
@@ -391,10 +444,12 @@ function lifecycle(match, seated, error, draw, options) {
     buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));
   const absent = match.absent || [];
   if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
-    buttons.push(h("button", { id: "return", onclick: act("return", draw), title: "your turn ran out and a computer plays your seat: take it back" },
-      "I'm back"));
+    buttons.push(h("button", { id: "return", onclick: act("return", draw), title: onTimeout(match) === "claim"
+      ? "your turn ran out: nobody plays your seat, and the others may claim the match until you are back: take it back"
+      : "your turn ran out and a computer plays your seat: take it back" }, "I'm back"));
   if (match.can_claim)  // the service's word: a present, unresigned seat, another seat's time ran out
-    buttons.push(h("button", { id: "claim", onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
+    buttons.push(h("button", { id: "claim", title: "another seat's time ran out: end the match now, the absent seats last",
+      onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
   if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;
@@ -569,6 +624,8 @@ async function table(id, params) {
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     const said = announcement(latest, match);
     if (said) announce.textContent = said;
+    // A refusal shown is about the table as it was: once the match has moved on, it goes.
+    if (latest && match.version > latest.version) fill(error);
     latest = match;
     // One button per choice: a game whose choices differ only in interchangeable pieces (Le Bouffon's
     // copies of a card) offers each once (render.js distinctActions).
@@ -600,6 +657,7 @@ async function table(id, params) {
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
         lifecycle(match, seated && !spectator, error, draw, options)),
+      absenceNote(match, seated && !spectator),
       rematchBox(match, seated && !spectator, error),
       invitationBox(match),
       movesArea(match, seated && !spectator, actions),
@@ -751,6 +809,9 @@ async function replay(id, params) {
     const match = await get(`/matches/${id}?version=${version}`, options);
     if (ticket !== asked) return; // a later step overtook this read
     fill(board, matchHeader(match), resultView(match), observation(match));
+    // A past version's timers are what they were, not a countdown against today's clock: only the last
+    // version of a match still running counts down.
+    if (version < last || latest.status !== "active") pastDeadlines(board);
   };
   const step = (delta) => () => go(Number(slider.value) + delta);
   slider.addEventListener("input", () => go(Number(slider.value)));

@@ -1,6 +1,7 @@
 // Drawing what a viewer sees: a generic renderer for any game's observation, a touch per game, the
 // legal actions as labels, and a small inline-SVG chart (no library needed for one line). The other games'
 // views live in games/<game>.js (plain ES modules, no build step).
+import { serverNow } from "./api.js";
 import * as foolsCrown from "./games/fools_crown.js";
 import * as jester from "./games/jester.js";
 import * as leBouffon from "./games/le_bouffon.js";
@@ -188,6 +189,8 @@ const DESCRIBE = {
 };
 
 // A deadline counting down (a timed phase, a turn clock): the text is kept fresh by tickDeadlines().
+// The deadline is the server's: it is counted down on the server's clock (api.js serverNow), whatever
+// the device's says.
 export function countdown(deadline, what, extra = "") {
   const node = h("span", { class: `timer ${extra}`, "data-deadline": deadline, "data-what": what });
   tickNode(node);
@@ -195,7 +198,7 @@ export function countdown(deadline, what, extra = "") {
 }
 
 function tickNode(node) {
-  const left = Math.max(0, (Date.parse(node.dataset.deadline) - Date.now()) / 1000);
+  const left = Math.max(0, (Date.parse(node.dataset.deadline) - serverNow()) / 1000);
   node.textContent = `${node.dataset.what}: ${left.toFixed(0)} s left`;
   node.classList.toggle("over", left <= 0);
 }
@@ -203,6 +206,22 @@ function tickNode(node) {
 // Every countdown on the page, once (app.js calls it on an interval).
 export function tickDeadlines(root = document) {
   for (const node of root.querySelectorAll("[data-deadline][data-what]")) tickNode(node);
+}
+
+// The countdowns of a past version (a replay): what the timer was, "ready-1: timed, deadline 17:04:07"
+// (the device's time of day), not a countdown against today's clock. They tick no more.
+export function pastDeadlines(root) {
+  for (const node of root.querySelectorAll("[data-deadline][data-what]")) {
+    const when = new Date(Date.parse(node.dataset.deadline));
+    const two = (n) => String(n).padStart(2, "0");
+    const time = Number.isFinite(when.getTime())
+      ? `${two(when.getHours())}:${two(when.getMinutes())}:${two(when.getSeconds())}` : node.dataset.deadline;
+    node.textContent = `${node.dataset.what}: timed, deadline ${time}`;
+    node.title = `${node.title ? `${node.title}: ` : ""}deadline ${when.toString()}`;
+    node.classList.remove("over");
+    node.classList.add("past");
+    delete node.dataset.what; // tickDeadlines passes it by
+  }
 }
 
 // What the board shows: the viewer's observation, or, once a finished match is revealed to everyone
