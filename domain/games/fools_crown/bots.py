@@ -485,7 +485,11 @@ def _simulate(state, rng, rules: Rules, stop=None, policies=None):
         for cards in commits:
             if cards is not None:
                 discard.extend(cards)
-        if cap and rnd >= CAP_ROUNDS:
+        capped = cap and rnd >= CAP_ROUNDS
+        if capped and rules.refill_at_cap:  # FC-CAP (1.4.0): the last round's refill, then the end
+            for i in refill_order(rules, n, winner, rnd):
+                _draw(deck, discard, hands[i], jokers, i, 5 - len(hands[i]), rng, at_once)
+        if capped:
             keys = [(len(crowns[i]), jokers[i]) for i in range(n)]
             return [1 + sum(1 for k in keys if k > keys[i]) for i in range(n)], crowns, jokers
         rnd += 1
