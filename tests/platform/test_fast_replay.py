@@ -13,7 +13,7 @@ import json
 import random
 from datetime import timedelta
 from typing import Any
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 import pytest
 from eventsourcing.domain import OriginatorVersionError
@@ -221,6 +221,29 @@ def test_every_event_type_of_a_match_replays_as_the_library_does(clocked, seed):
     clock.now += timedelta(seconds=31)
     app.close_timed_phase(abandoned, app.get_match(abandoned).turn_clock["phase"])
     assert app.get_match(abandoned).status == "finished"
+
+    # A clock that ran out while the service was down, closed by the start-up sweep: extended.
+    extended = app.create_match_once(ann, "jester", 2, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
+    touched.append(extended)
+    for player in (ann, bob):
+        app.join_match(extended, player)
+    app.start_match(extended, ann)
+    clock.now += timedelta(seconds=31)
+    app.close_timed_phase(extended, app.get_match(extended).turn_clock["phase"], clock.now.isoformat())
+    assert app.get_match(extended).turn_clock["deadline"] == clock.now + timedelta(seconds=30)
+
+    # A tournament table whose absent player the organiser forfeits: forfeited, resigned, finished.
+    tournament, _ = container.tournaments.create(ann, {"game": "jester", "name": "t", "rounds": 1, "table_size": 2,
+                                                       "format": "swiss", "round_deadline_seconds": 60})
+    for player in (bob, cy):
+        container.tournaments.register(tournament, player)
+    container.tournaments.start(tournament, ann)
+    (table,) = container.tournaments.get(tournament).rounds[0]["tables"]
+    clock.now += timedelta(seconds=61)
+    container.tournaments.forfeit(tournament, ann, [table["players"][1]])
+    touched.append(UUID(table["match_id"]))
+    assert app.get_match(table["match_id"]).status == "finished"
 
     covered: set = set()
     for match_id in touched:
