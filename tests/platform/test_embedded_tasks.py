@@ -21,7 +21,7 @@ from infrastructure.composition import build
 from infrastructure.settings import Settings
 from infrastructure.task_queues import InProcessTaskQueue
 from tests.doubles import RecordingTaskQueue
-from tests.platform.test_match_story import seat_players
+from tests.platform.test_match_story import seat_players, timed_match
 
 
 class _Failing:
@@ -130,12 +130,7 @@ def test_a_turn_timeout_that_met_a_locked_database_closes_once_the_lock_is_gone(
             lane.BACKOFF = 0.2
         app = container.app
         players = seat_players(app, 2)
-        limit = {"seconds": 1.0, "on_timeout": "computer"}
-        match_id = app.create_match_once(players[0], "jester", 2, {}, {}, reveal_at_end=True, rated=True,
-                                         request_key=None, turn_limit=limit).match.id
-        for player in players:
-            app.join_match(match_id, player)
-        app.start_match(match_id, players[0])
+        match_id = timed_match(app, players, "jester", 1.0, "computer")
         blocker = sqlite3.connect(path, timeout=30, check_same_thread=False)
         blocker.execute("BEGIN EXCLUSIVE")
         released = threading.Timer(11.5, blocker.rollback)  # past the deadline and the 10 s busy timeout
@@ -161,12 +156,7 @@ def test_the_sweep_misses_no_active_match_when_one_finishes_while_it_pages(setti
         players = seat_players(app, 2)
         matches = []
         for _ in range(5):
-            limit = {"seconds": 3600, "on_timeout": "claim"}
-            match_id = app.create_match_once(players[0], "jester", 2, {}, {}, reveal_at_end=True, rated=True,
-                                             request_key=None, turn_limit=limit).match.id
-            for player in players:
-                app.join_match(match_id, player)
-            app.start_match(match_id, players[0])
+            match_id = timed_match(app, players, "jester", 3600, "claim")
             matches.append(str(match_id))
         container.projection.run()
         view = container.match_list

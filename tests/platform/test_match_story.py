@@ -51,6 +51,17 @@ def started_match(app, players, game, options):
     return match_id
 
 
+def timed_match(app, players, game, seconds, on_timeout):
+    """A match of ``game`` with a time limit per turn (``seconds``, ``on_timeout``: "computer" or
+    "claim"), created by the first of ``players``, every one of them seated, started; its id."""
+    match_id = app.create_match_once(players[0], game, len(players), {}, {}, True, True, None,
+                                     turn_limit={"seconds": seconds, "on_timeout": on_timeout}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    return match_id
+
+
 def new_jest_match(app, players):
     return started_match(app, players, "jest", {})
 

@@ -19,6 +19,7 @@ from infrastructure.composition import build
 from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
 from tests.platform.test_audit import AUDITOR, export, post_history
+from tests.platform.test_match_story import timed_match
 from tests.platform.test_timed_phases import Clock, play_until_timer
 
 
@@ -46,11 +47,7 @@ def test_a_turn_clock_that_ran_out_while_the_service_was_down_starts_again_in_fu
     first = build(settings, tasks=RecordingTaskQueue(), clock=clock)
     app = first.app
     players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 20, "on_timeout": "claim"}).match.id
-    for player in players:
-        app.join_match(match_id, player)
-    app.start_match(match_id, players[0])
+    match_id = timed_match(app, players, "jester", 20, "claim")
     phase = app.get_match(match_id).turn_clock["phase"]
     first.close()  # killed 1 s after the start; back 25 s later: the 20 s ran out while nobody could move
     clock.now += timedelta(seconds=1)
@@ -120,11 +117,7 @@ def test_a_deadline_missed_while_the_process_was_up_closes_at_once(settings):
     try:
         app = container.app
         players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-        match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
-                                         turn_limit={"seconds": 20, "on_timeout": "claim"}).match.id
-        for player in players:
-            app.join_match(match_id, player)
-        app.start_match(match_id, players[0])
+        match_id = timed_match(app, players, "jester", 20, "claim")
         phase = app.get_match(match_id).turn_clock["phase"]
         clock.now += timedelta(minutes=5)
         assert app.close_timed_phase(match_id, phase) is True
@@ -141,11 +134,7 @@ def test_a_new_process_that_closes_an_overdue_clock_outside_its_start_up_sweep_c
     first = build(settings, tasks=RecordingTaskQueue(), clock=clock)
     app = first.app
     players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 3, "on_timeout": "claim"}).match.id
-    for player in players:
-        app.join_match(match_id, player)
-    app.start_match(match_id, players[0])
+    match_id = timed_match(app, players, "jester", 3, "claim")
     phase = app.get_match(match_id).turn_clock["phase"]
     first.close()
     clock.now += timedelta(seconds=4)

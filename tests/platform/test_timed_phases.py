@@ -14,6 +14,7 @@ from application.ports import TASK_TIMEOUT
 from infrastructure.composition import build
 from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
+from tests.platform.test_match_story import timed_match
 
 
 class Clock:
@@ -209,11 +210,7 @@ def test_a_move_that_comes_late_for_a_turn_clock_is_told_time_is_up(clocked):
     container, clock = clocked
     app = container.app
     players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in players:
-        app.join_match(match_id, player)
-    app.start_match(match_id, players[0])
+    match_id = timed_match(app, players, "jester", 30, "computer")
     match = app.get_match(match_id)
     seat = match.to_act().seats[0]
     action = match.engine.legal_actions(match.state, seat)[0]
@@ -233,11 +230,7 @@ def test_a_seat_still_to_act_after_its_turn_clock_ran_out_gets_the_plain_answers
     container, clock = clocked
     app = container.app
     players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-    match_id = app.create_match_once(players[0], "jester", 2, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
-    for player in players:
-        app.join_match(match_id, player)
-    app.start_match(match_id, players[0])
+    match_id = timed_match(app, players, "jester", 30, "claim")
     match = app.get_match(match_id)
     seat = match.to_act().seats[0]
     clock.now += timedelta(seconds=31)
