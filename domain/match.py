@@ -418,7 +418,7 @@ class Match(Aggregate):
     def _seats_timed_out(self, seats: list, phase: str) -> None:
         if self.turn_clock is not None:
             self.closed = {"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats),
-                           "turn": True}
+                           "turn": True, "moves": self.moves}
         self.absent = (*self.absent, *seats)
         self.turn_clock = None
         self.clock_moved = ()
@@ -514,9 +514,11 @@ class Match(Aggregate):
             if (closed is None or seat not in closed["seats"]
                     or now > closed["deadline"] + timedelta(seconds=LATE_MOVE_SECONDS)):
                 raise
-            if closed.get("turn") and isinstance(refused, IllegalAction):
-                # A turn clock changes no rule: a seat still to act in that turn (a match to be claimed
-                # waits for it) that sends an illegal move gets the plain answer, not "too late".
+            if closed.get("turn") and isinstance(refused, IllegalAction) and self.moves == closed["moves"]:
+                # A turn clock changes no rule: a seat still to act in the very turn that ran out (nothing
+                # moved since: a match to be claimed waits for it) that sends an illegal move gets the
+                # plain answer, not "too late". Once the turn moved on (the computer played it), a move
+                # meant for it is too late.
                 raise
             # The phase (or turn) the seat was to act in closed without its move, which came too late for
             # it: said so, rather than "illegal" by the next phase's rules (a bot read that as its bug).

@@ -14,7 +14,7 @@ from application.ports import TASK_TIMEOUT
 from infrastructure.composition import build
 from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
-from tests.platform.test_match_story import timed_match
+from tests.platform.test_match_story import seat_players, timed_match
 
 
 class Clock:
@@ -241,3 +241,26 @@ def test_a_seat_still_to_act_after_its_turn_clock_ran_out_gets_the_plain_answers
     legal = match.engine.legal_actions(match.state, seat)[0]
     app.submit_move(match_id, players[seat], legal)  # and its legal move is taken: it is back
     assert app.get_match(match_id).absent == ()
+
+
+def test_a_move_meant_for_a_turn_the_computer_played_on_is_too_late_even_if_the_seat_acts_again(clocked):
+    """Jest (R3, every seat offers at once), nobody offers in time: the computer offers for each seat,
+    and the first taker is to act again (R4) before the computer takes for it. Its offer, sent for the
+    turn that ran out, is too late (time-is-up), not an illegal take (it was a 422, depending on how
+    fast the computer played)."""
+    container, clock = clocked
+    app = container.app
+    players = seat_players(app, 3)
+    match_id = timed_match(app, players, "jest", 30, "computer")
+    match = app.get_match(match_id)
+    offers = {seat: match.engine.legal_actions(match.state, seat)[0] for seat in range(3)}
+    clock.now += timedelta(seconds=31)
+    app.close_timed_phase(match_id, match.turn_clock["phase"])
+    assert app.get_match(match_id).absent == (0, 1, 2)
+    for seat in range(3):
+        app.play_computer_move(match_id, seat)
+    match = app.get_match(match_id)
+    (taker,) = match.to_act().seats
+    assert match.state is not None and offers[taker] not in match.engine.legal_actions(match.state, taker)
+    with pytest.raises(errors.TimeIsUp):
+        app.submit_move(match_id, players[taker], offers[taker])
