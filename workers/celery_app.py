@@ -20,6 +20,12 @@ from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, celery_queue, computers_queue_name
 
 settings = Settings.from_env()
+#: When this worker started, read once in its main process, before the pool forks (a child the pool
+#: replaces, under --max-tasks-per-child, inherits it): a deadline that passed before it passed while
+#: no worker could close it, the service (or its workers) down. The first tasks a returning worker runs
+#: are the timeouts the broker kept through the outage, before its start-up sweep: each names this time,
+#: so that they too give the players a whole period (``Motley.close_timed_phase``) rather than close.
+STARTED = datetime.now(timezone.utc).isoformat()
 celery = Celery("motley", broker=settings.broker_url)
 celery.conf.update(
     task_acks_late=True,  # a task lost with its worker is delivered again; every task is idempotent
@@ -62,8 +68,7 @@ def container():
 def _sweep_at_start(sender=None, **_):
     """A worker that starts (again) first re-issues whatever work active matches wait for; a deadline
     that passed before now passed while no worker could close it (``Motley.close_timed_phase``)."""
-    down_until = datetime.now(timezone.utc).isoformat()
-    celery.send_task(TASK_SWEEP, args=[down_until], queue=celery_queue(settings.queue))
+    celery.send_task(TASK_SWEEP, args=[STARTED], queue=celery_queue(settings.queue))
 
 
 @worker_process_init.connect
@@ -94,7 +99,7 @@ def resolve_automatic_step(match_id: str) -> bool:
 
 @celery.task(name=TASK_TIMEOUT, **RETRY)
 def close_timed_phase(match_id: str, phase: str, down_until: Optional[str] = None) -> bool:
-    return _run(TASK_TIMEOUT, match_id, phase, down_until)
+    return _run(TASK_TIMEOUT, match_id, phase, down_until or STARTED)
 
 
 @celery.task(name=TASK_BOT, **RETRY)

@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
+import uuid
 from datetime import timedelta
+
+import pytest
 
 from api import create_app
 from application.ports import TASK_SWEEP, TASK_TIMEOUT
 from infrastructure.composition import build
+from infrastructure.task_queues import CeleryTaskQueue
+from tests.conftest import BROKER, create_schema, drop_schema, pg_settings, start_worker, stop_worker
 from tests.doubles import RecordingTaskQueue
 from tests.platform.client import ApiClient
 from tests.platform.test_audit import AUDITOR, export, post_history
@@ -144,3 +150,33 @@ def test_a_new_process_that_closes_an_overdue_clock_outside_its_start_up_sweep_c
         assert child.app.get_match(match_id).absent != ()
     finally:
         child.close()
+
+
+@pytest.mark.slow
+def test_a_timeout_the_broker_kept_through_a_worker_outage_gives_the_whole_period_again(tmp_path):
+    """On Celery the close sent when the clock started waits in the broker through the outage; the
+    returning worker runs it before its start-up sweep, and it closed the turn at once: the time no
+    worker ran was charged to the player. Every close names the worker's start (``STARTED``, read
+    before the pool forks): a deadline before it gets a whole period again, once."""
+    schema, queue = f"o_{uuid.uuid4().hex[:12]}", f"motley-test-{uuid.uuid4().hex[:8]}"
+    create_schema(schema)
+    settings = pg_settings(schema, tasks="celery", broker_url=BROKER, queue=queue)
+    api = build(settings, tasks=CeleryTaskQueue(BROKER, queue))  # the API, up; no worker runs yet
+    worker = None
+    try:
+        app = api.app
+        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+        match_id = timed_match(app, players, "jester", 2, "claim")  # its close goes to the broker, due in 2 s
+        time.sleep(3)  # the deadline passes while no worker runs
+        worker = start_worker(schema, queue, BROKER, tmp_path / "worker.log")
+        deadline = time.monotonic() + 60
+        while not app.read_match(match_id).absent:
+            assert time.monotonic() < deadline, "the turn never ran out"
+            time.sleep(0.1)
+        kinds = [type(e).__name__ for e, _ in app.history(match_id)]
+        assert kinds.count("ClockExtended") == 1 and kinds.index("ClockExtended") < kinds.index("SeatsTimedOut")
+    finally:
+        if worker is not None:
+            stop_worker(worker)
+        api.close()
+        drop_schema(schema)
