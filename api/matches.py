@@ -94,6 +94,12 @@ def headers_for(match, position=None, forks: int = 0):
     return headers
 
 
+def list_etag(position: int, listed_only: bool) -> str:
+    """A match list page's entity tag: the list's position in the event log (every write that changes a
+    row moves it), and whether the page holds the player's unlisted matches (their own key's view)."""
+    return f"list-{position}" if listed_only else f"list-{position}-own"
+
+
 def version_from_etag(value: str) -> int:
     """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork, ``"12.1.30"``
     for a rewound read) states the version the client saw."""
@@ -140,22 +146,31 @@ def saved_headers(saved):
 class Matches(MethodView):
     @blp.arguments(schemas.MatchListQuery, location="query")
     @blp.response(200, schemas.MatchPageOut)
+    @blp.alt_response(304, description="Not modified: the match list has not moved since the ETag sent as "
+                                       "If-None-Match (cheap polling)")
     def get(self, query):
         """List matches (the read model kept by the workers), newest activity first."""
         motley = container()
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         key = cursor_key(query["cursor"]) if query["cursor"] else FIRST_PAGE if query["order"] == "created" else None
+        listed_only = not sees_unlisted(query["player"])
+        # The list's position, read before its rows (which are then at it or past it: a tag never stands
+        # for older rows); with whether the caller sees the player's unlisted matches, the page's tag.
+        tag = list_etag(motley.match_list.position(motley.app.name) or 0, listed_only)
+        if request.if_none_match.contains_weak(tag):
+            return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
         page = motley.match_list.query(
             game=query["game"], status=query["status"], player_id=query["player"],
             open_only=query["open"], limit=query["limit"], offset=query["offset"], after=key,
-            listed_only=not sees_unlisted(query["player"]),
+            listed_only=listed_only,
         )
         # Rows follow this page's when more match than the offset and this page hold (an offset page that
         # ends the list is the last: its cursor would only lead to an empty page).
         more = key is not None and len(page.rows) == query["limit"] and page.total > query["offset"] + query["limit"]
         last = page.rows[-1] if more else None
         return {"items": page.rows, "total": page.total, "limit": query["limit"], "offset": query["offset"],
-                "next_cursor": None if last is None else next_cursor(last.created_at, last.match_id)}
+                "next_cursor": None if last is None else next_cursor(last.created_at, last.match_id)}, \
+            {"ETag": f'"{tag}"'}
 
     @blp.arguments(schemas.CreateMatch, example={"game": "jest", "seats": 3, "computers": {"2": "basic"}})
     @blp.response(201, schemas.MatchOut)

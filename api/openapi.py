@@ -43,6 +43,10 @@ HEADERS: dict[str, dict[str, Any]] = {
                             "changes as the match goes on: it is revealed at the end); send it back as If-Match "
                             "(its version counts) or If-None-Match",
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
+    "ETag (list)": {"description": 'The match list\'s position in the event log, as "list-<position>" (or '
+                                   '"list-<position>-own" for a page holding your unlisted matches); send it back as '
+                                   "If-None-Match: 304 while the list has not moved",
+                    "schema": {"type": "string", "pattern": r'^"list-[0-9]+(-own)?"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},
@@ -59,6 +63,9 @@ REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
                       "schema": {"type": "string"}},
+    "If-None-Match (list)": {"in": "header", "name": "If-None-Match", "required": False,
+                             "description": 'The ETag of your last read of the list ("list-120"): 304 while the '
+                                            "list has not moved", "schema": {"type": "string"}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
@@ -77,6 +84,7 @@ REQUEST_HEADERS = {
 }
 READS = {
     ("get", "/matches/{match_id}"): ["If-None-Match"],
+    ("get", "/matches"): ["If-None-Match (list)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
@@ -89,6 +97,7 @@ READS = {
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {
     ("get", "/matches/{match_id}"): [("ETag", True)],
+    ("get", "/matches"): [("ETag (list)", True)],
     ("post", "/players"): [("Idempotent-Replayed", False)],
     ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
                            ("Idempotent-Replayed", False)],
@@ -251,7 +260,8 @@ class MotleyDocs(BasePlugin):
             if re.fullmatch(r"2\d\d", str(status)) and isinstance(response, dict):
                 headers = response.setdefault("headers", {})
                 for header_name, always in SENDS.get(key, ()):
-                    headers[header_name] = {**HEADERS[header_name], "required": always}
+                    # "ETag (list)": the ETag header, described for its route
+                    headers[header_name.split(" (")[0]] = {**HEADERS[header_name], "required": always}
                 for name, target_method, target_path, taken in LINKS.get(key, ()):
                     response.setdefault("links", {})[name] = {"operationRef": _ref(target_method, target_path),
                                                               "parameters": taken}

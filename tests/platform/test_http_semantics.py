@@ -151,3 +151,23 @@ def test_a_query_parameter_on_a_route_that_takes_none_is_a_422_too(client):
         assert refused.body["errors"]["query"] == {name: ["Unknown field."] for name in query}, refused.body
         assert client.get(f"/matches/{match_id}").body["version"] == before  # nothing was done
     assert client.get("/games").status == 200 and client.get("/health").status == 200
+
+
+def test_the_match_list_answers_if_none_match_with_a_304_until_it_moves(client):
+    """A client polling the open matches got the whole page every time: the list sent no ETag. Its tag
+    is the list's position in the log; a page holding the caller's unlisted matches has its own."""
+    ann_id, ann = client.register("ann")
+    client.post("/matches", {"game": "jest", "seats": 3}, key=ann)
+    made = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann)
+    position = client.post(f"/matches/{made.body['id']}/seats", {}, key=ann).headers["Motley-Position"]
+    first = client.get("/matches", query={"status": "open", "after": position})
+    tag = first.headers["ETag"]
+    assert first.status == 200 and first.body["total"] == 1 and tag.startswith('"list-')
+    again = client.get("/matches", query={"status": "open"}, headers={"If-None-Match": tag})
+    assert again.status == 304 and again.headers["ETag"] == tag and not again.text
+    assert client.get("/matches", query={"status": "open"}, headers={"If-None-Match": f"W/{tag}"}).status == 304
+    own = client.get("/matches", query={"player": ann_id}, key=ann, headers={"If-None-Match": tag})
+    assert own.status == 200 and own.body["total"] == 1 and own.headers["ETag"] != tag  # her unlisted one
+    moved = client.post("/matches", {"game": "jester", "seats": 2}, key=ann).headers["Motley-Position"]
+    after = client.get("/matches", query={"status": "open", "after": moved}, headers={"If-None-Match": tag})
+    assert after.status == 200 and after.body["total"] == 2 and after.headers["ETag"] != tag
