@@ -182,3 +182,9 @@ def current_player() -> Player:
         raise errors.Forbidden("the auditor's credential names no player: this needs a player's API key")
     return service().authenticate(key)
 
+
+def not_modified(tag: str) -> Optional[Response]:
+    """The 304 of a read whose If-None-Match holds ``tag`` (compared weakly, RFC 9110 §13.1.2), or None."""
+    if request.if_none_match.contains_weak(tag):
+        return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
+    return None

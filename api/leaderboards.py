@@ -3,7 +3,7 @@
 from flask.views import MethodView
 
 from api import schemas
-from api.context import container
+from api.context import container, not_modified
 from api.schemas import Blueprint
 from api.tournaments import fresh
 from application import errors
@@ -22,10 +22,18 @@ def check_game(game: str) -> None:
 class Leaderboard(MethodView):
     @blp.arguments(schemas.PageQuery, location="query")
     @blp.response(200, schemas.LeaderboardOut)
+    @blp.alt_response(304, description="Not modified: the ratings have not moved since the ETag sent as "
+                                       "If-None-Match (cheap polling)")
     def get(self, query, game):
         """Rated players of ``game`` best first (openskill Plackett-Luce, ordered by mu - 3 sigma),
         with rated games played and won."""
         check_game(game)
         fresh(query["after"])
-        items, total = leaderboard(container().league_view, game, query["limit"], query["offset"])
-        return {"game": game, "items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}
+        motley = container()
+        # The league's position, read before its rows (then at it or past it): the page's tag.
+        tag = f"board-{motley.league_view.position(motley.league.name)}"
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
+        items, total = leaderboard(motley.league_view, game, query["limit"], query["offset"])
+        return ({"game": game, "items": items, "total": total, "limit": query["limit"], "offset": query["offset"]},
+                {"ETag": f'"{tag}"'})

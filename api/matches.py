@@ -17,6 +17,7 @@ from api.context import (
     event_stream,
     is_auditor_key,
     json_text,
+    not_modified,
     service,
     stream_waits,
 )
@@ -157,8 +158,8 @@ class Matches(MethodView):
         # The list's position, read before its rows (which are then at it or past it: a tag never stands
         # for older rows); with whether the caller sees the player's unlisted matches, the page's tag.
         tag = list_etag(motley.match_list.position(motley.app.name) or 0, listed_only)
-        if request.if_none_match.contains_weak(tag):
-            return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
         page = motley.match_list.query(
             game=query["game"], status=query["status"], player_id=query["player"],
             open_only=query["open"], limit=query["limit"], offset=query["offset"], after=key,

@@ -43,10 +43,13 @@ HEADERS: dict[str, dict[str, Any]] = {
                             "changes as the match goes on: it is revealed at the end); send it back as If-Match "
                             "(its version counts) or If-None-Match",
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
-    "ETag (list)": {"description": 'The match list\'s position in the event log, as "list-<position>" (or '
-                                   '"list-<position>-own" for a page holding your unlisted matches); send it back as '
-                                   "If-None-Match: 304 while the list has not moved",
-                    "schema": {"type": "string", "pattern": r'^"list-[0-9]+(-own)?"$'}},
+    "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
+                                         '("list-<position>", "list-<position>-own" for a page holding your '
+                                         'unlisted matches), the ratings\' ("board-<position>"), or the standings\' '
+                                         '("standings-<position>.<tournament version>"); send it back as '
+                                         "If-None-Match: 304 while it has not moved",
+                          "schema": {"type": "string",
+                                     "pattern": r'^"(list|board|standings)-[0-9]+(-own|\.[0-9]+)?"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},
@@ -63,9 +66,9 @@ REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
                       "schema": {"type": "string"}},
-    "If-None-Match (list)": {"in": "header", "name": "If-None-Match", "required": False,
-                             "description": 'The ETag of your last read of the list ("list-120"): 304 while the '
-                                            "list has not moved", "schema": {"type": "string"}},
+    "If-None-Match (read model)": {"in": "header", "name": "If-None-Match", "required": False,
+                                   "description": 'The ETag of your last read of this page ("list-120"): 304 '
+                                                  "while it has not moved", "schema": {"type": "string"}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
@@ -84,7 +87,9 @@ REQUEST_HEADERS = {
 }
 READS = {
     ("get", "/matches/{match_id}"): ["If-None-Match"],
-    ("get", "/matches"): ["If-None-Match (list)"],
+    ("get", "/matches"): ["If-None-Match (read model)"],
+    ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
+    ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
@@ -97,7 +102,9 @@ READS = {
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {
     ("get", "/matches/{match_id}"): [("ETag", True)],
-    ("get", "/matches"): [("ETag (list)", True)],
+    ("get", "/matches"): [("ETag (read model)", True)],
+    ("get", "/leaderboards/{game}"): [("ETag (read model)", True)],
+    ("get", "/tournaments/{tournament_id}/standings"): [("ETag (read model)", True)],
     ("post", "/players"): [("Idempotent-Replayed", False)],
     ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
                            ("Idempotent-Replayed", False)],

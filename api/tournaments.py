@@ -4,7 +4,7 @@ from flask import request
 from flask.views import MethodView
 
 from api import schemas
-from api.context import container, current_player, service
+from api.context import container, current_player, not_modified, service
 from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
@@ -124,16 +124,23 @@ class Forfeits(MethodView):
 class Standings(MethodView):
     @blp.arguments(schemas.AfterQuery, location="query")
     @blp.response(200, schemas.StandingsOut)
+    @blp.alt_response(304, description="Not modified: the standings have not moved since the ETag sent as "
+                                       "If-None-Match (cheap polling)")
     def get(self, query, tournament_id):
         """Points, tie-breaks and rank of every player, live as matches finish."""
         tournaments().get(tournament_id)  # an unknown id is a 404 at once, not after the wait
         fresh(query["after"])
+        motley = container()
+        position = motley.league_view.position(motley.league.name)  # before the rows: they are at it or past
         # Read after the wait, as the rows are: a status read before it said "active" beside rows that
         # already counted the final result.
         tournament = tournaments().get(tournament_id)
-        return {"tournament_id": str(tournament.id), "status": tournament.status,
-                "rounds_paired": len(tournament.rounds),
-                "items": standings_rows(container().league_view, str(tournament.id))}
+        tag = f"standings-{position}.{tournament.version}"
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
+        return ({"tournament_id": str(tournament.id), "status": tournament.status,
+                 "rounds_paired": len(tournament.rounds),
+                 "items": standings_rows(motley.league_view, str(tournament.id))}, {"ETag": f'"{tag}"'})
 
 
 @blp.route("/<tournament_id>/sanctions")

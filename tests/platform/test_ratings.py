@@ -140,8 +140,11 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     unrated = client.post("/matches", {"game": "jest", "seats": 3, "rated": "no"}, key=keys[0])
     assert unrated.status == 422  # a boolean, strictly
     position = app.log_position()
-    board = client.get("/leaderboards/jest", query={"after": position}).body
+    read = client.get("/leaderboards/jest", query={"after": position})
+    board, tag = read.body, read.headers["ETag"]
     assert board["total"] == 3 and [r["place"] for r in board["items"]] == [1, 2, 3]
+    # Cheap polling: 304 while the ratings have not moved (the board's place in the log), 200 once they have.
+    assert client.get("/leaderboards/jest", headers={"If-None-Match": tag}).status == 304
     me = str(people[0].id)
     profile = client.get(f"/players/{me}", query={"after": position}).body
     assert profile["ratings"][0]["game"] == "jest" and profile["recent_matches"]
@@ -152,6 +155,8 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     # A player picking a match from the lobby sees whether it counts for ratings.
     assert client.post("/matches", {"game": "jest", "seats": 3, "rated": False}, key=keys[0]).body["rated"] is False
     assert client.get(f"/matches/{play(app, new_match(app, people), random.Random(2)).id}").body["rated"] is True
+    moved = client.get("/leaderboards/jest", query={"after": app.log_position()}, headers={"If-None-Match": tag})
+    assert moved.status == 200 and moved.headers["ETag"] != tag  # a match more: the ratings moved
 
 
 def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, capsys):

@@ -373,8 +373,16 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     assert len(done.body["rounds"]) == 2  # the forfeit settled round 1: round 2 is paired
     assert client.call("DELETE", f"/tournaments/{tid}/players/{cy}", key=org).status == 200
     position = int(done.headers["Motley-Position"])
-    rows = client.get(f"/tournaments/{tid}/standings", query={"after": position}).body["items"]
-    assert {r["player_id"]: r["points"] for r in rows} == {ann: 2, bob: 2, cy: 0}
+    read = client.get(f"/tournaments/{tid}/standings", query={"after": position})
+    assert {r["player_id"]: r["points"] for r in read.body["items"]} == {ann: 2, bob: 2, cy: 0}
+    # Cheap polling: 304 while neither the standings nor the tournament moved; a sanction moves both.
+    tag = read.headers["ETag"]
+    assert client.get(f"/tournaments/{tid}/standings", headers={"If-None-Match": tag}).status == 304
+    sanctioned = client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": bob}, key=org)
+    assert sanctioned.status == 201, sanctioned.text
+    moved = client.get(f"/tournaments/{tid}/standings", headers={"If-None-Match": tag},
+                       query={"after": sanctioned.headers["Motley-Position"]})
+    assert moved.status == 200 and moved.headers["ETag"] != tag
 
 
 def test_a_player_who_leaves_mid_round_resigns_his_table_and_the_round_goes_on(client, motley):
