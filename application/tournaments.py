@@ -170,25 +170,14 @@ class Tournaments:
         with the match's resignations, the save fails if the match moved meanwhile, and the retry reads
         it again. Resigned, the absent seats no longer hold the match up: a computer plays them, or
         the match ends (the forfeited match stayed active, waiting for their moves, for ever)."""
-        for _ in range(RETRIES):
-            tournament = self.get(tournament_id)
-            read: list[Match] = []
-            try:
-                tables = tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
-                                            match_over=partial(self._match_over, read))
-            except tournament_domain.TournamentError as error:
-                raise refusal(error) from None
-            matches = [self._match_for(tournament, table) for table in tables or []]
-            for match in read[-1:]:
-                self._resign_forfeited(match, player_ids)
-                if match.pending_events:
-                    matches.append(match)
-            try:
-                self._save(tournament, matches)
-            except IntegrityError:
-                continue
-            return
-        raise Busy("the tournament is too busy; try again")
+        read: list[Match] = []  # the table's match, as each try read it
+
+        def act(tournament: Tournament) -> Any:
+            read.clear()
+            return tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
+                                      match_over=partial(self._match_over, read))
+
+        self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)])
 
     def _match_over(self, read: list[Match], match_id: str) -> bool:
         """Whether a table's match has finished: its result may not be recorded yet (the round keeper
@@ -197,9 +186,10 @@ class Tournaments:
         read.append(self.app.get_match(match_id))
         return read[-1].status == STATUS_FINISHED
 
-    def _resign_forfeited(self, match: Match, player_ids: Sequence[str]) -> None:
+    def _resign_forfeited(self, match: Match, player_ids: Sequence[str]) -> bool:
+        """Record the forfeit in the table's match and resign its forfeited players; whether it changed."""
         if match.status != STATUS_ACTIVE:
-            return
+            return False
         # Always an event, so the save always checks the match's version: with every forfeited player
         # resigned already there was nothing to save, and a match ending meanwhile was forfeited anyway.
         match.record_forfeit([seat for seat in map(match.seat_of, dict.fromkeys(player_ids)) if seat is not None])
@@ -208,6 +198,7 @@ class Tournaments:
             if seat is not None and seat not in match.resigned:
                 match.resign(player_id)
         match.settle(self.app.rng, self.app.clock())
+        return True
 
     def sanction(self, tournament_id: Any, by: Player, body: dict) -> int:
         """Disqualify a player or void a match; returns the sanction's number."""
@@ -233,8 +224,10 @@ class Tournaments:
         return recorded is not None
 
     # -- the machinery ----------------------------------------------------------------------------
-    def _command(self, tournament_id: Any, act: Callable[[Tournament], Any]) -> Any:
-        """Get, act, save (with the matches of any round the act paired), retrying a lost race."""
+    def _command(self, tournament_id: Any, act: Callable[[Tournament], Any],
+                 also: Callable[[], list[Match]] = list) -> Any:
+        """Get, act, save (with the matches of any round the act paired, and the changed matches
+        ``also`` gives after the act), retrying a lost race."""
         for _ in range(RETRIES):
             tournament = self.get(tournament_id)
             try:
@@ -244,7 +237,7 @@ class Tournaments:
             number, tables = outcome if isinstance(outcome, tuple) else (None, outcome)
             if not tournament.pending_events:
                 return None if number is None else number
-            matches = [self._match_for(tournament, table) for table in tables or []]
+            matches = [self._match_for(tournament, table) for table in tables or []] + also()
             try:
                 self._save(tournament, matches)
             except IntegrityError:
