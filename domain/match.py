@@ -567,14 +567,17 @@ class Match(Aggregate):
     @event("SeatReturned")
     def _seat_returned(self, seat: int) -> None:
         self.absent = tuple(s for s in self.absent if s != seat)
-        if self.closed is not None:  # back: its next refusals are about the match as it is
+        self._acted_since_close(seat)  # back: its next refusals are about the match as it is
+
+    def _acted_since_close(self, seat: int) -> None:
+        """``seat`` is no longer one the last closed phase waited for (``closed``): its player is back."""
+        if self.closed is not None and seat in self.closed["seats"]:
             self.closed = {**self.closed, "seats": tuple(s for s in self.closed["seats"] if s != seat)}
 
     @event("MoveMade")
     def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: Optional[datetime]) -> None:
-        if self.closed is not None and seat in self.closed["seats"] and seat not in self.absent:
-            # Its player moved again (a computer's move for an absent seat is not its player's).
-            self.closed = {**self.closed, "seats": tuple(s for s in self.closed["seats"] if s != seat)}
+        if seat not in self.absent:  # its player moved again (a computer's move for an absent seat is not its)
+            self._acted_since_close(seat)
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
         self.last_acted_at[_cooldown_key(seat, action)] = at
