@@ -45,11 +45,15 @@ HEADERS: dict[str, dict[str, Any]] = {
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
     "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
                                          '("list-<position>", "list-<position>-own" for a page holding your '
-                                         'unlisted matches), the ratings\' ("board-<position>"), or the standings\' '
-                                         '("standings-<position>.<tournament version>"); send it back as '
+                                         'unlisted matches), the league read model\'s ("board-<position>", '
+                                         '"ratings-<position>", "tournaments-<position>"), the standings\' '
+                                         '("standings-<position>.<tournament version>"), a profile\'s '
+                                         '("profile-<ratings position>.<list position>.<player version>"), or a '
+                                         'tournament\'s version ("tournament-<version>"); send it back as '
                                          "If-None-Match: 304 while it has not moved",
                           "schema": {"type": "string",
-                                     "pattern": r'^"(list|board|standings)-[0-9]+(-own|\.[0-9]+)?"$'}},
+                                     "pattern": r'^"((list|ratings)-[0-9]+(-own)?|(board|tournaments|tournament)-[0-9]+'
+                                                r'|standings-[0-9]+\.[0-9]+|profile-[0-9]+\.[0-9]+\.[0-9]+(-own)?)"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},
@@ -90,6 +94,10 @@ READS = {
     ("get", "/matches"): ["If-None-Match (read model)"],
     ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
     ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)"],
+    ("get", "/players/{player_id}/ratings/{game}"): ["If-None-Match (read model)"],
+    ("get", "/players/{player_id}"): ["If-None-Match (read model)"],
+    ("get", "/tournaments/{tournament_id}"): ["If-None-Match (read model)"],
+    ("get", "/tournaments"): ["If-None-Match (read model)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
@@ -105,6 +113,10 @@ SENDS = {
     ("get", "/matches"): [("ETag (read model)", True)],
     ("get", "/leaderboards/{game}"): [("ETag (read model)", True)],
     ("get", "/tournaments/{tournament_id}/standings"): [("ETag (read model)", True)],
+    ("get", "/players/{player_id}/ratings/{game}"): [("ETag (read model)", True)],
+    ("get", "/players/{player_id}"): [("ETag (read model)", True)],
+    ("get", "/tournaments/{tournament_id}"): [("ETag (read model)", True)],
+    ("get", "/tournaments"): [("ETag (read model)", True)],
     ("post", "/players"): [("Idempotent-Replayed", False)],
     ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
                            ("Idempotent-Replayed", False)],

@@ -4,7 +4,7 @@ from flask import request
 from flask.views import MethodView
 
 from api import schemas
-from api.context import api_key, container, current_player, service
+from api.context import api_key, container, current_player, not_modified, service
 from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER, sees_unlisted
 from api.schemas import Blueprint
 from application import errors
@@ -76,6 +76,8 @@ class MyKey(MethodView):
 class PlayerById(MethodView):
     @blp.arguments(schemas.AfterQuery, location="query")
     @blp.response(200, schemas.ProfileOut)
+    @blp.alt_response(304, description="Not modified: neither the ratings, the match list nor the player have "
+                                       "moved since the ETag sent as If-None-Match (cheap polling)")
     def get(self, query, player_id):
         """A player's public profile: rating and statistics per game, recent matches."""
         player = service().get_player(player_id)
@@ -83,18 +85,26 @@ class PlayerById(MethodView):
         # Both read models it shows must have the caller's write: the ratings, and the recent matches.
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
+        listed_only = not sees_unlisted(str(player.id))
+        # The positions of both read models, read before their rows, and the player's version (the name).
+        tag = (f"profile-{motley.league_view.position(motley.league.name)}."
+               f"{motley.match_list.position(motley.app.name) or 0}.{player.version}{'' if listed_only else '-own'}")
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
         ratings, statistics = player_league(motley.league_view, str(player.id))
-        recent = motley.match_list.query(player_id=str(player.id), limit=10,
-                                         listed_only=not sees_unlisted(str(player.id))).rows
+        recent = motley.match_list.query(player_id=str(player.id), limit=10, listed_only=listed_only).rows
         return {"id": str(player.id), "name": player.name, "ratings": ratings, "statistics": statistics,
                 "recent_matches": [{"id": m.match_id, "game": m.game, "status": m.status, "winners": m.winners,
-                                    "last_activity": m.updated_at.isoformat()} for m in recent]}
+                                    "last_activity": m.updated_at.isoformat()} for m in recent]}, \
+            {"ETag": f'"{tag}"'}
 
 
 @blp.route("/<player_id>/ratings/<game>")
 class RatingHistory(MethodView):
     @blp.arguments(schemas.AfterQuery, location="query")
     @blp.response(200, schemas.RatingHistoryOut)
+    @blp.alt_response(304, description="Not modified: the ratings have not moved since the ETag sent as "
+                                       "If-None-Match (cheap polling)")
     def get(self, query, player_id, game):
         """A player's rating in ``game`` now and after each rated match, in the order they finished."""
         player = service().get_player(player_id)
@@ -102,9 +112,13 @@ class RatingHistory(MethodView):
             raise errors.NotFound(f"no game named {game!r}", games=sorted(service().games()))
         motley = container()
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
-        rating, history = rating_history(motley.league_view, game, str(player.id))
         shown = sees_unlisted(str(player.id))
+        tag = f"ratings-{motley.league_view.position(motley.league.name)}{'-own' if shown else ''}"
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
+        rating, history = rating_history(motley.league_view, game, str(player.id))
         # An unlisted match's rating change is the player's, but its id is for its players and the auditor.
         history = [{**{k: v for k, v in item.items() if k != "unlisted"},
                     "match_id": item["match_id"] if shown or not item.get("unlisted") else None} for item in history]
-        return {"player_id": str(player.id), "game": game, "rating": rating, "history": history}
+        return {"player_id": str(player.id), "game": game, "rating": rating, "history": history}, \
+            {"ETag": f'"{tag}"'}

@@ -51,12 +51,19 @@ def tournament_out(tournament) -> dict:
 class Tournaments(MethodView):
     @blp.arguments(schemas.TournamentListQuery, location="query")
     @blp.response(200, schemas.TournamentPageOut)
+    @blp.alt_response(304, description="Not modified: the tournament list has not moved since the ETag sent "
+                                       "as If-None-Match (cheap polling)")
     def get(self, query):
         """List tournaments (the read model kept by the workers), newest first."""
         fresh(query["after"])
-        items, total = tournament_page(container().league_view, query["game"], query["status"],
+        motley = container()
+        tag = f"tournaments-{motley.league_view.position(motley.league.name)}"  # before the rows, as the board's
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
+        items, total = tournament_page(motley.league_view, query["game"], query["status"],
                                        query["limit"], query["offset"])
-        return {"items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}
+        return {"items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}, \
+            {"ETag": f'"{tag}"'}
 
     @blp.arguments(schemas.CreateTournament, example={"game": "jest", "name": "Spring Cup", "format": "swiss",
                                                       "rounds": 3, "table_size": 3})
@@ -74,9 +81,15 @@ class Tournaments(MethodView):
 @blp.route("/<tournament_id>")
 class TournamentById(MethodView):
     @blp.response(200, schemas.TournamentOut)
+    @blp.alt_response(304, description="Not modified: the tournament is still at the version of the ETag sent "
+                                       "as If-None-Match (cheap polling)")
     def get(self, tournament_id):
         """The tournament: its players, rounds and tables (with their match ids), sanctions, status."""
-        return tournament_out(tournaments().get(tournament_id))
+        tournament = tournaments().get(tournament_id)
+        tag = f"tournament-{tournament.version}"  # everything shown is the aggregate's, at its version
+        if (unchanged := not_modified(tag)) is not None:
+            return unchanged
+        return tournament_out(tournament), {"ETag": f'"{tag}"'}
 
 
 @blp.route("/<tournament_id>/players")

@@ -171,3 +171,35 @@ def test_the_match_list_answers_if_none_match_with_a_304_until_it_moves(client):
     moved = client.post("/matches", {"game": "jester", "seats": 2}, key=ann).headers["Motley-Position"]
     after = client.get("/matches", query={"status": "open", "after": moved}, headers={"If-None-Match": tag})
     assert after.status == 200 and after.body["total"] == 2 and after.headers["ETag"] != tag
+
+
+def test_tournaments_and_profiles_answer_if_none_match_with_a_304_until_they_move(client):
+    """A tournament tool polling the tournament list, a tournament, a profile or a rating history got the
+    whole answer every time: they sent no ETag. Each now has a tag of what it shows (the league's and the
+    list's positions, the aggregate's version) and answers a 304 until that moves."""
+    ann_id, ann = client.register("ann")
+    made = client.post("/tournaments", {"game": "jest", "name": "Cup", "rounds": 1, "table_size": 3}, key=ann)
+    tid, position = made.body["id"], made.headers["Motley-Position"]
+    paths = {"list": ("/tournaments", '"tournaments-'), "one": (f"/tournaments/{tid}", '"tournament-'),
+             "profile": (f"/players/{ann_id}", '"profile-'),
+             "ratings": (f"/players/{ann_id}/ratings/jest", '"ratings-')}
+    tags = {}
+    for name, (path, prefix) in paths.items():
+        first = client.get(path, query={} if name == "one" else {"after": position})
+        assert first.status == 200 and first.headers["ETag"].startswith(prefix), (name, first.headers)
+        tags[name] = first.headers["ETag"]
+        again = client.get(path, headers={"If-None-Match": tags[name]})
+        assert again.status == 304 and again.headers["ETag"] == tags[name] and not again.text, name
+        assert client.get(path, headers={"If-None-Match": f"W/{tags[name]}"}).status == 304, name
+    # The profile shown to its player holds her unlisted matches: its own tag.
+    own = client.get(f"/players/{ann_id}", key=ann, headers={"If-None-Match": tags["profile"]})
+    assert own.status == 200 and own.headers["ETag"] != tags["profile"]
+    # Registering in the tournament moves the tournament and the league; a match moves the profile.
+    joined = client.post(f"/tournaments/{tid}/players", key=ann).headers["Motley-Position"]
+    client.post("/matches", {"game": "jest", "seats": 3}, key=ann)
+    moved = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).headers["Motley-Position"]
+    for name, (path, _) in paths.items():
+        after = client.get(path, query={} if name == "one" else {"after": max(int(joined), int(moved))},
+                           headers={"If-None-Match": tags[name]})
+        assert after.status == 200 and after.headers["ETag"] != tags[name], name
+    assert client.get(f"/tournaments/{tid}").body["players"][0]["player_id"] == ann_id
