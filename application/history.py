@@ -369,6 +369,7 @@ class Importer:
         self.lines: list[dict] = []
         self.claimed = False  # a Claimed line was read: the match's Finished line comes next
         self.moved: set[int] = set()  # the seats that moved since the last turn clock line
+        self.last_moved_at: Optional[datetime] = None  # the latest moved_at read: moves go forward in time
 
     @property
     def match(self) -> Match:
@@ -592,6 +593,13 @@ class Importer:
                     and moved_at > self.now() + CLOCK_SKEW):
                 # No move of a history is made after it is checked: a moved_at in 2099 was taken as sent.
                 raise self.refuse("the move's moved_at is later than now")
+            if moved_at is not None and moved_at.tzinfo is not None:
+                last = self.last_moved_at
+                if last is not None and moved_at < last - CLOCK_SKEW:
+                    # Moves are saved in order: one made long before the move it follows was moved in time
+                    # (or in order) by hand. Clocks of two processes may differ a little: CLOCK_SKEW.
+                    raise self.refuse(f"the move's moved_at is before the previous move's ({last.isoformat()})")
+                self.last_moved_at = moved_at if last is None else max(last, moved_at)
         if kind == "TimedOut":
             timer = match.engine.timer(match.state)
             if timer is None or data["phase"] != timer.phase:

@@ -117,7 +117,10 @@ def test_an_import_whose_first_line_holds_no_seed_is_stored_as_the_service_store
             (lambda c: c[0]["data"]["chance"].update(salt="x"), 1, "scheme"),
             (lambda c: c[4].update(extra=1), 5, "unknown line field"),
             (lambda c: next(line for line in c if line["event"] == "MoveMade")["data"].update(
-                moved_at="2099-01-01T00:00:00+00:00"), None, "later than now")):
+                moved_at="2099-01-01T00:00:00+00:00"), None, "later than now"),
+            # A later move dated an hour before an earlier one: the import did not check that time goes on.
+            (lambda c: [line for line in c if line["event"] == "MoveMade"][1]["data"].update(
+                moved_at="2000-01-01T00:00:00+00:00"), None, "before the previous move's")):
         status, refused = post_history(client, tampered(change))
         assert status == 422 and said in refused["detail"], refused
         assert line is None or f"line {line}" in refused["detail"], refused
