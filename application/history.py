@@ -754,6 +754,12 @@ class Importer:
             raise self.refuse("a forfeit names seated players, each once, in order")
         match._forfeited(seats=seats)
 
+    def on_Voided(self, data: dict, line: dict) -> None:
+        self.match.check_active()  # Match.void: a running match, called off by its tournament's organiser
+        if type(data["reason"]) is not str:
+            raise self.refuse("a void's reason is a string")
+        self.match._voided(reason=data["reason"])
+
     def on_ClockExtended(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()  # Match.extend_clock: a running clock, given a later deadline

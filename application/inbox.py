@@ -20,8 +20,9 @@ from domain.match import Match
 
 BATCH = 200
 MATCH_TOPIC = f"{Match.__module__}:Match."
-#: Events after which the feed says a match started (a fork resumes) or finished.
-STARTED, FINISHED, CANCELLED = ("Started", "Resumed"), ("Finished",), ("Cancelled",)
+#: Events after which the feed says a match started (a fork resumes), finished, or was called off (before
+#: it started, or voided by a tournament's organiser during play).
+STARTED, FINISHED, CANCELLED = ("Started", "Resumed"), ("Finished",), ("Cancelled", "Voided")
 #: The event that marks seats absent (their turn clock ran out).
 TIMED_OUT = ("SeatsTimedOut",)
 #: Events that keep a seat for a named player: a rematch opened, a fork reopened.
@@ -102,8 +103,6 @@ def feed(
                 if (invited or kept) and match.status == "open":
                     items.append(item("invitation", match, player_id))
             else:
-                if kinds & set(CANCELLED):
-                    items.append(item("cancelled", match, player_id))
                 if kinds & set(STARTED):
                     items.append(item("started", match, player_id))
                 # The turn clock ran out on the player: the computer plays its seat (or the others may
@@ -124,6 +123,9 @@ def feed(
                     items.append(item("your-turn", match, player_id))
                 if kinds & set(FINISHED):
                     items.append(item("finished", match, player_id))
+                # Last, as finished: a match voided in the batch that started it was started first.
+                if kinds & set(CANCELLED):
+                    items.append(item("cancelled", match, player_id))
             if items:
                 yield from grouped(position, items)
                 beat = monotonic()

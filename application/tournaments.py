@@ -212,7 +212,19 @@ class Tournaments:
         if not body.get("match_id"):
             raise errors.InvalidRequest("voiding names the match_id")
         return self._command(tournament_id, lambda t: t.void_match(
-            str(by.id), body["match_id"], body.get("reason", ""), self.app.clock()))
+            str(by.id), body["match_id"], body.get("reason", ""), self.app.clock()),
+            also=lambda: self._void_in_match(body["match_id"], body.get("reason", "")))
+
+    def _void_in_match(self, match_id: str, reason: str) -> list[Match]:
+        """A match voided while it is played stops (``Match.void``), in the same save as the void: it had
+        stayed playable, its clocks running and its computers moving, for a result nobody counts. Read
+        after the act (which checked it is this tournament's), its version guards the save: a match
+        finishing meanwhile fails it, and the retry voids only the tournament's table."""
+        match = self.app.get_match(match_id)
+        if match.status != STATUS_ACTIVE:
+            return []
+        match.void(reason)
+        return [match]
 
     def record_result(self, tournament_id: str, match: Match) -> bool:
         """Record a finished match's result (and pair the next round if it completed one); False if

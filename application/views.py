@@ -181,6 +181,7 @@ def event_data(domain_event: Any) -> dict:
         "SeatLeft": ("seat",),
         "Resigned": ("seat",),
         "Forfeited": ("seats",),
+        "Voided": ("reason",),
         "RematchOpened": ("of_match", "reserved"),
         "RematchLinked": ("match_id",),
         "TurnLimitSet": ("seconds", "on_timeout"),

@@ -88,6 +88,7 @@ class Match(Aggregate):
     # refused as time-is-up, not as the next phase's illegal move (derived from the events, never stored).
     closed = cast(Optional[dict], None)
     invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
+    voided = cast(Optional[str], None)  # the reason a tournament's organiser voided it during play
 
     @event("Created")
     def __init__(
@@ -322,6 +323,21 @@ class Match(Aggregate):
     def _forfeited(self, seats: list) -> None:
         pass
 
+    def void(self, reason: str) -> None:
+        """A tournament's organiser voided this match while it was played: it stops here, called off
+        (``cancelled``), and nobody moves in it any more. Saved with the tournament's void, so that the
+        match ending meanwhile fails the save (a finished match voided keeps its result; only the
+        tournament stops counting it)."""
+        self.check_active()
+        self._voided(reason=reason)
+
+    @event("Voided")
+    def _voided(self, reason: str) -> None:
+        self.status = STATUS_CANCELLED
+        self.timer = None
+        self.turn_clock = None  # nobody is waited for any more
+        self.voided = reason
+
     @property
     def counts_for_ratings(self) -> bool:
         """Whether its result is rated: created rated, not an imported copy, two or more seats for
@@ -496,7 +512,8 @@ class Match(Aggregate):
 
     def check_active(self) -> None:
         if self.status != STATUS_ACTIVE:
-            raise MatchNotActive(f"the match is {self.status}")
+            raise MatchNotActive(f"the match is {self.status}" + ("" if self.voided is None else
+                                 f": its tournament's organiser voided it ({self.voided or 'no reason given'})"))
 
     def cooldown_left(self, seat: int, action: Any, now: datetime) -> float:
         """Seconds before ``seat`` may make ``action`` again (0: it may now), by the game's cooldown."""

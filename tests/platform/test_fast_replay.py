@@ -245,6 +245,17 @@ def test_every_event_type_of_a_match_replays_as_the_library_does(clocked, seed):
     touched.append(UUID(table["match_id"]))
     assert app.get_match(table["match_id"]).status == "finished"
 
+    # A tournament table the organiser voids while it is played: voided, cancelled.
+    tournament, _ = container.tournaments.create(ann, {"game": "jester", "name": "v", "rounds": 1, "table_size": 2,
+                                                       "format": "swiss"})
+    for player in (bob, cy):
+        container.tournaments.register(tournament, player)
+    container.tournaments.start(tournament, ann)
+    (table,) = container.tournaments.get(tournament).rounds[0]["tables"]
+    container.tournaments.sanction(tournament, ann, {"kind": "void", "match_id": table["match_id"], "reason": "r"})
+    touched.append(UUID(table["match_id"]))
+    assert app.get_match(table["match_id"]).status == "cancelled"
+
     covered: set = set()
     for match_id in touched:
         topics, fast = assert_replays_alike(app, match_id)

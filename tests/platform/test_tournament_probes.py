@@ -344,3 +344,51 @@ def test_standings_read_after_a_wait_give_the_status_of_the_same_moment(tmp_path
         assert standings.body["status"] == "finished"
     finally:
         idle.close()
+
+
+def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_path):
+    """A table's match voided during play stayed playable: its players were asked to move (the stream
+    said it was their turn), its clocks ran, for a result the tournament no longer counts. It stops now,
+    called off in the same save as the void, and its history says so (``Voided``), through an import too."""
+    import dataclasses
+    import json
+
+    from tests.platform.test_audit import AUDITOR, export, post_history
+
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
+    try:
+        match_id = table["match_id"]
+        view = client.get(f"/matches/{match_id}", key=keys[table["players"][0]]).body
+        assert view["status"] == "active"
+        voided = client.post(f"/tournaments/{tid}/sanctions",
+                             {"kind": "void", "match_id": match_id, "reason": "collusion"}, key=org)
+        assert voided.status == 201, voided.text
+        stopped = client.get(f"/matches/{match_id}").body
+        assert stopped["status"] == "cancelled" and stopped["version"] == view["version"] + 1
+        for player in table["players"]:
+            seen = client.get(f"/matches/{match_id}", key=keys[player]).body
+            legal = seen.get("legal_actions") or [{}]
+            refused = client.post(f"/matches/{match_id}/moves", {"action": legal[0]}, key=keys[player])
+            assert refused.status == 409 and "voided it (collusion)" in refused.body["detail"], refused.text
+        assert client.get(f"/matches/{match_id}").body["version"] == stopped["version"]  # nothing changed
+        # The players' stream says it was called off.
+        from tests.platform.test_my_stream import sse
+        kinds = [kind for _, kind, _ in sse(client, keys[table["players"][0]], last_event_id=0, seconds=0.3)]
+        assert kinds[-1] == "cancelled", kinds
+        # Voiding it again is refused (the table is void already); the tournament goes on.
+        again = client.post(f"/tournaments/{tid}/sanctions", {"kind": "void", "match_id": match_id}, key=org)
+        assert again.status == 409
+        auditor = build(dataclasses.replace(idle.settings, auditor_key=AUDITOR), tasks=NoTaskQueue())
+        try:
+            audit = ApiClient(create_app(auditor))
+            lines = export(audit, match_id, AUDITOR)
+            assert [line["data"] for line in lines if line["event"] == "Voided"] == [{"reason": "collusion"}]
+            status, copy = post_history(audit, lines)
+            assert status == 201 and copy["status"] == "cancelled", copy
+            bad = [dict(line, data={"reason": 5}) if line["event"] == "Voided" else line for line in lines]
+            status, refusal = post_history(audit, json.loads(json.dumps(bad)))
+            assert status == 422 and "reason" in refusal["detail"], refusal
+        finally:
+            auditor.close()
+    finally:
+        idle.close()
