@@ -50,14 +50,19 @@ def main(argv=None) -> None:
         raise SystemExit(verify_file(args.file, args.parent))
     if args.command == "rebuild":
         from application.ports import NoTaskQueue
-        from infrastructure.rebuild import rebuild
+        from infrastructure.rebuild import position, rebuild
 
         container = build(tasks=NoTaskQueue())  # a rebuild sends no work to anyone
         try:
             applied = rebuild(container, args.read_model)
+            reached = position(container, args.read_model)
         finally:
             container.close()
-        print(f"{args.read_model} rebuilt from {applied} events")
+        # A worker projecting beside the command takes its share of the events: the count alone (it could
+        # be 0) read as a rebuild that did nothing, though the read model is whole. Its position says so.
+        print(f"{args.read_model} rebuilt: at position {reached} of the event log ({applied} events projected "
+              "by this command, the rest by a worker projecting beside it)" if applied < reached else
+              f"{args.read_model} rebuilt from {applied} events, at position {reached} of the event log")
         return
     if args.command == "migrate":
         build(Settings.from_env(create_tables=True)).close()

@@ -28,6 +28,13 @@ def rebuild(container: Any, name: str) -> int:
     raise ValueError(f"no read model named {name!r} (read models: {', '.join(sorted(READ_MODELS))})")
 
 
+def position(container: Any, name: str) -> int:
+    """The log position read model ``name`` has applied (after a rebuild: the log's end, or past it)."""
+    if name == "league":
+        return container.league_view.position(container.league.name) or 0
+    return container.match_list.position(container.app.name) or 0
+
+
 def _reset_match_list(view: Any, application_name: str) -> None:
     with view.datastore.transaction(commit=True) as curs:
         if isinstance(view, PostgresTrackingRecorder):

@@ -175,8 +175,17 @@ def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, c
 
         monkeypatch.setenv("MOTLEY_SQLITE_PATH", settings.sqlite_path)
         main(["rebuild", "league"])
-        assert f"league rebuilt from {app.log_position()} events" in capsys.readouterr().out
+        said = capsys.readouterr().out
+        assert f"league rebuilt from {app.log_position()} events, at position {app.log_position()}" in said
         assert quiet.league_view.dump(KINDS) == league
+        # A worker beside it projected every event after the reset: the command's own count is 0, and it
+        # said "rebuilt from 0 events" of a whole read model. Its position says the model is whole.
+        import infrastructure.rebuild
+
+        monkeypatch.setattr(infrastructure.rebuild, "rebuild", lambda container, name: 0)
+        main(["rebuild", "matches"])
+        said = capsys.readouterr().out
+        assert f"matches rebuilt: at position {app.log_position()} of the event log (0 events projected" in said
 
 
 def first_move(app, match_id, player) -> None:
