@@ -267,9 +267,26 @@ class History:
             # (motley verify checks an unfinished export without importing it).
             raise importer.refuse("the history ends before the match does: only a finished or cancelled "
                                   "match is imported (fork a match to play on from a version)")
+        self.check_original(importer, match)
         self.app._save_match(match)
         collect.flush(match)
         return match
+
+    def check_original(self, importer: Importer, copy: Match) -> None:
+        """A history of a match of this server may not reveal more than that match does: an export of a
+        match created ``reveal_at_end: false``, imported with the flag turned true, made a copy in which
+        anyone with its id read every hand its players were promised stays hidden."""
+        named = (importer.header or {}).get("match")
+        if not is_uuid(named):
+            return
+        try:
+            original = self.app.read_match(named)
+        except errors.NotFound:
+            return  # a history from elsewhere: nothing here to hold it to
+        if copy.reveal_at_end and not original.reveal_at_end:
+            importer.line = 1
+            raise importer.refuse(f"match {named} on this server was created with reveal_at_end false: its "
+                                  "history cannot be imported to reveal it")
 
 
 def earlier_form(result: dict) -> Optional[dict]:
@@ -370,6 +387,12 @@ class Importer:
         self.claimed = False  # a Claimed line was read: the match's Finished line comes next
         self.moved: set[int] = set()  # the seats that moved since the last turn clock line
         self.last_moved_at: Optional[datetime] = None  # the latest moved_at read: moves go forward in time
+        # Times a move or a clock's start cannot precede: a running turn clock's or timed phase's start
+        # (its deadline less its length), a deadline that ran out (the timeout came after it).
+        self.clock_start: Optional[datetime] = None
+        self.timer_start: Optional[datetime] = None
+        self.ran_out: Optional[datetime] = None
+        self.forfeit_pending: set[int] = set()  # the forfeited seats that resign next (Match.record_forfeit)
 
     @property
     def match(self) -> Match:
@@ -425,6 +448,12 @@ class Importer:
             raise self.refuse("every line names the same match")
         if self.claimed and line["event"] != "Finished":
             raise self.refuse("a claim ends the match: its Finished event comes next")
+        seat = line["data"].get("seat")
+        if self.forfeit_pending and (line["event"] != "Resigned" or type(seat) is not int
+                                     or seat not in self.forfeit_pending):
+            # Tournaments.forfeit records the forfeit and resigns its players in one save: a marker whose
+            # seats play on (or other seats resigning) is not a forfeit the service recorded.
+            raise self.refuse(f"a forfeit's players resign next: seats {sorted(self.forfeit_pending)}")
         handler = getattr(self, f"on_{line['event']}", None)
         if handler is None:
             raise self.refuse(f"unknown event {line['event']!r}")
@@ -589,17 +618,8 @@ class Importer:
         if kind == "MoveMade":
             data = {**data, "moved_at": parse_time(data.get("moved_at"))}
             moved_at = data["moved_at"]
-            if (self.now is not None and moved_at is not None and moved_at.tzinfo is not None
-                    and moved_at > self.now() + CLOCK_SKEW):
-                # No move of a history is made after it is checked: a moved_at in 2099 was taken as sent.
-                raise self.refuse("the move's moved_at is later than now")
-            if moved_at is not None and moved_at.tzinfo is not None:
-                last = self.last_moved_at
-                if last is not None and moved_at < last - CLOCK_SKEW:
-                    # Moves are saved in order: one made long before the move it follows was moved in time
-                    # (or in order) by hand. Clocks of two processes may differ a little: CLOCK_SKEW.
-                    raise self.refuse(f"the move's moved_at is before the previous move's ({last.isoformat()})")
-                self.last_moved_at = moved_at if last is None else max(last, moved_at)
+            if moved_at is not None:  # a history recorded without move times (older ones) proves none
+                self.check_move_time(moved_at)
         if kind == "TimedOut":
             timer = match.engine.timer(match.state)
             if timer is None or data["phase"] != timer.phase:
@@ -626,7 +646,34 @@ class Importer:
         self.step("StepResolved", data)
 
     def on_TimedOut(self, data: dict, line: dict) -> None:
+        deadline = None if self.match.timer is None else self.match.timer["deadline"]
         self.step("TimedOut", data)
+        self.ran_out, self.timer_start = deadline, None  # it closed after its deadline
+
+    def check_move_time(self, moved_at: datetime) -> None:
+        if moved_at.tzinfo is None:  # the service stamps every move in UTC: a time of no zone is anywhere
+            raise self.refuse("a move's moved_at is an ISO 8601 time with its UTC offset")
+        if self.now is not None and moved_at > self.now() + CLOCK_SKEW:
+            # No move of a history is made after it is checked: a moved_at in 2099 was taken as sent.
+            raise self.refuse("the move's moved_at is later than now")
+        self.check_not_before(moved_at, "the move's moved_at")
+        timer = self.match.timer
+        if timer is not None and moved_at > timer["deadline"] + ORDER_SKEW:
+            # Match.check_can_move: a move after its timed phase's deadline is refused (time-is-up).
+            raise self.refuse("the move's moved_at is after its timed phase's deadline "
+                              f"({timer['deadline'].isoformat()})")
+        self.last_moved_at = moved_at if self.last_moved_at is None else max(self.last_moved_at, moved_at)
+
+    def check_not_before(self, at: datetime, what: str) -> None:
+        """``at`` (a move's time, a clock's start) is not before what came before it in the history: the
+        last move, the start of the clock running, a deadline that ran out. The service's processes keep
+        their clocks in step (ORDER_SKEW of leeway): a time out of order was edited by hand, e.g. a turn
+        limit or deadline changed to make a player who moved in time look late."""
+        floors = {"the previous move's": self.last_moved_at, "its turn clock's start": self.clock_start,
+                  "its timed phase's start": self.timer_start, "a deadline that ran out before it": self.ran_out}
+        for name, floor in floors.items():
+            if floor is not None and at < floor - ORDER_SKEW:
+                raise self.refuse(f"{what} ({at.isoformat()}) is before {name} ({floor.isoformat()})")
 
     def on_TimerStarted(self, data: dict, line: dict) -> None:
         self.match.check_active()
@@ -634,14 +681,18 @@ class Importer:
         if timer is None or data["phase"] != timer.phase:
             raise self.refuse("no timed phase of that name is due")
         deadline = parse_time(data["deadline"])
-        if deadline is None:
-            raise self.refuse("a timer needs its deadline")
+        if deadline is None or deadline.tzinfo is None:
+            raise self.refuse("a timer needs its deadline, with its UTC offset")
+        start = deadline - timedelta(seconds=timer.seconds)  # Match.settle: the deadline is the start + its length
+        self.check_not_before(start, "the timed phase's start")
         self.match._timer_started(phase=data["phase"], deadline=deadline)
+        self.timer_start = start
 
     def on_TimerCleared(self, data: dict, line: dict) -> None:
         if self.match.timer is None or self.match.timer["phase"] != data["phase"]:
             raise self.refuse("no timer of that name runs")
         self.match._timer_cleared(phase=data["phase"])
+        self.timer_start = None
 
     def on_ResolutionDue(self, data: dict, line: dict) -> None:
         self.match.check_active()
@@ -675,6 +726,7 @@ class Importer:
         if seat in self.match.resigned:
             raise self.refuse(f"seat {seat} has already resigned")
         self.match._resigned(seat=seat)
+        self.forfeit_pending.discard(seat)
 
     def on_RematchOpened(self, data: dict, line: dict) -> None:
         self.match.check_open()
@@ -728,8 +780,9 @@ class Importer:
         if match.turn_limit is None:
             raise self.refuse("a turn clock runs only in a match with a turn limit")
         phase, seats, deadline = data["phase"], data["seats"], parse_time(data["deadline"])
-        if deadline is None or type(seats) is not list or not all(type(s) is int for s in seats):
-            raise self.refuse("a turn clock has its deadline and its seats")
+        if deadline is None or deadline.tzinfo is None or type(seats) is not list or not all(
+                type(s) is int for s in seats):
+            raise self.refuse("a turn clock has its deadline (with its UTC offset) and its seats")
         waiting, clock = match.waiting_humans(), match.turn_clock
         if not waiting or sorted(seats) != sorted(waiting):
             raise self.refuse(f"a turn clock waits for the seats to act, {waiting}")
@@ -742,6 +795,10 @@ class Importer:
             raise self.refuse("the seats still to act keep the running turn clock")
         elif phase != f"turn-{line['version']}":
             raise self.refuse(f"a new turn clock is named turn-{line['version']}")
+        else:  # a new clock: its deadline is its start and the turn limit (Match.start_turn_clock)
+            start = deadline - timedelta(seconds=match.turn_limit["seconds"])
+            self.check_not_before(start, "the turn clock's start")
+            self.clock_start = start
         match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
         self.moved = set()
 
@@ -753,6 +810,7 @@ class Importer:
         if not seated or not seats or seats != sorted(set(seats)):
             raise self.refuse("a forfeit names seated players, each once, in order")
         match._forfeited(seats=seats)
+        self.forfeit_pending = set(seats) - set(match.resigned)
 
     def on_Voided(self, data: dict, line: dict) -> None:
         self.match.check_active()  # Match.void: a running match, called off by its tournament's organiser
@@ -770,7 +828,16 @@ class Importer:
             raise self.refuse("no timed phase or turn clock of that name runs")
         if deadline is None or deadline <= clock["deadline"]:
             raise self.refuse("an extended clock has a later deadline")
+        # Match.extend_clock: a whole period from the service's return, which nothing played before
+        timer = match.engine.timer(match.state) if clock is match.timer else None
+        length = timer.seconds if timer is not None else float(match.turn_limit["seconds"])  # type: ignore[index]
+        start = deadline - timedelta(seconds=length)
+        self.check_not_before(start, "the extended clock's start")
         match._clock_extended(phase=data["phase"], deadline=deadline)
+        if clock is match.timer:
+            self.timer_start = start
+        else:
+            self.clock_start = start
 
     def on_TurnClockStopped(self, data: dict, line: dict) -> None:
         clock = self.match.turn_clock
@@ -780,6 +847,7 @@ class Importer:
             raise self.refuse("a turn clock stops when no player is to act")
         self.match._turn_clock_stopped(phase=data["phase"])
         self.moved = set()
+        self.clock_start = None
 
     def on_SeatsTimedOut(self, data: dict, line: dict) -> None:
         match = self.match
@@ -791,6 +859,7 @@ class Importer:
         if not late or data["seats"] != late:  # Match.turn_timed_out: the clock's seats still to act
             raise self.refuse(f"the seats whose turn ran out are {late}")
         match._seats_timed_out(seats=late, phase=clock["phase"])
+        self.ran_out = clock["deadline"]  # whatever comes next came after it
 
     def on_SeatReturned(self, data: dict, line: dict) -> None:
         self.match.check_active()
@@ -920,6 +989,9 @@ def holds_control_characters(value: Any) -> bool:
 
 #: How far ahead of this machine's clock a recorded time may be (another server's clock).
 CLOCK_SKEW = timedelta(minutes=5)
+#: The leeway between two times of one history (moves, clock starts, deadlines): the clocks of the
+#: service's processes are kept in step (NTP); more is a time edited by hand.
+ORDER_SKEW = timedelta(seconds=5)
 
 #: The fields of an export's line (``export``): an import refuses any other.
 EXPORT_LINE_FIELDS = frozenset({"match", "game", "rules_version", "version", "event", "at", "data"})

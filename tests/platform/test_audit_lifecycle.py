@@ -113,6 +113,25 @@ def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path, capsy
         exported.write_text("".join(json.dumps(line) + "\n" for line in history))
         assert cli.verify_file(str(exported)) == 1
 
+    # Times edited by hand, each refused where it contradicts what came before it (the import took them:
+    # a turn limit of a week, or deadlines moved to 2099, made a seat that ran out in time look late).
+    def everywhere(kind, change):
+        copy = json.loads(json.dumps(lines))
+        for line in copy:
+            if line["event"] == kind:
+                change(line["data"])
+        return copy
+
+    moves = [line["version"] for line in lines if line["event"] == "MoveMade"]
+    for history, said in (
+            (tampered(version_of("TurnLimitSet"), lambda d: d.update(seconds=7 * 86400)), "turn clock's start"),
+            (everywhere("TurnClockStarted", lambda d: d.update(deadline="2099-01-01T00:00:00+00:00")),
+             "before its turn clock's start"),
+            (tampered(moves[1], lambda d: d.update(moved_at="2020-01-01T00:00:00+00:00")), "before the previous"),
+            (tampered(moves[-1], lambda d: d.update(moved_at="2026-01-01T00:00:00")), "UTC offset")):
+        status, problem = post_history(client, history)
+        assert status == 422 and said in problem["detail"], (said, problem)
+
 
 def test_an_unlisted_invited_claimed_match_travels_by_import(audit):
     container, client, clock = audit

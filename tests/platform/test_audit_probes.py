@@ -5,6 +5,7 @@ credential on player routes, an import's bytes. Each test failed before its fix.
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta
 
 from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
 
@@ -124,3 +125,49 @@ def test_an_import_whose_first_line_holds_no_seed_is_stored_as_the_service_store
         status, refused = post_history(client, tampered(change))
         assert status == 422 and said in refused["detail"], refused
         assert line is None or f"line {line}" in refused["detail"], refused
+
+
+def test_an_import_refuses_a_timed_phase_moved_in_time(audit):  # noqa: F811 - the fixture
+    """Tumult Royale's sealed tax phases are timed: live, a move after the deadline is a 409 time-is-up.
+    The import took deadlines moved to 2000 (every tax move then after its phase had closed), or set to
+    the phase's start. Each is now refused on its line."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="tumult-royale", players=2, options={"tax_seconds": 60})
+    lines = export(client, match_id, AUDITOR)
+    timers = [line["version"] for line in lines if line["event"] == "TimerStarted"]
+    assert timers and post_history(client, lines)[0] == 201
+
+    def tampered(change):
+        copy = json.loads(json.dumps(lines))
+        for line in copy:
+            if line["event"] == "TimerStarted":
+                change(line)
+        return copy
+
+    def at_start(line):
+        deadline = datetime.fromisoformat(line["data"]["deadline"])
+        line["data"]["deadline"] = (deadline - timedelta(seconds=60)).isoformat()
+
+    for history, said in ((tampered(lambda line: line["data"].update(deadline="2000-01-01T00:00:00+00:00")),
+                           "timed phase"),
+                          (tampered(at_start), "timed phase")):
+        status, refused = post_history(client, history)
+        assert status == 422 and said in refused["detail"], refused
+
+
+def test_an_import_may_not_reveal_a_match_of_this_server_created_not_to_reveal(audit):  # noqa: F811
+    """A match created ``reveal_at_end: false`` keeps its hands hidden from seats and spectators for
+    good. Its export imported with the flag turned true made a copy in which a spectator with no key read
+    the whole state and the seed. Refused now; the history as exported is imported as before."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3, reveal=False)
+    lines = export(client, match_id, AUDITOR)
+    assert lines[0]["data"]["reveal_at_end"] is False
+    flipped = json.loads(json.dumps(lines))
+    flipped[0]["data"]["reveal_at_end"] = True
+    status, refused = post_history(client, flipped)
+    assert status == 422 and refused["line"] == 1 and "reveal_at_end" in refused["detail"], refused
+    status, copy = post_history(client, lines)
+    assert status == 201, copy
+    spectator = client.get(f"/matches/{copy['id']}").body
+    assert spectator["viewer"]["sees_all"] is False and spectator["chance"]["seed"] is None

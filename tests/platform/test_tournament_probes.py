@@ -221,6 +221,12 @@ def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
             bad = [dict(line, data={"seats": [5]}) if line["event"] == "Forfeited" else line for line in lines]
             status, refusal = post_history(audit, json.loads(json.dumps(bad)))
             assert status == 422 and "forfeit" in refusal["detail"], refusal
+            # The forfeited players resign next, in the forfeit's save: a marker naming a seat that plays on
+            # (or resigning another seat) was taken as sent.
+            for changed in ({"Forfeited": {"seats": [0, 1]}}, {"Resigned": {"seat": 0}}):
+                bad = [dict(line, data=changed[line["event"]]) if line["event"] in changed else line for line in lines]
+                status, refusal = post_history(audit, json.loads(json.dumps(bad)))
+                assert status == 422 and "resign next" in refusal["detail"], refusal
         finally:
             auditor.close()
     finally:
