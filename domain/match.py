@@ -348,7 +348,9 @@ class Match(Aggregate):
         rated, imported = getattr(self, "rated", True), getattr(self, "imported", False)  # stored before them
         nobody_played_on = False
         if self.result is not None:
-            gone = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
+            # Absent at the end counts too: with ``on_timeout: computer`` the result lists nobody absent,
+            # and two accounts that never moved, the computer playing both, farmed a rated win.
+            gone = {*self.result.get("resigned", ()), *self.result.get("absent", ()), *self.absent}
             people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
             # Ended before any move (a seat resigned, or was absent, at once): nothing was played. A second
             # account resigning at once farmed its first one a rated win a request, the top of the board.

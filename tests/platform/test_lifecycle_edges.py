@@ -85,6 +85,39 @@ def test_a_match_every_person_resigned_to_the_computers_is_not_rated(clocked):
     assert client.get(f"/players/{ann.id}").body["ratings"] == []
 
 
+def test_a_match_left_to_the_computer_by_every_person_is_not_rated(clocked):
+    """Two accounts take two seats of a Jest match with a turn limit ("computer") and never move: the
+    computer plays both when their time runs out, and the match was rated (the result lists nobody
+    absent in that mode), a rated win farmed without a move. Absent at the end counts as gone."""
+    container, clock = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+    match_id = app.create_match_once(ann, "jest", 3, {}, {2: "random"}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in (ann, bob):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    for _ in range(500):
+        match = app.get_match(match_id)
+        if match.status == "finished":
+            break
+        turn = match.to_act()
+        if turn.kind != "players":
+            app.resolve_automatic_step(match_id)
+        elif any(match.stands_in(seat) for seat in turn.seats):
+            app.play_computer_move(match_id, next(seat for seat in turn.seats if match.stands_in(seat)))
+        else:
+            clock.now = match.turn_clock["deadline"] + timedelta(seconds=1)
+            app.close_timed_phase(match_id, match.turn_clock["phase"])
+    match = app.get_match(match_id)
+    assert match.status == "finished" and match.absent == (0, 1) and match.moves > 0
+    assert not match.counts_for_ratings
+    container.league.run()
+    client = ApiClient(create_app(container))
+    assert client.get(f"/matches/{match_id}").body["rated"] is False
+    assert client.get(f"/players/{ann.id}").body["ratings"] == []
+
+
 def test_a_match_resigned_before_any_move_is_not_rated(clocked):
     """A second account that resigns at once hands the first a win: eight such matches in a few seconds
     put a player at the top of the leaderboard. A match that ended before any move was played is not
