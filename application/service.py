@@ -488,14 +488,34 @@ class Motley(Application):
         if wait > 0:
             self.tasks.enqueue(Task(TASK_BOT, (str(match.id), seat), eta=now + timedelta(seconds=wait)))
             return False
-        try:
-            self._move(match.id, seat, action, expected_version=match.version, request_key=None, loaded=match,
-                       by_player=False)
-        except errors.StaleVersion:
-            return False  # the match moved on: a later task will ask again
-        except errors.TimeIsUp:
-            return False  # the search outlasted a timed phase: its timeout closes it (house rule 4.5), no fault
-        return True
+        chosen_at, loaded = match.version, match
+        for _ in range(RETRIES):
+            try:
+                self._move(match.id, seat, action, expected_version=match.version, request_key=None,
+                           loaded=loaded, by_player=False)
+                return True
+            except errors.StaleVersion:
+                # Other seats moved during the search: in a phase where several act at once (sealed
+                # commits, offers) they mostly do. Thrown away, the search began again and again, and the
+                # computer's move came two or three searches late (docs/bots.md: 0.8 s a move). Its
+                # choice stands while the seat is at the same decision: it has not moved since, and its
+                # legal actions are the same (as a player's move sent without a version is taken).
+                match = loaded = self.get_match(match_id)
+                if not self._same_decision(match, seat, chosen_at, legal):
+                    return False  # the match moved on: a later task will ask again
+            except errors.TimeIsUp:
+                return False  # the search outlasted a timed phase: its timeout closes it (house rule 4.5), no fault
+        return False
+
+    def _same_decision(self, match: Match, seat: int, chosen_at: int, legal: list) -> bool:
+        """Whether ``seat`` is still at the decision its computer chose at (version ``chosen_at``)."""
+        turn = match.to_act()
+        if not match.stands_in(seat) or turn.kind != Phase.PLAYERS or seat not in turn.seats:
+            return False
+        if not same_json(match.engine.legal_actions(match.state, seat), legal):
+            return False
+        return not any(type(e).__name__ == "MoveMade" and getattr(e, "seat", None) == seat
+                       for e in self.events.get(match.id, gt=chosen_at, lte=match.version))
 
     def resolve_automatic_step(self, match_id: Any) -> bool:
         """Append the engine's automatic step (scoring, round end) if one is due. Idempotent:

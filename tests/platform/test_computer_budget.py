@@ -149,3 +149,58 @@ def test_a_computer_waits_out_a_peek_cooldown_rather_than_ending_its_tax_collect
         finally:
             container.close()
     assert kept > 3, kept
+
+
+def test_a_computer_whose_opponents_move_during_its_search_keeps_its_choice(settings, rng, monkeypatch):
+    """Jest's offers are made at once by every seat. A person offering while the computer searched made
+    its save stale: the search was thrown away and begun again, and with each person moving during it the
+    computer's move came a whole search later (1.6-2.4 s where docs/bots.md says 0.8). Its choice now
+    stands while its seat is at the same decision; a seat that has moved on searches again."""
+    container = build(settings, tasks=NoTaskQueue(), rng=rng)
+    try:
+        app = container.app
+        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
+        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
+        app.join_match(match_id, ann)
+        app.join_match(match_id, bob)
+        app.start_match(match_id, ann)
+        match = app.get_match(match_id)
+        assert list(match.to_act().seats) == [0, 1, 2]  # everyone offers at once
+        engine, searches = match.engine, []
+        basic = engine.bots()["basic"]
+
+        def searching(observation, legal, rng):
+            searches.append(observation)
+            if len(searches) == 1:  # Ann and Bob offer while it thinks
+                for person in (ann, bob):
+                    seat = app.get_match(match_id).seat_of(str(person.id))
+                    now = app.get_match(match_id)
+                    app.submit_move(match_id, person, now.engine.legal_actions(now.state, seat)[0])
+            return basic(observation, legal, rng)
+
+        monkeypatch.setattr(engine, "bots", lambda: {"basic": searching})
+        assert app.play_computer_move(match_id, 2)
+        after = app.get_match(match_id)
+        assert len(searches) == 1  # one search, whose offer was made
+        moves = [e for e in app.events.get(after.id, gt=match.version) if type(e).__name__ == "MoveMade"]
+        assert [e.seat for e in moves] == [0, 1, 2]
+
+        # A duplicate task moved the seat during the search: the first choice is not played as well.
+        second = app.create_match(ann, "jest", 3, {}, {2: "basic"})
+        for person in (ann, bob):
+            app.join_match(second, person)
+        app.start_match(second, ann)
+        searches.clear()
+
+        def duplicated(observation, legal, rng):
+            searches.append(observation)
+            if len(searches) == 1:
+                assert app.play_computer_move(second, 2)  # the duplicate, searching on its own
+            return basic(observation, legal, rng)
+
+        monkeypatch.setattr(engine, "bots", lambda: {"basic": duplicated})
+        assert not app.play_computer_move(second, 2)
+        moved = [e.seat for e in app.events.get(app.get_match(second).id) if type(e).__name__ == "MoveMade"]
+        assert moved == [2] and len(searches) == 2
+    finally:
+        container.close()
