@@ -178,9 +178,14 @@ class Verify(MethodView):
 @blp.route("/<match_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(schemas.EventStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events: one per stored event (id = its version, "
-                                                "data = the event as the caller may see it)",
-                                "content": {"text/event-stream": {}}}})
+    @blp.doc(responses={"200": {"description": "Server-sent events: one per stored event, id = its version, "
+                                                "event = the stored event's type (`Created`, `SeatTaken`, "
+                                                "`Started`, `ChanceDrawn`, `MoveMade`, `StepResolved`, "
+                                                "`Finished`, ...: docs/architecture.md lists them), data = the "
+                                                "event as the caller may see it (an item of GET "
+                                                "/matches/{match_id}/events). A comment line (`: still here`) "
+                                                "is a heartbeat",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query, match_id):
         """The match's events live, redacted like the event list; resume with ``Last-Event-ID`` (the
         last version received): nothing is missed, nothing repeated. Ends when the match is finished

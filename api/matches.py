@@ -303,9 +303,18 @@ class Events(MethodView):
 @blp.route("/<match_id>/stream")
 class Stream(MethodView):
     @blp.arguments(schemas.StreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events: one `match` event (the match as the caller "
-                                                "sees it, id = version) whenever the match changes",
-                                "content": {"text/event-stream": {}}}})
+    @blp.doc(responses={"200": {"description": "Server-sent events, id = the match version: one `match` event "
+                                                "whenever the match changes, data = the match as the caller "
+                                                "sees it (as GET /matches/{match_id} answers); with "
+                                                "`changes=true` a `changes` event instead, data = {version, "
+                                                "status, to_act, legal_actions, result, events: the new events "
+                                                "as GET /matches/{match_id}/events lists them, revealed: true "
+                                                "once the match ended revealed and what you hold was "
+                                                "redacted}. A comment line (`: still here`) is a heartbeat. "
+                                                "Reconnecting with Last-Event-ID = the version you hold sends "
+                                                "nothing until the match moves on: read the match (or connect "
+                                                "without it) to have the current view at once",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query, match_id):
         """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
         changes, until the match is finished (or cancelled) or ``seconds`` pass; reconnect with Last-Event-ID."""

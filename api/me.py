@@ -81,8 +81,9 @@ class MyStream(MethodView):
                                                 "to be claimed: you may claim it), `finished` and "
                                                 "`cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
-                                                "your legal actions}",
-                                "content": {"text/event-stream": {}}}})
+                                                "your legal actions}. A comment line (`: still here`) is a "
+                                                "heartbeat",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query):
         """Everything that concerns you across all your matches, pushed as it happens: you are invited
         (or a seat is kept for you), a match started, it is your turn (once per match version), a match
