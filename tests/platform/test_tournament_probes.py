@@ -4,6 +4,7 @@ Each test failed before its fix (docs/tournaments.md, README "Bad input ... chan
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -116,6 +117,21 @@ def _forfeitable(tmp_path, seats: int):
     return idle, client, org, tid, table, keys
 
 
+@contextlib.contextmanager
+def exported_as_auditor(idle, match_id: str):
+    """An auditor's client on ``idle``'s store, and its export of ``match_id``: (client, lines)."""
+    import dataclasses
+
+    from tests.platform.test_audit import AUDITOR, export
+
+    auditor = build(dataclasses.replace(idle.settings, auditor_key=AUDITOR), tasks=NoTaskQueue())
+    try:
+        audit = ApiClient(create_app(auditor))
+        yield audit, export(audit, match_id, AUDITOR)
+    finally:
+        auditor.close()
+
+
 def test_a_forfeit_resigns_the_absent_players_at_the_tables_match(tmp_path):
     """A forfeited table's match stayed active, waiting for the absent player's move, for ever (and on
     his list of matches to move in). The forfeit resigns him there: with one player left it ends."""
@@ -202,19 +218,15 @@ def test_a_forfeit_of_a_player_who_resigned_racing_the_tables_end_is_refused(tmp
 
 def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
     """The match's history says who was forfeited (``Forfeited``), and an import checks it."""
-    import dataclasses
     import json
 
-    from tests.platform.test_audit import AUDITOR, export, post_history
+    from tests.platform.test_audit import post_history
 
     idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
     try:
         present, absent = table["players"]
         assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
-        auditor = build(dataclasses.replace(idle.settings, auditor_key=AUDITOR), tasks=NoTaskQueue())
-        try:
-            audit = ApiClient(create_app(auditor))
-            lines = export(audit, table["match_id"], AUDITOR)
+        with exported_as_auditor(idle, table["match_id"]) as (audit, lines):
             assert [line["data"] for line in lines if line["event"] == "Forfeited"] == [{"seats": [1]}]
             status, view = post_history(audit, lines)
             assert status == 201 and view["result"]["ranks"] == [1, 2], view
@@ -227,8 +239,6 @@ def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
                 bad = [dict(line, data=changed[line["event"]]) if line["event"] in changed else line for line in lines]
                 status, refusal = post_history(audit, json.loads(json.dumps(bad)))
                 assert status == 422 and "resign next" in refusal["detail"], refusal
-        finally:
-            auditor.close()
     finally:
         idle.close()
 
@@ -356,10 +366,9 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
     """A table's match voided during play stayed playable: its players were asked to move (the stream
     said it was their turn), its clocks ran, for a result the tournament no longer counts. It stops now,
     called off in the same save as the void, and its history says so (``Voided``), through an import too."""
-    import dataclasses
     import json
 
-    from tests.platform.test_audit import AUDITOR, export, post_history
+    from tests.platform.test_audit import post_history
 
     idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
     try:
@@ -384,17 +393,12 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
         # Voiding it again is refused (the table is void already); the tournament goes on.
         again = client.post(f"/tournaments/{tid}/sanctions", {"kind": "void", "match_id": match_id}, key=org)
         assert again.status == 409
-        auditor = build(dataclasses.replace(idle.settings, auditor_key=AUDITOR), tasks=NoTaskQueue())
-        try:
-            audit = ApiClient(create_app(auditor))
-            lines = export(audit, match_id, AUDITOR)
+        with exported_as_auditor(idle, match_id) as (audit, lines):
             assert [line["data"] for line in lines if line["event"] == "Voided"] == [{"reason": "collusion"}]
             status, copy = post_history(audit, lines)
             assert status == 201 and copy["status"] == "cancelled", copy
             bad = [dict(line, data={"reason": 5}) if line["event"] == "Voided" else line for line in lines]
             status, refusal = post_history(audit, json.loads(json.dumps(bad)))
             assert status == 422 and "reason" in refusal["detail"], refusal
-        finally:
-            auditor.close()
     finally:
         idle.close()
