@@ -4,7 +4,11 @@ errors and the headers it reads and sends.
 
 Two pieces, both through the libraries' own extension points: ``ProblemResponses`` replaces
 flask-smorest's default error responses (``application/json`` with its own schema) by problem
-documents, and ``MotleyDocs`` is an apispec plugin that completes each operation as it is added.
+documents, and ``MotleyDocs`` is an apispec plugin that completes each operation as it is added, and
+writes every summary and description for /docs (Swagger UI, which renders Markdown): a docstring's
+reStructuredText literals (``total``, two back-ticks) as Markdown's (one), and an operation's summary (the
+docstring's first paragraph, as flask-smorest takes it) as its first sentence, the rest opening the
+description.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from apispec import BasePlugin
 from marshmallow import Schema, fields
 
 from api.limits import MAX_IDEMPOTENCY_KEY
+from api.schemas import StrictSchema
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -221,24 +226,105 @@ DESCRIPTIONS = {
 }
 
 
+#: The null branch of a nullable answer object: null and nothing else (OpenAPI 3.0.3: ``nullable`` adds
+#: null to ``type``, ``enum`` then keeps only it).
+NULL_ONLY = {"type": "object", "nullable": True, "enum": [None]}
+
+
 def nullable_reference(self, field, ret: dict, **kwargs) -> dict:
-    """A nullable nested schema as "that schema, or null" (OpenAPI 3.0: ``allOf`` of its reference and
-    ``nullable``). apispec writes it ``anyOf: [{type: object, nullable: true}, {$ref}]``, whose first
-    branch takes any object: the document said ``"turn_limit": {}`` was valid, and the service refused
-    it (an apispec attribute function, run after its own)."""
+    """A nullable nested schema as "that schema, or null". apispec writes it ``anyOf: [{type: object,
+    nullable: true}, {$ref}]``, whose first branch takes any object: the document said ``"turn_limit":
+    {}`` was valid, and the service refused it (an apispec attribute function, run after its own).
+
+    In a request body (a ``StrictSchema`` nested) it is ``allOf`` of the reference and ``nullable``. In an
+    answer it is ``oneOf`` the reference and null only: under OpenAPI 3.0.3 ``nullable`` beside ``allOf``
+    does not make a referenced object schema take null, and a validator of answers (openapi-core) refused
+    every null ``timer`` or ``result`` the service answers."""
     branches = ret.get("anyOf")
     if (isinstance(branches, list) and len(branches) == 2 and {"type": "object", "nullable": True} in branches
             and any("$ref" in branch for branch in branches)):
         ret.pop("anyOf")
-        return {"allOf": [next(branch for branch in branches if "$ref" in branch)], "nullable": True}
+        reference = next(branch for branch in branches if "$ref" in branch)
+        if isinstance(getattr(field, "schema", None), StrictSchema):
+            return {"allOf": [reference], "nullable": True}
+        return {"oneOf": [reference, dict(NULL_ONLY)]}
     return {}
 
 
+#: Where a sentence may begin after ". ": a capital, a digit, an opening parenthesis, quote or literal.
+SENTENCE_START = re.compile(r"[A-Z0-9(\"'`]")
+#: Keys whose strings are text for the reader (not values: examples, defaults and enums are kept as written).
+TEXT_KEYS = ("summary", "description")
+VALUE_KEYS = ("example", "examples", "default", "enum", "x-example")
+
+
+def markdown(text: str) -> str:
+    """reStructuredText's inline literal (``x``, two back-ticks, in the docstrings) as Markdown's (one back-tick):
+    Swagger UI renders Markdown and showed the double back-ticks as they were."""
+    return text.replace("``", "`")
+
+
+def split_sentence(text: str) -> tuple[str, str]:
+    """The first sentence of ``text`` (its lines joined) and the rest: a sentence ends at ". ", "! " or
+    "? " outside parentheses and literals, before what may begin one (so "docs/deploy.md)" or "e.g. x"
+    end none)."""
+    text = " ".join(text.split())
+    depth, literal = 0, False
+    for i, character in enumerate(text):
+        if character == "`":
+            literal = not literal
+        elif literal:
+            continue
+        elif character in "([":
+            depth += 1
+        elif character in ")]":
+            depth = max(0, depth - 1)
+        elif (character in ".!?" and depth == 0 and text[i + 1:i + 2] == " "
+              and SENTENCE_START.match(text, i + 2)):
+            return text[:i + 1], text[i + 2:]
+    return text, ""
+
+
+def as_markdown(node: Any) -> None:
+    """Every summary and description in ``node`` (an operation, a parameter, a schema) in Markdown, in
+    place; examples, defaults and enums are values, left as they are."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in TEXT_KEYS and isinstance(value, str):
+                node[key] = markdown(value)
+            elif key not in VALUE_KEYS:
+                as_markdown(value)
+    elif isinstance(node, list):
+        for item in node:
+            as_markdown(item)
+
+
+def tidy_operation(operation: dict) -> None:
+    """An operation's summary as one sentence (Swagger UI shows it on the operation's line), the rest of
+    the docstring's first paragraph opening its description; every text in Markdown."""
+    summary = operation.get("summary")
+    if isinstance(summary, str):
+        first, rest = split_sentence(summary)
+        operation["summary"] = first
+        if rest:
+            description = operation.get("description")
+            operation["description"] = f"{rest}\n\n{description}" if description else rest
+    as_markdown(operation)
+
+
 class MotleyDocs(BasePlugin):
+    def schema_helper(self, name, definition, **kwargs) -> None:
+        # The definition the plugins before this one built (the marshmallow plugin's), completed in place.
+        as_markdown(definition)
+
+    def path_helper(self, path=None, operations=None, parameters=None, **kwargs) -> None:
+        as_markdown(parameters or [])  # the path's own parameters (its ids)
+
     def operation_helper(self, path=None, operations=None, **kwargs) -> None:
         for method, operation in (operations or {}).items():
             if not isinstance(operation, dict):
                 continue
+            tidy_operation(operation)
             self._complete(method, path or "", operation)
 
     @staticmethod

@@ -12,6 +12,10 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate, valida
 from webargs.flaskparser import FlaskParser
 
 from application.history import BLANK_GLYPHS, CONTROL_CHARACTERS, SEAT_KEY, name_problem
+from application.views import AUDITOR, SEAT, SPECTATOR
+from domain import tournament as tournaments
+from domain.engine import Phase
+from domain.match import STATUS_ACTIVE, STATUS_CANCELLED, STATUS_FINISHED, STATUS_OPEN
 
 #: The player id in the OpenAPI examples (a player's id as the API writes it; /docs' "Try it out"
 #: sends the examples, so they are valid bodies, an id to be replaced by one of yours).
@@ -277,7 +281,9 @@ class CreateMatch(StrictSchema):
         keys=fields.String(validate=seat_number, metadata={"pattern": SEAT_NUMBER_PATTERN}),
         values=fields.String(),
         load_default=dict,
-        metadata={"description": 'Seats given to computer opponents: {"2": "strong"}'},
+        metadata={"description": 'Seats given to computer opponents, by seat number, with their level: '
+                                 '{"2": "basic"} (every game has random, basic and mcts; GET /games/{name} '
+                                 'lists its computer_levels)'},
     )
     reveal_at_end = StrictBoolean(load_default=True,
                                   metadata={"description": "false: seats and spectators never see what was "
@@ -390,65 +396,175 @@ class EventQuery(StrictSchema):
     until = Count(load_default=None, min=1, metadata={"description": "Only events up to this version"})
 
 
+# -- answers -----------------------------------------------------------------------------------------
+# The objects an answer nests are schemas of their own, so the document types every field a client reads.
+# Answers that go through their schema's dump (flask-smorest's response) keep only the fields declared:
+# every key the service builds is declared; where the content is a game's own, the field stays open.
+MATCH_STATUSES = [STATUS_OPEN, STATUS_ACTIVE, STATUS_FINISHED, STATUS_CANCELLED]
+
+
+class JsonNumber(fields.Float):
+    """A JSON number answered as it is: an integer stays an integer (``fields.Float`` wrote 60 as 60.0)."""
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+def Moment(**kwargs):
+    """A moment as the service writes it: ISO 8601 with its UTC offset."""
+    metadata = {"description": "ISO 8601, with its UTC offset", **kwargs.pop("metadata", {})}
+    return fields.String(metadata=metadata, **kwargs)
+
+
 class SeatOut(Schema):
     seat = fields.Integer()
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
-    computer = fields.String(allow_none=True)
-    kept_for = fields.String(allow_none=True, metadata={"description": "A fork's seat kept for this player id"})
+    computer = fields.String(allow_none=True, metadata={"description": "The computer level playing it (a "
+                                                                       "computer opponent's seat), or null"})
+    kept_for = fields.String(allow_none=True, metadata={"description": "The player id this free seat is kept "
+                                                                       "for: a fork's seat (reserved) or a "
+                                                                       "rematch's (each player's own seat)"})
 
 
 class ToActOut(Schema):
-    kind = fields.String(metadata={"description": "players, chance, auto, over (finished or cancelled) or "
+    kind = fields.String(validate=validate.OneOf([Phase.PLAYERS, Phase.CHANCE, Phase.AUTO, Phase.OVER, "waiting"]),
+                         metadata={"description": "players, chance, auto, over (finished or cancelled) or "
                                                   "waiting (open: for its seats and its start)"})
-    seats = fields.List(fields.Integer())
+    seats = fields.List(fields.Integer(), metadata={"description": "The seats to act (kind players)"})
+
+
+class ViewerOut(Schema):
+    kind = fields.String(validate=validate.OneOf([SEAT, SPECTATOR, AUDITOR]),
+                         metadata={"description": "seat (a player seated here), spectator (anyone else) or "
+                                                  "auditor"})
+    seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, or null"})
+    sees_all = fields.Boolean(metadata={"description": "Sees everything: the auditor, or anyone once a finished "
+                                                       "match is revealed"})
+
+
+class TimerOut(Schema):
+    phase = fields.String(metadata={"description": "The timed phase running, named uniquely within the match"})
+    deadline = Moment(metadata={"description": "When it times out (ISO 8601, with its UTC offset)"})
+
+
+class TurnClockOut(Schema):
+    phase = fields.String(metadata={"description": "The turn it times (turn-<version>)"})
+    deadline = Moment(metadata={"description": "When the seats it waits for become absent (ISO 8601)"})
+    seats = fields.List(fields.Integer(), metadata={"description": "The seats it waits for"})
+
+
+class TurnLimitOut(Schema):
+    seconds = JsonNumber(metadata={"description": "Seconds each turn may take"})
+    on_timeout = fields.String(validate=validate.OneOf(["computer", "claim"]),
+                               metadata={"description": "When a seat's time runs out: the computer plays it on "
+                                                        "(computer), or the others may claim the match (claim)"})
+
+
+class ResultOut(Schema):
+    scores = fields.List(JsonNumber(), metadata={"description": "One score per seat, as the game counts them"})
+    ranks = fields.List(fields.Integer(), metadata={"description": "One rank per seat: 1 is best, tied seats "
+                                                                   "share a rank (1, 1, 3)"})
+    winners = fields.List(fields.Integer(), metadata={"description": "The seats ranked 1 (none: nobody won)"})
+    detail = fields.Dict(allow_none=True, metadata={"description": "The game's own breakdown of the result "
+                                                                   "(free-form, by game), or null"})
+    resigned = fields.List(fields.Integer(), metadata={"description": "A match ended with resignations or a "
+                                                                      "claim: the seats that resigned (ranked "
+                                                                      "last, tied)"})
+    absent = fields.List(fields.Integer(), metadata={"description": "A match ended with resignations or a claim: "
+                                                                    "the absent seats ranked last (not those "
+                                                                    "that resigned)"})
+
+
+class ChanceOut(Schema):
+    scheme = fields.String(metadata={"description": "How the outcomes derive from the seed"})
+    commitment = fields.String(metadata={"description": "SHA-256 of the seed, public from the first event"})
+    seed = fields.String(allow_none=True, metadata={"description": "The seed, once revealed to the caller "
+                                                                   "(else null)"})
+
+
+class ParentOut(Schema):
+    match_id = fields.String(metadata={"description": "The match this one was forked from"})
+    version = fields.Integer(metadata={"description": "The parent's version the fork starts from"})
+    prefix_end = fields.Integer(metadata={"description": "The last version of the history copied from the parent"})
+
+
+class ForkOut(Schema):
+    match_id = fields.String(metadata={"description": "A fork of this match"})
+    version = fields.Integer(metadata={"description": "The version it was forked at"})
+
+
+class LineageOut(Schema):
+    parent = fields.Nested(ParentOut, allow_none=True, metadata={"description": "The match and version this "
+                                                                               "one was forked from, or null"})
+    forks = fields.List(fields.Nested(ForkOut), metadata={"description": "The forks of this match the caller may "
+                                                                         "know of"})
+    imported = fields.Boolean(metadata={"description": "A copy rebuilt from an export: never rated or counted"})
+
+
+class RematchOut(Schema):
+    of = fields.String(allow_none=True, metadata={"description": "The match this one is the rematch of, or null"})
+    next = fields.String(allow_none=True, metadata={"description": "The rematch of this one, or null"})
 
 
 class MatchOut(Schema):
     id = fields.String()
     game = fields.String()
     rules_version = fields.String()
-    status = fields.String(metadata={"description": "open, active, finished or cancelled"})
+    status = fields.String(validate=validate.OneOf(MATCH_STATUSES),
+                           metadata={"description": "open, active, finished or cancelled"})
     created_by = fields.String(allow_none=True, metadata={"description": "The player who created it (who may "
                                                                          "cancel it and invite; a tournament's "
                                                                          "organiser for its matches)"})
     version = fields.Integer()
     seats = fields.List(fields.Nested(SeatOut))
-    options = fields.Dict()
+    options = fields.Dict(metadata={"description": "The game's options (GET /games/{name}: options_schema)"})
     your_seat = fields.Integer(allow_none=True)
     to_act = fields.Nested(ToActOut)
-    timer = fields.Dict(allow_none=True)
-    observation = fields.Raw(allow_none=True)
-    legal_actions = fields.List(fields.Dict())
-    result = fields.Dict(allow_none=True)
+    timer = fields.Nested(TimerOut, allow_none=True, metadata={"description": "The game's timed phase running "
+                                                                             "(a sealed, real-time phase), or null"})
+    observation = fields.Raw(allow_none=True, metadata={"description": "What the caller observes (GET "
+                                                                       "/games/{name}/schema: observation, "
+                                                                       "public_observation)"})
+    legal_actions = fields.List(fields.Dict(), metadata={"description": "The actions your seat may send now "
+                                                                        "(GET /games/{name}/schema: action)"})
+    result = fields.Nested(ResultOut, allow_none=True, metadata={"description": "The result once finished, or "
+                                                                               "null"})
     moves = fields.Integer()
-    viewer = fields.Dict(metadata={"description": "How the caller sees the match: seat, spectator or auditor"})
+    viewer = fields.Nested(ViewerOut, metadata={"description": "How the caller sees the match: seat, spectator "
+                                                               "or auditor"})
     reveal_at_end = fields.Boolean()
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (created "
                                                     "rated, not an imported copy, two or more human seats)"})
-    chance = fields.Dict(allow_none=True, metadata={"description": "The chance commitment (SHA-256 of the "
-                                                                   "seed); the seed once revealed"})
-    lineage = fields.Dict(metadata={"description": "parent (match and version), forks, and imported (a copy "
-                                                   "rebuilt from an export: never rated or counted)"})
+    chance = fields.Nested(ChanceOut, allow_none=True, metadata={"description": "The chance commitment (SHA-256 "
+                                                                               "of the seed); the seed once "
+                                                                               "revealed"})
+    lineage = fields.Nested(LineageOut, metadata={"description": "parent (match and version), forks, and "
+                                                                 "imported (a copy rebuilt from an export: never "
+                                                                 "rated or counted)"})
     resigned = fields.List(fields.Integer(), metadata={"description": "Seats that resigned (ranked last, tied; "
                                                                       "the computer plays them on)"})
-    rematch = fields.Dict(metadata={"description": "of: the match this one is the rematch of; next: the "
-                                                   "rematch of this one (ids, or null)"})
-    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
-    turn_clock = fields.Dict(allow_none=True, metadata={"description": "The running turn: phase, deadline and the "
-                                                                       "seats it waits for"})
+    rematch = fields.Nested(RematchOut, metadata={"description": "of: the match this one is the rematch of; "
+                                                                 "next: the rematch of this one (ids, or null)"})
+    turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
+                               metadata={"description": "seconds per turn and on_timeout, or null"})
+    turn_clock = fields.Nested(TurnClockOut, allow_none=True,
+                               metadata={"description": "The running turn: phase, deadline and the seats it "
+                                                        "waits for"})
     absent = fields.List(fields.Integer(), metadata={
         "description": "Seats whose turn ran out (until they move, or POST /matches/{id}/return)"})
     can_claim = fields.Boolean(metadata={
         "description": "Your seat may end the match now with POST /matches/{id}/claim (a match created with "
                        "turn_limit.on_timeout \"claim\", another seat's time ran out)"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only"})
-    versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
+    versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on "
+                                                                "(If-Match or expected_version): what "
+                                                                "require_version set at its creation"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})
-    created_at = fields.String()
-    updated_at = fields.String()
+    created_at = Moment()
+    updated_at = Moment()
 
 
 class JoinedOut(Schema):
@@ -467,7 +583,8 @@ class DiffOut(Schema):
     from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()
     events = fields.List(fields.Dict())
-    viewer = fields.Dict()
+    viewer = fields.Nested(ViewerOut, metadata={"description": "How the caller sees the match: seat, spectator "
+                                                               "or auditor"})
 
 
 class ForkMatch(StrictSchema):
@@ -488,7 +605,8 @@ class VerifyOut(Schema):
 
 
 class TermsOut(Schema):
-    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
+    turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
+                               metadata={"description": "seconds per turn and on_timeout, or null"})
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings"})
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only (listed only to its "
@@ -498,7 +616,7 @@ class TermsOut(Schema):
 class MatchSummaryOut(Schema):
     id = fields.String(attribute="match_id")
     game = fields.String()
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf(MATCH_STATUSES))
     seats = fields.List(fields.Nested(SeatOut), attribute="players")
     open_seats = fields.Integer()
     to_act = fields.Nested(ToActOut)
@@ -529,7 +647,8 @@ class EventPageOut(Schema):
     last_version = fields.Integer()
     version = fields.Integer(metadata={"description": "Where the match is now (its latest version)"})
     more = fields.Boolean(metadata={"description": "Whether events follow past last_version (up to until)"})
-    viewer = fields.Dict(metadata={"description": "How the caller sees the match: seat, spectator or auditor"})
+    viewer = fields.Nested(ViewerOut, metadata={"description": "How the caller sees the match: seat, spectator "
+                                                               "or auditor"})
 
 
 class ProblemTypeOut(Schema):
@@ -611,71 +730,260 @@ class Forfeit(StrictSchema):
                              validate=validate.Length(min=1, max=12))
 
 
+TOURNAMENT_STATUSES = [tournaments.STATUS_OPEN, tournaments.STATUS_ACTIVE, tournaments.STATUS_FINISHED]
+ENTRANT_STATUSES = [tournaments.ENTRANT, tournaments.WITHDRAWN, tournaments.DISQUALIFIED]
+ENTRANT_STATUS = ("registered (still in), withdrawn (not paired again; past results stand) or disqualified "
+                  "(listed last, without a rank)")
+
+
+class TournamentPlayerOut(Schema):
+    player_id = fields.String()
+    name = fields.String(metadata={"description": "The name it registered with"})
+    status = fields.String(validate=validate.OneOf(ENTRANT_STATUSES), metadata={"description": ENTRANT_STATUS})
+
+
+class TableResultOut(Schema):
+    ranks = fields.List(fields.Integer(), allow_none=True,
+                        metadata={"description": "The rank of each of the table's players, in the order of "
+                                                 "players (1 is best; computers only place them); null for a "
+                                                 "void table"})
+    how = fields.String(validate=validate.OneOf([tournaments.PLAYED, tournaments.FORFEIT, tournaments.VOID]),
+                        metadata={"description": "played (the match's result), forfeit (absent players "
+                                                 "forfeited by the organiser) or void (a sanction: scores "
+                                                 "nothing)"})
+
+
+class TableOut(Schema):
+    table = fields.Integer(metadata={"description": "The table's number in its round, from 1"})
+    match_id = fields.String(metadata={"description": "The table's match (GET /matches/{match_id})"})
+    players = fields.List(fields.String(), metadata={"description": "Player ids, in seat order"})
+    computers = fields.Integer(metadata={"description": "Computer opponents seated after the players"})
+    result = fields.Nested(TableResultOut, allow_none=True,
+                           metadata={"description": "The table's result once recorded, or null"})
+
+
+class RoundOut(Schema):
+    round = fields.Integer(metadata={"description": "The round's number, from 1"})
+    tables = fields.List(fields.Nested(TableOut))
+    byes = fields.List(fields.String(), metadata={"description": "Players who sit this round out (they score "
+                                                                "bye_points)"})
+    deadline = Moment(allow_none=True, metadata={"description": "After it the organiser may forfeit absent "
+                                                                "players (ISO 8601), or null: no deadline"})
+
+
+class SanctionOut(Schema):
+    number = fields.Integer(metadata={"description": "Its number: GET /tournaments/{id}/sanctions/{number} "
+                                                     "reports what it changed"})
+    kind = fields.String(validate=validate.OneOf(["disqualify", "void"]))
+    player_id = fields.String(metadata={"description": "The player disqualified (kind disqualify)"})
+    match_id = fields.String(metadata={"description": "The match voided (kind void)"})
+    reason = fields.String()
+
+
 class TournamentOut(Schema):
     id = fields.String()
     game = fields.String()
     name = fields.String()
-    status = fields.String()
-    organiser = fields.String()
-    format = fields.String()
+    status = fields.String(validate=validate.OneOf(TOURNAMENT_STATUSES))
+    organiser = fields.String(metadata={"description": "The player who created it"})
+    format = fields.String(validate=validate.OneOf(list(tournaments.FORMATS)))
     table_size = fields.Integer()
-    rounds_planned = fields.Integer()
-    points = fields.List(fields.Integer())
+    rounds_planned = fields.Integer(metadata={"description": "The number of rounds to play: the rounds given at "
+                                                             "creation (rounds below lists the rounds paired so "
+                                                             "far)"})
+    points = fields.List(fields.Integer(), metadata={"description": "Points for places 1, 2, ..."})
     bye_points = fields.Integer()
-    tie_breaks = fields.List(fields.String())
-    match_options = fields.Dict()
+    tie_breaks = fields.List(fields.String(validate=validate.OneOf(list(tournaments.TIE_BREAKS))))
+    match_options = fields.Dict(metadata={"description": "The game's options for every table's match"})
     rated = fields.Boolean()
     round_deadline_seconds = fields.Integer(allow_none=True)
     computer = fields.String(allow_none=True)
-    turn_limit = fields.Dict(allow_none=True, metadata={"description": "seconds per turn and on_timeout, or null"})
-    players = fields.List(fields.Dict())
-    rounds = fields.List(fields.Dict())
-    sanctions = fields.List(fields.Dict())
+    turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
+                               metadata={"description": "seconds per turn and on_timeout, or null"})
+    players = fields.List(fields.Nested(TournamentPlayerOut), metadata={"description": "In registration order"})
+    rounds = fields.List(fields.Nested(RoundOut), metadata={"description": "The rounds paired so far, each with "
+                                                                           "its tables (not the number planned: "
+                                                                           "rounds_planned)"})
+    sanctions = fields.List(fields.Nested(SanctionOut), metadata={"description": "Disqualifications and voided "
+                                                                                 "matches, in order"})
+
+
+class TournamentSummaryOut(Schema):
+    id = fields.String()
+    game = fields.String()
+    name = fields.String()
+    status = fields.String(validate=validate.OneOf(TOURNAMENT_STATUSES))
+    format = fields.String(validate=validate.OneOf(list(tournaments.FORMATS)))
+    table_size = fields.Integer()
+    rounds = fields.Integer(metadata={"description": "The rounds planned (rounds_planned)"})
+    rounds_paired = fields.Integer()
+    players = fields.Integer(metadata={"description": "How many players registered"})
+    organiser = fields.String()
+    created_at = Moment()
 
 
 class TournamentPageOut(Schema):
-    items = fields.List(fields.Dict())
+    items = fields.List(fields.Nested(TournamentSummaryOut))
     total = fields.Integer()
     limit = fields.Integer()
     offset = fields.Integer()
+
+
+class TieBreaksOut(Schema):
+    """The tournament's tie-breaks, each under its name (only those it uses)."""
+
+    opponents_points = fields.Integer(data_key="opponents-points", attribute="opponents-points",
+                                      metadata={"description": "The points of every opponent met"})
+    wins = fields.Integer(metadata={"description": "Tables won"})
+    average_place = fields.Float(data_key="average-place", attribute="average-place", allow_none=True,
+                                 metadata={"description": "The average place (lower is better); null before "
+                                                          "any table"})
+
+
+class StandingOut(Schema):
+    rank = fields.Integer(allow_none=True, metadata={"description": "1 is best; tied players share a rank; null "
+                                                                    "for a disqualified player"})
+    player_id = fields.String()
+    name = fields.String()
+    status = fields.String(validate=validate.OneOf(ENTRANT_STATUSES), metadata={"description": ENTRANT_STATUS})
+    points = fields.Integer()
+    played = fields.Integer(metadata={"description": "Tables played (not byes, not void ones)"})
+    wins = fields.Integer()
+    byes = fields.Integer()
+    tie_breaks = fields.Nested(TieBreaksOut)
 
 
 class StandingsOut(Schema):
     tournament_id = fields.String()
-    status = fields.String()
+    status = fields.String(validate=validate.OneOf(TOURNAMENT_STATUSES))
     rounds_paired = fields.Integer()
-    items = fields.List(fields.Dict())
+    items = fields.List(fields.Nested(StandingOut), metadata={"description": "Best first, the disqualified last"})
+
+
+class RatingOut(Schema):
+    player_id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    mu = fields.Float(metadata={"description": "The rating's mean (openskill Plackett-Luce)"})
+    sigma = fields.Float(metadata={"description": "Its uncertainty"})
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what players are ordered by"})
+    played = fields.Integer(metadata={"description": "Rated matches played"})
+    wins = fields.Integer(metadata={"description": "Rated matches won"})
+
+
+class LeaderboardRowOut(Schema):
+    place = fields.Integer(metadata={"description": "1 is best; players of the same rating share the better "
+                                                    "place (1, 1, 3)"})
+    player_id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    mu = fields.Float(metadata={"description": "The rating's mean (openskill Plackett-Luce)"})
+    sigma = fields.Float(metadata={"description": "Its uncertainty"})
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what players are ordered by"})
+    played = fields.Integer(metadata={"description": "Rated matches played"})
+    wins = fields.Integer(metadata={"description": "Rated matches won"})
 
 
 class LeaderboardOut(Schema):
     game = fields.String()
-    items = fields.List(fields.Dict())
+    items = fields.List(fields.Nested(LeaderboardRowOut))
     total = fields.Integer()
     limit = fields.Integer()
     offset = fields.Integer()
+
+
+class RatingPointOut(Schema):
+    match_id = fields.String(allow_none=True, metadata={"description": "The rated match; null for an unlisted "
+                                                                       "one, but to its players and the auditor"})
+    position = fields.Integer(metadata={"description": "The event log position of its finish"})
+    at = Moment(metadata={"description": "When it finished (ISO 8601)"})
+    place = fields.Integer(metadata={"description": "The player's rank in it"})
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float(metadata={"description": "mu - 3 sigma after it"})
 
 
 class RatingHistoryOut(Schema):
     player_id = fields.String()
     game = fields.String()
-    rating = fields.Dict(allow_none=True)
-    history = fields.List(fields.Dict())
+    rating = fields.Nested(RatingOut, allow_none=True, metadata={"description": "The rating now, or null before "
+                                                                               "any rated match"})
+    history = fields.List(fields.Nested(RatingPointOut), metadata={"description": "The rating after each rated "
+                                                                                  "match, in the order they "
+                                                                                  "finished"})
+
+
+class StatisticsOut(Schema):
+    game = fields.String()
+    played = fields.Integer(metadata={"description": "Finished matches played (rated or not)"})
+    wins = fields.Integer()
+    average_place = fields.Float()
+
+
+class RecentMatchOut(Schema):
+    id = fields.String()
+    game = fields.String()
+    status = fields.String(validate=validate.OneOf(MATCH_STATUSES))
+    winners = fields.List(fields.Integer(), metadata={"description": "The winning seats, once finished"})
+    last_activity = Moment()
 
 
 class ProfileOut(Schema):
     id = fields.String()
     name = fields.String()
-    ratings = fields.List(fields.Dict())
-    statistics = fields.List(fields.Dict())
-    recent_matches = fields.List(fields.Dict())
+    ratings = fields.List(fields.Nested(RatingOut), metadata={"description": "The rating in each game played rated"})
+    statistics = fields.List(fields.Nested(StatisticsOut), metadata={"description": "Each game's finished "
+                                                                                    "matches, rated or not"})
+    recent_matches = fields.List(fields.Nested(RecentMatchOut), metadata={"description": "The last ten, newest "
+                                                                                        "activity first"})
+
+
+class RatingValueOut(Schema):
+    mu = fields.Float()
+    sigma = fields.Float()
+    ordinal = fields.Float()
+    played = fields.Integer()
+
+
+class RankChangeOut(Schema):
+    before = fields.Integer(allow_none=True)
+    after = fields.Integer(allow_none=True, metadata={"description": "null: disqualified"})
+
+
+class PointsChangeOut(Schema):
+    before = fields.Integer(allow_none=True)
+    after = fields.Integer(allow_none=True)
+
+
+class TieBreaksChangeOut(Schema):
+    before = fields.Nested(TieBreaksOut, allow_none=True)
+    after = fields.Nested(TieBreaksOut, allow_none=True)
+
+
+class RatingChangeOut(Schema):
+    before = fields.Nested(RatingValueOut, allow_none=True, metadata={"description": "null: not rated"})
+    after = fields.Nested(RatingValueOut, allow_none=True, metadata={"description": "null: not rated"})
+
+
+class SanctionChangeOut(Schema):
+    player_id = fields.String()
+    name = fields.String(allow_none=True)
+    in_tournament = fields.Boolean(metadata={"description": "false: a player outside the tournament whose rating "
+                                                            "changed (a void replays the game's ratings)"})
+    rank = fields.Nested(RankChangeOut, metadata={"description": "In the tournament only"})
+    points = fields.Nested(PointsChangeOut, metadata={"description": "In the tournament only"})
+    tie_breaks = fields.Nested(TieBreaksChangeOut, metadata={"description": "In the tournament only"})
+    rating = fields.Nested(RatingChangeOut)
 
 
 class SanctionReportOut(Schema):
     number = fields.Integer()
-    kind = fields.String()
-    player_id = fields.String()
-    match_id = fields.String()
+    kind = fields.String(validate=validate.OneOf(["disqualify", "void"]))
+    player_id = fields.String(metadata={"description": "The player disqualified (kind disqualify)"})
+    match_id = fields.String(metadata={"description": "The match voided (kind void)"})
     reason = fields.String()
     tournament_id = fields.String()
-    position = fields.Integer()
-    changed = fields.List(fields.Dict())
+    position = fields.Integer(metadata={"description": "The event log position of the sanction"})
+    changed = fields.List(fields.Nested(SanctionChangeOut),
+                          metadata={"description": "Each player whose rank, points, tie-breaks or rating the "
+                                                   "sanction changed, before and after"})
