@@ -456,16 +456,23 @@ class Motley(Application):
                                               "on: send If-Match or expected_version", rule="versions required")
         return self._move(match.id, seat, action, expected_version, key, loaded=match)
 
-    def play_computer_move(self, match_id: Any, seat: int) -> bool:
+    def play_computer_move(self, match_id: Any, seat: int, since: Optional[int] = None) -> bool:
         """A computer opponent in ``seat`` sees its own observation and moves through the same path
-        as a human. False when it is not that seat's turn (the task was a duplicate)."""
+        as a human. False when it is not that seat's turn (the task was a duplicate). ``since``: the
+        version before the save that sent this task; the seat already at this decision then, a task
+        sent by an earlier save plays it, and this one stands down."""
         match = self.get_match(match_id)
         if not match.stands_in(seat) or seat not in match.to_act().seats or match.to_act().kind != Phase.PLAYERS:
             return False
         engine = match.engine
+        legal = engine.legal_actions(match.state, seat)
+        # In a phase where several seats act at once every save (a person's move, another computer's)
+        # sends a task for each computer still to act: on Celery, whose queue keeps every copy, the
+        # copies searched side by side, as much CPU thrown away as spent, and the queue backed up.
+        if since and self._same_decision(self.get_match(match.id, since), seat, since, legal, now=match):
+            return False
         # A resigned seat is played by the game's first computer level, or at random if it has none.
         level = match.bots.get(str(seat)) or next(iter(sorted(engine.bots())), None)
-        legal = engine.legal_actions(match.state, seat)
         try:
             if level is None:
                 action = self.rng.choice(legal)
@@ -507,15 +514,18 @@ class Motley(Application):
                 return False  # the search outlasted a timed phase: its timeout closes it (house rule 4.5), no fault
         return False
 
-    def _same_decision(self, match: Match, seat: int, chosen_at: int, legal: list) -> bool:
-        """Whether ``seat`` is still at the decision its computer chose at (version ``chosen_at``)."""
-        turn = match.to_act()
+    def _same_decision(self, match: Match, seat: int, chosen_at: int, legal: list,
+                       now: Optional[Match] = None) -> bool:
+        """Whether ``seat`` is at ``match`` (read at ``chosen_at`` or later) at the decision whose legal
+        actions are ``legal``, and has not moved between ``chosen_at`` and ``now`` (by default
+        ``match``): still at the decision its computer chose at, or already at it then."""
+        turn, last = match.to_act(), (now or match).version
         if not match.stands_in(seat) or turn.kind != Phase.PLAYERS or seat not in turn.seats:
             return False
         if not same_json(match.engine.legal_actions(match.state, seat), legal):
             return False
         return not any(type(e).__name__ == "MoveMade" and getattr(e, "seat", None) == seat
-                       for e in self.events.get(match.id, gt=chosen_at, lte=match.version))
+                       for e in self.events.get(match.id, gt=chosen_at, lte=last))
 
     def resolve_automatic_step(self, match_id: Any) -> bool:
         """Append the engine's automatic step (scoring, round end) if one is due. Idempotent:
@@ -663,13 +673,14 @@ class Motley(Application):
         self.repository.remember(match)
         self._announce(recordings)
         snapshots.take_due(self, match, saved_from)
-        for task in self.follow_ups(match):
+        for task in self.follow_ups(match, saved_from):
             self.tasks.enqueue(task)
         return recordings
 
     @staticmethod
-    def follow_ups(match: Match) -> list[Task]:
-        """The work a saved match now waits for, besides its players."""
+    def follow_ups(match: Match, saved_from: Optional[int] = None) -> list[Task]:
+        """The work a saved match now waits for, besides its players. ``saved_from``: the version
+        before the save, which a computer's task carries (``play_computer_move``'s ``since``)."""
         tasks = [Task(TASK_PROJECT)]
         turn = match.to_act()
         match_id = str(match.id)
@@ -679,7 +690,8 @@ class Motley(Application):
             if clock is not None and match.status == "active":
                 tasks.append(Task(TASK_TIMEOUT, (match_id, clock["phase"]), eta=clock["deadline"]))
         if turn.kind == Phase.PLAYERS:
-            tasks.extend(Task(TASK_BOT, (match_id, seat)) for seat in turn.seats if match.stands_in(seat))
+            since = () if not saved_from else (saved_from,)
+            tasks.extend(Task(TASK_BOT, (match_id, seat, *since)) for seat in turn.seats if match.stands_in(seat))
         return tasks
 
 

@@ -103,8 +103,8 @@ def close_timed_phase(match_id: str, phase: str, down_until: Optional[str] = Non
 
 
 @celery.task(name=TASK_BOT, **RETRY)
-def play_computer_move(match_id: str, seat: int) -> bool:
-    return _run(TASK_BOT, match_id, seat)
+def play_computer_move(match_id: str, seat: int, since: Optional[int] = None) -> bool:
+    return _run(TASK_BOT, match_id, seat, since)
 
 
 @celery.task(name=TASK_PROJECT, **RETRY)

@@ -204,3 +204,41 @@ def test_a_computer_whose_opponents_move_during_its_search_keeps_its_choice(sett
         assert moved == [2] and len(searches) == 2
     finally:
         container.close()
+
+
+def test_a_computers_task_sent_again_by_another_seats_move_stands_down(settings, rng, monkeypatch):
+    """Every save in a phase where several seats act at once sent a task for each computer still to act:
+    on Celery, which keeps every copy, the copies searched side by side (a probe counted 18 full searches
+    thrown away for 19 moves), and the computers' queue backed up. A task carries the version before the
+    save that sent it: a seat already at that decision then is the task of an earlier save, which plays it."""
+    from application.ports import TASK_BOT
+    from tests.doubles import RecordingTaskQueue
+
+    tasks = RecordingTaskQueue()
+    container = build(settings, tasks=tasks, rng=rng)
+    try:
+        app = container.app
+        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
+        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
+        app.join_match(match_id, ann)
+        app.join_match(match_id, bob)
+        app.start_match(match_id, ann)
+        started = [t for t in tasks.dropped if t.name == TASK_BOT]
+        tasks.dropped.clear()
+        match = app.get_match(match_id)
+        app.submit_move(match_id, ann, match.engine.legal_actions(match.state, 0)[0])
+        copies = [t for t in tasks.dropped if t.name == TASK_BOT]
+        assert [t.args[:2] for t in started] == [t.args[:2] for t in copies] == [(str(match_id), 2)]
+        assert copies[0].args[2] == match.version  # the version before Ann's save
+
+        searches = []
+        basic = match.engine.bots()["basic"]
+        monkeypatch.setattr(match.engine, "bots", lambda: {"basic": lambda *a: searches.append(1) or basic(*a)})
+        assert not app.play_computer_move(*copies[0].args)  # the seat was at this offer before Ann's save
+        assert searches == []
+        assert app.play_computer_move(*started[0].args)  # the start's task plays it
+        assert searches == [1]
+        offered = [e.seat for e in app.events.get(match.id) if type(e).__name__ == "MoveMade"]
+        assert offered == [0, 2]
+    finally:
+        container.close()
