@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any, Optional
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
-from domain.match import STATUS_FINISHED, Match
+from domain.match import STATUS_ACTIVE, STATUS_FINISHED, Match
 
 SEAT = "seat"
 SPECTATOR = "spectator"
@@ -58,6 +58,12 @@ class Lens:
     seat: Optional[int]  # the viewer's seat, if it holds one
     sees_all: bool  # the auditor, or anyone once a finished match is revealed
     sees_seed: bool
+    sees_own: bool = True  # the seat's private view: not while the computer plays it after a resignation
+
+    @property
+    def observes(self) -> Optional[int]:
+        """The seat whose private view this viewer gets (None: a spectator's)."""
+        return self.seat if self.sees_own else None
 
     def to_json(self) -> dict:
         return {"kind": self.kind, "seat": self.seat, "sees_all": self.sees_all}
@@ -71,7 +77,11 @@ def lens_for(latest: Match, viewer: Viewer) -> Lens:
         return Lens(AUDITOR, None, True, True)
     seat = None if viewer.player_id is None else latest.seat_of(viewer.player_id)
     kind = SPECTATOR if seat is None else SEAT
-    return Lens(kind, seat, revealed, revealed)
+    # A player who resigned a match still played watches it as a spectator does: the computer plays the
+    # seat on, and the new cards it is dealt (or draws, or is passed) would be news to an ally still at
+    # the table. Once the match is over the seat's view is the player's again.
+    sees_own = not (seat is not None and seat in latest.resigned and latest.status == STATUS_ACTIVE)
+    return Lens(kind, seat, revealed, revealed, sees_own)
 
 
 def iso(moment: Optional[datetime]) -> Optional[str]:
@@ -114,6 +124,8 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
     seat = lens.seat
     if match.state is None:
         observation = None
+    elif not lens.sees_own:
+        observation = engine.observe(match.state, None)
     else:
         observation = engine.observe(match.state, seat)
     legal_actions = []
@@ -218,7 +230,7 @@ def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
 
 
 def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict:
-    seat = lens.seat
+    seat = lens.observes
     data.pop("request_key", None)  # a player's idempotency key is its own business
     if kind == "Created":
         data["chance"] = chance_view(data["chance"], lens)

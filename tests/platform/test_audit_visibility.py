@@ -133,3 +133,32 @@ def test_a_revealed_match_shows_everything_to_everyone_at_every_version(audit):
         unkeyed = [{**line, "data": {k: v for k, v in line["data"].items() if k != "request_key"}} for line in lines]
         assert export(client, match_id, key) == unkeyed
     assert any("request_key" in line["data"] for line in lines)
+
+
+def test_a_player_who_resigned_a_match_still_played_watches_it_as_a_spectator(audit):
+    """Resigned, a player kept reading the seat's private view while the computer played it on: the hands
+    of later deals, the cards it drew, news to an ally still at the table. While the match is played the
+    player sees what a spectator sees (the seat stays theirs: ``your_seat``); once it is over, the seat's
+    view is theirs again."""
+    container, client = audit
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    body = {"game": "le-bouffon", "seats": 3, "options": {"deals": 2}, "reveal_at_end": False}
+    match_id = client.post("/matches", body, key=keys[0]).body["id"]
+    for key in keys:
+        assert client.post(f"/matches/{match_id}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{match_id}/start", key=keys[0]).status == 200
+    path = f"/matches/{match_id}"
+    bob = client.get(path, key=keys[1]).body
+    assert bob["observation"] != client.get(path).body["observation"]  # his hand, before
+    assert client.post(f"{path}/resign", key=keys[1]).status == 200
+    container.tasks.drain()
+    resigned, spectator = client.get(path, key=keys[1]).body, client.get(path).body
+    assert resigned["status"] == "active" and resigned["your_seat"] == bob["your_seat"]
+    assert resigned["observation"] == spectator["observation"] and resigned["legal_actions"] == []
+    events = client.get(f"{path}/events", key=keys[1], query={"limit": 1000}).body["items"]
+    watched = client.get(f"{path}/events", query={"limit": 1000}).body["items"]
+    assert events == watched  # his own seat's cards too, as a spectator's
+    play_randomly(client, match_id, [keys[0], None, keys[2]], random.Random(3), settle=container.tasks.drain)
+    container.tasks.drain()
+    over = client.get(path, key=keys[1]).body
+    assert over["status"] == "finished" and over["observation"] != client.get(path).body["observation"]
