@@ -77,14 +77,23 @@ export async function call(method, path, body, { anonymous = false, key } = {}) 
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (method === "POST") headers["Idempotency-Key"] = uuid(); // a retried click is never applied twice
   const sent = Date.now();
-  const answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let answer;
+  try {
+    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    // No answer at all (the network, or the server away): the browser's "Failed to fetch" said nothing.
+    throw new Problem({ status: 0, title: "No answer", detail: "The server could not be reached: check your connection and try again." });
+  }
   heard(answer.headers.get("Date"), sent, Date.now());
   const text = await answer.text();
   let data = null;
   try {
     data = text ? JSON.parse(text) : null;
   } catch {
-    data = { title: answer.statusText, detail: text.slice(0, 200), status: answer.status };
+    // Not the service's answer (a proxy's error page, HTML): its status says what happened, its markup nothing.
+    const kind = answer.status >= 500 ? "The server (or a proxy in front of it) failed" : "The request was refused";
+    data = { title: answer.statusText || `HTTP ${answer.status}`, status: answer.status,
+             detail: `${kind}: HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}. Try again in a moment.` };
   }
   // A key the server no longer takes (revoked, or another server's): sign out, and the page reads on
   // as a spectator instead of showing the refusal on every read.
@@ -106,6 +115,7 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
   const control = new AbortController();
   let lastId = null;
   let stopped = false;
+  let quickEnds = 0; // streams in a row the server ended within a second (a match over: it ends at once)
   const stop = () => {
     stopped = true;
     control.abort();
@@ -135,6 +145,7 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
         }
         if (stopped) return;
         onState("live");
+        const opened = Date.now();
         const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
         let buffer = "";
         for (;;) {
@@ -169,6 +180,10 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
             }
           }
         }
+        // Reopened at once, a stream the server ends at once (a match over that the caller did not stop
+        // for) was asked for hundreds of times a second: wait, longer each time, up to half a minute.
+        quickEnds = Date.now() - opened < 1000 ? quickEnds + 1 : 0;
+        if (quickEnds && !stopped) await new Promise((resolve) => setTimeout(resolve, Math.min(30, 2 ** (quickEnds - 1)) * 1000));
       } catch (error) {
         if (stopped) return;
         // The connection broke (the network, a proxy, the server going away): paused, tried again.

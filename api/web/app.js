@@ -979,7 +979,8 @@ async function tournament(id) {
       if (over || !matchId || table.result || done.has(matchId) || following.has(matchId)) continue;
       if (following.size >= FOLLOWED_TABLES) { unfollowed += 1; continue; }
       const stop = follow(`/matches/${matchId}/stream?seconds=300`, (name, match) => {
-        if (name !== "match" || match.status !== "finished") return undefined;
+        // Finished, or called off (the organiser voided it while it was played): either way it is over.
+        if (name !== "match" || (match.status !== "finished" && match.status !== "cancelled")) return undefined;
         unfollow(matchId);
         // The standings wait for the log (fresh); the round keeper pairs the next round just after a
         // round's last finish, so the tournament is read again twice more to show the new tables.

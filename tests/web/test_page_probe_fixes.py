@@ -28,7 +28,7 @@ from tests.web.test_page_followups import auth, match_with, move, play_out, regi
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
-PHONE = {"width": 390, "height": 844}
+PHONE = {"width": 360, "height": 740}  # a small phone: at 360 the lobby's join field and Tumult Royale's slots spilled
 
 
 @pytest.fixture(scope="module")
@@ -203,7 +203,18 @@ WIDER_THAN_THE_SCREEN = "document.documentElement.scrollWidth - document.documen
 def test_at_phone_width_no_view_is_wider_than_the_screen_and_replay_steps_keep_the_controls(server, browser,
                                                                                            finished):
     context, page, errors = phone(browser, server, finished["player"])
-    views = [("/", "#lobby-lists table"), (f"/#/match/{finished['fools-crown']}", ".fools-crown table"),
+    tumult = match_with(server, finished["player"], "tumult-royale", 2, computers={"1": "random"},
+                        options={"tax_mode": "async"})
+    for _ in range(100):  # on to the tax collection, whose slots spilled at 360 px
+        seen = requests.get(f"{server}/matches/{tumult}", headers=auth(finished["player"]), timeout=10).json()
+        if seen["observation"].get("slots"):
+            break
+        if seen["legal_actions"]:
+            move(server, tumult, finished["player"], seen["legal_actions"][0])
+        else:
+            time.sleep(0.05)
+    views = [("/", "#lobby-lists table"), (f"/#/match/{tumult}", ".tumult-royale .slots"),
+             (f"/#/match/{finished['fools-crown']}", ".fools-crown table"),
              (f"/#/replay/{finished['fools-crown']}", "#replay-board .fools-crown table"),
              (f"/#/replay/{finished['jest']}", "#replay-board .jest table")]
     for path, drawn in views:
@@ -381,4 +392,56 @@ def test_the_winner_is_named_absent_seats_are_marked_tournament_tables_name_play
         page.wait_for_timeout(200)
     assert page.locator(f"tr[data-match='{opened}']").count() == 1
     assert not errors, errors
+    context.close()
+
+
+def test_a_table_voided_while_played_ends_its_stream_and_the_page_reads_the_tournament_again(server, browser):
+    """A spectator on a tournament's page while the organiser voided a table still being played: the page
+    followed the voided match's stream until it said "finished" (a voided match is "cancelled"), and
+    reopened it at once each time the server ended it: about 200 requests a second, for good, and the
+    tournament, its standings and the next round were never read again."""
+    organiser, *players = (register(server, name) for name in ["wes", "xia", "yul", "zed"])
+    tournament = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Voided table", "format": "swiss", "rounds": 2, "table_size": 3}).json()
+    for player in players[:3]:
+        requests.post(f"{server}/tournaments/{tournament['id']}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+    started = requests.post(f"{server}/tournaments/{tournament['id']}/start", headers=auth(organiser), timeout=10)
+    (table,) = started.json()["rounds"][0]["tables"]
+    context, page, errors = signed_in(browser, server, None)
+    streams = []
+    page.on("request", lambda request: "/stream" in request.url and streams.append(request.url))
+    page.goto(f"{server}/#/tournament/{tournament['id']}")
+    page.wait_for_selector("#rounds li")
+    page.wait_for_timeout(500)
+    voided = requests.post(f"{server}/tournaments/{tournament['id']}/sanctions", headers=auth(organiser),
+                           timeout=10, json={"kind": "void", "match_id": table["match_id"], "reason": "probe"})
+    assert voided.status_code == 201, voided.text
+    # The next round, paired by the void, shows; the voided match's stream is not asked for again and again.
+    page.wait_for_function("document.querySelectorAll('#rounds li').length >= 2", timeout=15_000)
+    before = len(streams)
+    page.wait_for_timeout(3000)
+    assert len(streams) - before <= 2, streams[before:]
+    assert not errors, errors
+    context.close()
+
+
+def test_an_answer_that_is_no_problem_document_and_no_answer_at_all_are_said_plainly(server, browser):
+    """A proxy's HTML error page was shown as its markup in the problem box, and a connection that failed
+    as the browser's "Failed to fetch"."""
+    kim = register(server, "kim")
+    match_id = match_with(server, kim, "jest", 3, computers={"1": "random", "2": "random"})
+    context, page, errors = signed_in(browser, server, kim)
+    page.route(f"**/matches/{match_id}", lambda route: route.fulfill(
+        status=502, content_type="text/html", body="<html><body><h1>502 Bad Gateway</h1></body></html>"))
+    page.goto(f"{server}/#/match/{match_id}")
+    box = page.wait_for_selector(".problem", timeout=15_000)
+    said = box.inner_text()
+    assert "<html" not in said and "502" in said and "failed" in said, said
+    page.unroute(f"**/matches/{match_id}")
+    page.route(f"**/matches/{match_id}", lambda route: route.abort("connectionrefused"))
+    page.goto(f"{server}/#/lobby")
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_function("[...document.querySelectorAll('.problem')].some(b => b.innerText.includes('could not be "
+                           "reached'))", timeout=15_000)
     context.close()
