@@ -560,6 +560,9 @@ class MatchOut(Schema):
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on "
                                                                 "(If-Match or expected_version): what "
                                                                 "require_version set at its creation"})
+    voided = fields.String(allow_none=True, metadata={
+        "description": "Why its tournament's organiser voided it while it was played (status \"cancelled\"); "
+                       "null for a match never voided"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})

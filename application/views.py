@@ -167,6 +167,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "can_claim": legal and match.may_claim(seat),
         "unlisted": match.invitation is not None,
         "versions_required": match.versions_required,
+        "voided": match.voided,
         "created_at": iso(match.created_on),
         "updated_at": iso(match.modified_on),
     }

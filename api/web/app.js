@@ -422,6 +422,9 @@ function matchHeader(match) {
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · you are `,
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
       countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
+    match.voided !== null && match.voided !== undefined
+      ? h("p", { class: "voided", id: "voided" }, "Voided by the tournament's organiser", match.voided ? `: ${match.voided}` : "", ".")
+      : null,
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
       seatName(match.seats, i), acting.has(i) ? " — to act" : "",
       (match.resigned || []).includes(i) ? " (resigned)" : "",

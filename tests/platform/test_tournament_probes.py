@@ -380,6 +380,7 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
         assert voided.status == 201, voided.text
         stopped = client.get(f"/matches/{match_id}").body
         assert stopped["status"] == "cancelled" and stopped["version"] == view["version"] + 1
+        assert stopped["voided"] == "collusion" and view["voided"] is None  # the view says why
         for player in table["players"]:
             seen = client.get(f"/matches/{match_id}", key=keys[player]).body
             legal = seen.get("legal_actions") or [{}]

@@ -422,6 +422,9 @@ def test_a_table_voided_while_played_ends_its_stream_and_the_page_reads_the_tour
     before = len(streams)
     page.wait_for_timeout(3000)
     assert len(streams) - before <= 2, streams[before:]
+    # The table's page says who called it off and why.
+    page.goto(f"{server}/#/match/{table['match_id']}")
+    assert page.wait_for_selector("#voided").inner_text() == "Voided by the tournament's organiser: probe."
     assert not errors, errors
     context.close()
 
