@@ -39,6 +39,10 @@ from domain.match import Match
 from domain.player import KeyRefused, Player, hash_secret, key_id
 
 RETRIES = 20
+#: Events that may come between a computer's choice and its save without making its seat's decision
+#: another (``Motley._same_decision``): besides other seats' moves, the clocks' bookkeeping.
+BESIDE_A_DECISION = frozenset({"TurnClockStarted", "TurnClockStopped", "ClockExtended", "SeatsTimedOut",
+                               "SeatReturned"})
 #: How long a verified API key is trusted without looking its player up again, and how many are kept.
 VERIFIED_KEY_SECONDS = 2.0
 VERIFIED_KEYS_KEPT = 10_000
@@ -524,8 +528,11 @@ class Motley(Application):
             return False
         if not same_json(match.engine.legal_actions(match.state, seat), legal):
             return False
-        return not any(type(e).__name__ == "MoveMade" and getattr(e, "seat", None) == seat
-                       for e in self.events.get(match.id, gt=chosen_at, lte=last))
+        # Only other seats' moves and the clocks' bookkeeping came between: a step of the game (a timed
+        # phase's end, a resolution, chance) is a new decision even where its legal actions look the same.
+        return all((type(e).__name__ == "MoveMade" and getattr(e, "seat", None) != seat)
+                   or type(e).__name__ in BESIDE_A_DECISION
+                   for e in self.events.get(match.id, gt=chosen_at, lte=last))
 
     def resolve_automatic_step(self, match_id: Any) -> bool:
         """Append the engine's automatic step (scoring, round end) if one is due. Idempotent:

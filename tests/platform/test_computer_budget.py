@@ -242,3 +242,27 @@ def test_a_computers_task_sent_again_by_another_seats_move_stands_down(settings,
         assert offered == [0, 2]
     finally:
         container.close()
+
+
+def test_a_step_of_the_game_between_a_choice_and_its_save_makes_a_new_decision(settings, rng):
+    """Only other seats' moves and the clocks' bookkeeping may come between a computer's choice and its
+    save: a step of the game (a deal, a timed phase's end, a resolution) is a new decision, even where the
+    seat's legal actions look the same, and the choice is made again."""
+    container = build(settings, tasks=NoTaskQueue(), rng=rng)
+    try:
+        app = container.app
+        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
+        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
+        app.join_match(match_id, ann)
+        app.join_match(match_id, bob)
+        app.start_match(match_id, ann)
+        match = app.get_match(match_id)
+        kinds = {e.originator_version: type(e).__name__ for e in app.events.get(match.id)}
+        dealt = next(v for v, kind in kinds.items() if kind == "ChanceDrawn")
+        legal = match.engine.legal_actions(match.state, 2)
+        assert app._same_decision(match, 2, match.version, legal)  # nothing since: the same decision
+        assert not app._same_decision(match, 2, dealt - 1, legal)  # the deal came between
+        app.submit_move(match_id, ann, match.engine.legal_actions(match.state, 0)[0])
+        assert app._same_decision(app.get_match(match_id), 2, match.version, legal)  # another seat's move
+    finally:
+        container.close()
