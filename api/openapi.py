@@ -312,9 +312,19 @@ def tidy_operation(operation: dict) -> None:
     as_markdown(operation)
 
 
+#: The answers declared outside api/schemas.py (api/health.py: plain marshmallow schemas, not
+#: ``api.schemas.Answer``s), with the keys each sends only sometimes, as ``Answer.OPTIONAL`` says it:
+#: every other key is listed required, as an ``Answer``'s are.
+ANSWERS_ELSEWHERE: dict[str, tuple[str, ...]] = {"HealthOut": (), "ReadyOut": ()}
+
+
 class MotleyDocs(BasePlugin):
     def schema_helper(self, name, definition, **kwargs) -> None:
         # The definition the plugins before this one built (the marshmallow plugin's), completed in place.
+        if name in ANSWERS_ELSEWHERE and "required" not in definition:
+            always = [key for key in definition.get("properties", {}) if key not in ANSWERS_ELSEWHERE[name]]
+            if always:
+                definition["required"] = sorted(always)
         as_markdown(definition)
 
     def path_helper(self, path=None, operations=None, parameters=None, **kwargs) -> None:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import copy
 import re
 import unicodedata
+from typing import ClassVar
 from uuid import UUID
 
 import flask_smorest
 from flask import current_app, request
 from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
+from marshmallow.fields import Field
+from marshmallow.schema import SchemaMeta
 from webargs.flaskparser import FlaskParser
 
 from application.history import BLANK_GLYPHS, CONTROL_CHARACTERS, SEAT_KEY, name_problem
@@ -25,6 +29,36 @@ EXAMPLE_PLAYER_ID = "3f2b8c1e-6a4d-4e2b-9c1f-0a7d5e8b9c21"
 class StrictSchema(Schema):
     class Meta:
         unknown = RAISE
+
+
+class AnswerMeta(SchemaMeta):
+    """Marks every field of an ``Answer`` required but those its ``OPTIONAL`` names (each field copied
+    first: a field inherited from another schema is that schema's own object)."""
+
+    @classmethod
+    def get_declared_fields(mcs, klass: SchemaMeta, cls_fields: list[tuple[str, Field]],
+                            inherited_fields: list[tuple[str, Field]], dict_cls: type[dict] = dict) -> dict[str, Field]:
+        declared = super().get_declared_fields(klass, cls_fields, inherited_fields, dict_cls)
+        optional = set(getattr(klass, "OPTIONAL", ()))
+        if optional - set(declared):
+            raise TypeError(f"{klass.__name__}.OPTIONAL names no field of it: {sorted(optional - set(declared))}")
+        marked = dict_cls()
+        for name, field in declared.items():
+            marked[name] = copy.copy(field)
+            marked[name].required = name not in optional
+        return marked
+
+
+class Answer(Schema, metaclass=AnswerMeta):
+    """An object the service answers with. Each key it declares is one the service always sends (a
+    nullable one may be null), listed ``required`` in the OpenAPI document, so that a client generated
+    from it types it as present and an answer without it fails validation; ``OPTIONAL`` names the
+    fields (by attribute) sent only in some answers, each saying when in its schema's comment.
+
+    Dumping ignores ``required`` (flask-smorest dumps answers: a key missing from what a view built
+    is left out, and the document's validation then says so); no answer is ever loaded."""
+
+    OPTIONAL: ClassVar[tuple[str, ...]] = ()
 
 
 class StrictArgumentsParser(FlaskParser):
@@ -199,7 +233,7 @@ class RegisterPlayer(StrictSchema):
     name = Name(40, required=True)
 
 
-class PlayerOut(Schema):
+class PlayerOut(Answer):
     id = fields.String()
     name = fields.String()
 
@@ -211,22 +245,22 @@ class RegisteredPlayer(PlayerOut):
                            metadata={"description": "Names this key for DELETE /players/me/keys/{key_id}"})
 
 
-class NewKey(Schema):
+class NewKey(Answer):
     key_id = fields.String(metadata={"description": "Names this key for DELETE /players/me/keys/{key_id}"})
     api_key = fields.String(metadata={"description": "Send as 'Authorization: Bearer <api_key>'. Shown once."})
 
 
-class HeldKey(Schema):
+class HeldKey(Answer):
     key_id = fields.String(metadata={"description": "Names the key for DELETE /players/me/keys/{key_id}"})
     current = fields.Boolean(metadata={"description": "This request was sent with it"})
 
 
-class KeyList(Schema):
+class KeyList(Answer):
     items = fields.List(fields.Nested(HeldKey))
 
 
 # -- games -----------------------------------------------------------------------------------------
-class GameOut(Schema):
+class GameOut(Answer):
     name = fields.String()
     title = fields.String()
     summary = fields.String()
@@ -240,7 +274,7 @@ class GameOut(Schema):
     schema_url = fields.String(metadata={"description": "The JSON Schema of the game's actions and observations"})
 
 
-class GameSchemaOut(Schema):
+class GameSchemaOut(Answer):
     schema_uri = fields.String(data_key="$schema", attribute="$schema")
     title = fields.String()
     game = fields.String()
@@ -416,7 +450,7 @@ def Moment(**kwargs):
     return fields.String(metadata=metadata, **kwargs)
 
 
-class SeatOut(Schema):
+class SeatOut(Answer):
     seat = fields.Integer()
     player_id = fields.String(allow_none=True)
     name = fields.String(allow_none=True)
@@ -427,14 +461,14 @@ class SeatOut(Schema):
                                                                        "rematch's (each player's own seat)"})
 
 
-class ToActOut(Schema):
+class ToActOut(Answer):
     kind = fields.String(validate=validate.OneOf([Phase.PLAYERS, Phase.CHANCE, Phase.AUTO, Phase.OVER, "waiting"]),
                          metadata={"description": "players, chance, auto, over (finished or cancelled) or "
                                                   "waiting (open: for its seats and its start)"})
     seats = fields.List(fields.Integer(), metadata={"description": "The seats to act (kind players)"})
 
 
-class ViewerOut(Schema):
+class ViewerOut(Answer):
     kind = fields.String(validate=validate.OneOf([SEAT, SPECTATOR, AUDITOR]),
                          metadata={"description": "seat (a player seated here), spectator (anyone else) or "
                                                   "auditor"})
@@ -443,25 +477,29 @@ class ViewerOut(Schema):
                                                        "match is revealed"})
 
 
-class TimerOut(Schema):
+class TimerOut(Answer):
     phase = fields.String(metadata={"description": "The timed phase running, named uniquely within the match"})
     deadline = Moment(metadata={"description": "When it times out (ISO 8601, with its UTC offset)"})
 
 
-class TurnClockOut(Schema):
+class TurnClockOut(Answer):
     phase = fields.String(metadata={"description": "The turn it times (turn-<version>)"})
     deadline = Moment(metadata={"description": "When the seats it waits for become absent (ISO 8601)"})
     seats = fields.List(fields.Integer(), metadata={"description": "The seats it waits for"})
 
 
-class TurnLimitOut(Schema):
+class TurnLimitOut(Answer):
     seconds = JsonNumber(metadata={"description": "Seconds each turn may take"})
     on_timeout = fields.String(validate=validate.OneOf(["computer", "claim"]),
                                metadata={"description": "When a seat's time runs out: the computer plays it on "
                                                         "(computer), or the others may claim the match (claim)"})
 
 
-class ResultOut(Schema):
+class ResultOut(Answer):
+    # Only a match ended by resignations or a claim (domain/match.resignation_result); an engine's own
+    # result (Result.to_json) holds the other four.
+    OPTIONAL = ("resigned", "absent")
+
     scores = fields.List(JsonNumber(), metadata={"description": "One score per seat, as the game counts them"})
     ranks = fields.List(fields.Integer(), metadata={"description": "One rank per seat: 1 is best, tied seats "
                                                                    "share a rank (1, 1, 3)"})
@@ -476,25 +514,25 @@ class ResultOut(Schema):
                                                                     "that resigned)"})
 
 
-class ChanceOut(Schema):
+class ChanceOut(Answer):
     scheme = fields.String(metadata={"description": "How the outcomes derive from the seed"})
     commitment = fields.String(metadata={"description": "SHA-256 of the seed, public from the first event"})
     seed = fields.String(allow_none=True, metadata={"description": "The seed, once revealed to the caller "
                                                                    "(else null)"})
 
 
-class ParentOut(Schema):
+class ParentOut(Answer):
     match_id = fields.String(metadata={"description": "The match this one was forked from"})
     version = fields.Integer(metadata={"description": "The parent's version the fork starts from"})
     prefix_end = fields.Integer(metadata={"description": "The last version of the history copied from the parent"})
 
 
-class ForkOut(Schema):
+class ForkOut(Answer):
     match_id = fields.String(metadata={"description": "A fork of this match"})
     version = fields.Integer(metadata={"description": "The version it was forked at"})
 
 
-class LineageOut(Schema):
+class LineageOut(Answer):
     parent = fields.Nested(ParentOut, allow_none=True, metadata={"description": "The match and version this "
                                                                                "one was forked from, or null"})
     forks = fields.List(fields.Nested(ForkOut), metadata={"description": "The forks of this match the caller may "
@@ -502,12 +540,16 @@ class LineageOut(Schema):
     imported = fields.Boolean(metadata={"description": "A copy rebuilt from an export: never rated or counted"})
 
 
-class RematchOut(Schema):
+class RematchOut(Answer):
     of = fields.String(allow_none=True, metadata={"description": "The match this one is the rematch of, or null"})
     next = fields.String(allow_none=True, metadata={"description": "The rematch of this one, or null"})
 
 
-class MatchOut(Schema):
+class MatchOut(Answer):
+    # invitation_code: an unlisted match, to its creator and the auditor (api/audit.with_invitation);
+    # state: the auditor, or anyone once a finished match is revealed (application/views.match_view).
+    OPTIONAL = ("invitation_code", "state")
+
     id = fields.String()
     game = fields.String()
     rules_version = fields.String()
@@ -570,7 +612,7 @@ class MatchOut(Schema):
     updated_at = Moment()
 
 
-class JoinedOut(Schema):
+class JoinedOut(Answer):
     seat = fields.Integer()
     match = fields.Nested(MatchOut)
 
@@ -582,7 +624,7 @@ class DiffQuery(StrictSchema):
     to = Count(min=1, required=True, metadata={"description": "The later version"})
 
 
-class DiffOut(Schema):
+class DiffOut(Answer):
     from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()
     events = fields.List(fields.Dict())
@@ -598,7 +640,11 @@ class ForkMatch(StrictSchema):
                            metadata={"description": 'Seats kept for named players: {"0": "<player id>"}'})
 
 
-class VerifyOut(Schema):
+class VerifyOut(Answer):
+    # Only a history verified (application/chance.Verdict: its details); one that fails, as a match stored
+    # before provable chance (it made no commitment), answers verified false and the reason without it.
+    OPTIONAL = ("commitment",)
+
     verified = fields.Boolean()
     chance_outcomes_checked = fields.Integer()
     inherited_from_parent = fields.Integer()
@@ -607,7 +653,12 @@ class VerifyOut(Schema):
     commitment = fields.String()
 
 
-class TermsOut(Schema):
+class TermsOut(Answer):
+    # No key is always sent: a match list row written before the terms were listed holds {} until
+    # `motley rebuild matches` (docs/tournaments.md, "Read models"; MatchSummaryOut.terms says so);
+    # every row written since holds all four (application/projections.match_row).
+    OPTIONAL = ("turn_limit", "rated", "versions_required", "unlisted")
+
     turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
                                metadata={"description": "seconds per turn and on_timeout, or null"})
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings"})
@@ -616,7 +667,7 @@ class TermsOut(Schema):
                                                        "players, asking for their own, and the auditor)"})
 
 
-class MatchSummaryOut(Schema):
+class MatchSummaryOut(Answer):
     id = fields.String(attribute="match_id")
     game = fields.String()
     status = fields.String(validate=validate.OneOf(MATCH_STATUSES))
@@ -633,7 +684,10 @@ class MatchSummaryOut(Schema):
                                                              "motley rebuild matches)"})
 
 
-class MatchPageOut(Schema):
+class MatchPageOut(Answer):
+    # GET /matches pages with a cursor; GET /players/me/matches (api/me.py) by offset only.
+    OPTIONAL = ("next_cursor",)
+
     items = fields.List(fields.Nested(MatchSummaryOut))
     total = fields.Integer(metadata={"description": "The rows matching (with a cursor: those from it on)"})
     limit = fields.Integer()
@@ -642,7 +696,7 @@ class MatchPageOut(Schema):
                                                                           "next page; null on the last page"})
 
 
-class EventPageOut(Schema):
+class EventPageOut(Answer):
     items = fields.List(fields.Dict(), metadata={"description": (
         "Each event: version, type, at and its fields as the caller may see them. A move, a chance outcome "
         "or an automatic step withheld from the caller, wholly (null) or in part (another seat's cards "
@@ -654,7 +708,7 @@ class EventPageOut(Schema):
                                                                "or auditor"})
 
 
-class ProblemTypeOut(Schema):
+class ProblemTypeOut(Answer):
     type = fields.String(metadata={"description": "urn:motley:problem:<slug>"})
     slug = fields.String()
     status = fields.Integer()
@@ -739,13 +793,13 @@ ENTRANT_STATUS = ("registered (still in), withdrawn (not paired again; past resu
                   "(listed last, without a rank)")
 
 
-class TournamentPlayerOut(Schema):
+class TournamentPlayerOut(Answer):
     player_id = fields.String()
     name = fields.String(metadata={"description": "The name it registered with"})
     status = fields.String(validate=validate.OneOf(ENTRANT_STATUSES), metadata={"description": ENTRANT_STATUS})
 
 
-class TableResultOut(Schema):
+class TableResultOut(Answer):
     ranks = fields.List(fields.Integer(), allow_none=True,
                         metadata={"description": "The rank of each of the table's players, in the order of "
                                                  "players (1 is best; computers only place them); null for a "
@@ -756,7 +810,7 @@ class TableResultOut(Schema):
                                                  "nothing)"})
 
 
-class TableOut(Schema):
+class TableOut(Answer):
     table = fields.Integer(metadata={"description": "The table's number in its round, from 1"})
     match_id = fields.String(metadata={"description": "The table's match (GET /matches/{match_id})"})
     players = fields.List(fields.String(), metadata={"description": "Player ids, in seat order"})
@@ -765,7 +819,7 @@ class TableOut(Schema):
                            metadata={"description": "The table's result once recorded, or null"})
 
 
-class RoundOut(Schema):
+class RoundOut(Answer):
     round = fields.Integer(metadata={"description": "The round's number, from 1"})
     tables = fields.List(fields.Nested(TableOut))
     byes = fields.List(fields.String(), metadata={"description": "Players who sit this round out (they score "
@@ -774,7 +828,10 @@ class RoundOut(Schema):
                                                                 "players (ISO 8601), or null: no deadline"})
 
 
-class SanctionOut(Schema):
+class SanctionOut(Answer):
+    # player_id: a disqualification; match_id: a void (domain/tournament.py).
+    OPTIONAL = ("player_id", "match_id")
+
     number = fields.Integer(metadata={"description": "Its number: GET /tournaments/{id}/sanctions/{number} "
                                                      "reports what it changed"})
     kind = fields.String(validate=validate.OneOf(["disqualify", "void"]))
@@ -783,7 +840,7 @@ class SanctionOut(Schema):
     reason = fields.String()
 
 
-class TournamentOut(Schema):
+class TournamentOut(Answer):
     id = fields.String()
     game = fields.String()
     name = fields.String()
@@ -811,7 +868,7 @@ class TournamentOut(Schema):
                                                                                  "matches, in order"})
 
 
-class TournamentSummaryOut(Schema):
+class TournamentSummaryOut(Answer):
     id = fields.String()
     game = fields.String()
     name = fields.String()
@@ -825,15 +882,19 @@ class TournamentSummaryOut(Schema):
     created_at = Moment()
 
 
-class TournamentPageOut(Schema):
+class TournamentPageOut(Answer):
     items = fields.List(fields.Nested(TournamentSummaryOut))
     total = fields.Integer()
     limit = fields.Integer()
     offset = fields.Integer()
 
 
-class TieBreaksOut(Schema):
+class TieBreaksOut(Answer):
     """The tournament's tie-breaks, each under its name (only those it uses)."""
+
+    # No key is always sent: each tournament has its own tie-breaks, none at all when created with
+    # "tie_breaks": [] (then {}: domain/tournament.standings).
+    OPTIONAL = ("opponents_points", "wins", "average_place")
 
     opponents_points = fields.Integer(data_key="opponents-points", attribute="opponents-points",
                                       metadata={"description": "The points of every opponent met"})
@@ -843,7 +904,7 @@ class TieBreaksOut(Schema):
                                                           "any table"})
 
 
-class StandingOut(Schema):
+class StandingOut(Answer):
     rank = fields.Integer(allow_none=True, metadata={"description": "1 is best; tied players share a rank; null "
                                                                     "for a disqualified player"})
     player_id = fields.String()
@@ -856,14 +917,14 @@ class StandingOut(Schema):
     tie_breaks = fields.Nested(TieBreaksOut)
 
 
-class StandingsOut(Schema):
+class StandingsOut(Answer):
     tournament_id = fields.String()
     status = fields.String(validate=validate.OneOf(TOURNAMENT_STATUSES))
     rounds_paired = fields.Integer()
     items = fields.List(fields.Nested(StandingOut), metadata={"description": "Best first, the disqualified last"})
 
 
-class RatingOut(Schema):
+class RatingOut(Answer):
     player_id = fields.String()
     name = fields.String()
     game = fields.String()
@@ -874,7 +935,7 @@ class RatingOut(Schema):
     wins = fields.Integer(metadata={"description": "Rated matches won"})
 
 
-class LeaderboardRowOut(Schema):
+class LeaderboardRowOut(Answer):
     place = fields.Integer(metadata={"description": "1 is best; players of the same rating share the better "
                                                     "place (1, 1, 3)"})
     player_id = fields.String()
@@ -887,7 +948,7 @@ class LeaderboardRowOut(Schema):
     wins = fields.Integer(metadata={"description": "Rated matches won"})
 
 
-class LeaderboardOut(Schema):
+class LeaderboardOut(Answer):
     game = fields.String()
     items = fields.List(fields.Nested(LeaderboardRowOut))
     total = fields.Integer()
@@ -895,7 +956,7 @@ class LeaderboardOut(Schema):
     offset = fields.Integer()
 
 
-class RatingPointOut(Schema):
+class RatingPointOut(Answer):
     match_id = fields.String(allow_none=True, metadata={"description": "The rated match; null for an unlisted "
                                                                        "one, but to its players and the auditor"})
     position = fields.Integer(metadata={"description": "The event log position of its finish"})
@@ -906,7 +967,7 @@ class RatingPointOut(Schema):
     ordinal = fields.Float(metadata={"description": "mu - 3 sigma after it"})
 
 
-class RatingHistoryOut(Schema):
+class RatingHistoryOut(Answer):
     player_id = fields.String()
     game = fields.String()
     rating = fields.Nested(RatingOut, allow_none=True, metadata={"description": "The rating now, or null before "
@@ -916,14 +977,14 @@ class RatingHistoryOut(Schema):
                                                                                   "finished"})
 
 
-class StatisticsOut(Schema):
+class StatisticsOut(Answer):
     game = fields.String()
     played = fields.Integer(metadata={"description": "Finished matches played (rated or not)"})
     wins = fields.Integer()
     average_place = fields.Float()
 
 
-class RecentMatchOut(Schema):
+class RecentMatchOut(Answer):
     id = fields.String()
     game = fields.String()
     status = fields.String(validate=validate.OneOf(MATCH_STATUSES))
@@ -931,7 +992,7 @@ class RecentMatchOut(Schema):
     last_activity = Moment()
 
 
-class ProfileOut(Schema):
+class ProfileOut(Answer):
     id = fields.String()
     name = fields.String()
     ratings = fields.List(fields.Nested(RatingOut), metadata={"description": "The rating in each game played rated"})
@@ -941,34 +1002,37 @@ class ProfileOut(Schema):
                                                                                         "activity first"})
 
 
-class RatingValueOut(Schema):
+class RatingValueOut(Answer):
     mu = fields.Float()
     sigma = fields.Float()
     ordinal = fields.Float()
     played = fields.Integer()
 
 
-class RankChangeOut(Schema):
+class RankChangeOut(Answer):
     before = fields.Integer(allow_none=True)
     after = fields.Integer(allow_none=True, metadata={"description": "null: disqualified"})
 
 
-class PointsChangeOut(Schema):
+class PointsChangeOut(Answer):
     before = fields.Integer(allow_none=True)
     after = fields.Integer(allow_none=True)
 
 
-class TieBreaksChangeOut(Schema):
+class TieBreaksChangeOut(Answer):
     before = fields.Nested(TieBreaksOut, allow_none=True)
     after = fields.Nested(TieBreaksOut, allow_none=True)
 
 
-class RatingChangeOut(Schema):
+class RatingChangeOut(Answer):
     before = fields.Nested(RatingValueOut, allow_none=True, metadata={"description": "null: not rated"})
     after = fields.Nested(RatingValueOut, allow_none=True, metadata={"description": "null: not rated"})
 
 
-class SanctionChangeOut(Schema):
+class SanctionChangeOut(Answer):
+    # A player in the tournament only: one outside it is listed for its rating alone (application/league.py).
+    OPTIONAL = ("rank", "points", "tie_breaks")
+
     player_id = fields.String()
     name = fields.String(allow_none=True)
     in_tournament = fields.Boolean(metadata={"description": "false: a player outside the tournament whose rating "
@@ -979,7 +1043,10 @@ class SanctionChangeOut(Schema):
     rating = fields.Nested(RatingChangeOut)
 
 
-class SanctionReportOut(Schema):
+class SanctionReportOut(Answer):
+    # As the sanction's (SanctionOut): player_id for a disqualification, match_id for a void.
+    OPTIONAL = ("player_id", "match_id")
+
     number = fields.Integer()
     kind = fields.String(validate=validate.OneOf(["disqualify", "void"]))
     player_id = fields.String(metadata={"description": "The player disqualified (kind disqualify)"})

@@ -10,7 +10,14 @@ each typed object declares is seen in them, and answers that go through their sc
 compared with what the service built (a key the schema missed would be dropped silently).
 
 /docs (Swagger UI) renders Markdown: the docstrings' reStructuredText literals (``total``) showed
-as typed, and an operation's whole first paragraph was its summary."""
+as typed, and an operation's whole first paragraph was its summary.
+
+No answer schema listed ``required`` keys (a probe that checked ~31,000 real answers found only the
+Problem schema did): a generated client took every key of every answer as optional, and a key the
+service stopped sending could never fail validation. Each answer schema lists now the keys the service
+always sends (``api.schemas.Answer``; a nullable one may be null), and only the keys it sends in some
+answers stay optional: here every answer component has its list, the real answers hold every key it
+names (a dropped one fails), and every optional key the scenario reaches is seen missing somewhere."""
 
 from __future__ import annotations
 
@@ -22,12 +29,14 @@ import time
 from collections import defaultdict
 
 import pytest
+from marshmallow import fields
 from openapi_core import Config, OpenAPI
 from openapi_core.contrib.werkzeug import WerkzeugOpenAPIResponse
 from openapi_core.datatypes import RequestParameters
 from werkzeug.datastructures import Headers, ImmutableMultiDict
+from werkzeug.wrappers import Response
 
-from api import create_app
+from api import create_app, schemas
 from api.openapi import split_sentence
 from api.tournaments import tournament_out
 from application.league import leaderboard, player_league, rating_history, standings_rows
@@ -66,6 +75,24 @@ ENUMS = {("MatchOut", "status"), ("ToActOut", "kind"), ("ViewerOut", "kind"), ("
 #: Keys an object holds only in answers the scenario below does not give: an unlisted match's code, and
 #: the timer of a game's real-time phase (jest and jester have none).
 RARE = {"MatchOut": {"invitation_code"}, "TimerOut": {"phase", "deadline"}}
+#: The answer components without a ``required`` list, every key of which is genuinely optional:
+NOTHING_ALWAYS_SENT = {
+    # Each tournament answers its own tie-breaks only (none at all when created with "tie_breaks": []).
+    "TieBreaksOut",
+    # A match list row written before the terms were listed holds {} until `motley rebuild matches`
+    # (docs/tournaments.md, "Read models"), as MatchSummaryOut.terms says; rows written since hold all four.
+    "TermsOut",
+}
+#: Optional keys that the scenario's answers all held (each sent only in answers it does not give,
+#: or missing only from answers it does not give): every other optional key is seen missing somewhere.
+OPTIONAL_SEEN_ALWAYS = {
+    # Every tournament of the scenario uses all three tie-breaks.
+    "TieBreaksOut": {"opponents-points", "wins", "average-place"},
+    # Only a match list row written before the terms were listed lacks them.
+    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted"},
+    # Only a history that fails the check lacks it (a match stored before provable chance: no commitment).
+    "VerifyOut": {"commitment"},
+}
 
 
 @pytest.fixture
@@ -136,6 +163,90 @@ def test_only_a_games_own_content_stays_an_open_object(document):
     for name in answers:
         found |= open_objects(document, name)
     assert found == OPEN
+
+
+#: The keys each answer component sends only sometimes (by data key): every other key it declares is
+#: always sent, and listed required (api/schemas.py says when each of these is sent).
+SOMETIMES = {
+    "MatchOut": {"invitation_code", "state"},  # the creator of an unlisted match; the auditor or revealed
+    "ResultOut": {"resigned", "absent"},  # a match ended by resignations or a claim
+    "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches
+    "VerifyOut": {"commitment"},  # a history verified
+    "SanctionOut": {"player_id", "match_id"},  # a disqualification; a void
+    "SanctionReportOut": {"player_id", "match_id"},
+    "SanctionChangeOut": {"rank", "points", "tie_breaks"},  # a player in the tournament
+    "TieBreaksOut": {"opponents-points", "wins", "average-place"},
+    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted"},
+}
+
+
+def references(node) -> list[str]:
+    """The components ``node`` refers to (not through them)."""
+    if isinstance(node, dict):
+        if "$ref" in node:
+            return [node["$ref"].rsplit("/", 1)[1]]
+        return [name for value in node.values() for name in references(value)]
+    if isinstance(node, list):
+        return [name for value in node for name in references(value)]
+    return []
+
+
+def answer_components(document) -> set[str]:
+    """Every component a 2xx answer's body names, directly or through another component."""
+    schemas_ = document["components"]["schemas"]
+    todo = [name for item in document["paths"].values() for operation in item.values() if isinstance(operation, dict)
+            for status, response in operation.get("responses", {}).items()
+            if str(status).startswith("2") and isinstance(response, dict)
+            for name in references(response.get("content", {}))]
+    found: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name not in found:
+            found.add(name)
+            todo += references(schemas_[name])
+    return found
+
+
+def test_every_answer_schema_lists_the_keys_the_service_always_sends(document):
+    """A client generated from the document types what an answer always holds as present: each answer
+    component lists it ``required`` (nullable where it may be null); only what is sent sometimes is not."""
+    schemas_ = document["components"]["schemas"]
+    answers = answer_components(document)
+    assert {"MatchOut", "SeatOut", "TournamentOut", "TableOut", "SanctionChangeOut", "HealthOut",
+            "ReadyOut"} <= answers and NOTHING_ALWAYS_SENT <= answers
+    assert not answers & {"CreateMatch", "TurnLimit", "Problem"}  # request bodies and refusals are not answers
+    for name in sorted(answers):
+        schema = schemas_[name]
+        if name in NOTHING_ALWAYS_SENT:
+            assert "required" not in schema, name
+            continue
+        assert schema.get("required"), f"{name} lists no required key: a client takes all of them as optional"
+        assert set(schema["required"]) <= set(schema["properties"]), name
+    optional = {name: set(schemas_[name]["properties"]) - set(schemas_[name].get("required", ())) for name in answers}
+    assert {name: keys for name, keys in optional.items() if keys} == SOMETIMES
+    # A key always sent that may be null is required and nullable ("that schema, or null" for an object).
+    match = schemas_["MatchOut"]
+    assert {"result", "your_seat"} <= set(match["required"]) and match["properties"]["your_seat"]["nullable"]
+    assert {"type": "object", "nullable": True, "enum": [None]} in match["properties"]["result"]["oneOf"]
+    assert {"api_key", "key_id"} <= set(schemas_["RegisteredPlayer"]["required"])  # null in a retry's answer
+    # Request bodies keep their own required keys: what a client must send.
+    assert schemas_["CreateMatch"]["required"] == ["game", "seats"] and schemas_["TurnLimit"]["required"] == ["seconds"]
+
+
+def test_an_answer_marks_its_fields_required_but_those_it_names_optional():
+    assert schemas.PlayerOut._declared_fields["name"].required and schemas.MatchOut().fields["id"].required
+    assert not schemas.MatchOut().fields["state"].required
+
+    class Anonymous(schemas.PlayerOut):
+        OPTIONAL = ("name",)
+
+    # The inherited field is copied: the schema it comes from still requires it.
+    assert not Anonymous._declared_fields["name"].required and Anonymous._declared_fields["id"].required
+    assert schemas.PlayerOut._declared_fields["name"].required
+    # Dumping ignores it: a missing key is left out (and the document's validation says so).
+    assert Anonymous().dump({"id": "x"}) == {"id": "x"} == schemas.PlayerOut().dump({"id": "x"})
+    with pytest.raises(TypeError, match="nmae"):
+        type("Misnamed", (schemas.Answer,), {"OPTIONAL": ("nmae",), "name": fields.String()})
 
 
 def test_status_fields_list_their_values(document):
@@ -223,6 +334,9 @@ class Checked:
         config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
         self.openapi = OpenAPI.from_dict(strict_copy(document), config=config)
         self.keys: dict[str, set] = defaultdict(set)
+        self.always: dict[str, set] = {}  # the keys every object of a component held
+        self.places: dict[tuple[str, str], tuple[int, tuple]] = {}  # (component, key): the first answer, where
+        self.answers: list[tuple[AnsweredRequest, int, Headers, object]] = []
         self.checked = 0
 
     def call(self, method, path, body=None, key=None, status=None, **kwargs):
@@ -239,6 +353,9 @@ class Checked:
             self.openapi.validate_response(answered, WerkzeugOpenAPIResponse(response))
             operation = self.operation(method.lower(), request.path)
             schema = operation["responses"][str(response.status_code)]["content"]["application/json"]["schema"]
+            headers = Headers([(name, value) for name, value in response.headers
+                               if name.lower() not in ("content-type", "content-length")])
+            self.answers.append((answered, response.status_code, headers, json.loads(text)))
             self.record(schema, json.loads(text))
             self.checked += 1
         response.close()
@@ -252,17 +369,35 @@ class Checked:
                 return item[method]
         raise AssertionError(f"{method} {path} is not documented")
 
-    def record(self, schema, value):
-        """The keys of each object of ``value`` (answered for ``schema``), under its component's name."""
+    def record(self, schema, value, path=()):
+        """The keys of each object of ``value`` (answered for ``schema``), under its component's name:
+        all those held, those every object held, and where in the answers each was first held."""
         if isinstance(value, list):
-            for item in value:
-                self.record(schema.get("items") or {}, item)
+            for i, item in enumerate(value):
+                self.record(schema.get("items") or {}, item, (*path, i))
         elif isinstance(value, dict) and (name := reference(schema)) is not None:
             properties = self.document["components"]["schemas"][name].get("properties", {})
             self.keys[name] |= set(value)
+            self.always[name] = self.always.get(name, set(value)) & set(value)
             for key, item in value.items():
+                self.places.setdefault((name, key), (len(self.answers) - 1, path))
                 if key in properties:
-                    self.record(properties[key], item)
+                    self.record(properties[key], item, (*path, key))
+
+    def refusal_without(self, place: tuple[int, tuple], key: str):
+        """What the strict document says of the answer at ``place`` without ``key`` (None: valid)."""
+        answered, status, headers, body = self.answers[place[0]]
+        body = copy.deepcopy(body)
+        target = body
+        for step in place[1]:
+            target = target[step]
+        del target[key]
+        response = Response(json.dumps(body), status=status, headers=headers, mimetype="application/json")
+        try:
+            self.openapi.validate_response(answered, WerkzeugOpenAPIResponse(response))
+        except Exception as refusal:  # noqa: BLE001 - openapi-core's InvalidData and its kin
+            return refusal
+        return None
 
     def get(self, path, **kwargs):
         return self.call("GET", path, **kwargs)
@@ -319,6 +454,8 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
     table_match = api.get(f"/matches/{first['match_id']}", key=people[first["players"][0]], status=200)
     assert table_match["turn_clock"]["seats"] is not None and table_match["turn_limit"]["seconds"] == 600
     play(motley, first["match_id"], rng)
+    played = api.get(f"/matches/{first['match_id']}", status=200)  # an engine's result: no resigned, no absent
+    assert played["status"] == "finished" and not {"resigned", "absent"} & set(played["result"])
     motley.tasks.drain()
     view = api.get(f"/tournaments/{tid}", status=200)
     assert view["rounds"][0]["tables"][0]["result"]["how"] == "played" and len(view["rounds"]) == 2
@@ -329,6 +466,14 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
     absent = second["players"][-1]
     forfeited = api.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org, status=200)
     assert forfeited["status"] == "finished" and forfeited["rounds"][1]["tables"][0]["result"]["how"] == "forfeit"
+    # A rated jest match of a round-1 player and two players outside the tournament: the void of round 1
+    # below replays the game's ratings, and theirs move too (a report's entry with its rating alone).
+    eve = api.post("/players", {"name": "eve"}, status=201)["api_key"]
+    outside = api.post("/matches", {"game": "jest", "seats": 3}, key=org, status=201)
+    for key in (org, eve, people[first["players"][0]]):
+        api.post(f"/matches/{outside['id']}/seats", {}, key=key, status=201)
+    api.post(f"/matches/{outside['id']}/start", key=org, status=200)
+    play(motley, outside["id"], rng)
     motley.tasks.drain()
     position = motley.app.log_position()
 
@@ -351,6 +496,7 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
     after = {"query_string": {"after": motley.app.log_position()}}
     reports = [api.get(f"/tournaments/{tid}/sanctions/{n}", status=200, **after) for n in (1, 2)]
     assert reports[0]["changed"] and reports[1]["changed"]
+    assert {False, True} == {change["in_tournament"] for change in reports[0]["changed"]}
     standings = api.get(f"/tournaments/{tid}/standings", status=200, **after)
     assert {row["status"] for row in standings["items"]} == {"registered", "withdrawn", "disqualified"}
     api.get("/leaderboards/jest", status=200, **after)
@@ -383,6 +529,13 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
     api.get(f"/players/{ann}/ratings/jester", status=200, **position)
     api.get("/leaderboards/jester", status=200, **position)
     api.get(f"/players/{ann}", key=people[ann], status=200, **position)
+    # The match lists (a cursor, or none: your own matches), the chance check.
+    listed = api.get("/matches", status=200, query_string={"after": position["query_string"]["after"],
+                                                            "order": "created", "limit": 2})
+    assert listed["next_cursor"] and len(listed["items"]) == 2 and listed["items"][0]["terms"]
+    api.get("/matches", status=200, query_string={"cursor": listed["next_cursor"], "order": "created"})
+    assert "next_cursor" not in api.get("/players/me/matches", key=people[cy], status=200)
+    assert api.get(f"{path}/verify", status=200)["verified"] is True
 
     # Every key each typed object declares was answered somewhere (a misnamed field would never be).
     schemas = document["components"]["schemas"]
@@ -394,6 +547,22 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
         unseen = declared - api.keys[name] - RARE.get(name, set())
         assert not unseen, f"{name} declares {sorted(unseen)}, which no answer held"
     assert api.checked > 40
+
+    # The answers hold every key their schemas list required: each key an answer held, dropped from the
+    # first answer that held it, is refused if it is listed required (the service must send it) and
+    # taken if not. And each optional key is missing from some answer (else it may be always sent).
+    refused = []
+    for (name, key), place in sorted(api.places.items()):
+        required = key in schemas[name].get("required", ())
+        refusal = api.refusal_without(place, key)
+        assert (refusal is not None) == required, (name, key, place, refusal)
+        if required:
+            refused.append((name, key))
+    assert len(refused) > 200 and {("MatchOut", "voided"), ("TableOut", "computers"), ("SeatOut", "kept_for"),
+                                   ("ResultOut", "ranks"), ("StandingOut", "tie_breaks")} <= set(refused)
+    for name, always in sorted(api.always.items()):
+        optional = always - set(schemas[name].get("required", ()))
+        assert optional <= OPTIONAL_SEEN_ALWAYS.get(name, set()), f"{name}: every answer held {sorted(optional)}"
 
     # The answers that go through their schema's dump hold everything the service built.
     league, tournament = motley.league_view, motley.tournaments.get(tid)
