@@ -30,7 +30,9 @@ def written(status=200, **extra):
 
 def tournament_out(tournament) -> dict:
     rounds = [
-        {**r, "deadline": None if r["deadline"] is None else r["deadline"].isoformat()}
+        {**r, "deadline": None if r["deadline"] is None else r["deadline"].isoformat(),
+         # Tables paired before tournaments could fill seats with computers stored no "computers": none.
+         "tables": [{"computers": 0, **table} for table in r["tables"]]}
         for r in tournament.rounds
     ]
     return {
