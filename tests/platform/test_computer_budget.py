@@ -151,6 +151,17 @@ def test_a_computer_waits_out_a_peek_cooldown_rather_than_ending_its_tax_collect
     assert kept > 3, kept
 
 
+def offering_with_a_computer(app):
+    """Ann and Bob at a started Jest match with a basic computer in seat 2: every seat offers at once.
+    (ann, bob, match id)."""
+    ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
+    match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
+    app.join_match(match_id, ann)
+    app.join_match(match_id, bob)
+    app.start_match(match_id, ann)
+    return ann, bob, match_id
+
+
 def test_a_computer_whose_opponents_move_during_its_search_keeps_its_choice(settings, rng, monkeypatch):
     """Jest's offers are made at once by every seat. A person offering while the computer searched made
     its save stale: the search was thrown away and begun again, and with each person moving during it the
@@ -159,11 +170,7 @@ def test_a_computer_whose_opponents_move_during_its_search_keeps_its_choice(sett
     container = build(settings, tasks=NoTaskQueue(), rng=rng)
     try:
         app = container.app
-        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
-        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
-        app.join_match(match_id, ann)
-        app.join_match(match_id, bob)
-        app.start_match(match_id, ann)
+        ann, bob, match_id = offering_with_a_computer(app)
         match = app.get_match(match_id)
         assert list(match.to_act().seats) == [0, 1, 2]  # everyone offers at once
         engine, searches = match.engine, []
@@ -218,11 +225,7 @@ def test_a_computers_task_sent_again_by_another_seats_move_stands_down(settings,
     container = build(settings, tasks=tasks, rng=rng)
     try:
         app = container.app
-        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
-        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
-        app.join_match(match_id, ann)
-        app.join_match(match_id, bob)
-        app.start_match(match_id, ann)
+        ann, bob, match_id = offering_with_a_computer(app)
         started = [t for t in tasks.dropped if t.name == TASK_BOT]
         tasks.dropped.clear()
         match = app.get_match(match_id)
@@ -251,11 +254,7 @@ def test_a_step_of_the_game_between_a_choice_and_its_save_makes_a_new_decision(s
     container = build(settings, tasks=NoTaskQueue(), rng=rng)
     try:
         app = container.app
-        ann, bob = (app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob"))
-        match_id = app.create_match(ann, "jest", 3, {}, {2: "basic"})
-        app.join_match(match_id, ann)
-        app.join_match(match_id, bob)
-        app.start_match(match_id, ann)
+        ann, bob, match_id = offering_with_a_computer(app)
         match = app.get_match(match_id)
         kinds = {e.originator_version: type(e).__name__ for e in app.events.get(match.id)}
         dealt = next(v for v, kind in kinds.items() if kind == "ChanceDrawn")
