@@ -800,7 +800,11 @@ class Importer:
             self.check_not_before(start, "the turn clock's start")
             self.clock_start = start
         match._turn_clock_started(phase=phase, deadline=deadline, seats=seats)
-        self.moved = set()
+        if clock is None or phase != clock["phase"]:
+            # A new clock: nobody has moved under it yet. The same clock written again for fewer seats
+            # (some of a simultaneous turn acted) keeps who moved under it (Match.clock_moved): forgotten
+            # there, the new clock its timeout starts for a seat that had moved was refused as a keeper.
+            self.moved = set()
 
     def on_Forfeited(self, data: dict, line: dict) -> None:
         match, seats = self.match, data["seats"]

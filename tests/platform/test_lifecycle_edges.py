@@ -443,3 +443,53 @@ def test_the_present_players_are_told_they_may_claim_when_another_seats_time_run
     assert client.get(f"/matches/{match_id}", key=spectator).body["can_claim"] is False
     app.claim_match(match_id, bob)
     assert app.get_match(match_id).status == "finished"
+
+
+def test_a_turn_clock_renewed_for_a_seat_that_moved_under_it_travels_by_import(clocked):
+    """Tumult Royale's live taxes: both players peek and keep, one is done, the other's clock is written
+    again for it alone (the same clock), then runs out. That player moved under the clock, so it is not
+    late: the service starts it a new clock. The import forgot its move at the clock's second line and
+    refused the genuine history ("the seats still to act keep the running turn clock")."""
+    from application.history import History
+    from application.views import Viewer
+
+    container, clock = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+    match_id = app.create_match_once(ann, "tumult-royale", 2, {"tax_seconds": 600, "ready_seconds": 600}, {},
+                                     True, True, None, turn_limit={"seconds": 2, "on_timeout": "computer"}).match.id
+    for player in (ann, bob):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    people = (ann, bob)
+
+    def kinds(seat):
+        match = app.get_match(match_id)
+        if seat not in match.to_act().seats:
+            return {}
+        return {action["type"]: action for action in match.engine.legal_actions(match.state, seat)}
+
+    for _ in range(200):  # first legal actions until both may peek in the live tax collection
+        if "peek" in kinds(0) and "peek" in kinds(1):
+            break
+        match = app.get_match(match_id)
+        if match.to_act().kind == "auto":
+            app.resolve_automatic_step(match_id)
+        for seat in match.to_act().seats:
+            legal = kinds(seat)
+            if legal:
+                app.submit_move(match_id, people[seat], next(iter(legal.values())))
+    for seat, kind in ((0, "peek"), (0, "keep"), (1, "peek"), (1, "keep"), (0, "done")):
+        app.submit_move(match_id, people[seat], kinds(seat)[kind])
+    match = app.get_match(match_id)
+    assert match.turn_clock["seats"] == [1]
+    clock.now = match.turn_clock["deadline"] + timedelta(seconds=1)
+    assert app.close_timed_phase(match_id, match.turn_clock["phase"])
+    renewed = app.get_match(match_id)
+    assert renewed.absent == () and renewed.turn_clock["phase"] != match.turn_clock["phase"]  # a new clock
+    app.resign_match(match_id, ann)  # the last seat standing wins: it ends
+    assert app.get_match(match_id).status == "finished"
+    history = History(app)
+    text = "".join(history.export(match_id, Viewer.the_auditor()))
+    copy = history.import_history(text)
+    assert copy.status == "finished" and copy.result == app.get_match(match_id).result
