@@ -935,17 +935,11 @@ class RatingOut(Answer):
     wins = fields.Integer(metadata={"description": "Rated matches won"})
 
 
-class LeaderboardRowOut(Answer):
+class LeaderboardRowOut(RatingOut):
+    """A rating with its place on the board."""
+
     place = fields.Integer(metadata={"description": "1 is best; players of the same rating share the better "
                                                     "place (1, 1, 3)"})
-    player_id = fields.String()
-    name = fields.String()
-    game = fields.String()
-    mu = fields.Float(metadata={"description": "The rating's mean (openskill Plackett-Luce)"})
-    sigma = fields.Float(metadata={"description": "Its uncertainty"})
-    ordinal = fields.Float(metadata={"description": "mu - 3 sigma: what players are ordered by"})
-    played = fields.Integer(metadata={"description": "Rated matches played"})
-    wins = fields.Integer(metadata={"description": "Rated matches won"})
 
 
 class LeaderboardOut(Answer):
