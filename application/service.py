@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from time import monotonic, perf_counter
@@ -127,6 +128,10 @@ class Motley(Application):
         self.clock = clock
         self.rng = rng or random.SystemRandom()
         self._verified_keys: dict[str, tuple[float, Player]] = {}  # sha256 of a key -> (when, player)
+        # Bumped (under the lock) once a change of a player's keys is saved: a verification that began
+        # before it does not put what it read into the cache (see authenticate).
+        self._keys_changed = 0
+        self._keys_lock = threading.Lock()
         self.search_clock: Callable[[], float] = perf_counter  # what a computer's search budget counts
         # Called with the recordings of each save, once the saved aggregates are what the repository
         # answers (the log watcher's ``heard``: the streams of a saved match wake without a read).
@@ -185,7 +190,6 @@ class Motley(Application):
     def _change_player(self, player: Player, act: Callable[[Player], Any]) -> Any:
         for _ in range(RETRIES):  # a racing change of the same player (two rotations at once): again
             fresh = self.get_player(player.id)  # a copy to act on: the authenticated one is shared
-            self._verified_keys.clear()  # a revoked key is refused from the next request on
             try:
                 outcome = act(fresh)
             except KeyRefused as error:
@@ -194,6 +198,12 @@ class Motley(Application):
                 self.save(fresh)
             except IntegrityError:
                 continue
+            # A revoked key is refused from the next request on. Forgotten once the change is saved,
+            # not before: a request verifying the key meanwhile read the player as it was and cached it
+            # again, and the revoked key stayed good for VERIFIED_KEY_SECONDS while it was in use.
+            with self._keys_lock:
+                self._keys_changed += 1
+                self._verified_keys.clear()
             self.tasks.enqueue(Task(TASK_PROJECT))
             return outcome
         raise errors.Conflict("the player changed meanwhile; try again")
@@ -211,6 +221,7 @@ class Motley(Application):
             return verified[1]
         player_hex, _, secret = api_key.partition(".")
         player: object
+        keys_changed = self._keys_changed  # before the read: a change saved after it makes the read old
         try:
             player_id = UUID(hex=player_hex)
             # Only the spelling the key was issued with: UUID() also reads upper case, hyphens anywhere,
@@ -221,9 +232,11 @@ class Motley(Application):
             player = None
         if not isinstance(player, Player) or not player.verify(secret):
             raise errors.Unauthenticated("the API key is not valid")
-        if len(self._verified_keys) >= VERIFIED_KEYS_KEPT:
-            self._verified_keys.clear()  # bounded; the next requests verify again
-        self._verified_keys[fingerprint] = (monotonic(), player)
+        with self._keys_lock:
+            if keys_changed == self._keys_changed:  # else this read may hold a key revoked since
+                if len(self._verified_keys) >= VERIFIED_KEYS_KEPT:
+                    self._verified_keys.clear()  # bounded; the next requests verify again
+                self._verified_keys[fingerprint] = (monotonic(), player)
         return player
 
     def get_player(self, player_id: Any) -> Player:
