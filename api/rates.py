@@ -4,7 +4,8 @@ themselves on the workers) per player. Over a limit the answer is 429 ``rate-lim
 ``Retry-After``; the counters are the ``limits`` library's (in memory, or in Redis to share them).
 
 A request is counted only once it was authenticated (or, for failed authentication, once it was
-refused with 401), so nobody can spend another player's budget with a wrong key.
+refused with 401), so nobody can spend another player's budget with a wrong key. A keyed route's wrong
+key is counted as it is refused, in one step with the test (api/limits.py, ``check_credentials``).
 """
 
 from __future__ import annotations
@@ -323,7 +324,8 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
     def count(response: Response) -> Response:
         # A wrong key guessed, not a request that sent none (a page asking who it is before it has a
         # key): 30 of those locked every keyed request of the address out for a minute.
-        if response.status_code == 401 and api_key(strict=False) is not None:
+        if (response.status_code == 401 and api_key(strict=False) is not None
+                and not g.pop("auth_failure_counted", False)):  # else counted already
             rates.spend("auth_failures", address())
         return response
 

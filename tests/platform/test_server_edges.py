@@ -125,6 +125,29 @@ def test_without_trusted_proxies_x_forwarded_for_is_ignored(tmp_path):
         assert status == 429  # the same connection's address: the header changes nothing
 
 
+def test_wrong_keys_sent_at_once_get_no_more_answers_than_the_failure_budget(tmp_path):
+    """Wrong keys were counted after their 401 and tested before: sent at once, every request passed the
+    test before any was counted (15 guesses answered with auth_failures=10/minute). Each is now counted
+    as it comes, in one step with the test."""
+    import threading
+    import uuid
+
+    with served(tmp_path, rate_limits="auth_failures=3/minute") as port:
+        start, seen = threading.Barrier(16), []
+
+        def guess(i: int) -> None:
+            start.wait()
+            seen.append(call(port, "GET", "/players/me",
+                             headers={"Authorization": f"Bearer {uuid.uuid4().hex}.guess{i}"})[0])
+
+        guessers = [threading.Thread(target=guess, args=(i,)) for i in range(16)]
+        for thread in guessers:
+            thread.start()
+        for thread in guessers:
+            thread.join()
+        assert sorted(seen) == [401] * 3 + [429] * 13
+
+
 # 2. The stream-thread cap
 
 
