@@ -84,17 +84,20 @@ def feed(
     beat = monotonic()
     while monotonic() < deadline:
         notifications = app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
-        touched: dict[str, tuple[int, set[str]]] = {}  # match id -> (last position, event kinds)
+        touched: dict[str, tuple[int, int, set[str]]] = {}  # match id -> (last position, its version, kinds)
         for notification in notifications:
             if notification.topic.startswith(MATCH_TOPIC):
                 key = str(notification.originator_id)
-                kinds = touched.get(key, (0, set()))[1]
+                kinds = touched.get(key, (0, 0, set()))[2]
                 kinds.add(notification.topic.removeprefix(MATCH_TOPIC))
-                touched[key] = (notification.id, kinds)
+                touched[key] = (notification.id, notification.originator_version, kinds)
         # In log order of each match's last event, so a client resuming at an item's position has
         # every item before it and misses nothing after it.
-        for match_id, (position, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
-            match = app.read_match(match_id)
+        for match_id, (position, version, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
+            # The match as of the item's position, not as it is now: read now, a match that moved on
+            # meanwhile gave a your-turn stamped with its join's position, before its ``started``, and
+            # a client resuming from that id was sent both again.
+            match = app.read_match_at(match_id, version)
             items: list[dict] = []
             if match.seat_of(player_id) is None:
                 # Invited by id, or a seat kept for the player (a rematch, a fork): it may join.

@@ -333,6 +333,16 @@ class Motley(Application):
             raise errors.NotFound(f"no match with id {match_id}")
         return match
 
+    def read_match_at(self, match_id: Any, version: int) -> Match:
+        """The match as it was at ``version`` (a version the log has reached), shared with other readers
+        like ``read_match``: the cached match when it is that version, else a historical read."""
+        match = self.read_match(match_id, at_least=version)
+        if match.version == version:
+            return match
+        earlier = self._get(match.id, "match", version, shared=True)
+        assert isinstance(earlier, Match)
+        return earlier
+
     def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
         match_uuid = parse_id(match_id, "match")
         if version is not None:

@@ -268,6 +268,30 @@ def test_the_players_stream_tells_of_a_cancelled_match_and_a_seat_kept_at_a_rema
     assert items[1]["match"]["status"] == "open"
 
 
+def test_the_players_stream_shows_each_match_as_of_the_items_position(clocked, client, monkeypatch):
+    """The feed read each match as it is now but stamped its items with the position of the batch it
+    read: a match that started after the feed read its join gave a ``your-turn`` with the join's id,
+    before ``started``, and a client resuming from that id got ``started`` and the turn again. One
+    notification a batch stands for a feed that reads each event as it lands, the match racing ahead."""
+    import application.inbox as inbox
+
+    monkeypatch.setattr(inbox, "BATCH", 1)
+    app = clocked[0].app
+    ann, bob, cy = (client.register(name)[1] for name in ("ann", "bob", "cy"))
+    ann_id = client.get("/players/me", key=ann).body["id"]
+    before = app.log_position()
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    for key in (ann, bob, cy):
+        client.post(f"/matches/{match_id}/seats", {}, key=key)
+    client.post(f"/matches/{match_id}/start", key=ann)
+    entries = [entry for entry in feed(app, ann_id, before, 0.5, 0.01) if entry is not None]
+    assert [item["type"] for _, item in entries] == ["started", "your-turn"]
+    started, turn = (item["version"] for _, item in entries)
+    assert started <= turn == app.read_match(match_id).version
+    # Resumed from the position of the last item, nothing is sent again.
+    assert [entry for entry in feed(app, ann_id, entries[-1][0], 0.3, 0.01) if entry is not None] == []
+
+
 def test_verify_of_a_match_never_revealed_says_so(client):
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     match_id = client.post("/matches", {"game": "jest", "seats": 3, "reveal_at_end": False}, key=keys[0]).body["id"]
@@ -374,12 +398,13 @@ def test_the_players_stream_beats_while_the_log_is_busy_with_other_players_match
 
     def busy(start, limit, inclusive_of_start):
         topics = (MATCH_TOPIC + "MoveMade", "domain.player:Player.Registered")
-        batch = [SimpleNamespace(id=start + 1 + i, topic=topics[i % 2], originator_id=f"m{i % 3}") for i in range(3)]
+        batch = [SimpleNamespace(id=start + 1 + i, topic=topics[i % 2], originator_id=f"m{i % 3}",
+                                 originator_version=1) for i in range(3)]
         issued[0] += 1
         return batch
 
-    app = SimpleNamespace(recorder=SimpleNamespace(select_notifications=busy), read_match=lambda match_id: other,
-                          log_position=lambda: 0)
+    app = SimpleNamespace(recorder=SimpleNamespace(select_notifications=busy),
+                          read_match_at=lambda match_id, version: other, log_position=lambda: 0)
     now = [0.0]
 
     def clock():
