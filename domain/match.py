@@ -7,6 +7,7 @@ state is never stored; it is rebuilt by replaying those events through the game'
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import datetime, timedelta
 from typing import Any, Optional, Sequence, cast
@@ -559,8 +560,9 @@ class Match(Aggregate):
         left = self.cooldown_left(seat, action, now)
         if left > 0:
             wait = self.engine.cooldown(self.state, seat, action)
+            # Rounded up to the millisecond: rounded, a wait under half of one read "retry_after": 0.0.
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown",
-                          retry_after=round(left, 3))
+                          retry_after=math.ceil(left * 1000) / 1000)
         self.engine.check(self.state, seat, action)  # the contract's one checked path
 
     def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None,

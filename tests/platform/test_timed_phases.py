@@ -101,6 +101,34 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     assert 0 < again.body["retry_after"] <= 0.6 and again.headers["Retry-After"] == "1"
 
 
+def test_a_cooldown_with_under_a_millisecond_left_says_a_wait_above_zero(settings):
+    """A peek 0.2 ms too soon was refused with ``retry_after: 0.0`` (the wait rounded to the ms): a
+    client told to wait 0 s that retries at once is refused again. Rounded up, it says 0.001."""
+    clock = Clock()
+    container = build(settings, tasks=RecordingTaskQueue(), clock=clock)
+    try:
+        app = container.app
+        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 60}, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        match = play_until_timer(app, match_id, players, random.Random(2), clock)
+        seat = match.to_act().seats[0]
+        peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
+        app.submit_move(match_id, players[seat], peek)
+        app.submit_move(match_id, players[seat], {"type": "return"})
+        match = app.get_match(match_id)
+        peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
+        left = match.cooldown_left(seat, peek, clock.now)
+        clock.now += timedelta(seconds=left) - timedelta(microseconds=200)
+        with pytest.raises(errors.TooSoon) as refused:
+            app.submit_move(match_id, players[seat], peek)
+        assert refused.value.extra["retry_after"] == 0.001
+    finally:
+        container.close()
+
+
 def test_the_ready_step_is_timed_and_its_timeout_turns_the_hourglass(settings):
     """Tumult Royale 1.1.0, rulebook 2 Get Taxes: the king asks whether everyone is ready before the
     hourglass turns; the server bounds that question too. Nobody answers: at its deadline the worker's
