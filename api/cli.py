@@ -43,7 +43,7 @@ def main(argv=None) -> None:
         raise SystemExit(simulate(args))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
 
-    from infrastructure.composition import build
+    from infrastructure.composition import build, build_when_reachable
     from infrastructure.settings import Settings
 
     if args.command == "verify":
@@ -78,7 +78,7 @@ def main(argv=None) -> None:
     from api.server import STREAM_THREADS, make_server
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
-    container = build()
+    container = build_when_reachable()
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
@@ -92,14 +92,14 @@ def serve_processes(args, settings) -> int:
 
     from api.wsgi import serve
     from application.ports import NoTaskQueue
-    from infrastructure.composition import build
+    from infrastructure.composition import build_when_reachable
 
     if settings.store != "postgres" and args.processes > 1:
         print("several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
               "the embedded SQLite store is served by one process")
         return 2
     if settings.create_tables:
-        build(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
+        build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
     os.environ["MOTLEY_CREATE_TABLES"] = "n"
     print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
           f"store: {settings.store}, tasks: {settings.tasks})", flush=True)

@@ -39,9 +39,9 @@ def create():
         if _app is None or _pid != os.getpid():
             from api import create_app
             from api.rates import STREAM_SLOTS
-            from infrastructure.composition import build
+            from infrastructure.composition import build_when_reachable
 
-            container = build()
+            container = build_when_reachable()
             container.start()  # the sweep: work a previous run left (idempotent, whichever process sends it)
             _app, _pid = create_app(container), os.getpid()
             # gunicorn runs streams on the process's own threads: they may take this many of them, the

@@ -8,11 +8,14 @@ start), so ``motley migrate`` only creates the tables.
 
 from __future__ import annotations
 
+import logging
 import os
 import random
+import time
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, cast
 
+import psycopg
 from eventsourcing.persistence import ProgrammingError
 
 from application.league import LeagueProjection
@@ -63,6 +66,31 @@ class Container:
         if self.watcher is not None:
             self.watcher.close()
         self.app.close()
+
+
+#: Seconds between tries of an event store that cannot be reached as a process starts.
+START_RETRY_SECONDS = 2.0
+
+log = logging.getLogger(__name__)
+
+
+def build_when_reachable(settings: Optional[Settings] = None, sleep: Callable[[float], None] = time.sleep,
+                         **parts: Any) -> Container:
+    """``build`` once the event store answers, tried every ``START_RETRY_SECONDS`` until then: an API
+    started before PostgreSQL (a reboot, a failover) exited, and under gunicorn its master with it, so
+    the service never came back by itself. It waits, saying so, and serves once the store answers.
+    Tried with a connection of its own, not by building: each failed build left a pool behind that
+    kept connecting in the background."""
+    settings = settings or Settings.from_env()
+    while settings.store == "postgres":
+        try:
+            psycopg.connect(**settings.postgres_conninfo(), connect_timeout=2).close()
+            break
+        except psycopg.OperationalError as error:
+            log.warning("the event store cannot be reached (%s); trying again in %g s",
+                        str(error).strip(), START_RETRY_SECONDS)
+            sleep(START_RETRY_SECONDS)
+    return build(settings, **parts)
 
 
 def build(

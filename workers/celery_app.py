@@ -55,11 +55,13 @@ def container():
     global _container, _container_pid
     with _lock:
         if _container is None or _container_pid != os.getpid():
-            from infrastructure.composition import build
+            from infrastructure.composition import build_when_reachable
 
             worker_settings = Settings.from_env(create_tables=False)
             queue = CeleryTaskQueue(worker_settings.broker_url, worker_settings.queue)
-            _container = build(worker_settings, tasks=queue)
+            # Once the store answers: a build that failed left a pool behind, connecting in the
+            # background, at every retry of the task.
+            _container = build_when_reachable(worker_settings, tasks=queue)
             _container_pid = os.getpid()
         return _container
 

@@ -247,3 +247,49 @@ def test_a_worker_told_to_stop_ends_its_streams_within_the_drain_and_is_replaced
         assert time.monotonic() - told < 20, "no worker replaced the one that stopped"
         time.sleep(0.2)
     assert call(base, "GET", "/games").status_code == 200
+
+
+def test_an_api_started_before_postgresql_waits_for_it_and_then_serves(tmp_path):
+    """Started while PostgreSQL could not be reached (a reboot, a failover), each gunicorn worker failed
+    to boot, and the master exited with it: the service never came back by itself. It now waits for
+    the store, saying so in its log, and serves once the store answers."""
+    from tests.platform.test_faults import TcpProxy
+
+    schema = f"p_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    build(pg_settings(schema), tasks=NoTaskQueue()).close()
+    database = TcpProxy((PG["host"], PG["port"]))  # not started: nothing answers on its port yet
+    port = free_port()
+    env = dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST="127.0.0.1",
+               MOTLEY_POSTGRES_PORT=str(database.port), MOTLEY_POSTGRES_DBNAME=PG["dbname"],
+               MOTLEY_POSTGRES_USER=PG["user"], MOTLEY_POSTGRES_SCHEMA=schema, MOTLEY_POSTGRES_POOL_SIZE="2",
+               MOTLEY_CREATE_TABLES="n", MOTLEY_TASKS="inprocess",
+               PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), PYTHONPATH=str(ROOT))
+    log = tmp_path / "server.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--server", "gunicorn", "--processes", "1", "--port", str(port)],
+        cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        time.sleep(6)  # a few tries of the store
+        assert process.poll() is None, log.read_text()
+        assert "the event store cannot be reached" in log.read_text()
+        database.start()
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text()
+            try:
+                if requests.get(base + "/ready", timeout=2).status_code == 200:
+                    break
+            except requests.ConnectionError:
+                pass
+            time.sleep(0.2)
+        assert call(base, "POST", "/players", body={"name": "early"}).status_code == 201
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        database.stop()
+        drop_schema(schema)
