@@ -4,8 +4,9 @@ from flask.views import MethodView
 
 from api import schemas
 from api.context import current_player, service
-from api.matches import caller_view, saved_answer, written
+from api.matches import caller_view, if_match, saved_answer, stated_version, written
 from api.schemas import Blueprint
+from application.errors import PreconditionFailed
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
                 description="Leave a seat, cancel an open match, resign, play again")
@@ -18,7 +19,8 @@ class Leave(MethodView):
     def post(self, _body, match_id):
         """Give up your seat before the match starts; it is free for anyone again."""
         player = current_player()
-        return saved_answer(service().leave_match(match_id, player), player, 200)
+        saved = if_match(match_id, lambda version: service().leave_match(match_id, player, version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/cancel")
@@ -28,7 +30,8 @@ class Cancel(MethodView):
     def post(self, _body, match_id):
         """Call off an open match (its creator only): its status becomes cancelled for good."""
         player = current_player()
-        return saved_answer(service().cancel_match(match_id, player), player, 200)
+        saved = if_match(match_id, lambda version: service().cancel_match(match_id, player, version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/resign")
@@ -39,7 +42,8 @@ class Resign(MethodView):
         """Resign during play: your seat is ranked last (tied with any other resigned seat) and the
         computer plays it until the end; the match ends at once when one playing seat is left."""
         player = current_player()
-        return saved_answer(service().resign_match(match_id, player), player, 200)
+        saved = if_match(match_id, lambda version: service().resign_match(match_id, player, version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/return")
@@ -50,7 +54,8 @@ class Return(MethodView):
         """Come back after your turn ran out (your seat is ``absent``): you play your seat again, not the
         computer, and the turn limit counts for you again. 409 (``rule: absence``) when you are not absent."""
         player = current_player()
-        return saved_answer(service().come_back(match_id, player), player, 200)
+        saved = if_match(match_id, lambda version: service().come_back(match_id, player, version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/invitations")
@@ -61,7 +66,8 @@ class Invitations(MethodView):
         """Invite a player to your open match: its GET /players/me/stream gets an ``invitation`` and it
         joins without the invitation code."""
         player = current_player()
-        return saved_answer(service().invite(match_id, player, body["player_id"]), player, 200)
+        saved = if_match(match_id, lambda version: service().invite(match_id, player, body["player_id"], version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/claim")
@@ -72,7 +78,8 @@ class Claim(MethodView):
         """End a match created with ``turn_limit.on_timeout = "claim"`` once another seat's time ran out
         (it is ``absent``): the absent (and resigned) seats rank last, the present ones share the win."""
         player = current_player()
-        return saved_answer(service().claim_match(match_id, player), player, 200)
+        saved = if_match(match_id, lambda version: service().claim_match(match_id, player, version))
+        return saved_answer(saved, player, 200)
 
 
 @blp.route("/<match_id>/rematch")
@@ -87,6 +94,10 @@ class Rematch(MethodView):
         (``rematch``). Asked again, or by another player, it answers 200 with the same rematch, the
         caller seated in its kept seat (201 with a new one once that one was cancelled)."""
         player = current_player()
+        stated = stated_version(match_id)
+        if stated is not None and stated != (current := service().read_match(match_id).version):
+            raise PreconditionFailed(f"If-Match says version {stated}, the match is at version {current}",
+                                     current_version=current)
         new_id, created = service().rematch(match_id, player)
         match = service().get_match(new_id)
         status = 201 if created else 200

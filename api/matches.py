@@ -3,7 +3,7 @@
 import base64
 import json
 from datetime import datetime, timezone
-from typing import Optional
+from typing import Callable, Optional, TypeVar
 
 from flask import Response, current_app, request
 from flask.views import MethodView
@@ -108,6 +108,32 @@ def version_from_etag(value: str) -> int:
     if not text.isdigit():
         raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
     return int(text)
+
+
+T = TypeVar("T")
+
+
+def stated_version(match_id) -> Optional[int]:
+    """The version a write's ``If-Match`` states: None without one, or with ``*`` (any current version
+    will do, RFC 9110 §13.1.1). A weak tag never matches: a 412 at once."""
+    etag = (request.headers.get("If-Match") or "").strip()
+    if etag.startswith("W/"):
+        current = service().get_match(match_id).version
+        raise PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
+                                 current_version=current)
+    return version_from_etag(etag) if etag and etag != "*" else None
+
+
+def if_match(match_id, command: Callable[[Optional[int]], T]) -> T:
+    """``command`` given the version ``If-Match`` states, which it is refused against when stale: a
+    412. Only moves compared it; a leave, a start or a resign with a stale If-Match was saved."""
+    stated = stated_version(match_id)
+    try:
+        return command(stated)
+    except StaleVersion as stale:
+        if stated is None:
+            raise
+        raise PreconditionFailed(stale.detail, **stale.extra) from None
 
 
 def sees_unlisted(player_id: Optional[str]) -> bool:
@@ -224,7 +250,8 @@ class Seats(MethodView):
     def post(self, body, match_id):
         """Take a seat (the first free one unless one is named)."""
         player = current_player()
-        saved = service().join_match(match_id, player, body["seat"], body["invitation_code"])
+        saved = if_match(match_id, lambda version: service().join_match(
+            match_id, player, body["seat"], body["invitation_code"], expected_version=version))
         return plain({"seat": saved.outcome, "match": caller_view(saved.match, player)}, 201, saved_headers(saved))
 
 
@@ -235,7 +262,8 @@ class Start(MethodView):
     def post(self, _body, match_id):
         """Start the match once every seat is taken (by its creator or a seated player)."""
         player = current_player()
-        return saved_answer(service().start_match(match_id, player), player, 200)
+        return saved_answer(if_match(match_id, lambda version: service().start_match(match_id, player, version)),
+                            player, 200)
 
 
 @blp.route("/<match_id>/moves")
@@ -254,13 +282,9 @@ class Moves(MethodView):
         player = current_player()
         key = request.headers.get(IDEMPOTENCY_HEADER) or None
         expected, precondition = body["expected_version"], False
-        etag = (request.headers.get("If-Match") or "").strip()
-        if etag.startswith("W/"):  # If-Match compares strongly (RFC 9110 §13.1.1): a weak tag never matches
-            current = service().get_match(match_id).version
-            raise PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
-                                     current_version=current)
-        if etag and etag != "*":  # "*": any current version will do (RFC 9110 §13.1.1), no version stated
-            stated, precondition = version_from_etag(etag), True
+        stated = stated_version(match_id)
+        if stated is not None:
+            precondition = True
             if expected is not None and expected != stated:
                 # Both stated, and they disagree: the move cannot be made. The precondition is
                 # evaluated first (RFC 9110 §13.2.2): a stale If-Match is the 412, else the body's 409.

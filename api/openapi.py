@@ -86,6 +86,10 @@ REQUEST_HEADERS = {
                  "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 412 '
                                 '(checked before expected_version); "*" states no version',
                  "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9})?"?|\*)$'}},
+    "If-Match (write)": {"in": "header", "name": "If-Match", "required": False,
+                         "description": 'The ETag of the match read this write is based on ("12"): a stale one '
+                                        'is a 412 and nothing is saved; "*" states no version',
+                         "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9})?"?|\*)$'}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
@@ -104,6 +108,8 @@ READS = {
     ("get", "/tournaments/{tournament_id}"): ["If-None-Match (read model)"],
     ("get", "/tournaments"): ["If-None-Match (read model)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
+    **{("post", f"/matches/{{match_id}}/{write}"): ["If-Match (write)"]
+       for write in ("seats", "start", "leave", "cancel", "resign", "return", "invitations", "claim", "rematch")},
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
     ("post", "/matches"): ["Idempotency-Key"],
@@ -371,6 +377,8 @@ class MotleyDocs(BasePlugin):
             parameters = [p for p in operation.get("parameters", [])
                           if not (isinstance(p, dict) and p.get("in") == "header" and p.get("name") == header["name"])]
             operation["parameters"] = [*parameters, header]
+            if header["name"] == "If-Match":
+                responses.setdefault("412", "PRECONDITION_FAILED")
         for status, response in responses.items():
             if re.fullmatch(r"2\d\d", str(status)) and isinstance(response, dict):
                 headers = response.setdefault("headers", {})

@@ -354,35 +354,39 @@ class Motley(Application):
             raise errors.NotFound(f"no match with id {match_id}")
         return match
 
+    # Each command below takes the version its caller saw (``expected_version``, an HTTP If-Match):
+    # stated and stale, the command is refused (StaleVersion) and nothing is saved.
     def join_match(self, match_id: Any, player: Player, seat: Optional[int] = None,
-                   code: Optional[str] = None) -> Saved:
+                   code: Optional[str] = None, expected_version: Optional[int] = None) -> Saved:
         """Take a seat; the outcome is the seat's number."""
         def act(match: Match) -> int:
             return match.join(str(player.id), player.name, seat, code)
 
-        return self._command(match_id, act)
+        return self._command(match_id, act, expected_version)
 
-    def start_match(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.start(str(player.id)))
+    def start_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.start(str(player.id)), expected_version)
 
-    def leave_match(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.leave(str(player.id)))
+    def leave_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.leave(str(player.id)), expected_version)
 
-    def cancel_match(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.cancel(str(player.id)))
+    def cancel_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.cancel(str(player.id)), expected_version)
 
-    def invite(self, match_id: Any, player: Player, invitee_id: Any) -> Saved:
+    def invite(self, match_id: Any, player: Player, invitee_id: Any,
+               expected_version: Optional[int] = None) -> Saved:
         invitee = self.get_player(invitee_id)  # an unknown player is a 404
-        return self._command(match_id, lambda match: match.invite(str(player.id), str(invitee.id)))
+        return self._command(match_id, lambda match: match.invite(str(player.id), str(invitee.id)),
+                             expected_version)
 
-    def claim_match(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.claim(str(player.id)))
+    def claim_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.claim(str(player.id)), expected_version)
 
-    def resign_match(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.resign(str(player.id)))
+    def resign_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.resign(str(player.id)), expected_version)
 
-    def come_back(self, match_id: Any, player: Player) -> Saved:
-        return self._command(match_id, lambda match: match.come_back(str(player.id)))
+    def come_back(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
+        return self._command(match_id, lambda match: match.come_back(str(player.id)), expected_version)
 
     def rematch(self, match_id: Any, player: Player) -> tuple[UUID, bool]:
         """Play again: a new match of the same game, seats, computers and options, each seat kept for
@@ -630,11 +634,7 @@ class Motley(Application):
             match, loaded = loaded or self.get_match(match_id), None
             if request_key is not None and request_key in match.request_keys:
                 return self._replayed(match, request_key, action)
-            if expected_version is not None and expected_version != match.version:
-                raise errors.StaleVersion(
-                    f"you saw version {expected_version}, the match is at version {match.version}",
-                    current_version=match.version,
-                )
+            self._check_version(match, expected_version)
             try:
                 match.make_move(seat, action, self.clock(), request_key, by_player)
             except (match_domain.MatchError, IllegalAction) as error:
@@ -647,6 +647,14 @@ class Motley(Application):
                 continue
             return MoveReceipt(match.id, match.version, recordings[-1].notification.id, match=match)
         raise errors.Conflict("the match is too busy; try again")
+
+    @staticmethod
+    def _check_version(match: Match, expected_version: Optional[int]) -> None:
+        if expected_version is not None and expected_version != match.version:
+            raise errors.StaleVersion(
+                f"you saw version {expected_version}, the match is at version {match.version}",
+                current_version=match.version,
+            )
 
     def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
         """The receipt of the first answer: the version at the end of the save that held the move
@@ -675,10 +683,12 @@ class Motley(Application):
             )
         return errors.from_domain(error)
 
-    def _command(self, match_id: Any, act: Callable[[Match], Any]) -> Saved:
-        """Get, act, save, retrying on a lost race."""
+    def _command(self, match_id: Any, act: Callable[[Match], Any], expected_version: Optional[int] = None) -> Saved:
+        """Get, act, save, retrying on a lost race; refused (StaleVersion) when ``expected_version`` is
+        stated and the match is past it, a lost race's retry included."""
         for _ in range(RETRIES):
             match = self.get_match(match_id)
+            self._check_version(match, expected_version)
             try:
                 outcome = act(match)
             except match_domain.MatchError as error:

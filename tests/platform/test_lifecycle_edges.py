@@ -292,6 +292,36 @@ def test_the_players_stream_shows_each_match_as_of_the_items_position(clocked, c
     assert [entry for entry in feed(app, ann_id, entries[-1][0], 0.3, 0.01) if entry is not None] == []
 
 
+def test_a_stale_if_match_refuses_every_write_on_a_match_not_only_moves(client):
+    """RFC 9110 §13.1.1: a server evaluates If-Match before it performs the method. Only moves compared
+    it: a seat taken, left, a start or a resignation with a stale If-Match was saved."""
+    ann, bob, cy = (client.register(name)[1] for name in ("ann", "bob", "cy"))
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    seen = client.get(f"/matches/{match_id}").headers["ETag"]
+
+    def events() -> int:
+        return len(client.get(f"/matches/{match_id}/events", key=ann).body["items"])
+
+    assert client.post(f"/matches/{match_id}/seats", {}, key=ann, headers={"If-Match": seen}).status == 201
+    writes = [("seats", bob, {}), ("leave", ann, None), ("start", ann, None), ("cancel", ann, None)]
+    for write, key, body in writes:
+        before = events()
+        refused = client.post(f"/matches/{match_id}/{write}", body, key=key, headers={"If-Match": seen})
+        assert refused.status == 412 and refused.body["type"].endswith("precondition-failed"), (write, refused.body)
+        assert refused.body["current_version"] == client.get(f"/matches/{match_id}").body["version"]
+        assert events() == before, write
+    for key in (bob, cy):
+        assert client.post(f"/matches/{match_id}/seats", {}, key=key, headers={"If-Match": "*"}).status == 201
+    current = client.get(f"/matches/{match_id}").headers["ETag"]
+    assert client.post(f"/matches/{match_id}/start", key=ann, headers={"If-Match": current}).status == 200
+    assert client.post(f"/matches/{match_id}/resign", key=cy, headers={"If-Match": current}).status == 412
+    assert client.post(f"/matches/{match_id}/resign", key=cy, headers={"If-Match": 'W/"1"'}).status == 412
+    assert client.get(f"/matches/{match_id}").body["status"] == "active"
+    operation = client.get("/openapi.json").body["paths"]["/matches/{match_id}/leave"]["post"]
+    assert "412" in operation["responses"]
+    assert any(p["name"] == "If-Match" for p in operation["parameters"])
+
+
 def test_verify_of_a_match_never_revealed_says_so(client):
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     match_id = client.post("/matches", {"game": "jest", "seats": 3, "reveal_at_end": False}, key=keys[0]).body["id"]
