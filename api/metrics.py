@@ -17,7 +17,8 @@
   as ``application.freshness`` reads them).
 * ``motley_task_queue_depth{queue}``: tasks waiting, read when scraped: the broker queue's message
   count (Celery) or the in-process queue's length, and tasks held in the outbox while the broker is
-  away.
+  away (``queue="outbox"``: every API process's, summed; ``motley_task_outbox`` is the same gauge,
+  which each process sets as its outbox changes).
 
 Under gunicorn the counters are multiprocess-safe: with ``PROMETHEUS_MULTIPROC_DIR`` set (gunicorn.conf.py
 does it) every worker writes its own files and a scrape of any worker sums them all. That variable must be
@@ -54,7 +55,7 @@ def instruments() -> dict:
     global _instruments
     with _lock:
         if _instruments is None:
-            from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+            from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, disable_created_metrics
 
             disable_created_metrics()  # no *_created series: they double the lines and no dashboard reads them
             registry = CollectorRegistry(auto_describe=True)
@@ -73,6 +74,9 @@ def instruments() -> dict:
                                    registry=registry),
                 "saves": Counter("motley_saves", "Saves to the event store", registry=registry),
                 "events": Counter("motley_events_saved", "Events stored by those saves", registry=registry),
+                # Set by each process as its outbox changes; under gunicorn a scrape sums the live ones.
+                "outbox": Gauge("motley_task_outbox", "Tasks kept in the outbox while the broker is away",
+                                multiprocess_mode="livesum", registry=registry),
             }
         return _instruments
 
@@ -89,8 +93,6 @@ class Metrics(MethodView):
 def exposition(container: Any) -> bytes:
     from prometheus_client import CollectorRegistry, generate_latest
 
-    state = CollectorRegistry(auto_describe=False)
-    state.register(StateCollector(container))
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
@@ -98,7 +100,14 @@ def exposition(container: Any) -> bytes:
         multiprocess.MultiProcessCollector(merged)
         counters = generate_latest(merged)
     else:
-        counters = generate_latest(instruments()["registry"])
+        merged = instruments()["registry"]
+        counters = generate_latest(merged)
+    # Every process's outbox, summed: the outbox of the process that answered the scrape alone jumped
+    # from scrape to scrape between the processes' counts and never showed the total.
+    outbox = sum(sample.value for family in merged.collect() if family.name == "motley_task_outbox"
+                 for sample in family.samples)
+    state = CollectorRegistry(auto_describe=False)
+    state.register(StateCollector(container, int(outbox)))
     return counters + generate_latest(state)
 
 
@@ -106,8 +115,8 @@ class StateCollector:
     """What is read when scraped rather than counted: positions, lag and queue depth. A part that
     cannot be read now (the database or the broker away) is left out rather than failing the scrape."""
 
-    def __init__(self, container: Any):
-        self.container = container
+    def __init__(self, container: Any, outbox: int = 0):
+        self.container, self.outbox = container, outbox
 
     def collect(self):
         from prometheus_client.core import GaugeMetricFamily
@@ -136,7 +145,7 @@ class StateCollector:
             yield positions
             yield lag
         depth = GaugeMetricFamily("motley_task_queue_depth", "Tasks waiting to run", labels=["queue"])
-        for queue, count in queue_depths(self.container):
+        for queue, count in queue_depths(self.container, self.outbox):
             depth.add_metric([queue], count)
         yield depth
 
@@ -144,15 +153,15 @@ class StateCollector:
 _broker_cache: dict = {}
 
 
-def queue_depths(container: Any) -> list[tuple[str, int]]:
+def queue_depths(container: Any, outbox: int = 0) -> list[tuple[str, int]]:
+    """The tasks waiting in each queue; ``outbox`` is every API process's outbox, summed."""
     tasks = getattr(container, "tasks", None)
     depths: list[tuple[str, int]] = []
     lanes = getattr(tasks, "depths", None)
     if callable(lanes):  # the in-process queue (infrastructure.task_queues.InProcessTaskQueue)
         depths.extend(lanes())
-    waiting = getattr(tasks, "waiting", None)
-    if isinstance(waiting, int):  # the Celery queue's outbox: saved while the broker was away
-        depths.append(("outbox", waiting))
+    if isinstance(getattr(tasks, "waiting", None), int):  # the Celery queue's outbox: saved while the broker was away
+        depths.append(("outbox", outbox))
     settings: Any = getattr(container, "settings", None)
     if getattr(settings, "tasks", None) == "celery":
         for queue in (settings.queue, computers_queue_name(settings.queue)):  # the computers' lane too
@@ -279,8 +288,11 @@ def _count_cpu(environ: dict, spent: float) -> None:
 def register(app: Flask, api: Any) -> None:
     """The request ids and JSON access lines (api/request_log.py), the metrics and ``/metrics``."""
     request_log.register(app)  # first among the before_request functions: it also starts the clock
-    instruments()
+    metric = instruments()
     count_saves(app.extensions.get("motley"))
+    watchers = getattr(getattr(app.extensions.get("motley"), "tasks", None), "outbox_watchers", None)
+    if isinstance(watchers, list):
+        watchers.append(metric["outbox"].set)
     api.register_blueprint(blp)
     health.ALWAYS.add("metrics.Metrics")  # scraped while the database is away too (the lag is left out)
     app.after_request(_observe)

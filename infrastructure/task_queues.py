@@ -10,7 +10,7 @@ import threading
 import time
 from collections import deque
 from datetime import datetime, timezone
-from typing import Optional
+from typing import Callable, Optional
 
 from application.ports import TASK_BOT, TASK_PROJECT, Task, TaskQueue
 from application.tasks import RETRYABLE, TaskHandlers
@@ -71,6 +71,9 @@ class CeleryTaskQueue(TaskQueue):
         self._retry_at = 0.0
         self._retry_timer: Optional[threading.Timer] = None
         self._project_timer: Optional[threading.Timer] = None
+        # Told the outbox's size after every change (api/metrics.py keeps it as a gauge that sums every
+        # API process's: read when scraped, it was the outbox of whichever process answered).
+        self.outbox_watchers: list[Callable[[int], None]] = []
 
     def enqueue(self, task: Task) -> None:
         if task.name == TASK_PROJECT and not task.args and task.eta is None:
@@ -108,7 +111,14 @@ class CeleryTaskQueue(TaskQueue):
 
     def flush(self) -> None:
         """Send what the outbox holds, oldest first, unless a send failed less than RETRY_AFTER ago
-        (then a retry is armed for when that time is up)."""
+        (then a retry is armed for when that time is up). Every change of the outbox ends here."""
+        try:
+            self._flush()
+        finally:
+            for watcher in self.outbox_watchers:
+                watcher(len(self._outbox))
+
+    def _flush(self) -> None:
         with self._lock:
             if not self._outbox:
                 return

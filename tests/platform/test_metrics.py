@@ -124,3 +124,46 @@ def test_the_request_id_is_echoed_and_logged_as_json(client, caplog):
     assert mine[0]["route"] == "/players" and mine[0]["status"] == 201 and mine[0]["method"] == "POST"
     assert mine[0]["logger"] == "motley.access" and mine[0]["duration_ms"] >= 0
     assert any(line.get("request_id") == refused.headers["X-Request-Id"] and line["status"] == 404 for line in lines)
+
+
+OUTBOX_PROCESS = """
+import sys
+from api import create_app
+from application.ports import Task, TASK_RESOLVE
+from infrastructure.composition import build
+from infrastructure.settings import Settings
+
+container = build(Settings(store="sqlite", sqlite_path=sys.argv[1], tasks="celery",
+                           broker_url="amqp://guest:guest@127.0.0.1:1//"))  # no broker there: kept
+create_app(container)
+for number in range(int(sys.argv[2])):
+    container.tasks.enqueue(Task(TASK_RESOLVE, (f"match-{number}",)))
+assert container.tasks.waiting == int(sys.argv[2])
+print("kept", container.tasks.waiting)
+"""
+
+
+def test_the_outbox_depth_sums_every_api_process(tmp_path):
+    """Several API processes (gunicorn, multiprocess metrics): the outbox of tasks kept while the broker
+    is away was read in the process that answered the scrape, so the series jumped between each
+    process's count (16, 17) and never showed the total (33). Two processes keep 3 and 4 tasks; a
+    third, which keeps none, answers the scrape with 7."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    env = dict(os.environ, PROMETHEUS_MULTIPROC_DIR=str(folder), PYTHONPATH=str(ROOT))
+    for number, kept in enumerate((3, 4)):
+        done = subprocess.run([sys.executable, "-c", OUTBOX_PROCESS, str(tmp_path / f"m{number}.sqlite"), str(kept)],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and f"kept {kept}" in done.stdout, done.stderr[-2000:]
+    scraper = OUTBOX_PROCESS.replace("create_app(container)", "app = create_app(container)") + (
+        "\nprint(app.test_client().get('/metrics').get_data(as_text=True))")
+    done = subprocess.run([sys.executable, "-c", scraper, str(tmp_path / "m2.sqlite"), "0"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert 'motley_task_queue_depth{queue="outbox"} 7.0' in done.stdout, done.stdout[-3000:]
