@@ -60,9 +60,13 @@ def main(argv=None) -> None:
             container.close()
         # A worker projecting beside the command takes its share of the events: the count alone (it could
         # be 0) read as a rebuild that did nothing, though the read model is whole. Its position says so.
-        print(f"{args.read_model} rebuilt: at position {reached} of the event log ({applied} events projected "
-              "by this command, the rest by a worker projecting beside it)" if applied < reached else
-              f"{args.read_model} rebuilt from {applied} events, at position {reached} of the event log")
+        # Fewer events than the position is no sign of a worker: PostgreSQL's log ids have gaps (ids
+        # of rolled-back inserts), and the command named a worker that was not running.
+        if applied >= reached:
+            print(f"{args.read_model} rebuilt from {applied} events, at position {reached} of the event log")
+        else:
+            print(f"{args.read_model} rebuilt: at position {reached} of the event log ({applied} events projected "
+                  "by this command" + (", the rest by a worker projecting beside it)" if applied == 0 else ")"))
         return
     if args.command == "migrate":
         build(Settings.from_env(create_tables=True)).close()
