@@ -24,6 +24,7 @@ from waitress.task import ErrorTask, ThreadedTaskDispatcher
 
 from api import TRUSTED_PROXIES
 from api.audit import IMPORT_MAX_BYTES
+from api.limits import MAX_BODY_BYTES
 from api.problems import PROBLEM_JSON
 from api.rates import STREAM_SLOTS
 from application import errors
@@ -87,8 +88,10 @@ def waitress_problem(error: Any, path: Any = None) -> dict:
     status = int(error.code)
     known = WAITRESS_PROBLEMS.get(status)
     detail = str(error.body or error.reason)
-    if status == 413:  # waitress names its limit, which is one past the largest body read
-        detail = f"the request body is larger than {IMPORT_MAX_BYTES} bytes, the most this server reads"
+    if status == 413:  # waitress names its limit, one past the largest body read (an import's)
+        # The route's own limit: "larger than 33554432 bytes" to a route that reads 64 KiB at most.
+        limit = IMPORT_MAX_BYTES if isinstance(path, str) and path.rstrip("/") == "/matches/import" else MAX_BODY_BYTES
+        detail = f"the request body is larger than {limit} bytes, the most this route reads"
     problem = {
         "type": f"urn:motley:problem:{known[0]}" if known else "about:blank",
         "title": known[1] if known else str(error.reason),
