@@ -14,6 +14,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from api import (
     audit,
     catalogue,
+    cors,
     games,
     headers,
     health,
@@ -89,6 +90,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
         app, getattr(settings, "rate_limits", ""), getattr(settings, "rate_limit_storage", "memory://"),
         rates.namespace_of(settings))
     headers.register(app)
+    cors.register(app, getattr(settings, "cors_origins", "*"))
     proxies = int(getattr(settings, "trusted_proxies", 0) or 0)
     app.config[TRUSTED_PROXIES] = proxies
     if proxies:  # the client's address (and scheme and host) as the trusted proxies forwarded them

@@ -39,6 +39,9 @@ class Settings:
     # client address is read from the last N entries of X-Forwarded-For (werkzeug's ProxyFix), so the
     # per-address limits count each client, not the proxy. 0: the header is ignored (it is anyone's to send).
     trusted_proxies: int = 0
+    # The origins whose pages may call the API from a browser (MOTLEY_CORS_ORIGINS, api/cors.py):
+    # "*" any, a comma-separated list of origins, or empty for none.
+    cors_origins: str = "*"
     # For tests only: the seed of the generator that draws chance and computers' choices in this
     # process (MOTLEY_RANDOM_SEED). Unset, draws come from the operating system: a seeded service's
     # shuffles could be predicted by anyone who knows the seed.
@@ -67,6 +70,7 @@ class Settings:
             rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
             trusted_proxies=int(env.get("MOTLEY_TRUSTED_PROXIES", cls.trusted_proxies)),
+            cors_origins=env.get("MOTLEY_CORS_ORIGINS", cls.cors_origins),
             random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
         )
         values.update(overrides)
