@@ -85,11 +85,11 @@ REQUEST_HEADERS = {
     "If-Match": {"in": "header", "name": "If-Match", "required": False,
                  "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 412 '
                                 '(checked before expected_version); "*" states no version',
-                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9})?"?|\*)$'}},
+                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?|\*)$'}},
     "If-Match (write)": {"in": "header", "name": "If-Match", "required": False,
                          "description": 'The ETag of the match read this write is based on ("12"): a stale one '
                                         'is a 412 and nothing is saved; "*" states no version',
-                         "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9})?"?|\*)$'}},
+                         "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?|\*)$'}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
@@ -109,7 +109,7 @@ READS = {
     ("get", "/tournaments"): ["If-None-Match (read model)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     **{("post", f"/matches/{{match_id}}/{write}"): ["If-Match (write)"]
-       for write in ("seats", "start", "leave", "cancel", "resign", "return", "invitations", "claim", "rematch")},
+       for write in ("seats", "start", "leave", "cancel", "resign", "return", "invitations", "claim")},
     ("get", "/matches/{match_id}/stream"): ["Last-Event-ID"],
     ("get", "/matches/{match_id}/events/stream"): ["Last-Event-ID"],
     ("post", "/matches"): ["Idempotency-Key"],

@@ -36,6 +36,14 @@ def waiting_for(match: Match, player_id: str) -> bool:
     return seat is not None and turn.kind == Phase.PLAYERS and seat in turn.seats and not match.stands_in(seat)
 
 
+def concerns(match: Match, player_id: str) -> bool:
+    """Whether ``match`` has anything for ``player_id``: a seat, an invitation, a seat kept for it. A
+    match that does not concern the player now had nothing for it at any earlier version either: an
+    invitation stays, and a seat is left only while the match is open, when nothing is told of it
+    (a kept seat left since was an invitation nobody can take any more)."""
+    return match.seat_of(player_id) is not None or player_id in match.invited or player_id in match.reserved.values()
+
+
 def item(kind: str, match: Match, player_id: str) -> dict:
     """A feed item carries the match as the player sees it, so a bot can move from it alone."""
     return {"type": kind, "match_id": str(match.id), "version": match.version,
@@ -96,8 +104,13 @@ def feed(
         for match_id, (position, version, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
             # The match as of the item's position, not as it is now: read now, a match that moved on
             # meanwhile gave a your-turn stamped with its join's position, before its ``started``, and
-            # a client resuming from that id was sent both again.
-            match = app.read_match_at(match_id, version)
+            # a client resuming from that id was sent both again. Only for a match that concerns the
+            # player: the others (most of a busy log) cost no historical read.
+            match = app.read_match(match_id, at_least=version)
+            if not concerns(match, player_id):
+                continue
+            if match.version != version:
+                match = app.read_match_at(match_id, version)
             items: list[dict] = []
             if match.seat_of(player_id) is None:
                 # Invited by id, or a seat kept for the player (a rematch, a fork): it may join.

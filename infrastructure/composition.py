@@ -70,6 +70,10 @@ class Container:
 
 #: Seconds between tries of an event store that cannot be reached as a process starts.
 START_RETRY_SECONDS = 2.0
+#: What PostgreSQL answers to settings it will never accept (a database or role that does not exist, a
+#: wrong password): a start with them stops at once, as before, rather than wait for ever. (psycopg
+#: gives connection failures no SQLSTATE; "the database system is starting up" is waited for.)
+MISCONFIGURED = ("does not exist", "password authentication failed", "no pg_hba.conf entry")
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +91,8 @@ def build_when_reachable(settings: Optional[Settings] = None, sleep: Callable[[f
             psycopg.connect(**settings.postgres_conninfo(), connect_timeout=2).close()
             break
         except psycopg.OperationalError as error:
+            if any(sign in str(error) for sign in MISCONFIGURED):
+                raise  # the server answered: it will not accept these settings, however long we wait
             log.warning("the event store cannot be reached (%s); trying again in %g s",
                         str(error).strip(), START_RETRY_SECONDS)
             sleep(START_RETRY_SECONDS)

@@ -115,8 +115,10 @@ class CeleryTaskQueue(TaskQueue):
         try:
             self._flush()
         finally:
-            for watcher in self.outbox_watchers:
-                watcher(len(self._outbox))
+            with self._lock:  # the size and its report in one step: a report overtaken left a stale gauge
+                size = len(self._outbox)
+                for watcher in self.outbox_watchers:
+                    watcher(size)
 
     def _flush(self) -> None:
         with self._lock:

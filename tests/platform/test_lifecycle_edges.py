@@ -290,6 +290,17 @@ def test_the_players_stream_shows_each_match_as_of_the_items_position(clocked, c
     assert started <= turn == app.read_match(match_id).version
     # Resumed from the position of the last item, nothing is sent again.
     assert [entry for entry in feed(app, ann_id, entries[-1][0], 0.3, 0.01) if entry is not None] == []
+    # A match that does not concern the player costs no read of an earlier version: each one did, and a
+    # stream resumed over a busy log of others' matches caught up twenty times slower.
+    dan = client.register("dan")[1]
+    others = client.post("/matches", {"game": "jest", "seats": 3}, key=dan).body["id"]
+    for key in (dan, bob, cy):
+        client.post(f"/matches/{others}/seats", {}, key=key)
+    client.post(f"/matches/{others}/start", key=dan)
+    read_at, reads = app.read_match_at, []
+    monkeypatch.setattr(app, "read_match_at", lambda *args: reads.append(args) or read_at(*args))
+    assert [entry for entry in feed(app, ann_id, entries[-1][0], 0.3, 0.01) if entry is not None] == []
+    assert reads == []
 
 
 def test_a_stale_if_match_refuses_every_write_on_a_match_not_only_moves(client):
@@ -320,6 +331,13 @@ def test_a_stale_if_match_refuses_every_write_on_a_match_not_only_moves(client):
     operation = client.get("/openapi.json").body["paths"]["/matches/{match_id}/leave"]["post"]
     assert "412" in operation["responses"]
     assert any(p["name"] == "If-Match" for p in operation["parameters"])
+    # A rematch reads no If-Match: its finished match gains only the rematch's link, and the second
+    # player asking with the ETag of the result (or a retry of the first) is given the same rematch.
+    old, ann, bob, _, _ = finished_pair(client)
+    seen = client.get(f"/matches/{old}").headers["ETag"]
+    first = client.post(f"/matches/{old}/rematch", key=ann, headers={"If-Match": seen})
+    second = client.post(f"/matches/{old}/rematch", key=bob, headers={"If-Match": seen})
+    assert (first.status, second.status) == (201, 200) and first.body["id"] == second.body["id"]
 
 
 def test_verify_of_a_match_never_revealed_says_so(client):
@@ -434,7 +452,7 @@ def test_the_players_stream_beats_while_the_log_is_busy_with_other_players_match
         return batch
 
     app = SimpleNamespace(recorder=SimpleNamespace(select_notifications=busy),
-                          read_match_at=lambda match_id, version: other, log_position=lambda: 0)
+                          read_match=lambda match_id, at_least=None: other, log_position=lambda: 0)
     now = [0.0]
 
     def clock():

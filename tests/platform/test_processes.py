@@ -293,3 +293,19 @@ def test_an_api_started_before_postgresql_waits_for_it_and_then_serves(tmp_path)
             process.kill()
         database.stop()
         drop_schema(schema)
+
+
+@pytest.mark.parametrize("wrong", [{"postgres_dbname": "no_such_database"}, {"postgres_user": "no_such_role"}])
+def test_settings_postgresql_refuses_stop_the_start_at_once(wrong):
+    """Waiting is for a store that cannot be reached; a database or role that does not exist will not
+    come by waiting: the start stops, saying why, as it did before processes waited for PostgreSQL."""
+    from dataclasses import replace
+
+    import psycopg
+
+    from infrastructure.composition import build_when_reachable
+
+    waits: list[float] = []
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        build_when_reachable(replace(pg_settings("public"), **wrong), sleep=waits.append, tasks=NoTaskQueue())
+    assert waits == []
