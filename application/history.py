@@ -287,6 +287,12 @@ class History:
             importer.line = 1
             raise importer.refuse(f"match {named} on this server was created with reveal_at_end false: its "
                                   "history cannot be imported to reveal it")
+        if original.status == STATUS_ACTIVE and copy.status != STATUS_ACTIVE:
+            # An export of a match still being played, with an end written onto it, was imported as a
+            # finished copy that showed anyone with its id the live match's deck, hands and seed.
+            importer.line = 1
+            raise importer.refuse(f"match {named} is still being played on this server: a history of it "
+                                  "cannot end it elsewhere")
 
 
 def earlier_form(result: dict) -> Optional[dict]:

@@ -171,3 +171,27 @@ def test_an_import_may_not_reveal_a_match_of_this_server_created_not_to_reveal(a
     assert status == 201, copy
     spectator = client.get(f"/matches/{copy['id']}").body
     assert spectator["viewer"]["sees_all"] is False and spectator["chance"]["seed"] is None
+
+
+def test_a_match_still_played_here_cannot_be_ended_by_an_import_of_its_history(audit):  # noqa: F811
+    """The auditor's export of a match still being played, with resignations and an end written onto it,
+    imported as a finished copy that showed anyone with its id the live match's deck, hands and seed.
+    Refused while the match is played."""
+    container, client = audit
+    keys = [client.register(f"live{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    lines = export(client, match_id, AUDITOR)
+    seed = client.get(f"/matches/{match_id}", key=AUDITOR).body["chance"]["seed"]  # the auditor sees it
+    result = {"scores": [0, 0, 0], "ranks": [1, 2, 2], "winners": [0], "detail": None, "resigned": [1, 2],
+              "absent": []}
+    ended = json.loads(json.dumps(lines))
+    for event, data in (("Resigned", {"seat": 1}), ("Resigned", {"seat": 2}), ("Finished", {"result": result,
+                                                                                           "seed": seed})):
+        ended.append({**ended[-1], "version": ended[-1]["version"] + 1, "event": event, "data": data})
+    status, refused = post_history(client, ended)
+    assert status == 422 and "still being played" in refused["detail"], refused
+    # Once it has ended here, the same history (the end it really had) imports.
+    for key in keys[1:]:
+        client.post(f"/matches/{match_id}/resign", key=key)
+    status, copy = post_history(client, export(client, match_id, AUDITOR))
+    assert status == 201 and client.get(f"/matches/{copy['id']}").body["status"] == "finished", copy
