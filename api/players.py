@@ -86,9 +86,10 @@ class PlayerById(MethodView):
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         listed_only = not sees_unlisted(str(player.id))
-        # The positions of both read models, read before their rows, and the player's version (the name).
+        # The positions of both read models, read before their rows. Not the player's version: a name never
+        # changes, and the version moves only with a key added or revoked, which anyone polling saw.
         tag = (f"profile-{motley.league_view.position(motley.league.name)}."
-               f"{motley.match_list.position(motley.app.name) or 0}.{player.version}{'' if listed_only else '-own'}")
+               f"{motley.match_list.position(motley.app.name) or 0}{'' if listed_only else '-own'}")
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         ratings, statistics = player_league(motley.league_view, str(player.id))
@@ -117,8 +118,11 @@ class RatingHistory(MethodView):
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         rating, history = rating_history(motley.league_view, game, str(player.id))
-        # An unlisted match's rating change is the player's, but its id is for its players and the auditor.
+        # An unlisted match's rating change is the player's, but its id is for its players and the auditor;
+        # so are its log position and time, which its players share: shown, anyone who compared histories
+        # learnt who played a private match together, when, and each one's place.
         history = [{**{k: v for k, v in item.items() if k != "unlisted"},
-                    "match_id": item["match_id"] if shown or not item.get("unlisted") else None} for item in history]
+                    **({} if shown or not item.get("unlisted") else {"match_id": None, "position": None, "at": None})}
+                   for item in history]
         return {"player_id": str(player.id), "game": game, "rating": rating, "history": history}, \
             {"ETag": f'"{tag}"'}

@@ -953,8 +953,10 @@ class LeaderboardOut(Answer):
 class RatingPointOut(Answer):
     match_id = fields.String(allow_none=True, metadata={"description": "The rated match; null for an unlisted "
                                                                        "one, but to its players and the auditor"})
-    position = fields.Integer(metadata={"description": "The event log position of its finish"})
-    at = Moment(metadata={"description": "When it finished (ISO 8601)"})
+    position = fields.Integer(allow_none=True, metadata={"description": "The event log position of its finish; "
+                                                                       "null for an unlisted one, as match_id"})
+    at = Moment(allow_none=True, metadata={"description": "When it finished (ISO 8601); null for an unlisted one, "
+                                                          "as match_id"})
     place = fields.Integer(metadata={"description": "The player's rank in it"})
     mu = fields.Float()
     sigma = fields.Float()

@@ -4,6 +4,8 @@ Idempotency-Key as moves do."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from api import create_app
@@ -191,6 +193,9 @@ def test_tournaments_and_profiles_answer_if_none_match_with_a_304_until_they_mov
         again = client.get(path, headers={"If-None-Match": tags[name]})
         assert again.status == 304 and again.headers["ETag"] == tags[name] and not again.text, name
         assert client.get(path, headers={"If-None-Match": f"W/{tags[name]}"}).status == 304, name
+    # The profile's tag is the read models' positions alone: it held the player's version too, which moves
+    # only with a key added or revoked, so anyone polling a profile watched that player's key rotations.
+    assert re.fullmatch(r'"profile-[0-9]+\.[0-9]+"', tags["profile"]), tags["profile"]
     # The profile shown to its player holds her unlisted matches: its own tag.
     own = client.get(f"/players/{ann_id}", key=ann, headers={"If-None-Match": tags["profile"]})
     assert own.status == 200 and own.headers["ETag"] != tags["profile"]

@@ -137,6 +137,13 @@ def test_an_unlisted_match_is_not_named_by_its_fork_nor_by_a_rating_history(motl
     assert [h["match_id"] for h in client.get(path, query=after, key=bob).body["history"]] == [match_id]
     assert [h["match_id"] for h in client.get(path, query=after, key=AUDITOR).body["history"]] == [match_id]
     assert [h["match_id"] for h in client.get(f"/players/{ann_id}/ratings/jest", key=bob).body["history"]] == [None]
+    # Nor by the position and time its players share: compared across histories, they told anyone who
+    # played a private match together, when, and each one's place.
+    for player_id in (ann_id, bob_id):
+        point = client.get(f"/players/{player_id}/ratings/jest", query=after).body["history"][0]
+        assert point["position"] is None and point["at"] is None and point["place"] >= 1, point
+    own = client.get(path, query=after, key=bob).body["history"][0]
+    assert own["position"] > 0 and own["at"], own
 
 
 def test_a_match_of_one_person_against_computers_says_it_is_not_rated(motley):
