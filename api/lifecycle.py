@@ -4,9 +4,8 @@ from flask.views import MethodView
 
 from api import schemas
 from api.context import current_player, service
-from api.matches import caller_view, if_match, saved_answer, stated_version, written
+from api.matches import caller_view, if_match, saved_answer, written
 from api.schemas import Blueprint
-from application.errors import PreconditionFailed
 
 blp = Blueprint("lifecycle", __name__, url_prefix="/matches",
                 description="Leave a seat, cancel an open match, resign, play again")
