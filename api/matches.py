@@ -329,7 +329,9 @@ class Stream(MethodView):
     @blp.arguments(schemas.StreamQuery, location="query")
     @blp.doc(responses={"200": {"description": "Server-sent events, id = the match version: one `match` event "
                                                 "whenever the match changes, data = the match as the caller "
-                                                "sees it (as GET /matches/{match_id} answers); with "
+                                                "sees it (as GET /matches/{match_id} answers, but for "
+                                                "`lineage.forks`, always empty, and the creator's "
+                                                "`invitation_code`: read the match for those); with "
                                                 "`changes=true` a `changes` event instead, data = {version, "
                                                 "status, to_act, legal_actions, result, events: the new events "
                                                 "as GET /matches/{match_id}/events lists them, revealed: true "
