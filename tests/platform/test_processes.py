@@ -81,12 +81,17 @@ def served(request, tmp_path):
         time.sleep(1.0)  # every worker booted
         yield processes, base, log
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
         drop_schema(schema)
+
+
+def stop(process: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL if it has not ended in 20 s."""
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 def call(base: str, method: str, path: str, key=None, body=None, headers=None) -> requests.Response:
@@ -286,11 +291,7 @@ def test_an_api_started_before_postgresql_waits_for_it_and_then_serves(tmp_path)
             time.sleep(0.2)
         assert call(base, "POST", "/players", body={"name": "early"}).status_code == 201
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process)
         database.stop()
         drop_schema(schema)
 
