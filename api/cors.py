@@ -9,7 +9,9 @@ already holds. Credentialed requests (cookies) are not allowed.
 
 from __future__ import annotations
 
-from flask import Flask
+import re
+
+from flask import Flask, Response
 from flask_cors import CORS
 
 #: Request headers a page may send: the key, a body's type, versions, retries and stream resumption.
@@ -17,18 +19,29 @@ ALLOWED = ["Authorization", "X-API-Key", "Content-Type", "If-Match", "If-None-Ma
            "Last-Event-ID", "X-Request-Id"]
 #: Answer headers a page may read (besides the CORS-safelisted ones): every header the API documents.
 EXPOSED = ["ETag", "Location", "Motley-Position", "Idempotent-Replayed", "Retry-After", "WWW-Authenticate",
-           "X-Request-Id", "Allow", "Content-Disposition"]
+           "X-Request-Id", "Allow", "Content-Disposition", "Date"]  # Date: the page's clock against the server's
 #: Seconds a browser may keep a preflight's answer.
 MAX_AGE = 600
 
 
 def origins(setting: str) -> list[str]:
-    """``MOTLEY_CORS_ORIGINS``: a comma-separated list of origins, or ``*`` for any."""
+    """``MOTLEY_CORS_ORIGINS``: a comma-separated list of origins (each exactly, no patterns), or ``*``."""
     return [origin.strip() for origin in setting.split(",") if origin.strip()]
 
 
 def register(app: Flask, setting: str) -> None:
     allowed = origins(setting)
     if allowed:
-        CORS(app, origins="*" if "*" in allowed else allowed, allow_headers=ALLOWED, expose_headers=EXPOSED,
-             max_age=MAX_AGE, supports_credentials=False)
+        # Each origin exactly: flask-cors reads a string holding "*", "?" or "^" as a pattern that only
+        # has to match an origin's start ("https://*.play.example" let in https://xplay.example.evil.net).
+        # As patterns of their own, escaped and anchored, they also make it answer Vary: Origin.
+        exact = "*" if "*" in allowed else [re.compile(re.escape(origin) + r"\Z") for origin in allowed]
+        CORS(app, origins=exact, allow_headers=ALLOWED, expose_headers=EXPOSED, max_age=MAX_AGE,
+             supports_credentials=False)
+        if exact != "*":  # the answer depends on the origin, a refused one's too: a cache must key on it
+            app.after_request(vary_on_origin)
+
+
+def vary_on_origin(response: Response) -> Response:
+    response.vary.add("Origin")
+    return response

@@ -67,7 +67,9 @@ class Ready(MethodView):
 
 def refuse_while_the_database_is_away() -> None:
     gate = getattr(container(), "gate", None)
-    if gate is None or request.endpoint in ALWAYS:
+    # A preflight (OPTIONS) needs no database: refused, a browser showed a CORS failure, and the page never
+    # read the 503 and its Retry-After.
+    if gate is None or request.endpoint in ALWAYS or request.method == "OPTIONS":
         return
     reason = gate.down()
     if reason is not None:

@@ -278,6 +278,8 @@ class HeldRequests:
 
 
 def holds_a_thread() -> bool:
+    if request.method == "OPTIONS":  # a stream's preflight (CORS) is answered at once, and sends no key
+        return False
     rule = request.url_rule.rule if request.url_rule is not None else ""
     # HEAD runs the GET view, its wait included: uncounted, a client held as many request threads as it
     # sent HEADs with ?after=.

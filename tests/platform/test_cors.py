@@ -57,3 +57,57 @@ def test_the_allowed_origins_are_a_setting(sqlite_motley, setting, origin, allow
     assert read.status_code == 200
     for answer in (asked, read):
         assert (answer.headers.get("Access-Control-Allow-Origin") == origin) is allowed
+
+
+def test_a_streams_preflight_takes_no_stream_slot_and_needs_no_database(tmp_path, sqlite_motley):
+    """A preflight of a stream route took one of the address's 4 stream slots, counted by address (it sends
+    no key): with 4 spectator streams open from that address, a player's own stream was refused at its
+    preflight (429), and the browser never sent it. And a preflight was a 503 while the database was away,
+    so the page never read the 503 (and its Retry-After) of the request itself."""
+    import http.client
+    import json
+
+    from infrastructure.health import DatabaseGate
+    from tests.platform.test_server_edges import call, served
+
+    with served(tmp_path) as port:
+        _, _, body = call(port, "POST", "/players", {"name": "ann"})
+        auth = {"Authorization": f"Bearer {json.loads(body)['api_key']}"}
+        _, _, body = call(port, "POST", "/matches", {"game": "jest", "seats": 3}, headers=auth)
+        stream = f"/matches/{json.loads(body)['id']}/stream?seconds=20"
+        held = []
+        try:
+            for _ in range(4):  # a spectator's streams: the address's four
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                connection.request("GET", stream)
+                held.append(connection.getresponse())
+                assert held[-1].status == 200
+            status, headers, _ = call(port, "OPTIONS", "/players/me/stream", headers={
+                "Origin": FRONT, "Access-Control-Request-Method": "GET",
+                "Access-Control-Request-Headers": "authorization"})
+            assert status == 204 and headers["access-control-allow-origin"] == FRONT
+            assert call(port, "GET", "/players/me/stream?seconds=1", headers=auth)[0] == 200  # as the stream is
+        finally:
+            for answer in held:
+                answer.close()
+    gate = DatabaseGate(lambda: http.client.HTTPConnection("127.0.0.1", 1, timeout=1).connect())  # nothing there
+    gate._suspect = True  # a connection failed: the next request probes, and finds it away
+    sqlite_motley.gate = gate
+    client = create_app(sqlite_motley).test_client()
+    assert client.get("/matches", headers={"Origin": FRONT}).status_code == 503
+    asked = preflight(client, "/matches", "POST", "authorization, content-type")
+    assert asked.status_code == 204 and asked.headers["Access-Control-Allow-Origin"] == FRONT
+
+
+def test_an_allowed_origin_is_matched_exactly_and_every_answer_varies_on_it(sqlite_motley):
+    """flask-cors reads an origin holding "*" as a pattern matched at the start: "https://*.play.example"
+    let in https://xplay.example.evil.net. Each listed origin is now the origin itself. And with origins
+    listed, a refused answer says Vary: Origin too, so a cache never gives it to an allowed page."""
+    sqlite_motley.settings = replace(sqlite_motley.settings, cors_origins="https://*.play.example, https://a.example")
+    http = create_app(sqlite_motley).test_client()
+    for origin, allowed in (("https://xplay.example.evil.net", False), ("https://a.example.evil", False),
+                            ("https://a.example", True)):
+        answer = http.get("/games", headers={"Origin": origin})
+        assert (answer.headers.get("Access-Control-Allow-Origin") == origin) is allowed, origin
+        assert "Origin" in answer.headers["Vary"]
+    assert "Date" in http.get("/games", headers={"Origin": "https://a.example"}).headers["Access-Control-Expose-Headers"]
