@@ -7,7 +7,7 @@ from api.context import container, not_modified
 from api.schemas import Blueprint
 from api.tournaments import fresh
 from application import errors
-from application.league import leaderboard
+from application.league import changed_at, leaderboard
 from domain.games import available_engines
 
 blp = Blueprint("leaderboards", __name__, url_prefix="/leaderboards", description="Ratings per game")
@@ -30,8 +30,8 @@ class Leaderboard(MethodView):
         check_game(game)
         fresh(query["after"])
         motley = container()
-        # The league's position, read before its rows (then at it or past it): the page's tag.
-        tag = f"board-{motley.league_view.position(motley.league.name)}"
+        # The position of the league's last change, read before its rows (then at it or past it): the tag.
+        tag = f"board-{changed_at(motley.league_view)}"
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         items, total = leaderboard(motley.league_view, game, query["limit"], query["offset"])

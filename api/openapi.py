@@ -50,10 +50,11 @@ HEADERS: dict[str, dict[str, Any]] = {
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
     "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
                                          '("list-<position>", "list-<position>-own" for a page holding your '
-                                         'unlisted matches), the league read model\'s ("board-<position>", '
+                                         'unlisted matches), the position of the league read model\'s last '
+                                         'change ("board-<position>", '
                                          '"ratings-<position>", "tournaments-<position>"), the standings\' '
                                          '("standings-<position>.<tournament version>"), a profile\'s '
-                                         '("profile-<ratings position>.<list position>"), or a '
+                                         '("profile-<league change>.<list position>"), or a '
                                          'tournament\'s version ("tournament-<version>"); send it back as '
                                          "If-None-Match: 304 while it has not moved",
                           "schema": {"type": "string",

@@ -9,7 +9,7 @@ from api.matches import IDEMPOTENCY_HEADER, IDEMPOTENCY_PARAMETER, sees_unlisted
 from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
-from application.league import player_league, rating_history
+from application.league import changed_at, player_league, rating_history
 
 blp = Blueprint("players", __name__, url_prefix="/players", description="Register and identify players")
 
@@ -88,7 +88,7 @@ class PlayerById(MethodView):
         listed_only = not sees_unlisted(str(player.id))
         # The positions of both read models, read before their rows. Not the player's version: a name never
         # changes, and the version moves only with a key added or revoked, which anyone polling saw.
-        tag = (f"profile-{motley.league_view.position(motley.league.name)}."
+        tag = (f"profile-{changed_at(motley.league_view)}."
                f"{motley.match_list.position(motley.app.name) or 0}{'' if listed_only else '-own'}")
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
@@ -114,7 +114,7 @@ class RatingHistory(MethodView):
         motley = container()
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         shown = sees_unlisted(str(player.id))
-        tag = f"ratings-{motley.league_view.position(motley.league.name)}{'-own' if shown else ''}"
+        tag = f"ratings-{changed_at(motley.league_view)}{'-own' if shown else ''}"
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         rating, history = rating_history(motley.league_view, game, str(player.id))

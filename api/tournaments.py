@@ -8,7 +8,7 @@ from api.context import container, current_player, not_modified, service
 from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
-from application.league import standings_rows, tournament_page
+from application.league import changed_at, standings_rows, tournament_page
 
 blp = Blueprint("tournaments", __name__, url_prefix="/tournaments",
                 description="Tournaments: rounds of matches paired by the workers, standings, sanctions")
@@ -59,7 +59,7 @@ class Tournaments(MethodView):
         """List tournaments (the read model kept by the workers), newest first."""
         fresh(query["after"])
         motley = container()
-        tag = f"tournaments-{motley.league_view.position(motley.league.name)}"  # before the rows, as the board's
+        tag = f"tournaments-{changed_at(motley.league_view)}"  # before the rows, as the board's
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         items, total = tournament_page(motley.league_view, query["game"], query["status"],
@@ -146,7 +146,7 @@ class Standings(MethodView):
         tournaments().get(tournament_id)  # an unknown id is a 404 at once, not after the wait
         fresh(query["after"])
         motley = container()
-        position = motley.league_view.position(motley.league.name)  # before the rows: they are at it or past
+        position = changed_at(motley.league_view)  # before the rows: they are at it or past
         # Read after the wait, as the rows are: a status read before it said "active" beside rows that
         # already counted the final result.
         tournament = tournaments().get(tournament_id)

@@ -208,3 +208,23 @@ def test_tournaments_and_profiles_answer_if_none_match_with_a_304_until_they_mov
                            headers={"If-None-Match": tags[name]})
         assert after.status == 200 and after.headers["ETag"] != tags[name], name
     assert client.get(f"/tournaments/{tid}").body["players"][0]["player_id"] == ann_id
+
+
+def test_a_leaderboard_is_a_304_while_moves_change_nothing_it_shows(client):
+    """The league pages' tag was the league's position, which moves with every event of the log: polled
+    on a busy server, a leaderboard was a 304 once in 1,500 reads. Their tag is now the position of the
+    league's last change: moves leave it, a match that finishes moves it."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    tag = client.get("/leaderboards/jest").headers["ETag"]
+    for seat, key in enumerate(keys):  # every seat's first offer: moves, nothing rated
+        legal = client.get(f"/matches/{match_id}", key=key).body["legal_actions"]
+        moved = client.post(f"/matches/{match_id}/moves", {"action": legal[0]}, key=key)
+        assert moved.status == 201, moved.text
+    position = moved.headers["Motley-Position"]
+    again = client.get("/leaderboards/jest", query={"after": position}, headers={"If-None-Match": tag})
+    assert again.status == 304, again.headers
+    for key in keys[1:]:
+        ended = client.post(f"/matches/{match_id}/resign", key=key).headers["Motley-Position"]
+    after = client.get("/leaderboards/jest", query={"after": ended}, headers={"If-None-Match": tag})
+    assert after.status == 200 and after.headers["ETag"] != tag and after.body["total"] == 3
