@@ -221,6 +221,19 @@ class WrittenInteger(fields.Integer):
 WRITTEN_INTEGER = re.compile("-?[0-9]+")
 
 
+class WrittenNumber(fields.Float):
+    """A query number written in ASCII decimals ("2", "0.5"): ``float()`` also takes other scripts'
+    digits ("２"), which the integers of the same queries refuse (``WrittenInteger``)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and not WRITTEN_NUMBER.fullmatch(value):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+WRITTEN_NUMBER = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
+
+
 def Count(**kwargs):
     """A query integer from 0 (or ``min``) to ``MAX_INT`` (a larger one is a 422, not a database error)."""
     minimum = kwargs.pop("min", 0)
@@ -390,10 +403,10 @@ class MatchListQuery(StrictSchema):
 
 
 class EventStreamQuery(StrictSchema):
-    seconds = fields.Float(load_default=30.0, validate=validate.Range(min=0.1, max=86400),
+    seconds = WrittenNumber(load_default=30.0, validate=validate.Range(min=0.1, max=86400),
                            metadata={"description": "How long to follow before the stream ends (up to a day; "
                                                     "reconnect with Last-Event-ID to go on)"})
-    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
+    poll = WrittenNumber(load_default=0.2, validate=validate.Range(min=0.05, max=5),
                         metadata={"description": "Seconds between checks for a new version"})
 
 
@@ -417,10 +430,10 @@ class MyMatchesQuery(StrictSchema):
 
 
 class MyStreamQuery(StrictSchema):
-    seconds = fields.Float(load_default=300.0, validate=validate.Range(min=0.1, max=86400),
+    seconds = WrittenNumber(load_default=300.0, validate=validate.Range(min=0.1, max=86400),
                            metadata={"description": "How long to follow before the stream ends (reconnect "
                                                     "with Last-Event-ID to go on)"})
-    poll = fields.Float(load_default=0.2, validate=validate.Range(min=0.05, max=5),
+    poll = WrittenNumber(load_default=0.2, validate=validate.Range(min=0.05, max=5),
                         metadata={"description": "Seconds between reads of the event log"})
 
 

@@ -255,6 +255,19 @@ def test_a_query_integer_is_written_in_ascii_digits(client, written):
     assert time.monotonic() - started < 2
 
 
+@pytest.mark.parametrize("written", ["\uff12", "\u0662", "+2", " 2"])
+def test_a_streams_seconds_and_poll_are_written_in_ascii_digits(client, written):
+    """float() takes other scripts' digits ("２" is 2.0): a stream's seconds and poll took them while the
+    integers of the same queries were a 422. Each is a 422 now, at once, as the integers are."""
+    key = client.register("ann")[1]
+    for query in ({"seconds": written}, {"poll": written}):
+        answer = client.get("/players/me/stream", query=query, key=key)
+        assert answer.status == 422 and next(iter(query)) in answer.text, (query, answer.text)
+    followed = client.http.get("/players/me/stream", query_string={"seconds": "0.2", "poll": ".05"},
+                               headers={"Authorization": f"Bearer {key}"})
+    assert followed.status_code == 200 and followed.mimetype == "text/event-stream"
+
+
 def test_a_cursor_pages_only_the_creation_order(client, sqlite_motley):
     """A cursor is a place in creation order: with order=activity (the default) it quietly paged the
     creation order instead."""
