@@ -95,6 +95,11 @@ def refuse_undeclared_query() -> None:
     method = "get" if request.method == "HEAD" else request.method.lower()
     if not declares_query(current_app.view_functions.get(request.endpoint), method):
         flask_smorest.abort(422, messages={"query": {name: ["Unknown field."] for name in request.args}})
+    # No query parameter takes several values: given twice (?status=open&status=finished), the first was
+    # read and the other dropped without a word, as a duplicate key in a JSON body is not (400).
+    repeated = [name for name in request.args if len(request.args.getlist(name)) > 1]
+    if repeated:
+        flask_smorest.abort(422, messages={"query": {name: ["Given more than once."] for name in repeated}})
 
 
 class StrictBoolean(fields.Boolean):

@@ -268,6 +268,15 @@ def test_a_streams_seconds_and_poll_are_written_in_ascii_digits(client, written)
     assert followed.status_code == 200 and followed.mimetype == "text/event-stream"
 
 
+def test_a_query_parameter_given_twice_is_refused(client):
+    """?status=open&status=finished answered the open matches alone: the first value was read and the
+    other dropped without a word (a JSON body's duplicate key is refused). No parameter takes several."""
+    answer = client.http.get("/matches?status=open&status=finished")
+    assert answer.status_code == 422 and answer.mimetype == "application/problem+json"
+    assert answer.get_json()["errors"]["query"] == {"status": ["Given more than once."]}
+    assert client.http.get("/matches?status=open&limit=5").status_code == 200
+
+
 def test_a_cursor_pages_only_the_creation_order(client, sqlite_motley):
     """A cursor is a place in creation order: with order=activity (the default) it quietly paged the
     creation order instead."""
