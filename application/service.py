@@ -371,7 +371,11 @@ class Motley(Application):
         return self._command(match_id, lambda match: match.leave(str(player.id)), expected_version)
 
     def cancel_match(self, match_id: Any, player: Player, expected_version: Optional[int] = None) -> Saved:
-        return self._command(match_id, lambda match: match.cancel(str(player.id)), expected_version)
+        return self.cancel_match_as(match_id, str(player.id), expected_version)
+
+    def cancel_match_as(self, match_id: Any, creator_id: str, expected_version: Optional[int] = None) -> Saved:
+        """Cancel as ``creator_id``: a player's id, or the auditor's name for the forks it made."""
+        return self._command(match_id, lambda match: match.cancel(creator_id), expected_version)
 
     def invite(self, match_id: Any, player: Player, invitee_id: Any,
                expected_version: Optional[int] = None) -> Saved:

@@ -154,6 +154,21 @@ def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):
     assert shuffles and all(seen != whole for seen, whole in shuffles)
 
 
+def test_the_auditor_calls_off_a_fork_it_made_and_nothing_else(audit):
+    """An auditor's fork is created by "auditor", and the auditor's credential names no player: nobody
+    could cancel it (403 to the auditor), and one nobody joined stayed open for ever."""
+    _, client = audit
+    keys = [client.register(f"p{i}")[1] for i in range(3)]
+    live = client.new_match("jest", 3, keys)
+    fork = client.post(f"/matches/{live}/forks", {"version": 6}, key=AUDITOR).body
+    assert client.post(f"/matches/{fork['id']}/cancel", key=keys[0]).status == 403  # not its creator
+    called_off = client.post(f"/matches/{fork['id']}/cancel", key=AUDITOR)
+    assert called_off.status == 200 and called_off.body["status"] == "cancelled", called_off.text
+    open_one = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body["id"]
+    assert client.post(f"/matches/{open_one}/cancel", key=AUDITOR).status == 403  # a player's match: its own
+    assert client.get(f"/matches/{open_one}").body["status"] == "open"
+
+
 def test_a_fork_where_the_game_was_over_is_refused(audit):
     container, client = audit
     match_id, keys = finished_match(container, client, game="jest", players=3)
