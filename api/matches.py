@@ -26,7 +26,7 @@ from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
-from application.history import CONTROL_CHARACTERS
+from application.history import CONTROL_CHARACTERS, is_uuid
 from application.ports import FIRST_PAGE
 from application.views import Viewer, lens_for, match_view
 
@@ -177,6 +177,12 @@ class Matches(MethodView):
                                        "If-None-Match (cheap polling)")
     def get(self, query):
         """List matches (the read model kept by the workers), newest activity first."""
+        # A filter no match can pass is a mistake to say (422), not an empty list: a game's name misspelt,
+        # or a player named by something other than its id.
+        if query["game"] is not None and query["game"] not in service().games():
+            raise InvalidRequest(f"no game named {query['game']!r}", games=sorted(service().games()))
+        if query["player"] is not None and not is_uuid(query["player"]):
+            raise InvalidRequest(f"{query['player']!r} is no player id (a player's id is a UUID)")
         motley = container()
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         key = cursor_key(query["cursor"]) if query["cursor"] else FIRST_PAGE if query["order"] == "created" else None

@@ -277,6 +277,16 @@ def test_a_query_parameter_given_twice_is_refused(client):
     assert client.http.get("/matches?status=open&limit=5").status_code == 200
 
 
+def test_a_match_list_filter_no_match_can_pass_is_refused(client):
+    """?game=jset or ?player=ann answered an empty list, as if there were no such matches; the client's
+    mistake is a 422 that says it (the game's names listed)."""
+    misspelt = client.http.get("/matches?game=jset")
+    assert misspelt.status_code == 422 and "jest" in misspelt.get_json()["games"], misspelt.get_json()
+    assert client.http.get("/matches?player=ann").status_code == 422
+    ann_id = client.register("ann")[0]
+    assert client.http.get(f"/matches?game=jest&player={ann_id}").status_code == 200
+
+
 def test_a_cursor_pages_only_the_creation_order(client, sqlite_motley):
     """A cursor is a place in creation order: with order=activity (the default) it quietly paged the
     creation order instead."""
