@@ -16,6 +16,7 @@ import os
 import signal
 import tempfile
 import threading
+import time
 from typing import Any, Optional
 
 _lock = threading.Lock()
@@ -41,7 +42,7 @@ def create():
             from api.rates import STREAM_SLOTS
             from infrastructure.composition import build_when_reachable
 
-            container = build_when_reachable()
+            container = build_when_reachable(sleep=waiting_to_boot)
             container.start()  # the sweep: work a previous run left (idempotent, whichever process sends it)
             _app, _pid = create_app(container), os.getpid()
             # gunicorn runs streams on the process's own threads: they may take this many of them, the
@@ -69,7 +70,23 @@ def on_starting(server) -> None:
 
 
 def post_fork(server, worker) -> None:
+    global _worker
+    _worker = worker
     logging.getLogger("motley.wsgi").info("worker %s started", os.getpid())
+
+
+_worker: Any = None  # this process's gunicorn worker, once forked
+
+
+def waiting_to_boot(seconds: float) -> None:
+    """A pause of a worker that waits for the store to boot: it tells the master it is alive (else, past
+    its 60 s timeout, the master killed it and started another), and a SIGTERM meanwhile ends the wait
+    (else the master waited its whole graceful timeout, then killed it)."""
+    time.sleep(seconds)
+    if _worker is not None:
+        if not _worker.alive:
+            raise SystemExit(0)
+        _worker.notify()
 
 
 def post_worker_init(worker) -> None:

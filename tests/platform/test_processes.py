@@ -310,3 +310,27 @@ def test_settings_postgresql_refuses_stop_the_start_at_once(wrong):
     with pytest.raises(psycopg.OperationalError, match="does not exist"):
         build_when_reachable(replace(pg_settings("public"), **wrong), sleep=waits.append, tasks=NoTaskQueue())
     assert waits == []
+
+
+def test_an_api_waiting_for_postgresql_stops_at_once_when_told(tmp_path):
+    """A SIGTERM while a gunicorn worker waits for the store: the master waited its whole graceful timeout
+    (10 s), then killed the worker. The wait now ends at its next pause."""
+    from tests.platform.test_faults import TcpProxy
+
+    unreachable = TcpProxy((PG["host"], PG["port"]))  # never started
+    env = dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST="127.0.0.1",
+               MOTLEY_POSTGRES_PORT=str(unreachable.port), MOTLEY_CREATE_TABLES="n", MOTLEY_TASKS="inprocess",
+               PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), PYTHONPATH=str(ROOT))
+    log = tmp_path / "server.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "serve", "--server", "gunicorn", "--processes", "1",
+         "--port", str(free_port())], cwd=ROOT, env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        time.sleep(5)
+        assert process.poll() is None and "the event store cannot be reached" in log.read_text(), log.read_text()
+        told = time.monotonic()
+        process.terminate()
+        process.wait(timeout=30)
+        assert time.monotonic() - told < 6, log.read_text()
+    finally:
+        stop(process)
