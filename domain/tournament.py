@@ -314,14 +314,20 @@ class Tournament(Aggregate):
             # Its players were not absent: the match was played to its end, and the round keeper records
             # that result (a worker, moments later). A forfeit now would replace it with a made-up one.
             raise TournamentStateError(f"table {table['table']}'s match is over: its result is being recorded")
-        present = sum(1 for p in table["players"] if p not in player_ids)
+        # A player who withdrew or was disqualified during the table resigned its match: gone, it is not
+        # present either, and ranks below the absent, as the match ranks a resigned seat below an absent
+        # one. Counted as present, it shared the table's win (a withdrawal, then a forfeit of the other).
+        gone = [p for p in table["players"] if p not in player_ids and self.players[p]["status"] != ENTRANT]
+        present = sum(1 for p in table["players"] if p not in player_ids and p not in gone)
         # The computers filling the table count among its places: the absent share the table's last place
         # (k absent at a table of n seats: n - k + 1, as k players tied last rank), behind the computers
         # too (they took 2nd of 4 beside two computers). With nobody present, nobody won: all take the
         # table's very last place (as a double forfeit loses for both), not a shared first.
         seats = len(table["players"]) + table.get("computers", 0)
-        last = seats - (len(table["players"]) - present) + 1 if present else seats
-        ranks = [last if p in player_ids else 1 for p in table["players"]]
+        below = seats - len(gone) + 1  # the gone, last of all
+        last = below - len(player_ids) if present else seats
+        ranks = [seats if not present else below if p in gone else last if p in player_ids else 1
+                 for p in table["players"]]
         self._players_forfeited(round=round_["round"], table=table["table"], player_ids=list(player_ids))
         self._result_recorded(round=round_["round"], table=table["table"], ranks=ranks, how=FORFEIT)
         return self._advance(now)

@@ -113,6 +113,26 @@ def test_forfeits_wait_for_the_deadline_and_settle_the_table():
     assert t.record_result(table["match_id"], [3, 2, 1], T0) is None  # the match finishing later: ignored
 
 
+@pytest.mark.parametrize("sanction", ["withdraw", "disqualify"])
+def test_a_player_gone_from_a_table_does_not_share_its_forfeit_win(sanction):
+    """A player who withdrew (or was disqualified) during the table resigned its match; a forfeit of another
+    player then counted it present: it shared the table's win (ranks [1, 3, 1]). It ranks last, below the
+    absent player, as the match ranks a resigned seat below an absent one."""
+    t = new_tournament(rounds=1, deadline=60)
+    for p in "abc":
+        t.register(p, p.upper())
+    (table,) = t.start("org", T0)
+    gone, absent, present = table["players"]
+    if sanction == "withdraw":
+        t.withdraw(gone, gone)
+    else:
+        t.disqualify("org", gone, "abuse")
+    t.forfeit("org", [absent], T0 + timedelta(seconds=61))
+    assert table["result"] == {"ranks": [3, 2, 1], "how": "forfeit"}
+    rows = {r["player_id"]: r for r in standings(t)}
+    assert rows[present]["wins"] == 1 and rows[gone]["wins"] == rows[absent]["wins"] == 0
+
+
 def test_a_table_forfeited_whole_is_lost_by_all_not_won_by_all():
     t = new_tournament(rounds=1, deadline=60)
     for p in "abcdef":
