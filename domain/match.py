@@ -90,6 +90,9 @@ class Match(Aggregate):
     closed = cast(Optional[dict], None)
     invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
     voided = cast(Optional[str], None)  # the reason a tournament's organiser voided it during play
+    # The moves its people made themselves (not a computer standing in); None for a match stored before
+    # it was counted, whose ratings go on counting every move (``counts_for_ratings``).
+    people_moves = cast(Optional[int], None)
 
     @event("Created")
     def __init__(
@@ -126,6 +129,7 @@ class Match(Aggregate):
         self.timer: Optional[dict] = None  # {"phase": ..., "deadline": datetime}
         self.last_acted_at: dict[str, Optional[datetime]] = {}  # None: an imported move without its time
         self.moves = 0
+        self.people_moves = 0
         self.result: Optional[dict] = None
         self.awaiting_resolution = False
         self.reveal_at_end = reveal_at_end
@@ -353,10 +357,12 @@ class Match(Aggregate):
             # and two accounts that never moved, the computer playing both, farmed a rated win.
             gone = {*self.result.get("resigned", ()), *self.result.get("absent", ()), *self.absent}
             people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
-            # Ended before any move (a seat resigned, or was absent, at once): nothing was played. A second
-            # account resigning at once farmed its first one a rated win a request, the top of the board.
+            # Ended before any move of a person (a seat resigned, or was absent, at once): nothing was
+            # played. A second account resigning at once farmed its first one a rated win a request, the
+            # top of the board; and so it did when the computer standing in for it had made a move.
+            played = self.moves if self.people_moves is None else self.people_moves
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
-                                or getattr(self, "moves", 0) == 0)
+                                or played == 0)
         return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
 
     def make_unlisted(self, code: str) -> None:
@@ -601,6 +607,8 @@ class Match(Aggregate):
             self._acted_since_close(seat)
         self.state = self.engine.apply(self.state, seat, action)
         self.moves += 1
+        if self.people_moves is not None and not self.stands_in(seat):
+            self.people_moves += 1
         self.last_acted_at[_cooldown_key(seat, action)] = at
         if self.turn_clock is not None and seat in self.turn_clock["seats"] and seat not in self.clock_moved:
             self.clock_moved = (*self.clock_moved, seat)

@@ -157,6 +157,26 @@ def test_a_match_resigned_before_any_move_is_not_rated(clocked):
     assert [r["played"] for r in client.get(f"/players/{ann.id}").body["ratings"]] == [1]  # the played one only
 
 
+def test_a_match_only_the_computer_moved_in_is_not_rated(clocked):
+    """Three seats of Jest, where every seat offers at once: two accounts resign, the computer standing in
+    makes a resigned seat's offer, and the match ended rated with one move, a place-1 rating for the
+    third account, though no person had moved. The moves that count are the people's."""
+    container, _ = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None).match.id
+    for player in (ann, bob, cy):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    app.resign_match(match_id, bob)
+    app.play_computer_move(match_id, 1)  # the computer stands in for bob: his offer
+    app.resign_match(match_id, cy)
+    match = app.get_match(match_id)
+    assert match.status == "finished" and match.result["winners"] == [0], match.result
+    assert match.moves >= 1 and not match.counts_for_ratings
+    assert match.people_moves == 0
+
+
 def test_a_claim_lists_the_absent_seats_as_absent_not_resigned(clocked):
     container, clock = clocked
     app = container.app
