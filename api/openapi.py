@@ -69,6 +69,9 @@ HEADERS: dict[str, dict[str, Any]] = {
                                                                                    "pattern": "^[0-9]+$"}},
     "WWW-Authenticate": {"description": "The scheme to authenticate with", "schema": {"type": "string"}},
     "Location": {"description": "The path of the match this write created", "schema": {"type": "string"}},
+    "Location (tournament)": {"description": "The path of the tournament this write created",
+                              "schema": {"type": "string"}},
+    "Location (report)": {"description": "The path of the sanction's report", "schema": {"type": "string"}},
 }
 
 #: Request headers the service reads, by (method, path).
@@ -143,12 +146,13 @@ SENDS = {
     **{("post", f"/matches/{{match_id}}/{verb}"): [("ETag", True), ("Motley-Position", False)]
        for verb in ("leave", "cancel", "resign", "return", "invitations", "claim")},
     ("post", "/matches/{match_id}/rematch"): [("ETag", True), ("Motley-Position", False), ("Location", True)],
-    ("post", "/tournaments"): [("Location", True), ("Motley-Position", True), ("Idempotent-Replayed", False)],
+    ("post", "/tournaments"): [("Location (tournament)", True), ("Motley-Position", True),
+                               ("Idempotent-Replayed", False)],
     ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", True)],
     ("delete", "/tournaments/{tournament_id}/players/{player_id}"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/start"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/forfeits"): [("Motley-Position", True)],
-    ("post", "/tournaments/{tournament_id}/sanctions"): [("Location", True), ("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/sanctions"): [("Location (report)", True), ("Motley-Position", True)],
 }
 def _ref(method: str, path: str) -> str:
     return "#/paths/" + path.replace("~", "~0").replace("/", "~1") + "/" + method
