@@ -73,7 +73,9 @@ class MyStream(MethodView):
     @blp.arguments(schemas.MyStreamQuery, location="query")
     @blp.doc(responses={"200": {"description": "Server-sent events with id = the event log position "
                                                 "(resume with Last-Event-ID; of several items of one position "
-                                                "only the last has it): `invitation` (invited, or a seat "
+                                                "only the last has it; a new connection with nothing waiting "
+                                                "first sends its starting position as an id alone): "
+                                                "`invitation` (invited, or a seat "
                                                 "kept for you at a rematch or a fork), `started`, "
                                                 "`your-turn`, `absent` (your turn ran out: the computer "
                                                 "plays your seat, or the others may claim, until you come "
@@ -104,8 +106,10 @@ class MyStream(MethodView):
             for entry in items:
                 if entry is None:
                     yield ": still here\n\n"
+                elif (data := entry[1]) is None:  # the position a new connection starts at: an id, no event
+                    yield f"id: {entry[0]}\n\n"
                 else:
-                    position, data = entry
+                    position = entry[0]
                     # An item that shares its log position with the next one has no id (application/inbox.py).
                     head = "" if position is None else f"id: {position}\n"
                     yield f"{head}event: {data['type']}\ndata: {json_text(data)}\n\n"

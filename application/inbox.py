@@ -65,12 +65,13 @@ def feed(
     monotonic: Callable[[], float] = time.monotonic,
     sleep: Callable[[float], None] = time.sleep,
     waiting: Callable[[int], list[Any]] = lambda position: [],
-) -> Iterator[Optional[tuple[Optional[int], dict]]]:
+) -> Iterator[Optional[tuple[Optional[int], Optional[dict]]]]:
     """Yield ``(position, item)`` for each thing that concerns ``player_id`` after log position
     ``after``, ``None`` as a heartbeat; stop after ``seconds``. Without ``after`` (a new connection)
     it starts at the log's end, first with a ``your-turn`` item for each match id ``waiting(start)``
     lists (the matches the player sits at, as of log position ``start`` at least) that waits for the
-    player. A ``your-turn`` is sent once per match version.
+    player, or with ``(start, None)``, the position alone, when none waits. A ``your-turn`` is sent
+    once per match version.
 
     Several items can stand for one log position (``started`` and ``your-turn`` of one event, the
     first your-turns): only the last of them carries the position, the others ``None``. A client
@@ -87,7 +88,12 @@ def feed(
             if waiting_for(match, player_id):
                 told[str(match.id)] = match.version
                 first.append(item("your-turn", match, player_id))
-        yield from grouped(start, first)
+        if first:
+            yield from grouped(start, first)
+        else:
+            # The position the connection starts at, with no item: a client cut off before its first
+            # item had no id to resume from, and lost what came meanwhile (a start, a cancellation).
+            yield start, None
     deadline = monotonic() + seconds
     beat = monotonic()
     while monotonic() < deadline:

@@ -33,7 +33,7 @@ def sse(client, key, last_event_id=None, seconds=60.0):
         while "\n\n" in text:
             frame, text = text.split("\n\n", 1)
             fields = dict(line.split(": ", 1) for line in frame.splitlines() if not line.startswith(":"))
-            if fields:
+            if "event" in fields:  # (an id alone is where a new connection starts: see the test below)
                 yield (int(fields["id"]) if "id" in fields else None), fields["event"], json.loads(fields["data"])
     response.close()
 
@@ -174,3 +174,20 @@ def test_my_matches_leave_none_out_when_one_is_played_while_they_are_read(client
     monkeypatch.setattr(motley.match_list, "query", query_then_play)
     every = client.get("/players/me/matches", key=keys[0]).body
     assert len(pages) >= 3 and every["total"] == 5 and sorted(m["id"] for m in every["items"]) == sorted(matches)
+
+
+def test_a_new_stream_with_nothing_waiting_sends_its_position_to_resume_from(client, motley):
+    """A stream sent no id until its first item: a client cut off before one had nothing to send as
+    Last-Event-ID, and what came meanwhile (a start, a cancellation) was lost; a bot waiting for
+    ``cancelled`` waited for ever. A new connection with nothing waiting sends its position alone."""
+    ann, bob = (client.register(name)[1] for name in ("ann", "bob"))
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    client.post(f"/matches/{match_id}/seats", {}, key=bob)
+    opened = client.http.get("/players/me/stream", query_string={"seconds": 0.3, "poll": 0.05},
+                             headers={"Authorization": f"Bearer {bob}"})
+    frames = [frame for frame in opened.get_data(as_text=True).split("\n\n") if frame.startswith("id: ")]
+    assert len(frames) == 1 and "event:" not in frames[0], frames  # the position alone, no event
+    position = int(frames[0].removeprefix("id: "))
+    client.post(f"/matches/{match_id}/cancel", key=ann)  # while bob's stream is away
+    resumed = list(sse(client, bob, last_event_id=position, seconds=0.5))
+    assert [(kind, data["match_id"]) for _, kind, data in resumed] == [("cancelled", match_id)]
