@@ -130,16 +130,24 @@ def fresh_tables(ranked: Sequence[str], met: Mapping[frozenset, int], sizes: Seq
     return open_table(list(ranked), list(sizes), [])
 
 
-def circle(order: Sequence[str], round_index: int) -> tuple[list[list[str]], list[str]]:
+def circle(
+    order: Sequence[str], round_index: int, empty_place_stays: bool = False
+) -> tuple[list[list[str]], list[str]]:
     """Round ``round_index`` (from 0) of a round-robin at tables of two by the circle method (Berger
-    tables): the first player stays, the others turn one place a round, so over ``n - 1`` rounds (``n``
+    tables): the first place stays, the others turn one place a round, so over ``n - 1`` rounds (``n``
     rounds for an odd field) every pair meets exactly once. With an odd field the player drawn against
     the empty place sits alone (a bye, or a computer's table). The greedy over a rotated order met some
-    pairs two or three times and others never. The first player's seat alternates from round to round;
-    the others alternate by their place on the circle. Returns (tables of two, players alone)."""
+    pairs two or three times and others never. The first place's seat alternates from round to round;
+    the others alternate by their place on the circle. Returns (tables of two, players alone).
+
+    ``empty_place_stays``: with an odd field, the empty place is the one that stays (as in FIDE's Berger
+    tables), so every player's seats alternate from game to game and each is first in half its games.
+    With the first player staying instead and the empty place last, 5 players were first 3, 2, 2, 2
+    and 1 times of 4, one in the same seat three games running. An even field is the same either way:
+    there the best any schedule does is one repeat ("break") for n - 2 players, which this one has."""
     players: list[str | None] = list(order)
     if len(players) % 2:
-        players.append(None)
+        players.insert(0, None) if empty_place_stays else players.append(None)
     n = len(players)
     if n < 2:
         return [], [p for p in players if p is not None]

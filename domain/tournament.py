@@ -72,6 +72,10 @@ class Tournament(Aggregate):
     # A class default, so that tournaments (and snapshots) stored before it replay unchanged; unannotated
     # (typed by cast) so that the library's dataclass treatment leaves it a class attribute.
     turn_limit = cast(Optional[dict], None)
+    # How a round-robin at tables of two seats an odd field (``pairing.circle``): 1, the first entrant
+    # stays on the circle; 2, the empty place stays, so seats alternate. Recorded when the tournament
+    # starts, so a tournament started before keeps its schedule (the default fills its Started event).
+    circle = 1
 
     @event("Created")
     def __init__(
@@ -194,12 +198,13 @@ class Tournament(Aggregate):
             raise RegistrationError(
                 f"a round-robin takes at most {ROUND_ROBIN_MAX_FIELD} players; use swiss for {len(entrants)}"
             )
-        self._started()
+        self._started(circle=2)
         return self.pair_round(1, now)
 
     @event("Started")
-    def _started(self) -> None:
+    def _started(self, circle: int = 1) -> None:
         self.status = STATUS_ACTIVE
+        self.circle = circle
 
     def pair_round(self, round_no: int, now: datetime) -> list[dict]:
         self.check_status(STATUS_ACTIVE)
@@ -216,7 +221,7 @@ class Tournament(Aggregate):
                 byes_had[p] = byes_had.get(p, 0) + 1
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
-            pairs, alone = pairing.circle(self.entrants(), len(self.rounds))
+            pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2)
             if any(met.get(frozenset(pair), 0) for pair in pairs):
                 # A withdrawal reshaped the circle, which then may pair earlier opponents again: tables
                 # of the same players where nobody does, if there are any (as for every other pairing).

@@ -235,6 +235,62 @@ def test_a_round_robin_at_tables_of_two_meets_every_pair_exactly_once(field):
     assert sorted(byes) == (players if field % 2 else [])
 
 
+def _seats_over_a_round_robin(field: int, t: Tournament | None = None) -> dict[str, list[int]]:
+    """Each player's seat (0 first, 1 second) in each game of a whole round-robin at tables of two."""
+    players = [f"p{i:02d}" for i in range(field)]
+    if t is None:
+        t, tables = round_robin_of_two(players, field - 1 if field % 2 == 0 else field)
+    else:
+        tables = t.rounds[-1]["tables"]
+    while t.status == "active":
+        for table in tables:
+            following = t.record_result(table["match_id"], [1, 2], T0)
+        tables = following
+    seats: dict[str, list[int]] = {p: [] for p in players}
+    for r in t.rounds:
+        for tb in r["tables"]:
+            for seat, p in enumerate(tb["players"]):
+                seats[p].append(seat)
+    return seats
+
+
+@pytest.mark.parametrize("field", range(3, 13))
+def test_a_round_robin_at_tables_of_two_alternates_seats_and_balances_first_seats(field):
+    """docs/tournaments.md: seats alternate. 5 players were first 3, 2, 2, 2 and 1 times in their 4
+    games, one in the same seat three games running (the empty place of an odd field turned with the
+    circle). An odd field now alternates every player's seat from game to game, first in half its games;
+    an even field has at most one repeat a player (n - 2 players must have one in any schedule)."""
+    seats = _seats_over_a_round_robin(field)
+    games = field - 1
+    for player, row in seats.items():
+        assert len(row) == games
+        assert row.count(0) in {games // 2, -(-games // 2)}, (player, row)
+        repeats = sum(a == b for a, b in zip(row, row[1:]))
+        assert repeats <= (0 if field % 2 else 1), (player, row)
+
+
+def test_a_round_robin_started_before_the_seating_change_keeps_its_schedule():
+    """A tournament whose Started event predates ``circle`` replays, and pairs its rounds, with the first
+    entrant staying on the circle, as it was paired when it started."""
+    players = [f"p{i:02d}" for i in range(5)]
+    t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
+                   rounds=5, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   round_deadline_seconds=None)
+    for p in players:
+        t.register(p, p)
+    t._started()  # as the code before ``circle`` started it
+    events = t.collect_events()
+    del events[-1].__dict__["circle"]  # and as its Started event is stored
+    old = None
+    for e in events:
+        old = e.mutate(old)
+    assert old.circle == 1
+    tables = old.pair_round(1, T0)
+    assert [tb["players"] for tb in tables] == pairing.circle(players, 0)[0]
+    seats = _seats_over_a_round_robin(5, old)
+    assert sorted(row.count(0) for row in seats.values()) == [1, 2, 2, 2, 3]
+
+
 def _fresh_pairs_exist(players: list, met: dict) -> bool:
     """Whether ``players`` (an even number) split into pairs none of which met before (brute force)."""
     if not players:
