@@ -76,6 +76,8 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     api.ma_plugin.converter.add_attribute_function(openapi.nullable_reference)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("apiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"})
+    app.url_map.converters["match_id"] = matches.MatchIdConverter
+    api.register_converter(matches.MatchIdConverter, matches.match_id_schema)
     for blueprint in (me.blp, players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,
                       leaderboards.blp, catalogue.blp):
         api.register_blueprint(blueprint)

@@ -7,6 +7,7 @@ from typing import Callable, Optional, TypeVar
 
 from flask import Response, current_app, request
 from flask.views import MethodView
+from werkzeug.routing import BaseConverter
 
 from api import schemas
 from api.audit import history, last_event_id, viewer, with_invitation
@@ -223,7 +224,19 @@ class Matches(MethodView):
         return plain(caller_view(saved.match, player), 201, headers)
 
 
-@blp.route("/<match_id>")
+class MatchIdConverter(BaseConverter):
+    """A match's id in ``/matches/<match_id>``: anything but ``import``, a route of its own. A GET
+    there was read as the match "import" and answered 404 (and OPTIONS listed GET); it is a 405 with
+    ``Allow: POST``. The id's own checks stay in the service (``urn:uuid:`` and upper case find it)."""
+
+    regex = r"(?!import$)[^/]+"
+
+
+def match_id_schema(_converter: BaseConverter) -> dict:
+    return {"type": "string", "minLength": 1}
+
+
+@blp.route("/<match_id:match_id>")
 class MatchById(MethodView):
     @blp.arguments(schemas.MatchQuery, location="query")
     @blp.response(200, schemas.MatchOut)

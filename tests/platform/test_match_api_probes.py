@@ -367,3 +367,14 @@ def test_a_route_that_does_not_exist_is_a_404_or_405_whatever_its_headers_or_bod
     refused = client.http.post("/matches", data="hello", headers={"Content-Type": "text/plain",
                                                                   "Authorization": f"Bearer {key}"})
     assert refused.status_code == 415  # a write still says what it cannot read
+
+
+def test_the_import_route_answers_other_methods_405_not_as_a_match_named_import(client):
+    """GET /matches/import was read as the match "import" and answered 404 ("no match with id 'import'"),
+    and OPTIONS listed GET: the import is POST only, so any other method is a 405 that allows POST."""
+    for method in ("GET", "PUT", "DELETE"):
+        answer = client.call(method, "/matches/import")
+        assert answer.status == 405, (method, answer.status)
+        assert answer.headers["Content-Type"].startswith("application/problem+json")
+        assert {m.strip() for m in answer.headers["Allow"].split(",")} == {"POST", "OPTIONS"}
+    assert client.call("GET", "/matches/importer").status == 404  # still read as a match's id
