@@ -228,9 +228,11 @@ class Match(Aggregate):
         self.names[seat] = name
 
     def start(self, player_id: str) -> None:
-        self.check_open("starting" if self.status != STATUS_ACTIVE else None)
+        # Who may act is checked before the match's state, on every lifecycle command: a stranger is
+        # told it may not (403), whatever the state, rather than why nobody could now (409).
         if self.seat_of(player_id) is None and player_id != self.created_by:
             raise NotYourSeat("only the match's creator or a seated player may start it")
+        self.check_open("starting" if self.status != STATUS_ACTIVE else None)
         empty = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
         if empty:
             raise SeatingError(f"seats {empty} are still empty")
@@ -268,10 +270,10 @@ class Match(Aggregate):
     # -- leaving, cancelling, resigning, rematches (issue 13) ---------------------------------------
     def leave(self, player_id: str) -> int:
         """Give up a seat before the start; it is free for anyone again."""
-        self.check_open()
         seat = self.seat_of(player_id)
         if seat is None:
             raise NotYourSeat("you hold no seat at this match")
+        self.check_open()
         self._seat_left(seat=seat)
         if self.reserved.get(str(seat)) == player_id:
             # Its player left the seat kept for it (a rematch, a fork): it is free for anyone now, else
@@ -290,10 +292,10 @@ class Match(Aggregate):
 
     def cancel(self, player_id: str) -> None:
         """The creator calls an open match off: nobody can join or start it any more."""
-        self.check_open("cancelling (a player resigns during play instead)" if self.status == STATUS_ACTIVE
-                        else "cancelling")
         if player_id != self.created_by:
             raise NotYourSeat("only the match's creator may cancel it")
+        self.check_open("cancelling (a player resigns during play instead)" if self.status == STATUS_ACTIVE
+                        else "cancelling")
         self._cancelled()
 
     @event("Cancelled")
@@ -304,10 +306,10 @@ class Match(Aggregate):
         """Give up during play. The seat is ranked last when the match ends (tied with any other
         resigned seat); until then the computer plays it, so the others' game goes on. When one
         playing seat is left, or only computers, the match ends at once (``settle``)."""
-        self.check_active()
         seat = self.seat_of(player_id)
         if seat is None:
             raise NotYourSeat("you hold no seat at this match")
+        self.check_active()
         if seat in self.resigned:
             raise SeatingError("you have already resigned this match")
         self._resigned(seat=seat)

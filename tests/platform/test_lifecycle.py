@@ -46,6 +46,27 @@ def test_leave_a_seat_then_the_creator_cancels(client, motley):
     assert [m["id"] for m in listed] == [match_id]
 
 
+def test_who_may_act_is_answered_before_the_matchs_state(client, motley):
+    """A stranger leaving an active match was told 409 (the match is not open) where it may not leave
+    at all (403): a refusal for both reasons says the permission first, whatever the state
+    (docs/problems.md, forbidden)."""
+    ann, bob, cy, eve = players(client, "ann", "bob", "cy", "eve")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    path = f"/matches/{match_id}"
+    for key in (ann, bob):
+        client.post(f"{path}/seats", {}, key=key)
+    assert client.post(f"{path}/resign", key=eve).status == 403  # open: a stranger resigns nothing
+    client.post(f"{path}/seats", {}, key=cy)
+    assert client.post(f"{path}/start", key=ann).status == 200
+    version = client.get(path).body["version"]
+    for verb, key in (("leave", eve), ("resign", eve), ("start", eve), ("cancel", eve), ("cancel", bob)):
+        refused = client.post(f"{path}/{verb}", key=key)
+        assert refused.status == 403 and refused.body["type"] == "urn:motley:problem:forbidden", (verb, refused.text)
+    for verb, key in (("leave", bob), ("start", bob), ("cancel", ann)):  # allowed people, wrong state
+        assert client.post(f"{path}/{verb}", key=key).status == 409, verb
+    assert client.get(path).body["version"] == version
+
+
 def test_a_resigned_seat_is_played_by_the_computer_and_ranked_last(client, motley):
     keys = players(client, "ann", "bob", "cy")
     match_id = client.new_match("jest", 3, keys)
