@@ -374,9 +374,9 @@ class Match(Aggregate):
 
     def invite(self, by_player: str, player_id: str) -> None:
         """The creator invites a player by id: the player's stream says so, and it joins without a code."""
-        self.check_open()
         if by_player != self.created_by:
             raise NotYourSeat("only the match's creator invites players")
+        self.check_open()
         # Inviting the creator, a seated player or one already invited changes nothing: no event.
         if player_id not in self.invited and player_id != self.created_by and self.seat_of(player_id) is None:
             self._invited(player_id=player_id)
@@ -452,10 +452,10 @@ class Match(Aggregate):
 
     def claim(self, player_id: str) -> None:
         """A present player ends the match because others are absent: the absent seats rank last."""
-        self.check_active()
         seat = self.seat_of(player_id)
         if seat is None:
             raise NotYourSeat("you hold no seat at this match")
+        self.check_active()
         if self.turn_limit is None or self.turn_limit["on_timeout"] != "claim":
             raise SeatingError("this match was not created to be claimed when a player is absent", rule="claim")
         if not self.may_claim(seat):
@@ -584,10 +584,10 @@ class Match(Aggregate):
         """An absent player takes its seat back from the computer (``on_timeout="computer"``, where the
         computer plays the seat the moment its turn comes, so a move of the player's own could never
         land first); with ``"claim"`` its next move does the same. Its turn clock runs again."""
-        self.check_active()
         seat = self.seat_of(player_id)
         if seat is None:
             raise NotYourSeat("you hold no seat at this match")
+        self.check_active()
         if seat not in self.absent:
             raise SeatingError(f"seat {seat} is not absent", rule="absence")
         self._seat_returned(seat=seat)

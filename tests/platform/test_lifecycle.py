@@ -55,12 +55,15 @@ def test_who_may_act_is_answered_before_the_matchs_state(client, motley):
     path = f"/matches/{match_id}"
     for key in (ann, bob):
         client.post(f"{path}/seats", {}, key=key)
-    assert client.post(f"{path}/resign", key=eve).status == 403  # open: a stranger resigns nothing
+    for verb in ("resign", "claim", "return"):  # open: a stranger resigns (claims, returns to) nothing
+        assert client.post(f"{path}/{verb}", key=eve).status == 403, verb
     client.post(f"{path}/seats", {}, key=cy)
     assert client.post(f"{path}/start", key=ann).status == 200
     version = client.get(path).body["version"]
-    for verb, key in (("leave", eve), ("resign", eve), ("start", eve), ("cancel", eve), ("cancel", bob)):
-        refused = client.post(f"{path}/{verb}", key=key)
+    eve_id = client.get("/players/me", key=eve).body["id"]
+    for verb, key in (("leave", eve), ("resign", eve), ("start", eve), ("cancel", eve), ("cancel", bob),
+                      ("invitations", bob)):
+        refused = client.post(f"{path}/{verb}", {"player_id": eve_id} if verb == "invitations" else None, key=key)
         assert refused.status == 403 and refused.body["type"] == "urn:motley:problem:forbidden", (verb, refused.text)
     for verb, key in (("leave", bob), ("start", bob), ("cancel", ann)):  # allowed people, wrong state
         assert client.post(f"{path}/{verb}", key=key).status == 409, verb
