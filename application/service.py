@@ -638,7 +638,7 @@ class Motley(Application):
             match, loaded = loaded or self.get_match(match_id), None
             if request_key is not None and request_key in match.request_keys:
                 return self._replayed(match, request_key, action)
-            self._check_version(match, expected_version)
+            self._check_version(match.version, expected_version)
             try:
                 match.make_move(seat, action, self.clock(), request_key, by_player)
             except (match_domain.MatchError, IllegalAction) as error:
@@ -653,11 +653,11 @@ class Motley(Application):
         raise errors.Conflict("the match is too busy; try again")
 
     @staticmethod
-    def _check_version(match: Match, expected_version: Optional[int]) -> None:
-        if expected_version is not None and expected_version != match.version:
+    def _check_version(version: int, expected_version: Optional[int]) -> None:
+        if expected_version is not None and expected_version != version:
             raise errors.StaleVersion(
-                f"you saw version {expected_version}, the match is at version {match.version}",
-                current_version=match.version,
+                f"you saw version {expected_version}, the match is at version {version}",
+                current_version=version,
             )
 
     def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
@@ -689,14 +689,18 @@ class Motley(Application):
 
     def _command(self, match_id: Any, act: Callable[[Match], Any], expected_version: Optional[int] = None) -> Saved:
         """Get, act, save, retrying on a lost race; refused (StaleVersion) when ``expected_version`` is
-        stated and the match is past it, a lost race's retry included."""
+        stated and the match is past it, a lost race's retry included. The version is checked after
+        the act: a refusal the command would get anyway (403, 409) is its answer, not the 412, as HTTP
+        has a precondition ignored where the answer without it would be no success (RFC 9110 §13.2.2);
+        a stranger leaving with a stale If-Match was told 412. Nothing acted is saved on a 412."""
         for _ in range(RETRIES):
             match = self.get_match(match_id)
-            self._check_version(match, expected_version)
+            seen = match.version
             try:
                 outcome = act(match)
             except match_domain.MatchError as error:
                 raise self._refusal(error, raced=False) from None
+            self._check_version(seen, expected_version)
             if not match.pending_events:  # nothing happened: nothing to save
                 return Saved(outcome, match, None)
             match.settle(self.rng, self.clock())
