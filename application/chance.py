@@ -73,7 +73,15 @@ def verify(lines: Iterable[dict]) -> Verdict:
                                        "the one the committed seed gives", version, inherited)
                     checked += 1
             state = engine.apply(state, actor, action)
-    return Verdict(True, checked, inherited=inherited, details={"commitment": chance["commitment"]})
+    # What the verdict covers: a history cut short (the end, or more, left off) verifies what it holds,
+    # and said nothing to show it was not the whole match.
+    ended = any(line["event"] in ENDINGS for line in lines)
+    return Verdict(True, checked, inherited=inherited, details={
+        "commitment": chance["commitment"], "last_version": lines[-1]["version"], "ended": ended})
+
+
+#: The events that end a match: a history without one stops while the match is (or was) being played.
+ENDINGS = ("Finished", "Cancelled", "Voided")
 
 
 STEPS = ("ChanceDrawn", "MoveMade", "StepResolved", "TimedOut")

@@ -65,6 +65,23 @@ def lifecycle_match(container, client, clock) -> str:
     return match_id
 
 
+def test_verify_says_whether_the_history_it_checked_holds_the_matchs_end(audit, tmp_path, capsys):
+    """``motley verify`` of an auditor's export cut short (``head -n 12``, or its Finished line dropped)
+    answered "verified": true with nothing to show it was not the whole match."""
+    container, client, clock = audit
+    match_id = lifecycle_match(container, client, clock)
+    lines = export(client, match_id, AUDITOR)
+    whole = client.get(f"/matches/{match_id}/verify").body
+    assert whole["verified"] is True and whole["ended"] is True and whole["last_version"] == len(lines)
+    for kept in (lines[:12], [line for line in lines if line["event"] != "Finished"]):
+        cut = tmp_path / "cut.jsonl"
+        cut.write_text("".join(json.dumps(line) + "\n" for line in kept))
+        capsys.readouterr()
+        cli.verify_file(str(cut))
+        verdict = json.loads(capsys.readouterr().out)
+        assert verdict["ended"] is False and verdict["last_version"] == kept[-1]["version"], verdict
+
+
 def test_a_whole_life_travels_by_export_import_and_verify(audit, tmp_path, capsys):
     container, client, clock = audit
     match_id = lifecycle_match(container, client, clock)
