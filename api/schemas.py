@@ -334,8 +334,8 @@ class CreateMatch(StrictSchema):
         values=fields.String(),
         load_default=dict,
         metadata={"description": 'Seats given to computer opponents, by seat number, with their level: '
-                                 '{"2": "basic"} (every game has random, basic and mcts; GET /games/{name} '
-                                 'lists its computer_levels)'},
+                                 '{"2": "basic"} (every game has random, basic and mcts, Fool\'s Crown also '
+                                 'strong; GET /games/{name} lists its computer_levels)'},
     )
     reveal_at_end = StrictBoolean(load_default=True,
                                   metadata={"description": "false: seats and spectators never see what was "
