@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import logging
 import math
+from functools import cache
 from typing import Optional
+from urllib.parse import quote
 
 from eventsourcing.persistence import InterfaceError, OperationalError
 from flask import Flask, Response, json, request
@@ -33,7 +35,9 @@ def problem(status: int, slug: str, title: str, detail: str, headers: Optional[d
         "title": title,
         "status": status,
         "detail": detail,
-        "instance": request.path,
+        # A URI reference (RFC 9457 §3.1.5), as the request wrote it: the decoded path of
+        # /matches/a%20b%3Fc%23d read "/matches/a b?c#d", another path, a query and a fragment.
+        "instance": quote(request.path, safe="/:@!$&'()*+,;=~"),
     }
     body.update({key: value for key, value in extra.items() if value is not None})
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
@@ -71,7 +75,22 @@ def http_error(error: HTTPException) -> Response:
     if error.code == 405 and valid_methods:  # RFC 9110 §15.5.6: a 405 names the allowed methods
         headers["Allow"] = ", ".join(sorted(valid_methods))
     detail = data.get("message") or error.description or error.name
-    return problem(error.code or 500, error.name.lower().replace(" ", "-"), error.name, detail, headers=headers)
+    slug = error.name.lower().replace(" ", "-")
+    return problem(error.code or 500, slug, titles().get(slug, error.name), detail, headers=headers)
+
+
+@cache
+def titles() -> dict[str, str]:
+    """Each problem type's one title, as the service's refusals give it: an unknown route's 404 was
+    titled "Not Found" (werkzeug's) and an unknown id's "Not found", for one type."""
+    found: dict[str, str] = {}
+    pending = [errors.ServiceError]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if getattr(cls, "slug", None) and getattr(cls, "title", None):
+            found.setdefault(cls.slug, cls.title)
+    return found
 
 
 def unavailable(error: Exception) -> Response:

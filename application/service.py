@@ -100,7 +100,10 @@ def parse_id(value: Any, what: str) -> UUID:
     try:
         return value if isinstance(value, UUID) else UUID(str(value))
     except ValueError:
-        raise errors.NotFound(f"no {what} with id {value!r}") from None
+        # Said in part when long: a 262,000-character id was echoed in full beside the path.
+        text = str(value)
+        shown = repr(text if len(text) <= 80 else text[:80] + "...")
+        raise errors.NotFound(f"no {what} with id {shown}") from None
 
 
 class Motley(Application):

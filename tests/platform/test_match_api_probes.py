@@ -378,3 +378,23 @@ def test_the_import_route_answers_other_methods_405_not_as_a_match_named_import(
         assert answer.headers["Content-Type"].startswith("application/problem+json")
         assert {m.strip() for m in answer.headers["Allow"].split(",")} == {"POST", "OPTIONS"}
     assert client.call("GET", "/matches/importer").status == 404  # still read as a match's id
+
+
+def test_a_problems_instance_is_the_path_as_written_and_one_type_has_one_title(client):
+    """RFC 9457 §3.1.5: ``instance`` is a URI reference. /matches/a%20b%3Fc%23d answered
+    "/matches/a b?c#d" (decoded: another path, a query and a fragment); an unknown route's 404 was titled
+    "Not Found" and an unknown id's "Not found"; a 262,000-character id was echoed whole in the detail."""
+    odd = client.get("/matches/a%20b%3Fc%23d")
+    assert odd.status == 404 and odd.body["instance"] == "/matches/a%20b%3Fc%23d"
+    assert client.get("/nowhere").body["title"] == odd.body["title"] == "Not found"
+    long = client.get("/matches/" + "x" * 5000)
+    assert long.status == 404 and len(long.body["detail"]) < 200
+
+
+def test_the_game_schema_and_the_problem_catalogue_are_documents_read_without_a_key(client):
+    """/games and /games/{name} never looked at a key, but /games/{name}/schema and /problems answered a
+    wrong one 401: all are documents, the same for everyone."""
+    wrong = {"Authorization": "Bearer not-a-key"}
+    for path in ("/games", "/games/jest", "/games/jest/schema", "/problems", "/problems/conflict"):
+        assert client.call("GET", path, headers=wrong).status == 200, path
+    assert client.call("GET", "/matches", headers=wrong).status == 401  # a read that does look at it
