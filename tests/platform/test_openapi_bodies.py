@@ -91,7 +91,7 @@ OPTIONAL_SEEN_ALWAYS = {
     # Only a match list row written before the terms were listed lacks them.
     "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted"},
     # Only a history that fails the check lacks it (a match stored before provable chance: no commitment).
-    "VerifyOut": {"commitment"},
+    "VerifyOut": {"commitment", "last_version", "ended"},
 }
 
 
@@ -171,7 +171,7 @@ SOMETIMES = {
     "MatchOut": {"invitation_code", "state"},  # the creator of an unlisted match; the auditor or revealed
     "ResultOut": {"resigned", "absent"},  # a match ended by resignations or a claim
     "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches
-    "VerifyOut": {"commitment"},  # a history verified
+    "VerifyOut": {"commitment", "last_version", "ended"},  # a history verified
     "SanctionOut": {"player_id", "match_id"},  # a disqualification; a void
     "SanctionReportOut": {"player_id", "match_id"},
     "SanctionChangeOut": {"rank", "points", "tie_breaks"},  # a player in the tournament
@@ -260,7 +260,8 @@ def test_status_fields_list_their_values(document):
 def test_the_descriptions_a_newcomer_misread_say_what_the_service_does(document):
     schemas = document["components"]["schemas"]
     computers = schemas["CreateMatch"]["properties"]["computers"]["description"]
-    assert '"basic"' in computers and "strong" not in computers  # only Fool's Crown has a strong computer
+    # the example names a level every game has; strong is named as Fool's Crown's own
+    assert '"basic"' in computers and '"strong"' not in computers and "Fool's Crown also strong" in computers
     assert "rematch" in schemas["SeatOut"]["properties"]["kept_for"]["description"]
     planned = schemas["TournamentOut"]["properties"]["rounds_planned"]["description"]
     assert "rounds" in planned and "creation" in planned
