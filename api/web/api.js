@@ -3,12 +3,24 @@
 const KEY = "motley.key";
 const PLAYER = "motley.player";
 
+// Who the stored key names: a player ({id, name}), or the auditor ({auditor: true}), whose credential
+// (MOTLEY_AUDITOR_KEY) names no player: player() is then null, auditor() true.
+const stored = () => JSON.parse(localStorage.getItem(PLAYER) || "null");
+
 export const identity = {
   key: () => localStorage.getItem(KEY),
-  player: () => JSON.parse(localStorage.getItem(PLAYER) || "null"),
+  player: () => {
+    const held = stored();
+    return held && !held.auditor ? held : null;
+  },
+  auditor: () => Boolean(localStorage.getItem(KEY) && stored()?.auditor),
   remember(registered) {
     localStorage.setItem(KEY, registered.api_key);
     localStorage.setItem(PLAYER, JSON.stringify({ id: registered.id, name: registered.name }));
+  },
+  rememberAuditor(key) {
+    localStorage.setItem(KEY, key);
+    localStorage.setItem(PLAYER, JSON.stringify({ auditor: true, name: "Auditor" }));
   },
   forget() {
     localStorage.removeItem(KEY);
@@ -72,14 +84,15 @@ export const clockOffset = () => (skew.low === null ? 0 : Math.min(Math.max(0, s
 export const serverNow = () => Date.now() + clockOffset();
 
 // call("POST", "/matches", body, {anonymous, key}) -> the answer's JSON, or throws a Problem.
-export async function call(method, path, body, { anonymous = false, key } = {}) {
+// `contentType`: the body is sent as it is (a string: an export's JSON Lines), not as JSON.
+export async function call(method, path, body, { anonymous = false, key, contentType } = {}) {
   const headers = headersFor(anonymous, key === undefined ? identity.key() : key);
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = contentType || "application/json";
   if (method === "POST") headers["Idempotency-Key"] = uuid(); // a retried click is never applied twice
   const sent = Date.now();
   let answer;
   try {
-    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    answer = await fetch(path, { method, headers, body: body === undefined ? undefined : contentType ? body : JSON.stringify(body) });
   } catch {
     // No answer at all (the network, or the server away): the browser's "Failed to fetch" said nothing.
     throw new Problem({ status: 0, title: "No answer", detail: "The server could not be reached: check your connection and try again." });
@@ -104,6 +117,73 @@ export async function call(method, path, body, { anonymous = false, key } = {}) 
 
 export const get = (path, options) => call("GET", path, undefined, options);
 export const post = (path, body, options) => call("POST", path, body === undefined ? {} : body, options);
+export const remove = (path, options) => call("DELETE", path, undefined, options);
+
+// Save what `path` answers as a file, read with the key (a plain link cannot send the Authorization
+// header): a Blob handed to a download link, named as the answer's Content-Disposition says.
+export async function download(path, { anonymous = false, key, fallbackName = "download" } = {}) {
+  const headers = headersFor(anonymous, key === undefined ? identity.key() : key);
+  headers.Accept = "*/*";
+  let answer;
+  try {
+    answer = await fetch(path, { headers });
+  } catch {
+    throw new Problem({ status: 0, title: "No answer", detail: "The server could not be reached: check your connection and try again." });
+  }
+  if (!answer.ok) {
+    const problem = await answer.json().catch(() => ({ status: answer.status, title: answer.statusText || `HTTP ${answer.status}` }));
+    throw new Problem(problem);
+  }
+  const blob = await answer.blob();
+  const disposition = answer.headers.get("Content-Disposition") || "";
+  const named = /filename\*=UTF-8''([^;]+)/i.exec(disposition) || /filename="?([^";]+)"?/i.exec(disposition);
+  const name = named ? decodeURIComponent(named[1].trim()) : fallbackName;
+  const url = URL.createObjectURL(blob);
+  const link = Object.assign(document.createElement("a"), { href: url, download: name, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  return { name, size: blob.size };
+}
+
+// Streams and reads that wait (?after=) count against the client's 4 (api/rates.py): when one is refused
+// (429, or 503 when the server keeps no slot), every stream of this page waits, longer after each refusal
+// in a row (Retry-After, then half as long again each time, up to STREAM_WAIT_MAX seconds), and then one
+// tries alone before the others follow: a page with several streams (a tournament's tables) does not
+// knock every few seconds with all of them, each knock a refusal in the console.
+const STREAM_WAIT_MAX = 30;
+const gate = { until: 0, refusals: 0, probing: null, refusedAt: 0 };
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// Whether the streams are being refused now: a read need not wait (?after=) for a slot it will not get.
+export const crowded = () => Date.now() < gate.until;
+
+async function throughGate(stopped) {
+  for (;;) {
+    if (stopped()) return () => {};
+    const wait = gate.until - Date.now();
+    if (wait > 0) { await sleep(Math.min(wait, 1000)); continue; }
+    if (gate.refusals === 0) return () => {};
+    if (gate.probing) { await gate.probing; continue; }
+    let release;
+    gate.probing = new Promise((resolve) => { release = resolve; });
+    return () => { gate.probing = null; release(); };
+  }
+}
+
+// A refusal of a request sent at `sent`: one sent before the last refusal came (the page's streams
+// knocking together) says nothing new, and does not lengthen the wait.
+function refused(retryAfter, sent = Date.now()) {
+  if (sent >= gate.refusedAt || gate.refusals === 0) gate.refusals += 1;
+  gate.refusedAt = Date.now();
+  const wait = Math.min(STREAM_WAIT_MAX, Math.max(1, retryAfter) * 1.5 ** (gate.refusals - 1));
+  gate.until = Math.max(gate.until, Date.now() + wait * 1000);
+  return wait;
+}
+
+// A waiting read (?after=) refused as a stream is: the streams wait too.
+export const heldRefused = (retryAfter, sent) => refused(retryAfter, sent);
 
 // Follow a server-sent event stream. EventSource cannot send an Authorization header, so this reads the
 // stream with fetch; when the server ends it (its `seconds`), it reconnects with Last-Event-ID, so no
@@ -111,9 +191,11 @@ export const post = (path, body, options) => call("POST", path, body === undefin
 // onState("live") once the stream is answered; onState("paused", {retryAfter}) when it is refused (429:
 // the client holds its 4 streams or waiting reads already; 503 or another 5xx: the server keeps no slot
 // now) or breaks: it is tried again by itself, and the caller reads what it needs meanwhile.
-export function follow(path, onEvent, { anonymous = false, key, onError = () => {}, onState = () => {} } = {}) {
+// `since`: the Last-Event-ID to resume from at the first connection; onId(id) is told each id received
+// (a position to keep, for the next visit to resume from).
+export function follow(path, onEvent, { anonymous = false, key, onError = () => {}, onState = () => {}, since = null, onId = () => {} } = {}) {
   const control = new AbortController();
-  let lastId = null;
+  let lastId = since;
   let stopped = false;
   let quickEnds = 0; // streams in a row the server ended within a second (a match over: it ends at once)
   const stop = () => {
@@ -124,21 +206,30 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
     while (!stopped) {
       const headers = { ...headersFor(anonymous, key === undefined ? identity.key() : key), Accept: "text/event-stream" };
       if (lastId !== null) headers["Last-Event-ID"] = lastId;
+      let passed = null;
       try {
+        passed = await throughGate(() => stopped);
+        if (stopped) { passed(); return; }
         const sent = Date.now();
         const answer = await fetch(path, { headers, signal: control.signal });
         heard(answer.headers.get("Date"), sent, Date.now());
         if (answer.status === 429 || answer.status >= 500) {
           // Too many streams held at once (api/rates.py), or no slot for one on the server now: a stream
           // the page left is given back once the server notices (its next heartbeat), so wait as told
-          // and follow on; the caller is told, to say so and to read meanwhile.
+          // (longer at each refusal in a row, every stream of the page together: the gate above) and
+          // follow on; the caller is told, to say so and to read meanwhile.
           const problem = await answer.json().catch(() => ({}));
-          const wait = Number(answer.headers.get("Retry-After")) || problem.retry_after || 1;
+          const wait = refused(Number(answer.headers.get("Retry-After")) || problem.retry_after || 1, sent);
+          passed();
+          passed = null;
           if (stopped) return;
           onState("paused", { retryAfter: wait, problem });
-          await new Promise((resolve) => setTimeout(resolve, Math.max(1, wait) * 1000));
           continue;
         }
+        gate.refusals = 0;
+        gate.until = 0;
+        passed();
+        passed = null;
         if (!answer.ok) {
           onError(new Problem(await answer.json().catch(() => ({ status: answer.status }))));
           return;
@@ -166,7 +257,7 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
               else if (field === "data") data += (data ? "\n" : "") + val;
               else if (field === "id") id = val;
             }
-            if (id !== null) lastId = id;
+            if (id !== null) { lastId = id; onId(id); }
             if (!data) continue;
             let parsed;
             try {
@@ -185,6 +276,7 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
         quickEnds = Date.now() - opened < 1000 ? quickEnds + 1 : 0;
         if (quickEnds && !stopped) await new Promise((resolve) => setTimeout(resolve, Math.min(30, 2 ** (quickEnds - 1)) * 1000));
       } catch (error) {
+        if (passed) passed();
         if (stopped) return;
         // The connection broke (the network, a proxy, the server going away): paused, tried again.
         onState("paused", { retryAfter: 1, error });

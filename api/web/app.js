@@ -2,7 +2,7 @@
 // fragment. Every datum comes from the public JSON API (api.js). Live views follow the match streams; a
 // table whose stream is refused or broken says so and reads the match on a timer until the stream is
 // back, and a tournament is read again while it waits for its start or for a round's pairing.
-import { Problem, follow, get, identity, post } from "./api.js";
+import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove } from "./api.js";
 import {
   actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
   pastDeadlines, seatName, tickDeadlines,
@@ -78,6 +78,13 @@ const titleOf = (name) => (gamesCache || []).find((game) => game.name === name)?
 function renderMe() {
   const slot = document.getElementById("me");
   const player = identity.player();
+  if (identity.auditor()) {
+    // The auditor's credential names no player: it reads every match unredacted, exports, imports.
+    fill(slot,
+      h("span", { id: "whoami", class: "auditor" }, "Auditor"),
+      h("button", { class: "small", id: "sign-out", onclick: () => { identity.forget(); renderMe(); route(); } }, "sign out"));
+    return;
+  }
   if (player && identity.key()) {
     fill(slot,
       h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, player.name)),
@@ -91,7 +98,7 @@ function renderMe() {
   const form = h("form", { id: "register", onsubmit: async (event) => {
     event.preventDefault();
     const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }));
-    if (registered) { identity.remember(registered); renderMe(); route(); }
+    if (registered) { identity.remember(registered); await rememberFeedStart(registered.id); renderMe(); route(); }
   } }, name, h("button", { type: "submit" }, "Register"), error);
   fill(slot, form, signInForm());
 }
@@ -107,8 +114,60 @@ function keyReveal(key) {
       getSelection().selectAllChildren(code);
     }
   } }, "copy");
-  return h("details", { class: "your-key", id: "your-key" }, h("summary", {}, "your key"),
-    h("div", { class: "key-box" }, "Keep it to sign in again (another browser, or after signing out): ", code, " ", copy));
+  return h("details", { class: "your-key", id: "your-key", ontoggle: (event) => { if (event.target.open) drawKeys(keys); } },
+    h("summary", {}, "your key"),
+    h("div", { class: "key-box" }, "Keep it to sign in again (another browser, or after signing out): ", code, " ", copy),
+    keys);
+}
+
+// The player's keys (GET /players/me/keys: their ids, never the keys): replace this browser's key with a
+// new one (POST, then DELETE of the old one: a key seen by someone else is worth nothing after), or revoke
+// another (a key kept elsewhere, or one whose answer was lost).
+const keys = h("div", { class: "keys", id: "keys" });
+
+async function drawKeys(box) {
+  const error = h("div", { id: "keys-error" });
+  const player = identity.player();
+  const key = identity.key();
+  if (!player || !key) return;
+  let held;
+  try {
+    held = await get("/players/me/keys", { key });
+  } catch (refusal) {
+    fill(box, problemBox(refusal));
+    return;
+  }
+  const current = held.items.find((item) => item.current);
+  const rotate = async () => {
+    if (!confirm("Replace your key? This browser keeps the new one; the old one stops working at once "
+      + "(sign in again elsewhere with the new key).")) return;
+    await attempt(error, async () => {
+      const fresh = await post("/players/me/keys", undefined, { key });
+      identity.remember({ api_key: fresh.api_key, id: player.id, name: player.name });
+      if (current) await remove(`/players/me/keys/${encodeURIComponent(current.key_id)}`, { key: fresh.api_key });
+      renderMe();
+      route(); // the view was opened with the old key: open it again with the new one
+      const reveal = document.getElementById("your-key");
+      if (reveal) {
+        reveal.open = true;
+        reveal.append(h("p", { id: "keys-note", role: "status" }, "Your key was replaced: keep the new one."));
+      }
+    });
+  };
+  const revoke = (item) => async () => {
+    if (!confirm(`Revoke the key ${item.key_id}? Whoever holds it is refused from now on.`)) return;
+    await attempt(error, async () => {
+      await remove(`/players/me/keys/${encodeURIComponent(item.key_id)}`, { key });
+      await drawKeys(box);
+    });
+  };
+  fill(box,
+    h("p", {}, `Your keys (${held.items.length}):`),
+    h("ul", { class: "list", id: "key-list" }, held.items.map((item) => h("li", { "data-key-id": item.key_id },
+      h("code", {}, item.key_id), item.current ? " (this browser's)" : [" ",
+        h("button", { class: "small revoke-key", type: "button", "aria-label": `revoke key ${item.key_id}`, onclick: revoke(item) }, "revoke")]))),
+    h("button", { class: "small", type: "button", id: "rotate-key", onclick: rotate }, "replace this key"),
+    error);
 }
 
 function signOut(player) {
@@ -131,10 +190,14 @@ function signInForm() {
       try {
         return await get("/players/me", { key: typed });
       } catch (refusal) {
+        // The auditor's credential is valid but names no player: /players/me answers it 403 so.
+        if (refusal instanceof Problem && refusal.problem.status === 403 && /auditor/i.test(refusal.problem.detail || ""))
+          return { auditor: true };
         throw refusal instanceof Problem && refusal.problem.status === 401 ? new Error(`That key was refused: ${refusal.message}`) : refusal;
       }
     });
-    if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); renderMe(); route(); }
+    if (me?.auditor) { identity.rememberAuditor(typed); renderMe(); route(); }
+    else if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); renderMe(); route(); }
   } }, key, h("button", { type: "submit" }, "Sign in"), error);
   return h("details", { class: "sign-in", id: "sign-in-box" }, h("summary", {}, "sign in with a key"), form);
 }
@@ -145,15 +208,17 @@ const LOBBY_READ_SECONDS = 10; // the lobby's lists are read again this often wh
 async function lobbyLists() {
   // The lists leave private (unlisted) matches out, except a player's own asked for as theirs: a signed-in
   // person's open matches, private ones included, are listed first, and not again among the others.
+  // Their running matches too (GET /matches?player=<id>&status=active), first, and not again below.
   const me = identity.key() ? identity.player() : null;
-  const [open, active, finished, mine] = await Promise.all([
+  const [open, active, finished, mine, running] = await Promise.all([
     ...["open", "active", "finished"].map((status) => get(`/matches?status=${status}&limit=20`)),
-    me ? get(`/matches?status=open&player=${encodeURIComponent(me.id)}&limit=20`) : null]);
-  const mineIds = new Set((mine ? mine.items : []).map((match) => match.id));
+    ...["open", "active"].map((status) => (me ? get(`/matches?status=${status}&player=${encodeURIComponent(me.id)}&limit=50`) : null))]);
+  const mineIds = new Set([...(mine ? mine.items : []), ...(running ? running.items : [])].map((match) => match.id));
   return [
     mine && mine.items.length ? h("section", { id: "my-open" }, h("h2", {}, "Your open matches"), matchTable(mine.items, "open")) : null,
+    running && running.items.length ? h("section", { id: "my-running" }, h("h2", {}, "Your running matches"), matchTable(running.items, "active")) : null,
     h("section", {}, h("h2", {}, "Open matches"), matchTable(open.items.filter((match) => !mineIds.has(match.id)), "open")),
-    h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items, "active")),
+    h("section", {}, h("h2", {}, "Running matches"), matchTable(active.items.filter((match) => !mineIds.has(match.id)), "active")),
     h("section", {}, h("h2", {}, "Finished matches"), matchTable(finished.items, "finished")),
   ];
 }
@@ -162,9 +227,13 @@ async function lobby() {
   const show = screen();
   const all = await games();
   const lists = h("div", { id: "lobby-lists" }, await lobbyLists());
+  const invitations = identity.player() ? invitationsBox() : null;
   show(
     h("h1", {}, "Lobby"),
-    identity.player() ? [createForm(all), joinForm()] : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+    invitations ? invitations.box : null,
+    identity.player() ? [createForm(all), joinForm()]
+      : identity.auditor() ? auditorPanel()
+        : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
     lists,
     h("section", {}, h("h2", {}, "Games"), h("div", { class: "games" }, all.map((game) =>
       h("article", { class: "game" }, h("h3", {}, game.title),
@@ -173,6 +242,131 @@ async function lobby() {
         h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
   );
   if (show.live()) keepFresh(lists);
+  if (show.live() && invitations) invitations.start();
+}
+
+// -- invitations -----------------------------------------------------------------------------------
+// A player invited by id (POST /matches/{id}/invitations), or for whom a rematch or a fork keeps a seat,
+// learns it from their stream (GET /players/me/stream, `invitation` items); the API offers no list of
+// them to read. So this browser keeps, per player, the invitations its lobby heard and the stream's last
+// position (resumed with Last-Event-ID: what came while no lobby was open arrives then too). A new
+// registration keeps the log's position at once, so none is missed from the start.
+const FEED = (player) => `motley.feed.${player}`;
+const INVITES = (player) => `motley.invitations.${player}`;
+
+function storedInvitations(player) {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES(player)) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+function keepInvitations(player, invitations) {
+  localStorage.setItem(INVITES(player), JSON.stringify(invitations));
+}
+
+// The log's position now, as the start of a new player's stream (nothing before concerned them).
+async function rememberFeedStart(player) {
+  try {
+    const { position } = await get("/health", { anonymous: true });
+    if (Number.isInteger(position) && !localStorage.getItem(FEED(player))) localStorage.setItem(FEED(player), String(position));
+  } catch {
+    // the stream then starts from its own end
+  }
+}
+
+// An invitation still worth showing: the match is open and the player not seated at it yet.
+function stillInvited(match, player) {
+  return match.status === "open" && !match.seats.some((seat) => seat.player_id === player);
+}
+
+function invitationsBox() {
+  const me = identity.player();
+  const key = identity.key();
+  const list = h("ul", { class: "list", id: "invitation-list" });
+  const error = h("div");
+  const box = h("section", { id: "invitations", class: "panel", hidden: true, "aria-live": "polite" },
+    h("h2", {}, "Invitations"), list, error);
+  let held = storedInvitations(me.id);
+  const accept = (matchId) => attempt(error, async () => {
+    await post(`/matches/${matchId}/seats`, {}, { key });
+    delete held[matchId];
+    keepInvitations(me.id, held);
+    location.hash = `#/match/${matchId}`;
+  });
+  const decline = (matchId) => {
+    delete held[matchId];
+    keepInvitations(me.id, held);
+    draw();
+  };
+  const draw = () => {
+    const items = Object.values(held).sort((a, b) => (a.at < b.at ? 1 : -1));
+    box.hidden = items.length === 0;
+    fill(list, items.map((invite) => h("li", { "data-match": invite.match_id },
+      `${titleOf(invite.game)}: ${invite.from ? `${invite.from} invites you` : "a seat is kept for you"} (${invite.seats})`, " ",
+      h("button", { class: "small accept-invitation", type: "button", "aria-label": `accept the invitation to ${titleOf(invite.game)} by ${invite.from || "its players"}`,
+        onclick: () => accept(invite.match_id) }, "accept"), " ",
+      h("a", { href: `#/match/${invite.match_id}` }, "open"), " ",
+      h("button", { class: "small", type: "button", "aria-label": `dismiss the invitation to ${titleOf(invite.game)}`,
+        onclick: () => decline(invite.match_id) }, "dismiss"))));
+  };
+  const hear = (match) => {
+    if (!stillInvited(match, me.id)) {
+      if (held[match.id]) { delete held[match.id]; keepInvitations(me.id, held); draw(); }
+      return;
+    }
+    const creator = match.seats.find((seat) => seat.player_id && seat.player_id === match.created_by);
+    held[match.id] = { match_id: match.id, game: match.game, from: creator?.name || null, seats: seatsText(match.seats),
+      at: held[match.id]?.at || new Date().toISOString() };
+    keepInvitations(me.id, held);
+    draw();
+  };
+  draw();
+  const start = async () => {
+    // Those kept from before: still open, and not joined meanwhile (elsewhere)?
+    await Promise.all(Object.keys(held).map(async (matchId) => {
+      try {
+        hear(await get(`/matches/${matchId}`, { key }));
+      } catch (refusal) {
+        if (refusal instanceof Problem && refusal.problem.status === 404) { delete held[matchId]; keepInvitations(me.id, held); draw(); }
+      }
+    }));
+    if (!box.isConnected) return; // the lobby was left meanwhile
+    const listen = (since) => follow("/players/me/stream?seconds=300", (name, item) => {
+      if (name === "invitation" && item?.match) hear(item.match);
+      else if (item?.match_id && held[item.match_id] && item.match) hear(item.match); // started, cancelled: gone
+      return undefined;
+    }, { key, since, onId: (id) => localStorage.setItem(FEED(me.id), id),
+      onState: (state) => { box.dataset.live = state === "live" ? "true" : "false"; },
+      // A kept position this server never wrote (another server's, or its log started again): from now.
+      onError: () => { if (since !== null && box.isConnected) { localStorage.removeItem(FEED(me.id)); leaving.push(listen(null)); } } });
+    leaving.push(listen(localStorage.getItem(FEED(me.id))));
+  };
+  return { box, start };
+}
+
+// -- the auditor -----------------------------------------------------------------------------------
+// The auditor (MOTLEY_AUDITOR_KEY) reads every match unredacted at any version, exports it, and imports an
+// export (POST /matches/import, JSON Lines: a finished or cancelled match's whole history, replayed through
+// the rules); the imported copy opens.
+function auditorPanel() {
+  const file = h("input", { id: "import-file", type: "file", accept: ".jsonl,.ndjson,application/x-ndjson,application/json,text/plain", required: true });
+  const error = h("div", { id: "import-error" });
+  const submit = (event) => {
+    event.preventDefault();
+    attempt(error, async () => {
+      const chosen = file.files && file.files[0];
+      if (!chosen) throw new Error("Choose an export file (JSON Lines) first.");
+      const imported = await post("/matches/import", await chosen.text(), { contentType: "application/x-ndjson" });
+      location.hash = `#/match/${imported.id}`;
+    });
+  };
+  return h("form", { id: "import", class: "panel", onsubmit: submit },
+    h("h2", {}, "Import a match"),
+    h("p", { class: "muted" }, "An auditor's export of a finished or cancelled match: every event is replayed through the rules."),
+    h("label", {}, "export file (JSON Lines) ", file),
+    h("button", { type: "submit", id: "import-submit" }, "Import"), error);
 }
 
 // Others open, start and finish matches meanwhile: the lists (only they: a form being filled stays) are
@@ -655,7 +849,7 @@ async function table(id, params) {
     fill(board,
       matchHeader(match),
       h("div", { class: "controls" },
-        open && !spectator && !seated && free.length ? takeSeat(id, match, error, draw) : null,
+        open && !spectator && !seated && free.length && !identity.auditor() ? takeSeat(id, match, error, draw) : null,
         open && seated && !free.length ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options))) }, "Start") : null,
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
@@ -665,7 +859,8 @@ async function table(id, params) {
       invitationBox(match),
       movesArea(match, seated && !spectator, actions),
       resultView(match),
-      h("section", { class: "observation" }, h("h2", {}, spectator || !seated ? "What a spectator sees" : "What your seat sees"),
+      h("section", { class: "observation" }, h("h2", {}, match.viewer?.kind === "auditor" ? "What the auditor sees (everything)"
+        : spectator || !seated ? "What a spectator sees" : "What your seat sees"),
         observation(match)),
     );
     focusAfter(board, focus);
@@ -709,11 +904,13 @@ async function table(id, params) {
   }
   const other = spectator ? (identity.key() ? h("a", { href: `#/match/${id}` }, "view as your seat") : null)
     : h("a", { href: `#/match/${id}?as=spectator` }, "watch as a spectator");
+  const tools = h("div");
   show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), other ? [" · ", other] : null),
-    notice, announce, error, board);
+    notice, announce, error, board, tools);
   await games();
   draw(await get(`/matches/${id}`, options));
   if (!show.live()) return;
+  fill(tools, matchTools(id, options, () => latest));
   const over = (match) => match.status === "finished" || match.status === "cancelled";
   // Live: the stream pushes the view whenever the version changes; it ends at the finish. While it is
   // refused (the API holds 4 streams or waiting reads per client address) or broken, the page says so
@@ -753,6 +950,40 @@ async function table(id, params) {
     return undefined;
   }, { ...options, onState, onError: (e) => fill(error, problemBox(e)) });
   leaving.push(stopStream);
+}
+
+// -- export, verify, fork ---------------------------------------------------------------------------
+// Export: the whole match as JSON Lines, as this viewer may see it (the auditor's unredacted, and
+// importable), saved as the file the answer names.
+function exportButton(id, options, error) {
+  return h("button", { type: "button", id: "export", title: "download the match's events (JSON Lines) as you may see them",
+    onclick: () => attempt(error, () => download(`/matches/${id}/export`, { ...options, fallbackName: `match-${id}.jsonl` })) }, "Export");
+}
+
+// Provable chance (GET /matches/{id}/verify): every shuffle re-derived from the seed revealed at the end.
+function verifyButton(id, options, error) {
+  const result = h("span", { id: "verify-result", role: "status" });
+  const button = h("button", { type: "button", id: "verify", title: "re-derive every shuffle from the revealed seed",
+    onclick: () => attempt(error, async () => {
+      fill(result);
+      const verdict = await get(`/matches/${id}/verify`, options);
+      fill(result, verdict.verified
+        ? `Chance verified: ${verdict.chance_outcomes_checked} outcome${verdict.chance_outcomes_checked === 1 ? "" : "s"} re-derived`
+          + `${verdict.inherited_from_parent ? ` (${verdict.inherited_from_parent} from the parent)` : ""}.`
+        : `Not verified: ${verdict.reason || "no reason given"}.`);
+    }) }, "Verify chance");
+  return [button, " ", result];
+}
+
+function matchTools(id, options, latest) {
+  const error = h("div", { id: "tools-error" });
+  const match = latest();
+  return h("section", { class: "tools", id: "tools" }, h("h2", {}, "Audit"),
+    h("div", { class: "controls" }, exportButton(id, options, error), verifyButton(id, options, error),
+      match && (match.status === "finished" || identity.auditor()) && identity.key()
+        ? h("a", { href: `#/replay/${id}`, id: "fork-hint" }, "fork from a past position (replay)") : null),
+    error,
+    identity.auditor() ? auditorPanel() : null);
 }
 
 // -- replay --------------------------------------------------------------------------------------
@@ -818,14 +1049,30 @@ async function replay(id, params) {
   };
   const step = (delta) => () => go(Number(slider.value) + delta);
   slider.addEventListener("input", () => go(Number(slider.value)));
+  // Fork from the version shown: a finished (and revealed) match, by a player, or any match by the
+  // auditor (POST /matches/{id}/forks {version, reserved}); the player's own seat is kept for them. The
+  // new match opens.
+  const toolsError = h("div", { id: "tools-error" });
+  const me = identity.player();
+  const mySeat = me ? latest.seats.findIndex((seat) => seat.player_id === me.id) : -1;
+  const mayFork = identity.key() && (identity.auditor() || latest.status === "finished");
+  const fork = mayFork ? h("button", { type: "button", id: "fork", title: "a new match from the version shown, its seats open again",
+    onclick: () => attempt(toolsError, async () => {
+      const body = { version: Number(slider.value), reserved: mySeat >= 0 ? { [mySeat]: me.id } : {} };
+      const forked = await post(`/matches/${id}/forks`, body, { key: identity.key() });
+      location.hash = `#/match/${forked.id}`;
+    }) }, "Fork from this position") : null;
+  const viewerName = identity.auditor() ? "as the auditor" : "as your seat";
   show(
     h("h1", {}, "Replay"),
     h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table"), " · ", spectator
-      ? (identity.key() ? h("a", { href: `#/replay/${id}`, id: "as-seat" }, "as your seat") : "as a spectator")
+      ? (identity.key() ? h("a", { href: `#/replay/${id}`, id: "as-seat" }, viewerName) : "as a spectator")
       : h("a", { href: `#/replay/${id}?as=spectator`, id: "as-spectator" }, "as a spectator")),
     h("div", { class: "controls" },
       h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
       slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
+    h("div", { class: "controls", id: "replay-tools" }, fork, exportButton(id, options, toolsError), verifyButton(id, options, toolsError)),
+    toolsError,
     h("div", { class: "replay" }, board, eventsBox),
   );
   await go(last);
@@ -842,12 +1089,17 @@ function scrollWithin(box, item) {
 // A read model read as fresh as the log is now: the read waits (?after=, up to 5 s) until the workers have
 // applied the log's current position (GET /health), and falls back to what they have if they lag further.
 async function fresh(path) {
+  // While this page's streams are refused (the client's 4 are held), a waiting read would be refused
+  // too: what the read model has now.
+  if (crowded()) return get(path);
+  const sent = Date.now();
   try {
     const { position } = await get("/health");
     return await get(`${path}${path.includes("?") ? "&" : "?"}after=${position}`);
   } catch (error) {
     // 503: the workers lag further than a read waits; 429: the client holds its 4 streams or waiting
-    // reads already. Either way, what the read model has now.
+    // reads already (the streams wait then too). Either way, what the read model has now.
+    if (error instanceof Problem && error.problem.status === 429) heldRefused(Number(error.problem.retry_after) || 5, sent);
     if (error instanceof Problem && [503, 429].includes(error.problem.status)) return get(path);
     throw error;
   }
@@ -905,11 +1157,70 @@ function statistics(rows) {
 // -- tournaments ---------------------------------------------------------------------------------
 async function tournaments() {
   const show = screen();
-  const [page] = await Promise.all([get("/tournaments"), games()]);
-  show(h("h1", {}, "Tournaments"), page.items.length ? scrolling(h("table", { class: "grid" },
+  const [page, all] = await Promise.all([get("/tournaments"), games()]);
+  show(h("h1", {}, "Tournaments"),
+    identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (top right) to organise or enter a tournament."),
+    page.items.length ? scrolling(h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
     h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, t.name), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
       h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings"))))))) : h("p", { class: "muted" }, "No tournaments yet."));
+}
+
+// A new tournament (POST /tournaments): its game, name, table size, format and rounds; every other option
+// at its default (points by place, tie-breaks, rated). The person creating it organises it (and need not play).
+function tournamentForm(all) {
+  const gameSelect = h("select", { id: "tournament-game" }, all.map((game) => h("option", { value: game.name }, game.title)));
+  const name = h("input", { id: "tournament-name", maxlength: 80, required: true, placeholder: "Tuesday Jest" });
+  const tableSize = h("input", { id: "tournament-table-size", type: "number", min: 1, max: 12, step: 1, placeholder: "default",
+    "aria-describedby": "tournament-table-size-help" });
+  const format = h("select", { id: "tournament-format" }, h("option", { value: "swiss" }, "swiss"), h("option", { value: "round-robin" }, "round-robin"));
+  const rounds = h("input", { id: "tournament-rounds", type: "number", min: 1, max: 20, step: 1, value: 3, required: true });
+  const error = h("div");
+  const sizes = () => {
+    const game = all.find((g) => g.name === gameSelect.value);
+    Object.assign(tableSize, { min: game.min_players, max: Math.min(12, game.max_players) });
+  };
+  gameSelect.addEventListener("change", sizes);
+  sizes();
+  const submit = (event) => {
+    event.preventDefault();
+    attempt(error, async () => {
+      const body = { game: gameSelect.value, name: name.value.trim(), format: format.value, rounds: Number(rounds.value) };
+      if (tableSize.value.trim() !== "") body.table_size = Number(tableSize.value);
+      const created = await post("/tournaments", body);
+      location.hash = `#/tournament/${created.id}`;
+    });
+  };
+  return h("form", { id: "create-tournament", class: "panel", onsubmit: submit },
+    h("h2", {}, "New tournament"),
+    h("label", {}, "game ", gameSelect), h("label", {}, "name ", name),
+    h("label", { class: "option" }, "table size ", tableSize,
+      h("small", { class: "option-help", id: "tournament-table-size-help" }, "players per table; empty: the game's largest up to 4")),
+    h("label", {}, "format ", format), h("label", {}, "rounds ", rounds),
+    h("button", { type: "submit", id: "create-tournament-submit" }, "Create tournament"), error);
+}
+
+// What the signed-in person may do about a tournament: enter or withdraw (the player), start (the organiser,
+// while it is open).
+function tournamentActions(t, error, after) {
+  const me = identity.player();
+  if (!me || !identity.key() || t.status === "finished" || t.status === "cancelled") return null;
+  const entry = (t.players || []).find((p) => p.player_id === me.id);
+  const registered = entry && entry.status === "registered";
+  const act = (work) => () => attempt(error, async () => { await work(); after(); });
+  const buttons = [];
+  if (t.status === "open" && !registered)
+    buttons.push(h("button", { id: "tournament-register", type: "button", onclick: act(() => post(`/tournaments/${t.id}/players`)) }, "Register"));
+  if (registered)
+    buttons.push(h("button", { id: "tournament-withdraw", type: "button", onclick: () => confirm(t.status === "open"
+      ? "Withdraw from this tournament?" : "Withdraw from this tournament? You are not paired again, and a table you play now is resigned.")
+      && act(() => remove(`/tournaments/${t.id}/players/${encodeURIComponent(me.id)}`))() }, "Withdraw"));
+  if (t.status === "open" && t.organiser === me.id)
+    buttons.push(h("button", { id: "tournament-start", type: "button", onclick: act(() => post(`/tournaments/${t.id}/start`)) }, "Start"));
+  const entrants = (t.players || []).filter((p) => p.status === "registered").length;
+  return h("div", { class: "controls", id: "tournament-actions" }, buttons,
+    t.status === "open" ? h("span", { class: "muted" }, `${entrants} registered${registered ? ", you among them" : ""}`
+      + `${t.organiser === me.id ? " · you organise it" : ""}`) : null);
 }
 
 const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
@@ -918,6 +1229,8 @@ const TOURNAMENT_READ_SECONDS = 5; // a tournament's reads while no stream tells
 async function tournament(id) {
   const show = screen();
   const head = h("div");
+  const actionsBox = h("div");
+  const actionsError = h("div", { id: "tournament-error" });
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
   const drawStandings = async () => {
@@ -928,6 +1241,10 @@ async function tournament(id) {
     const status = t.status;
     fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
+    // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one.
+    const focused = actionsBox.contains(document.activeElement);
+    fill(actionsBox, tournamentActions(t, actionsError, () => reread()));
+    if (focused) actionsBox.querySelector("button")?.focus();
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
       h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
@@ -948,7 +1265,7 @@ async function tournament(id) {
   await games();
   const t = await drawStandings();
   if (!show.live()) return;
-  show(head, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show(head, actionsBox, actionsError, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
   // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
   // leaving one for the standings' read. The tournament is read again every few seconds whenever a
@@ -989,7 +1306,10 @@ async function tournament(id) {
         // round's last finish, so the tournament is read again twice more to show the new tables.
         for (const delay of [0, 1000, 3000]) setTimeout(() => show.live() && !finished(last) && reread(), delay);
         return "stop";
-      }, { anonymous: true, onState: (state) => (state === "live" ? paused.delete(matchId) : paused.add(matchId)) });
+      // With the viewer's key where the page has one: a signed-in viewer's streams count against their own
+      // 4, not their address's (several people behind one address, each a tab of the tournament).
+      }, { key: identity.key() || undefined, anonymous: !identity.key(),
+        onState: (state) => (state === "live" ? paused.delete(matchId) : paused.add(matchId)) });
       following.set(matchId, stop);
       leaving.push(stop);
     }

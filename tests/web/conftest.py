@@ -21,12 +21,12 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def serve(folder: Path):
+def serve(folder: Path, **settings: str):
     """The service as people reach it: the installed `motley serve` command on a free port (SQLite,
-    in-process tasks): (base URL, process, log file)."""
+    in-process tasks; ``settings``: more environment, as MOTLEY_AUDITOR_KEY): (base URL, process, log file)."""
     port = free_port()
     env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(folder / "motley.sqlite"),
-               MOTLEY_TASKS="inprocess")
+               MOTLEY_TASKS="inprocess", **settings)
     motley = Path(sys.executable).with_name("motley")
     log = open(folder / "serve.log", "wb")
     process = subprocess.Popen([str(motley), "serve", "--port", str(port)], env=env, stdout=log,
