@@ -68,6 +68,23 @@ class MyMatches(MethodView):
         return {"items": rows[offset:offset + limit], "total": len(rows), "limit": limit, "offset": offset}
 
 
+@blp.route("/invitations")
+class MyInvitations(MethodView):
+    @blp.arguments(schemas.MyInvitationsQuery, location="query")
+    @blp.response(200, schemas.MatchPageOut)
+    def get(self, query):
+        """The open matches waiting for you: invited by id, or with a seat kept for you (a rematch, a
+        fork), and not joined yet; newest activity first. Join with ``POST /matches/{id}/seats`` (no
+        invitation code needed). The stream tells of each as it comes; this is the list of those still
+        open, for a client that was not following then (a new browser, a bot started later)."""
+        player_id = str(current_player().id)
+        motley = container()
+        wait_until_applied(motley.match_list, motley.app.name, query["after"])
+        limit, offset = query["limit"], query["offset"]
+        page = motley.match_list.query(status="open", awaiting=player_id, limit=limit, offset=offset)
+        return {"items": page.rows, "total": page.total, "limit": limit, "offset": offset}
+
+
 @blp.route("/stream")
 class MyStream(MethodView):
     @blp.arguments(schemas.MyStreamQuery, location="query")

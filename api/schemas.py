@@ -434,6 +434,14 @@ class MyMatchesQuery(StrictSchema):
                                                               "end: a 422)"})
 
 
+class MyInvitationsQuery(StrictSchema):
+    limit = Count(load_default=20, min=1, max=200)
+    offset = Count(load_default=0)
+    after = Count(load_default=None, metadata={"description": "Wait (up to 5 s) until the list includes the "
+                                                              "change at this Motley-Position (past the log's "
+                                                              "end: a 422)"})
+
+
 class MyStreamQuery(StrictSchema):
     seconds = WrittenNumber(load_default=300.0, validate=validate.Range(min=0.1, max=86400),
                            metadata={"description": "How long to follow before the stream ends (reconnect "

@@ -59,6 +59,9 @@ class MatchRow:
     updated_at: datetime
     #: What a player agrees to by joining: turn_limit, rated, versions_required, unlisted (issue 13).
     terms: dict = field(default_factory=dict)
+    #: The players an open match waits for: invited by id, or a seat kept for them (a rematch, a fork),
+    #: and not seated yet (``GET /players/me/invitations``); [] once it is no longer open.
+    awaiting: list = field(default_factory=list)
 
 
 @dataclass
@@ -97,11 +100,12 @@ class MatchListView(ABC):
         offset: int = 0,
         after: Optional[tuple] = None,
         listed_only: bool = False,
+        awaiting: Optional[str] = None,
     ) -> MatchPage:
         """Newest activity first, ``offset`` rows skipped; or, with ``after`` (a (created_at,
         match_id) key, issue 13), the rows created before it, newest first: a stable cursor, since
         a row's creation never moves while the list is read. ``listed_only``: without the unlisted
-        matches (what the public sees)."""
+        matches (what the public sees). ``awaiting``: only the rows that await this player."""
 
     @abstractmethod
     def wait(self, application_name: str, position: int, timeout: float) -> bool:

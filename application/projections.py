@@ -42,7 +42,16 @@ def match_row(match: Match) -> MatchRow:
         updated_at=match.modified_on,
         terms={"turn_limit": match.turn_limit, "rated": match.counts_for_ratings,
                "versions_required": match.versions_required, "unlisted": match.invitation is not None},
+        awaiting=awaiting(match),
     )
+
+
+def awaiting(match: Match) -> list[str]:
+    """The players ``match`` waits for: invited, or with a seat kept for them, and not seated yet."""
+    if match.status != "open":
+        return []
+    wanted = [*match.invited, *match.reserved.values()]
+    return [p for i, p in enumerate(wanted) if p not in wanted[:i] and match.seat_of(p) is None]
 
 
 class MatchListProjection:

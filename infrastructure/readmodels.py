@@ -22,9 +22,9 @@ from application.ports import MatchListView, MatchPage, MatchRow
 TABLE = "motley_match_list"
 COLUMNS = (
     "match_id", "game", "status", "seats", "players", "open_seats", "to_act", "version", "moves",
-    "winners", "created_at", "updated_at", "terms",
+    "winners", "created_at", "updated_at", "terms", "awaiting",
 )
-JSON_COLUMNS = {"players", "to_act", "winners", "terms"}
+JSON_COLUMNS = {"players", "to_act", "winners", "terms", "awaiting"}
 #: What PostgreSQL's text and jsonb refuse (NUL) and UTF-8 cannot encode (lone surrogates).
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -131,9 +131,19 @@ class _Shared(MatchListView, TrackingRecorder):
     def _listed_clause(self) -> str:
         raise NotImplementedError
 
-    def _where(self, game, status, player_id, open_only, after=None, listed_only=False) -> tuple[str, list]:
+    def _awaiting_clause(self) -> str:
+        raise NotImplementedError
+
+    def _awaiting_param(self, player_id: str) -> str:
+        raise NotImplementedError
+
+    def _where(self, game, status, player_id, open_only, after=None, listed_only=False,
+               awaiting=None) -> tuple[str, list]:
         clauses, params = [], []
         p = self.placeholder
+        if awaiting is not None:
+            clauses.append(self._awaiting_clause())
+            params.append(self._awaiting_param(awaiting))
         if listed_only:
             clauses.append(self._listed_clause())
         if after is not None:  # a cursor: the rows created before (created_at, match_id), newest first
@@ -172,6 +182,9 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                 # changes or ``motley rebuild matches`` (docs/deploy.md).
                 SQL("ALTER TABLE {0}.{1} ADD COLUMN IF NOT EXISTS terms jsonb NOT NULL DEFAULT '{{}}'::jsonb").format(
                     schema, Identifier(TABLE)),
+                # Likewise (rows written before it hold []): GET /players/me/invitations reads it.
+                SQL("ALTER TABLE {0}.{1} ADD COLUMN IF NOT EXISTS awaiting jsonb NOT NULL DEFAULT '[]'::jsonb").format(
+                    schema, Identifier(TABLE)),
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (updated_at DESC)").format(
                     Identifier(TABLE + "_updated"), schema, Identifier(TABLE)
                 ),
@@ -193,6 +206,12 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
 
     def _player_param(self, player_id: str) -> str:
         return json.dumps([{"player_id": player_id}])
+
+    def _awaiting_clause(self) -> str:
+        return "awaiting @> %s::jsonb"
+
+    def _awaiting_param(self, player_id: str) -> str:
+        return json.dumps([player_id])
 
     def write(self, rows: Sequence[MatchRow], expected: int, tracking: Tracking) -> None:
         columns = ", ".join(COLUMNS)
@@ -216,8 +235,8 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
             self._insert_tracking(curs, tracking)
 
     def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
-              after=None, listed_only=False) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only, after, listed_only)
+              after=None, listed_only=False, awaiting=None) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after, listed_only, awaiting)
         order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) AS n FROM {self.qualified}{where}", params)
@@ -255,13 +274,22 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
     def _listed_clause(self) -> str:
         return "coalesce(json_extract(terms, '$.unlisted'), 0) = 0"
 
+    def _awaiting_clause(self) -> str:
+        return "EXISTS (SELECT 1 FROM json_each(awaiting) WHERE value = ?)"
+
+    def _awaiting_param(self, player_id: str) -> str:
+        return player_id
+
     def create_table(self) -> None:
         super().create_table()
         # The terms column came after the table's first release (see PostgresMatchListView).
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(f"PRAGMA table_info({TABLE})")
-            if "terms" not in {record[1] for record in curs.fetchall()}:
+            held = {record[1] for record in curs.fetchall()}
+            if "terms" not in held:
                 curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN terms TEXT NOT NULL DEFAULT '{{}}'")
+            if "awaiting" not in held:
+                curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN awaiting TEXT NOT NULL DEFAULT '[]'")
 
     def _player_param(self, player_id: str) -> str:
         return player_id
@@ -278,8 +306,8 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
             self._insert_tracking(curs, tracking)
 
     def query(self, *, game=None, status=None, player_id=None, open_only=False, limit=20, offset=0,
-              after=None, listed_only=False) -> MatchPage:
-        where, params = self._where(game, status, player_id, open_only, after, listed_only)
+              after=None, listed_only=False, awaiting=None) -> MatchPage:
+        where, params = self._where(game, status, player_id, open_only, after, listed_only, awaiting)
         order = "updated_at DESC, match_id" if after is None else "created_at DESC, match_id"
         with self.datastore.transaction(commit=False) as curs:
             curs.execute(f"SELECT count(*) FROM {TABLE}{where}", params)

@@ -8,6 +8,7 @@ import pytest
 
 from api import create_app
 from tests.platform.client import ApiClient
+from tests.platform.test_lifecycle_edges import finished_pair
 from tests.platform.test_my_stream import sse
 
 
@@ -55,3 +56,32 @@ def test_an_invited_player_hears_of_it_on_its_stream_and_joins_without_the_code(
     assert client.post(f"/matches/{match_id}/seats", {}, key=dan).status == 201
     assert client.post(f"/matches/{match_id}/seats", {}, key=eve).status == 403
 
+
+
+def test_the_matches_waiting_for_a_player_are_listed_for_it_until_it_joins(client, motley):
+    """An invitation was told only on the player's stream, as it came: a client that was not following
+    then (a new browser, a bot started later) could not learn of it. GET /players/me/invitations lists
+    the open matches that wait for the caller: invited by id, or a seat kept for it (a rematch)."""
+    (_, ann), (dan_id, dan), (_, eve) = (client.register(name) for name in ("ann", "dan", "eve"))
+    match_id = client.post("/matches", {"game": "jest", "seats": 3, "unlisted": True}, key=ann).body["id"]
+    other = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    client.post(f"/matches/{other}/invitations", {"player_id": dan_id}, key=ann)
+    invited = client.post(f"/matches/{match_id}/invitations", {"player_id": dan_id}, key=ann)
+
+    def waiting(key, position=None):
+        answer = client.get("/players/me/invitations", key=key,
+                            query=None if position is None else {"after": position})
+        assert answer.status == 200, answer.text
+        return {item["id"] for item in answer.body["items"]}
+
+    assert waiting(dan, invited.headers["Motley-Position"]) == {match_id, other}
+    assert waiting(eve) == set() and waiting(ann) == set()
+    assert client.get("/players/me/invitations").status == 401
+    client.post(f"/matches/{match_id}/seats", {}, key=dan)
+    cancelled = client.post(f"/matches/{other}/cancel", key=ann)
+    assert waiting(dan, cancelled.headers["Motley-Position"]) == set()
+    # A rematch keeps each player's seat: it waits for Bob and Cy until they sit down.
+    old, ann, bob, cy, dan = finished_pair(client)
+    rematch = client.post(f"/matches/{old}/rematch", key=ann)
+    assert waiting(bob, rematch.headers["Motley-Position"]) == {rematch.body["id"]} == waiting(cy)
+    assert waiting(ann) == set() and waiting(dan) == set()

@@ -170,7 +170,7 @@ def test_only_a_games_own_content_stays_an_open_object(document):
 SOMETIMES = {
     "MatchOut": {"invitation_code", "state"},  # the creator of an unlisted match; the auditor or revealed
     "ResultOut": {"resigned", "absent"},  # a match ended by resignations or a claim
-    "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches
+    "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches nor /invitations
     "VerifyOut": {"commitment", "last_version", "ended"},  # a history verified
     "SanctionOut": {"player_id", "match_id"},  # a disqualification; a void
     "SanctionReportOut": {"player_id", "match_id"},
