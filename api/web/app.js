@@ -247,12 +247,14 @@ async function lobby() {
 
 // -- invitations -----------------------------------------------------------------------------------
 // A player invited by id (POST /matches/{id}/invitations), or for whom a rematch or a fork keeps a seat,
-// learns it from their stream (GET /players/me/stream, `invitation` items); the API offers no list of
-// them to read. So this browser keeps, per player, the invitations its lobby heard and the stream's last
-// position (resumed with Last-Event-ID: what came while no lobby was open arrives then too). A new
-// registration keeps the log's position at once, so none is missed from the start.
+// learns it from their stream (GET /players/me/stream, `invitation` items), and GET /players/me/invitations
+// lists those still open (sent before this browser followed the stream: a key signed in here later).
+// This browser keeps, per player, the invitations its lobby heard and the stream's last position
+// (resumed with Last-Event-ID: what came while no lobby was open arrives then too); a dismissed one
+// stays dismissed here. A new registration keeps the log's position at once, so none is missed.
 const FEED = (player) => `motley.feed.${player}`;
 const INVITES = (player) => `motley.invitations.${player}`;
+const DISMISSED = (player) => `motley.dismissed.${player}`;
 
 function storedInvitations(player) {
   try {
@@ -298,6 +300,8 @@ function invitationsBox() {
   const decline = (matchId) => {
     delete held[matchId];
     keepInvitations(me.id, held);
+    dismissed.add(matchId);
+    localStorage.setItem(DISMISSED(me.id), JSON.stringify([...dismissed].slice(-200)));
     draw();
   };
   const draw = () => {
@@ -323,8 +327,17 @@ function invitationsBox() {
     draw();
   };
   draw();
+  const dismissed = new Set(JSON.parse(localStorage.getItem(DISMISSED(me.id)) || "[]"));
   const start = async () => {
-    // Those kept from before: still open, and not joined meanwhile (elsewhere)?
+    try {
+      const { items } = await get("/players/me/invitations?limit=200", { key });
+      for (const row of items) {
+        if (!held[row.id] && !dismissed.has(row.id)) held[row.id] = { match_id: row.id, game: row.game, from: null, seats: seatsText(row.seats), at: row.last_activity };
+      }
+    } catch {
+      // the stream still tells of what comes
+    }
+    // Those kept from before, and those listed: still open, and not joined meanwhile (elsewhere)?
     await Promise.all(Object.keys(held).map(async (matchId) => {
       try {
         hear(await get(`/matches/${matchId}`, { key }));

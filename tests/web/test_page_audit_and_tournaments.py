@@ -313,6 +313,16 @@ def test_invitations_sent_by_id_show_in_the_lobby_and_are_accepted(server, brows
     assert not errors, errors
     context.close()
 
+    # A browser that never followed bob's stream (his key signed in anew) lists the one still open:
+    # the stream had told of it only as it came (GET /players/me/invitations).
+    context, page, errors = signed_in(browser, server, bob)
+    page.goto(server + "/")
+    page.wait_for_selector(f"#invitations li[data-match='{second}']", timeout=15_000)
+    assert "inv-ann invites you" in page.inner_text(f"#invitations li[data-match='{second}']")
+    assert page.locator(f"#invitations li[data-match='{first}']").count() == 0  # joined
+    assert not errors, errors
+    context.close()
+
 
 def test_the_lobby_lists_your_running_matches_apart(server, browser):
     dee = register(server, "run-dee")
