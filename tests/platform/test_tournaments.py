@@ -300,23 +300,28 @@ def _fresh_pairs_exist(players: list, met: dict) -> bool:
                for other in rest)
 
 
+def rounds_after_a_withdrawal(players, rounds: int, leaver: str, withdraw_in: int):
+    """A round-robin at tables of two played out, ``leaver`` withdrawing after round ``withdraw_in`` was
+    paired: (the tournament, who had met before each round from 2, that round), round by round."""
+    t, tables = round_robin_of_two(players, rounds)
+    while t.status == "active":
+        if len(t.rounds) == withdraw_in:
+            t.withdraw(leaver, leaver)
+        for table in tables:
+            following = t.record_result(table["match_id"], [1, 2], T0)
+        tables = following
+        if t.status != "active":
+            return
+        yield t, pairing.meetings([tb["players"] for r in t.rounds[:-1] for tb in r["tables"]]), t.rounds[-1]
+
+
 @pytest.mark.parametrize("leaver", list("abcde"))
 def test_a_round_robin_at_tables_of_two_pairs_no_avoidable_rematch_after_a_withdrawal(leaver):
     """docs/tournaments.md: a withdrawal reshapes the circle, and pairing looks for tables where nobody
     meets an earlier opponent again. With a..e and c withdrawing in round 1, round 2 paired b v e again
     though a v e and b v d were both new (the circle was not checked for rematches)."""
     for withdraw_in in (1, 2, 3):
-        t, tables = round_robin_of_two("abcde", 5)
-        while t.status == "active":
-            if len(t.rounds) == withdraw_in:
-                t.withdraw(leaver, leaver)
-            for table in tables:
-                following = t.record_result(table["match_id"], [1, 2], T0)
-            tables = following
-            if t.status != "active":
-                break
-            earlier = pairing.meetings([tb["players"] for r in t.rounds[:-1] for tb in r["tables"]])
-            latest = t.rounds[-1]
+        for _, earlier, latest in rounds_after_a_withdrawal("abcde", 5, leaver, withdraw_in):
             seated = [p for tb in latest["tables"] for p in tb["players"]]
             rematch = any(earlier.get(frozenset(tb["players"])) for tb in latest["tables"])
             assert not (rematch and _fresh_pairs_exist(seated, earlier)), (withdraw_in, latest["tables"])
@@ -331,17 +336,7 @@ def test_a_round_robin_after_a_withdrawal_moves_the_bye_to_avoid_a_rematch(field
     rounds = field - 1 if field % 2 == 0 else field
     for leaver in players:
         for withdraw_in in range(1, rounds):
-            t, tables = round_robin_of_two(players, rounds)
-            while t.status == "active":
-                if len(t.rounds) == withdraw_in:
-                    t.withdraw(leaver, leaver)
-                for table in tables:
-                    following = t.record_result(table["match_id"], [1, 2], T0)
-                tables = following
-                if t.status != "active":
-                    break
-                earlier = pairing.meetings([tb["players"] for r in t.rounds[:-1] for tb in r["tables"]])
-                latest = t.rounds[-1]
+            for t, earlier, latest in rounds_after_a_withdrawal(players, rounds, leaver, withdraw_in):
                 if not any(earlier.get(frozenset(tb["players"])) for tb in latest["tables"]):
                     continue
                 byes: dict[str, int] = {}

@@ -76,3 +76,11 @@ def shots(tmp_path):
     folder = tmp_path / "screenshots"
     folder.mkdir()
     return folder
+
+
+@pytest.fixture
+def own_server(tmp_path):
+    """A server of its own: a test that takes every stream slot of the client address."""
+    base, process, log = serve(tmp_path)
+    yield base
+    stop(process, log)

@@ -37,14 +37,6 @@ def server(tmp_path_factory):
     stop(process, log)
 
 
-@pytest.fixture
-def own_server(tmp_path):
-    """A server of its own: a test that takes every stream slot of a player."""
-    base, process, log = serve(tmp_path)
-    yield base
-    stop(process, log)
-
-
 def first_playing_version(base: str, match_id: str) -> int:
     """The first version at which a person is to act (the match started, its cards dealt)."""
     last = requests.get(f"{base}/matches/{match_id}", timeout=10).json()["version"]

@@ -38,14 +38,6 @@ def server(tmp_path_factory):
     stop(process, log)
 
 
-@pytest.fixture
-def own_server(tmp_path):
-    """A server of its own: a test that takes every stream slot of the client address."""
-    base, process, log = serve(tmp_path)
-    yield base
-    stop(process, log)
-
-
 def register(base: str, name: str) -> dict:
     answer = requests.post(f"{base}/players", json={"name": name}, timeout=10)
     answer.raise_for_status()
