@@ -114,14 +114,17 @@ def version_from_etag(value: str) -> int:
 T = TypeVar("T")
 
 
+#: The version a weak If-Match states: none (versions start at 1), so the command's 412 follows any
+#: refusal it would get anyway (a stranger's 403), as for a stale strong tag.
+NEVER_A_VERSION = 0
+
+
 def stated_version(match_id) -> Optional[int]:
     """The version a write's ``If-Match`` states: None without one, or with ``*`` (any current version
-    will do, RFC 9110 §13.1.1). A weak tag never matches: a 412 at once."""
+    will do, RFC 9110 §13.1.1). A weak tag never matches (strong comparison): ``NEVER_A_VERSION``."""
     etag = (request.headers.get("If-Match") or "").strip()
     if etag.startswith("W/"):
-        current = service().get_match(match_id).version
-        raise PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
-                                 current_version=current)
+        return NEVER_A_VERSION
     return version_from_etag(etag) if etag and etag != "*" else None
 
 
@@ -134,7 +137,16 @@ def if_match(match_id, command: Callable[[Optional[int]], T]) -> T:
     except StaleVersion as stale:
         if stated is None:
             raise
-        raise PreconditionFailed(stale.detail, **stale.extra) from None
+        raise precondition_failed(stated, stale) from None
+
+
+def precondition_failed(stated: Optional[int], stale: StaleVersion) -> PreconditionFailed:
+    """The 412 of an If-Match the match is not at: ``stale`` said so in the body's terms."""
+    if stated == NEVER_A_VERSION:
+        current = stale.extra.get("current_version")
+        return PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
+                                  **stale.extra)
+    return PreconditionFailed(stale.detail, **stale.extra)
 
 
 def sees_unlisted(player_id: Optional[str]) -> bool:
@@ -309,8 +321,8 @@ class Moves(MethodView):
                 # evaluated first (RFC 9110 §13.2.2): a stale If-Match is the 412, else the body's 409.
                 current = service().get_match(match_id).version
                 if stated != current:
-                    raise PreconditionFailed(f"If-Match says version {stated}, the match is at version {current}",
-                                             current_version=current)
+                    raise precondition_failed(stated, StaleVersion(
+                        f"If-Match says version {stated}, the match is at version {current}", current_version=current))
                 precondition = False
             else:
                 expected = stated
@@ -319,7 +331,7 @@ class Moves(MethodView):
         except StaleVersion as stale:
             if not precondition:
                 raise
-            raise PreconditionFailed(stale.detail, **stale.extra) from None  # a failed If-Match is a 412
+            raise precondition_failed(stated, stale) from None  # a failed If-Match is a 412
         match = receipt.match or service().get_match(receipt.match_id, version=receipt.version)
         headers = headers_for(match, receipt.position)
         if receipt.replayed:

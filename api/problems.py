@@ -35,15 +35,23 @@ def problem(status: int, slug: str, title: str, detail: str, headers: Optional[d
         "title": title,
         "status": status,
         "detail": detail,
-        # A URI reference (RFC 9457 §3.1.5), as the request wrote it: the decoded path of
-        # /matches/a%20b%3Fc%23d read "/matches/a b?c#d", another path, a query and a fragment.
-        "instance": quote(request.path, safe="/:@!$&'()*+,;=~"),
+        "instance": instance(),
     }
     body.update({key: value for key, value in extra.items() if value is not None})
     response = Response(json.dumps(body), status=status, mimetype=PROBLEM_JSON)
     for key, value in (headers or {}).items():
         response.headers[key] = value
     return response
+
+
+def instance() -> str:
+    """The request's path as it was written, a URI reference (RFC 9457 §3.1.5): the decoded path of
+    /matches/a%20b%3Fc%23d read "/matches/a b?c#d", another path, a query and a fragment, and re-encoding
+    it made /matches/a%2Fb "/matches/a/b". The server's raw request target where it gives one."""
+    raw = request.environ.get("REQUEST_URI") or request.environ.get("RAW_URI")
+    if isinstance(raw, str) and raw.startswith("/"):
+        return raw.split("?", 1)[0].split("#", 1)[0]
+    return quote(request.path, safe="/:@!$&'()*+,;=~")
 
 
 def service_error(error: errors.ServiceError) -> Response:

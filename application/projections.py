@@ -47,11 +47,17 @@ def match_row(match: Match) -> MatchRow:
 
 
 def awaiting(match: Match) -> list[str]:
-    """The players ``match`` waits for: invited, or with a seat kept for them, and not seated yet."""
+    """The players ``match`` waits for: invited, or with a seat kept for them, not seated yet, and with
+    a seat there to take (one kept for them, or one free and kept for nobody): an invited player was
+    listed a match the others had filled, whose join is a 409."""
     if match.status != "open":
         return []
+    empty = [s for s in range(match.num_seats) if match.players[s] is None and not match.is_bot(s)]
+    free = any(str(s) not in match.reserved for s in empty)
+    kept = {match.reserved[str(s)] for s in empty if str(s) in match.reserved}
     wanted = [*match.invited, *match.reserved.values()]
-    return [p for i, p in enumerate(wanted) if p not in wanted[:i] and match.seat_of(p) is None]
+    return [p for i, p in enumerate(wanted)
+            if p not in wanted[:i] and match.seat_of(p) is None and (p in kept or free)]
 
 
 class MatchListProjection:

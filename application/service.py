@@ -694,7 +694,7 @@ class Motley(Application):
         """Get, act, save, retrying on a lost race; refused (StaleVersion) when ``expected_version`` is
         stated and the match is past it, a lost race's retry included. The version is checked after
         the act: a refusal the command would get anyway (403, 409) is its answer, not the 412, as HTTP
-        has a precondition ignored where the answer without it would be no success (RFC 9110 §13.2.2);
+        has a precondition ignored where the answer without it would be no success (RFC 9110 §13.2.1);
         a stranger leaving with a stale If-Match was told 412. Nothing acted is saved on a 412."""
         for _ in range(RETRIES):
             match = self.get_match(match_id)

@@ -194,6 +194,9 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} USING gin (players jsonb_path_ops)").format(
                     Identifier(TABLE + "_players"), schema, Identifier(TABLE)
                 ),
+                SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} USING gin (awaiting jsonb_path_ops)").format(
+                    Identifier(TABLE + "_awaiting"), schema, Identifier(TABLE)
+                ),
             ]
         )
         self.qualified = f'"{self.datastore.schema}"."{TABLE}"'

@@ -982,7 +982,9 @@ function verifyButton(id, options, error) {
       const verdict = await get(`/matches/${id}/verify`, options);
       fill(result, verdict.verified
         ? `Chance verified: ${verdict.chance_outcomes_checked} outcome${verdict.chance_outcomes_checked === 1 ? "" : "s"} re-derived`
-          + `${verdict.inherited_from_parent ? ` (${verdict.inherited_from_parent} from the parent)` : ""}.`
+          + `${verdict.inherited_from_parent ? ` (${verdict.inherited_from_parent} from the parent)` : ""}`
+          // A match still being played verifies what it holds so far (the auditor's, the seed known).
+          + `${verdict.ended === false ? `, up to version ${verdict.last_version}: the match is not over` : ""}.`
         : `Not verified: ${verdict.reason || "no reason given"}.`);
     }) }, "Verify chance");
   return [button, " ", result];

@@ -80,6 +80,13 @@ def test_the_matches_waiting_for_a_player_are_listed_for_it_until_it_joins(clien
     client.post(f"/matches/{match_id}/seats", {}, key=dan)
     cancelled = client.post(f"/matches/{other}/cancel", key=ann)
     assert waiting(dan, cancelled.headers["Motley-Position"]) == set()
+    # Filled by others meanwhile: no seat is left for the invited player (its join would be a 409).
+    full = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    client.post(f"/matches/{full}/invitations", {"player_id": dan_id}, key=ann)
+    assert waiting(dan, client.post(f"/matches/{full}/seats", {}, key=ann).headers["Motley-Position"]) == {full}
+    for key in (eve, client.register("fay")[1]):
+        seated = client.post(f"/matches/{full}/seats", {}, key=key)
+    assert waiting(dan, seated.headers["Motley-Position"]) == set()
     # A rematch keeps each player's seat: it waits for Bob and Cy until they sit down.
     old, ann, bob, cy, dan = finished_pair(client)
     rematch = client.post(f"/matches/{old}/rematch", key=ann)

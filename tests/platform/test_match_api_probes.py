@@ -386,6 +386,8 @@ def test_a_problems_instance_is_the_path_as_written_and_one_type_has_one_title(c
     "Not Found" and an unknown id's "Not found"; a 262,000-character id was echoed whole in the detail."""
     odd = client.get("/matches/a%20b%3Fc%23d")
     assert odd.status == 404 and odd.body["instance"] == "/matches/a%20b%3Fc%23d"
+    for written in ("/matches/a%2Fb", "/matches/%c3%a9"):  # not re-encoded: "/matches/a/b", "%C3%A9"
+        assert client.http.get(written, environ_base={"REQUEST_URI": written}).get_json()["instance"] == written
     assert client.get("/nowhere").body["title"] == odd.body["title"] == "Not found"
     long = client.get("/matches/" + "x" * 5000)
     assert long.status == 404 and len(long.body["detail"]) < 200

@@ -144,6 +144,15 @@ def test_the_auditor_signs_in_reads_everything_exports_imports_and_verifies(serv
     page.click("#verify")
     page.wait_for_function("document.querySelector('#verify-result')?.textContent.includes('verified')")
     assert page.inner_text("#verify-result").startswith("Chance verified")
+    assert "not over" not in page.inner_text("#verify-result")
+    # The running match verifies what it holds so far, and says the match is not over.
+    page.goto(f"{server}/#/match/{running}")
+    page.wait_for_selector("#verify")
+    page.click("#verify")
+    page.wait_for_function("document.querySelector('#verify-result')?.textContent.includes('verified')")
+    assert "the match is not over" in page.inner_text("#verify-result")
+    page.goto(f"{server}/#/match/{done}")
+    page.wait_for_selector("#import-file", state="attached")
 
     page.set_input_files("#import-file", str(exported))
     page.click("#import-submit")
