@@ -1,7 +1,11 @@
 """Headers every answer carries, so that caches and browsers never keep or reinterpret what is private.
 
 * ``Cache-Control: no-store`` on answers that may hold a secret: an API key (registration, key
-  rotation) or a seat's private view (any request that sent a key). RFC 9111 §5.2.2.5.
+  rotation) or a seat's private view (any request that sent a key). RFC 9111 §5.2.2.5. And on every
+  read whose answer depends on who asks, a spectator's too: Chromium kept a spectator's view of a
+  match and revalidated it for the seat's own request (If-None-Match with the version, the same for
+  every viewer: a 304), so a player who had watched its match as a spectator was shown the spectator's
+  view, without its moves. Only the documents, the same for everyone, may be stored.
 * ``Vary: Authorization, X-API-Key``: the same URL answers differently for each caller (a seat's
   view, a spectator's), so a shared cache must key on the credentials. RFC 9110 §12.5.5.
 * ``X-Content-Type-Options: nosniff``: a JSON answer is never run as a script or page.
@@ -11,6 +15,8 @@
 from __future__ import annotations
 
 from flask import Flask, Response, request
+
+from api.limits import UNKEYED_READS
 
 AUTH_HEADERS = ("Authorization", "X-API-Key")
 
@@ -27,7 +33,8 @@ def add_headers(response: Response) -> Response:
         response.headers.pop("Content-Type", None)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.vary.update(AUTH_HEADERS)
-    if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS"):
+    if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS") or (
+            request.method != "OPTIONS" and request.endpoint not in UNKEYED_READS):
         response.headers["Cache-Control"] = "no-store"
     return response
 

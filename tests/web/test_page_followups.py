@@ -434,3 +434,20 @@ def test_a_finished_table_learns_of_a_rematch_and_joins_the_kept_seat(server, br
     assert rematch["rematch"]["of"] == match_id
     assert not errors, errors
     context.close()
+
+
+def test_a_player_who_watched_its_match_as_a_spectator_then_sees_its_own_seat(server, browser):
+    """Chromium kept the spectator's view of the match and revalidated it for the seat's request (the
+    same ETag for every viewer, so the server said 304): "view as your seat" still said "you are
+    spectator" and offered no move on the player's own turn, until a reload."""
+    ann, bob, cy = (register(server, name) for name in ("cache-ann", "cache-bob", "cache-cy"))
+    match_id = match_with(server, ann, "jest", 3, people=[bob, cy])  # Jest: every seat offers at once
+    context, page, errors = signed_in(browser, server, ann)
+    page.goto(f"{server}/#/match/{match_id}?as=spectator")
+    page.wait_for_selector("#board .match-head")
+    assert "you are spectator" in page.inner_text(".match-head")
+    page.click("text=view as your seat")
+    page.wait_for_selector("#actions button.action", timeout=10_000)
+    assert "you are spectator" not in page.inner_text(".match-head")
+    assert not errors, errors
+    context.close()
