@@ -762,7 +762,8 @@ class CreateTournament(StrictSchema):
                      metadata={"description": "Players per table (default: the game's largest up to 4)"})
     points = fields.List(Int(validate=validate.Range(min=0, max=1000)), load_default=None,
                          validate=validate.Length(min=1, max=100),
-                         metadata={"description": "Points for places 1, 2, ... (default: table size - place)"})
+                         metadata={"description": "Points for places 1, 2, ...: one per place of a table, never "
+                                                  "more for a worse place (default: table size - place)"})
     bye_points = Int(load_default=None, validate=validate.Range(min=0, max=1000),
                      metadata={"description": "Points for a bye (default: the middle place's points)"})
     tie_breaks = fields.List(fields.String(validate=validate.OneOf(["opponents-points", "wins", "average-place"])),

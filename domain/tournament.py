@@ -160,6 +160,9 @@ class Tournament(Aggregate):
         self.check_status(STATUS_OPEN)
         if player_id in self.players and self.players[player_id]["status"] == ENTRANT:
             raise RegistrationError("you are already registered for this tournament")
+        if self.format == "round-robin" and len(self.entrants()) >= ROUND_ROBIN_MAX_FIELD:
+            # Refused as it comes: a 13th registration was taken, and only the start was refused.
+            raise RegistrationError(f"this round-robin is full: it takes at most {ROUND_ROBIN_MAX_FIELD} players")
         self._registered(player_id=player_id, name=name)
 
     @event("PlayerRegistered")

@@ -74,6 +74,7 @@ def test_the_matches_waiting_for_a_player_are_listed_for_it_until_it_joins(clien
         assert answer.status == 200, answer.text
         return {item["id"] for item in answer.body["items"]}
 
+    assert waiting(dan) == {match_id, other}  # at once: the invitee never sees the inviter's position
     assert waiting(dan, invited.headers["Motley-Position"]) == {match_id, other}
     assert waiting(eve) == set() and waiting(ann) == set()
     assert client.get("/players/me/invitations").status == 401

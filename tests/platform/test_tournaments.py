@@ -269,6 +269,21 @@ def test_a_round_robin_at_tables_of_two_alternates_seats_and_balances_first_seat
         assert repeats <= (0 if field % 2 else 1), (player, row)
 
 
+def test_a_round_robin_refuses_the_registration_past_its_largest_field():
+    """A 13th registration was taken and only the start refused: the player who registered last, and
+    every other, learnt it only when the organiser could not start."""
+    t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
+                   rounds=11, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
+                   round_deadline_seconds=None)
+    for i in range(12):
+        t.register(f"p{i:02d}", f"p{i:02d}")
+    with pytest.raises(RegistrationError, match="at most 12"):
+        t.register("late", "late")
+    t.withdraw("p00", "p00")
+    t.register("late", "late")  # a place freed
+    assert len(t.entrants()) == 12
+
+
 def test_a_round_robin_started_before_the_seating_change_keeps_its_schedule():
     """A tournament whose Started event predates ``circle`` replays, and pairs its rounds, with the first
     entrant staying on the circle, as it was paired when it started."""
