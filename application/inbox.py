@@ -124,6 +124,10 @@ def feed(
                 kept = bool(kinds & set(KEPT)) and player_id in match.reserved.values()
                 if (invited or kept) and match.status == "open":
                     items.append(item("invitation", match, player_id))
+                # Called off: its invitation is gone. Only seated players were told, and a client kept
+                # offering to accept an invitation whose join could only be refused.
+                if kinds & set(CANCELLED):
+                    items.append(item("cancelled", match, player_id))
             else:
                 if kinds & set(STARTED):
                     items.append(item("started", match, player_id))

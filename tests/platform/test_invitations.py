@@ -58,6 +58,18 @@ def test_an_invited_player_hears_of_it_on_its_stream_and_joins_without_the_code(
 
 
 
+def test_an_invited_player_is_told_when_the_match_is_called_off(client, motley):
+    """Only seated players were told of a cancellation: an invitee's client kept offering to accept an
+    invitation whose join could only be refused."""
+    (_, ann), (dan_id, dan) = (client.register(name) for name in ("ann", "dan"))
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    before = motley.app.log_position()
+    client.post(f"/matches/{match_id}/invitations", {"player_id": dan_id}, key=ann)
+    assert client.post(f"/matches/{match_id}/cancel", key=ann).status == 200
+    kinds = [(kind, data["match_id"]) for _, kind, data in sse(client, dan, last_event_id=before, seconds=0.5)]
+    assert kinds == [("invitation", match_id), ("cancelled", match_id)] or kinds == [("cancelled", match_id)]
+
+
 def test_the_matches_waiting_for_a_player_are_listed_for_it_until_it_joins(client, motley):
     """An invitation was told only on the player's stream, as it came: a client that was not following
     then (a new browser, a bot started later) could not learn of it. GET /players/me/invitations lists
