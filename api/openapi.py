@@ -54,12 +54,12 @@ HEADERS: dict[str, dict[str, Any]] = {
                                          'change ("board-<position>", '
                                          '"ratings-<position>", "tournaments-<position>"), the standings\' '
                                          '("standings-<position>.<tournament version>"), a profile\'s '
-                                         '("profile-<league change>.<list position>"), or a '
+                                         '("profile-<league change>.<digest of its recent matches>"), or a '
                                          'tournament\'s version ("tournament-<version>"); send it back as '
                                          "If-None-Match: 304 while it has not moved",
                           "schema": {"type": "string",
                                      "pattern": r'^"((list|ratings)-[0-9]+(-own)?|(board|tournaments|tournament)-[0-9]+'
-                                                r'|standings-[0-9]+\.[0-9]+|profile-[0-9]+\.[0-9]+(-own)?)"$'}},
+                                                r'|standings-[0-9]+\.[0-9]+|profile-[0-9]+\.[0-9a-f]{12}(-own)?)"$'}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},

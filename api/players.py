@@ -1,5 +1,7 @@
 """Players: register (get an API key), rotate and revoke keys, and read a player."""
 
+import hashlib
+
 from flask import request
 from flask.views import MethodView
 
@@ -86,14 +88,18 @@ class PlayerById(MethodView):
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         listed_only = not sees_unlisted(str(player.id))
-        # The positions of both read models, read before their rows. Not the player's version: a name never
-        # changes, and the version moves only with a key added or revoked, which anyone polling saw.
-        tag = (f"profile-{changed_at(motley.league_view)}."
-               f"{motley.match_list.position(motley.app.name) or 0}{'' if listed_only else '-own'}")
+        # The league's last change, read before its rows, and the recent matches it shows. Not the player's
+        # version: a name never changes, and the version moves only with a key added or revoked, which
+        # anyone polling saw. Not the match list's position either: it moves with every event of the log,
+        # so a profile polled on a busy server was never a 304.
+        league = changed_at(motley.league_view)
+        recent = motley.match_list.query(player_id=str(player.id), limit=10, listed_only=listed_only).rows
+        shown = "|".join(f"{m.match_id}:{m.version}:{m.status}" for m in recent)
+        tag = (f"profile-{league}.{hashlib.sha256(shown.encode()).hexdigest()[:12]}"
+               f"{'' if listed_only else '-own'}")
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         ratings, statistics = player_league(motley.league_view, str(player.id))
-        recent = motley.match_list.query(player_id=str(player.id), limit=10, listed_only=listed_only).rows
         return {"id": str(player.id), "name": player.name, "ratings": ratings, "statistics": statistics,
                 "recent_matches": [{"id": m.match_id, "game": m.game, "status": m.status, "winners": m.winners,
                                     "last_activity": m.updated_at.isoformat()} for m in recent]}, \

@@ -196,7 +196,7 @@ def test_tournaments_and_profiles_answer_if_none_match_with_a_304_until_they_mov
         assert client.get(path, headers={"If-None-Match": f"W/{tags[name]}"}).status == 304, name
     # The profile's tag is the read models' positions alone: it held the player's version too, which moves
     # only with a key added or revoked, so anyone polling a profile watched that player's key rotations.
-    assert re.fullmatch(r'"profile-[0-9]+\.[0-9]+"', tags["profile"]), tags["profile"]
+    assert re.fullmatch(r'"profile-[0-9]+\.[0-9a-f]{12}"', tags["profile"]), tags["profile"]
     # The profile shown to its player holds her unlisted matches: its own tag.
     own = client.get(f"/players/{ann_id}", key=ann, headers={"If-None-Match": tags["profile"]})
     assert own.status == 200 and own.headers["ETag"] != tags["profile"]
@@ -229,3 +229,24 @@ def test_a_leaderboard_is_a_304_while_moves_change_nothing_it_shows(client):
         ended = client.post(f"/matches/{match_id}/resign", key=key).headers["Motley-Position"]
     after = client.get("/leaderboards/jest", query={"after": ended}, headers={"If-None-Match": tag})
     assert after.status == 200 and after.headers["ETag"] != tag and after.body["total"] == 3
+
+
+def test_a_profile_is_a_304_while_only_other_players_matches_move(client):
+    """A profile's tag held the match list's position, which moves with every event of the log: polled
+    on a busy server, a profile was never a 304. Its tag is now the league's last change and the recent
+    matches it shows: others' moves leave it, a move in one of its matches changes it."""
+    ann_id, ann = client.register("ann")
+    others = [client.register(name)[1] for name in ("bob", "cy", "dee")]
+    mine = client.post("/matches", {"game": "jest", "seats": 3}, key=ann)
+    tag = client.get(f"/players/{ann_id}", query={"after": mine.headers["Motley-Position"]}).headers["ETag"]
+    theirs = client.new_match("jest", 3, others)
+    for seat, key in enumerate(others):  # others' moves: the log moves, her profile does not
+        legal = client.get(f"/matches/{theirs}", key=key).body["legal_actions"]
+        moved = client.post(f"/matches/{theirs}/moves", {"action": legal[0]}, key=key)
+    again = client.get(f"/players/{ann_id}", query={"after": moved.headers["Motley-Position"]},
+                       headers={"If-None-Match": tag})
+    assert again.status == 304, again.headers
+    seated = client.post(f"/matches/{mine.body['id']}/seats", {}, key=ann)  # her own match moves
+    after = client.get(f"/players/{ann_id}", query={"after": seated.headers["Motley-Position"]},
+                       headers={"If-None-Match": tag})
+    assert after.status == 200 and after.headers["ETag"] != tag
