@@ -114,9 +114,10 @@ def version_from_etag(value: str) -> int:
 T = TypeVar("T")
 
 
-#: The version a weak If-Match states: none (versions start at 1), so the command's 412 follows any
-#: refusal it would get anyway (a stranger's 403), as for a stale strong tag.
-NEVER_A_VERSION = 0
+#: The version a weak If-Match states: none (versions start at 1, and a tag of digits reads as 0 or more:
+#: "0" is a strong tag of no version), so the command's 412 follows any refusal it would get anyway (a
+#: stranger's 403), as for a stale strong tag.
+NEVER_A_VERSION = -1
 
 
 def stated_version(match_id) -> Optional[int]:

@@ -211,7 +211,7 @@ def _observe(response: Response) -> Response:
     if started is None:
         return response
     metric = instruments()
-    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    route = request_log.route_label()
     # Any token is a method on the wire: a label per one would let anyone grow the series without bound.
     method = request.method if request.method in KNOWN_METHODS else "other"
     request.environ[ROUTE_KEY] = (method, route)  # for CpuByRoute, once the answer is sent

@@ -189,8 +189,8 @@ LINKS = {
 }
 
 #: Operations anyone may call; a key sent to them is not read.
-PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health"), ("get", "/ready"),
-          ("get", "/metrics"), ("post", "/players")}
+PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/games/{name}/schema"), ("get", "/problems"),
+          ("get", "/problems/{slug}"), ("get", "/health"), ("get", "/ready"), ("get", "/metrics"), ("post", "/players")}
 #: Never refused for a database outage (they do not read it).
 NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health")}
 #: Writes whose body names a game: an unknown one is a 404 (docs/problems.md), though the path has no id.

@@ -36,6 +36,8 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     weak = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f"W/{etag}"})
     assert weak.status == 412 and weak.body["current_version"] == read.body["version"]  # strong only: §13.1.1
     assert "weak ETag never matches" in weak.body["detail"]
+    zero = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": '"0"'})  # strong, of no version
+    assert zero.status == 412 and "weak" not in zero.body["detail"], zero.body
     assert client.get(path).body["version"] == read.body["version"]
     in_body = client.post(f"{path}/moves", {**offer, "expected_version": 1}, key=keys[0])
     assert in_body.status == 409 and in_body.body["type"] == "urn:motley:problem:stale-version"

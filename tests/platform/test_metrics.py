@@ -70,6 +70,12 @@ def test_a_move_counts_and_its_latency_is_labelled_by_route(client):
     assert sample(after, "motley_log_position") >= 1
     assert 'motley_projection_lag_events{read_model="match_list"}' in after
     assert "motley_task_queue_depth" in after
+    # A match read keeps its label: the route that keeps /matches/import apart was named
+    # "/matches/<match_id:match_id>", and a dashboard on the documented label went quiet.
+    client.get(f"/matches/{match_id}")
+    labels = scrape(client)
+    assert sample(labels, "motley_http_requests_total", method="GET", route="/matches/<match_id>", status="200") >= 1
+    assert "<match_id:match_id>" not in labels
 
 
 def test_an_unknown_method_is_one_label_however_many_are_sent(client):
