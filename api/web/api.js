@@ -2,6 +2,7 @@
 
 const KEY = "motley.key";
 const PLAYER = "motley.player";
+const REFUSED = "motley.refused"; // set when the server refused the key held (revoked or replaced): the page says so
 
 // Who the stored key names: a player ({id, name}), or the auditor ({auditor: true}), whose credential
 // (MOTLEY_AUDITOR_KEY) names no player: player() is then null, auditor() true.
@@ -14,17 +15,27 @@ export const identity = {
     return held && !held.auditor ? held : null;
   },
   auditor: () => Boolean(localStorage.getItem(KEY) && stored()?.auditor),
+  // The key held was refused (and forgotten), and nobody signed in since: the page says why.
+  refused: () => Boolean(localStorage.getItem(REFUSED)) && !localStorage.getItem(KEY),
+  clearRefused: () => localStorage.removeItem(REFUSED),
   remember(registered) {
+    localStorage.removeItem(REFUSED);
     localStorage.setItem(KEY, registered.api_key);
     localStorage.setItem(PLAYER, JSON.stringify({ id: registered.id, name: registered.name }));
   },
   rememberAuditor(key) {
+    localStorage.removeItem(REFUSED);
     localStorage.setItem(KEY, key);
     localStorage.setItem(PLAYER, JSON.stringify({ auditor: true, name: "Auditor" }));
   },
   forget() {
     localStorage.removeItem(KEY);
     localStorage.removeItem(PLAYER);
+  },
+  // A key the server refused (401: revoked, or replaced elsewhere): forgotten, and then() told once (the
+  // page redraws signed out and says why).
+  onRefused(then) {
+    refusedListeners.push(then);
   },
   // Another tab of this browser signed out, registered or signed in (the storage is shared): then(),
   // so that this tab shows and acts as the identity it now holds.
@@ -39,6 +50,25 @@ export const identity = {
     });
   },
 };
+
+const refusedListeners = [];
+
+// A 401 to a request sent with the key this browser holds now: the key is dead (revoked, or replaced in
+// another browser). It is forgotten at once (the next request of the page goes without it) and the page
+// told, once: what was sent with another key (a table opened before another tab signed in) says nothing.
+function keyRefused(headers, status) {
+  if (status !== 401 || !headers.Authorization || headers.Authorization !== `Bearer ${identity.key()}`) return;
+  const player = identity.player();
+  localStorage.setItem(REFUSED, "1"); // before the key goes: another tab redraws then, and says why too
+  identity.forget();
+  for (const then of refusedListeners) {
+    try {
+      then(player);
+    } catch {
+      // a listener's failure does not keep the others from redrawing
+    }
+  }
+}
 
 // A refusal: the problem document's detail is what a person reads.
 export class Problem extends Error {
@@ -110,7 +140,7 @@ export async function call(method, path, body, { anonymous = false, key, content
   }
   // A key the server no longer takes (revoked, or another server's): sign out, and the page reads on
   // as a spectator instead of showing the refusal on every read.
-  if (answer.status === 401 && headers.Authorization && headers.Authorization === `Bearer ${identity.key()}`) identity.forget();
+  keyRefused(headers, answer.status);
   if (!answer.ok) throw new Problem(data || { status: answer.status, title: answer.statusText });
   return data;
 }
@@ -130,6 +160,7 @@ export async function download(path, { anonymous = false, key, fallbackName = "d
   } catch {
     throw new Problem({ status: 0, title: "No answer", detail: "The server could not be reached: check your connection and try again." });
   }
+  keyRefused(headers, answer.status);
   if (!answer.ok) {
     const problem = await answer.json().catch(() => ({ status: answer.status, title: answer.statusText || `HTTP ${answer.status}` }));
     throw new Problem(problem);
@@ -231,6 +262,7 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
         passed();
         passed = null;
         if (!answer.ok) {
+          keyRefused(headers, answer.status); // a dead key: the stream is not tried again with it
           onError(new Problem(await answer.json().catch(() => ({ status: answer.status }))));
           return;
         }

@@ -64,6 +64,33 @@ async function attempt(slot, work) {
   }
 }
 
+// A control that sends a request (a button, a form's submit button): disabled while its request is in
+// flight, so that a double click sends it once (each request carries an Idempotency-Key of its own: a
+// second click made a second tournament, match or imported copy, or was refused as a repeat).
+async function busy(control, work) {
+  if (!control) return work();
+  if (control.disabled || control.dataset.busy !== undefined) return undefined;
+  control.disabled = true;
+  control.dataset.busy = "";
+  try {
+    return await work();
+  } finally {
+    control.disabled = false;
+    delete control.dataset.busy;
+  }
+}
+
+// A form's submit handler that runs once at a time (its submit button disabled meanwhile).
+function submitting(work) {
+  return (event) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    if (form.dataset.busy !== undefined) return undefined;
+    form.dataset.busy = "";
+    return busy(form.querySelector("button[type=submit]"), () => work(event)).finally(() => { delete form.dataset.busy; });
+  };
+}
+
 let gamesCache = null;
 async function games() {
   gamesCache = gamesCache || (await get("/games"));
@@ -95,12 +122,29 @@ function renderMe() {
   }
   const name = h("input", { id: "register-name", placeholder: "your name", "aria-label": "your name", maxlength: 40, required: true });
   const error = h("span");
-  const form = h("form", { id: "register", onsubmit: async (event) => {
-    event.preventDefault();
+  const form = h("form", { id: "register", onsubmit: submitting(async () => {
     const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }));
     if (registered) { identity.remember(registered); await rememberFeedStart(registered.id); renderMe(); route(); }
-  } }, name, h("button", { type: "submit" }, "Register"), error);
-  fill(slot, form, signInForm());
+  }) }, name, h("button", { type: "submit" }, "Register"), error);
+  fill(slot, refusedNote(), form, signInForm());
+}
+
+// Why the page shows nobody signed in, when the server refused the key it held (revoked, or replaced in
+// another browser): said until the person signs in or registers again, or dismisses it.
+function refusedNote() {
+  if (!identity.refused()) return null;
+  const note = h("p", { id: "signed-out-reason", class: "key-box", role: "alert" },
+    "You were signed out: your key was revoked or replaced: sign in again (with your new key). ",
+    h("button", { class: "small", type: "button", id: "signed-out-ok", "aria-label": "dismiss the sign-out notice",
+      onclick: () => { identity.clearRefused(); note.remove(); } }, "ok"));
+  return note;
+}
+
+// What this browser kept about a player besides the key: the invitations its lobby heard, its stream's
+// position and the dismissed ones. A player's sign-out (or a refused key) leaves none of it behind.
+function forgetPlayerData(playerId) {
+  if (!playerId) return;
+  for (const name of [FEED(playerId), INVITES(playerId), DISMISSED(playerId)]) localStorage.removeItem(name);
 }
 
 function keyReveal(key) {
@@ -175,6 +219,7 @@ function signOut(player) {
   if (!confirm(`Sign out ${player.name}? This browser forgets the key. Without it the account is lost `
     + `(its ratings, running matches and tournament entries). Keep it to sign in again:\n\n${key}`)) return;
   identity.forget();
+  forgetPlayerData(player.id);
   renderMe();
   route();
 }
@@ -183,8 +228,7 @@ function signOut(player) {
 function signInForm() {
   const key = h("input", { id: "sign-in-key", type: "password", autocomplete: "off", placeholder: "API key", "aria-label": "your API key", required: true });
   const error = h("span", { id: "sign-in-error" });
-  const form = h("form", { id: "sign-in", onsubmit: async (event) => {
-    event.preventDefault();
+  const form = h("form", { id: "sign-in", onsubmit: submitting(async () => {
     const typed = key.value.trim();
     const me = await attempt(error, async () => {
       try {
@@ -198,7 +242,7 @@ function signInForm() {
     });
     if (me?.auditor) { identity.rememberAuditor(typed); renderMe(); route(); }
     else if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); renderMe(); route(); }
-  } }, key, h("button", { type: "submit" }, "Sign in"), error);
+  }) }, key, h("button", { type: "submit" }, "Sign in"), error);
   return h("details", { class: "sign-in", id: "sign-in-box" }, h("summary", {}, "sign in with a key"), form);
 }
 
@@ -241,7 +285,7 @@ async function lobby() {
         h("p", { class: "muted" }, `${game.min_players}–${game.max_players} players · rules ${game.rules_version}`),
         h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
   );
-  if (show.live()) keepFresh(lists);
+  if (show.live()) keepFresh(lists, invitations ? invitations.refresh : null);
   if (show.live() && invitations) invitations.start();
 }
 
@@ -287,76 +331,129 @@ function invitationsBox() {
   const me = identity.player();
   const key = identity.key();
   const list = h("ul", { class: "list", id: "invitation-list" });
-  const error = h("div");
+  const error = h("div", { id: "invitation-error" });
   const box = h("section", { id: "invitations", class: "panel", hidden: true, "aria-live": "polite" },
     h("h2", {}, "Invitations"), list, error);
   let held = storedInvitations(me.id);
-  const accept = (matchId) => attempt(error, async () => {
-    await post(`/matches/${matchId}/seats`, {}, { key });
+  // Kept only while this lobby shows the player it was opened as (another tab may sign out meanwhile).
+  const keep = () => { if (identity.key() === key) keepInvitations(me.id, held); };
+  const drop = (matchId) => {
+    if (!held[matchId]) return false;
     delete held[matchId];
-    keepInvitations(me.id, held);
-    location.hash = `#/match/${matchId}`;
+    keep();
+    return true;
+  };
+  const accept = (button, invite) => busy(button, async () => {
+    await attempt(error, async () => {
+      try {
+        await post(`/matches/${invite.match_id}/seats`, {}, { key });
+      } catch (refusal) {
+        // The match was called off, filled or started, or this invitation was accepted in another tab:
+        // it goes, and the refusal says why.
+        const status = refusal instanceof Problem ? refusal.problem.status : 0;
+        if (status !== 409 && status !== 404) throw refusal;
+        drop(invite.match_id);
+        // Taken in another tab: the seat is this player's already, the table opens.
+        const seen = status === 409 ? await get(`/matches/${invite.match_id}`, { key }).catch(() => null) : null;
+        if (seen && seen.seats.some((seat) => seat.player_id === me.id)) {
+          location.hash = `#/match/${invite.match_id}`;
+          return;
+        }
+        throw new Error(`The invitation to ${titleOf(invite.game)}${invite.from ? ` by ${invite.from}` : ""} is no longer open: ${refusal.message}`);
+      }
+      drop(invite.match_id);
+      location.hash = `#/match/${invite.match_id}`;
+    });
+    draw(); // a refusal stays in sight though no invitation is left
   });
   const decline = (matchId) => {
-    delete held[matchId];
-    keepInvitations(me.id, held);
+    drop(matchId);
     dismissed.add(matchId);
-    localStorage.setItem(DISMISSED(me.id), JSON.stringify([...dismissed].slice(-200)));
+    if (identity.key() === key) localStorage.setItem(DISMISSED(me.id), JSON.stringify([...dismissed].slice(-200)));
     draw();
   };
   const draw = () => {
     const items = Object.values(held).sort((a, b) => (a.at < b.at ? 1 : -1));
-    box.hidden = items.length === 0;
+    box.hidden = items.length === 0 && !error.firstChild;
     fill(list, items.map((invite) => h("li", { "data-match": invite.match_id },
       `${titleOf(invite.game)}: ${invite.from ? `${invite.from} invites you` : "a seat is kept for you"} (${invite.seats})`, " ",
       h("button", { class: "small accept-invitation", type: "button", "aria-label": `accept the invitation to ${titleOf(invite.game)} by ${invite.from || "its players"}`,
-        onclick: () => accept(invite.match_id) }, "accept"), " ",
+        onclick: (event) => accept(event.currentTarget, invite) }, "accept"), " ",
       h("a", { href: `#/match/${invite.match_id}` }, "open"), " ",
       h("button", { class: "small", type: "button", "aria-label": `dismiss the invitation to ${titleOf(invite.game)}`,
         onclick: () => decline(invite.match_id) }, "dismiss"))));
   };
   const hear = (match) => {
     if (!stillInvited(match, me.id)) {
-      if (held[match.id]) { delete held[match.id]; keepInvitations(me.id, held); draw(); }
+      if (drop(match.id)) draw();
       return;
     }
     const creator = match.seats.find((seat) => seat.player_id && seat.player_id === match.created_by);
-    held[match.id] = { match_id: match.id, game: match.game, from: creator?.name || null, seats: seatsText(match.seats),
-      at: held[match.id]?.at || new Date().toISOString() };
-    keepInvitations(me.id, held);
+    held[match.id] = { match_id: match.id, game: match.game, from: creator?.name || held[match.id]?.from || null,
+      seats: seatsText(match.seats), at: held[match.id]?.at || new Date().toISOString(), heard: Date.now() };
+    keep();
     draw();
   };
   draw();
   const dismissed = new Set(JSON.parse(localStorage.getItem(DISMISSED(me.id)) || "[]"));
-  const start = async () => {
+  // The invitations still open (GET /players/me/invitations: open matches with a seat left for this
+  // player, not joined yet): those listed and not held (sent before this browser followed the stream)
+  // show; those held and no longer listed (called off, filled, started, accepted in another tab) go,
+  // unless the stream told of them after the list was asked for. Read as the lobby opens and at each
+  // of its re-reads.
+  let reading = false;
+  const refresh = async () => {
+    if (reading || !box.isConnected) return;
+    reading = true;
+    const sent = Date.now();
     try {
-      const { items } = await get("/players/me/invitations?limit=200", { key });
-      for (const row of items) {
-        if (!held[row.id] && !dismissed.has(row.id)) held[row.id] = { match_id: row.id, game: row.game, from: null, seats: seatsText(row.seats), at: row.last_activity };
+      const page = await get("/players/me/invitations?limit=200", { key });
+      const listed = new Set(page.items.map((row) => row.id));
+      const fresh = [];
+      for (const row of page.items) {
+        if (dismissed.has(row.id)) continue;
+        if (!held[row.id]) fresh.push(row.id);
+        held[row.id] = { match_id: row.id, game: row.game, from: held[row.id]?.from || null, seats: seatsText(row.seats),
+          at: held[row.id]?.at || row.last_activity, heard: Math.max(held[row.id]?.heard || 0, sent) };
       }
+      // A list cut short (more than its limit) names not every one still open: none is pruned then.
+      if (!(page.total > page.items.length)) {
+        for (const [matchId, invite] of Object.entries(held)) if (!listed.has(matchId) && !((invite.heard || 0) > sent)) delete held[matchId];
+      }
+      keep();
+      draw();
+      // Those new here: who invites (the list's rows do not name the match's creator).
+      await Promise.all(fresh.map(async (matchId) => {
+        try {
+          hear(await get(`/matches/${matchId}`, { key }));
+        } catch {
+          // shown without the inviter's name
+        }
+      }));
     } catch {
-      // the stream still tells of what comes
+      // the stream still tells of what comes; the next re-read tries again
+    } finally {
+      reading = false;
     }
-    // Those kept from before, and those listed: still open, and not joined meanwhile (elsewhere)?
-    await Promise.all(Object.keys(held).map(async (matchId) => {
-      try {
-        hear(await get(`/matches/${matchId}`, { key }));
-      } catch (refusal) {
-        if (refusal instanceof Problem && refusal.problem.status === 404) { delete held[matchId]; keepInvitations(me.id, held); draw(); }
-      }
-    }));
+  };
+  const start = async () => {
+    await refresh();
     if (!box.isConnected) return; // the lobby was left meanwhile
     const listen = (since) => follow("/players/me/stream?seconds=300", (name, item) => {
       if (name === "invitation" && item?.match) hear(item.match);
       else if (item?.match_id && held[item.match_id] && item.match) hear(item.match); // started, cancelled: gone
       return undefined;
-    }, { key, since, onId: (id) => localStorage.setItem(FEED(me.id), id),
+    }, { key, since, onId: (id) => { if (identity.key() === key) localStorage.setItem(FEED(me.id), id); },
       onState: (state) => { box.dataset.live = state === "live" ? "true" : "false"; },
       // A kept position this server never wrote (another server's, or its log started again): from now.
-      onError: () => { if (since !== null && box.isConnected) { localStorage.removeItem(FEED(me.id)); leaving.push(listen(null)); } } });
+      // Not so for a refused key (the page is drawn again signed out).
+      onError: (refusal) => {
+        if (refusal instanceof Problem && refusal.problem.status === 401) return;
+        if (since !== null && box.isConnected) { localStorage.removeItem(FEED(me.id)); leaving.push(listen(null)); }
+      } });
     leaving.push(listen(localStorage.getItem(FEED(me.id))));
   };
-  return { box, start };
+  return { box, start, refresh };
 }
 
 // -- the auditor -----------------------------------------------------------------------------------
@@ -366,15 +463,12 @@ function invitationsBox() {
 function auditorPanel() {
   const file = h("input", { id: "import-file", type: "file", accept: ".jsonl,.ndjson,application/x-ndjson,application/json,text/plain", required: true });
   const error = h("div", { id: "import-error" });
-  const submit = (event) => {
-    event.preventDefault();
-    attempt(error, async () => {
+  const submit = submitting(() => attempt(error, async () => {
       const chosen = file.files && file.files[0];
       if (!chosen) throw new Error("Choose an export file (JSON Lines) first.");
       const imported = await post("/matches/import", await chosen.text(), { contentType: "application/x-ndjson" });
       location.hash = `#/match/${imported.id}`;
-    });
-  };
+    }));
   return h("form", { id: "import", class: "panel", onsubmit: submit },
     h("h2", {}, "Import a match"),
     h("p", { class: "muted" }, "An auditor's export of a finished or cancelled match: every event is replayed through the rules."),
@@ -384,11 +478,13 @@ function auditorPanel() {
 
 // Others open, start and finish matches meanwhile: the lists (only they: a form being filled stays) are
 // read again every few seconds while the page is shown, and at once when it is shown or focused again.
-function keepFresh(lists) {
+// `also`: read beside them (the invitations still open).
+function keepFresh(lists, also) {
   let reading = false;
   const read = async () => {
     if (reading || document.visibilityState !== "visible") return;
     reading = true;
+    if (also) also();
     try {
       const fresh = await lobbyLists();
       // A button being pressed (join) or a link focused in the lists is not pulled away mid-press.
@@ -473,8 +569,7 @@ function createForm(all) {
   gameSelect.addEventListener("change", drawGame);
   seatsInput.addEventListener("change", drawSeats);
   drawGame();
-  const submit = async (event) => {
-    event.preventDefault();
+  const submit = submitting(async () => {
     const game = current();
     const options = chosenOptions(optionsBox, game.options_schema.properties || {});
     const computers = {};
@@ -489,7 +584,7 @@ function createForm(all) {
       if (joined.match.seats.every((seat) => seat.player_id || seat.computer)) await post(`/matches/${match.id}/start`);
       location.hash = `#/match/${match.id}`;
     });
-  };
+  });
   return h("form", { id: "create", class: "panel", onsubmit: submit },
     h("h2", {}, "New match"),
     h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
@@ -519,13 +614,12 @@ function joinForm() {
   const matchInput = h("input", { id: "join-match", placeholder: "match id, or the invitation link", size: 38, required: true });
   const codeInput = h("input", { id: "join-code", placeholder: "invitation code", size: 16 });
   const error = h("div");
-  const submit = (event) => {
-    event.preventDefault();
+  const submit = submitting(() => {
     const link = parseInvitation(matchInput.value.trim());
     const id = link ? link.id : matchInput.value.trim();
     const code = codeInput.value.trim() || (link ? link.code : "");
-    attempt(error, () => joinWithCode(id, code));
-  };
+    return attempt(error, () => joinWithCode(id, code));
+  });
   return h("form", { id: "join-private", class: "panel", onsubmit: submit },
     h("h2", {}, "Join a private match"),
     h("label", {}, "match ", matchInput), h("label", {}, "code ", codeInput),
@@ -568,8 +662,9 @@ function matchTable(items, status) {
         status === "open" && identity.player() && match.open_seats > 0
           && !match.seats.some((seat) => seat.player_id && seat.player_id === identity.player().id)
           ? h("button", { class: "small", onclick: async (event) => {
-            const slot = event.target.parentElement;
-            await attempt(slot, async () => { await post(`/matches/${match.id}/seats`, {}); location.hash = `#/match/${match.id}`; });
+            const button = event.currentTarget;
+            const slot = button.parentElement;
+            await busy(button, () => attempt(slot, async () => { await post(`/matches/${match.id}/seats`, {}); location.hash = `#/match/${match.id}`; }));
           } }, "join") : null,
         h("a", { href: `#/match/${match.id}` }, status === "finished" ? "table" : "open"), " ",
         h("a", { href: `#/match/${match.id}?as=spectator` }, "watch"), " ",
@@ -643,7 +738,8 @@ function matchHeader(match) {
 // Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
 function lifecycle(match, seated, error, draw, options) {
   if (!seated) return null;
-  const act = (path, then) => () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`, undefined, options)));
+  const act = (path, then) => (event) => busy(event?.currentTarget,
+    () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`, undefined, options))));
   const buttons = [];
   if (match.status === "open") {
     buttons.push(h("button", { id: "leave", onclick: act("leave", draw) }, "Leave"));
@@ -651,7 +747,7 @@ function lifecycle(match, seated, error, draw, options) {
       buttons.push(h("button", { id: "cancel", onclick: act("cancel", draw) }, "Call off"));
   }
   if (match.status === "active" && !(match.resigned || []).includes(match.your_seat))
-    buttons.push(h("button", { id: "resign", onclick: () => confirm("Resign this match?") && act("resign", draw)() }, "Resign"));
+    buttons.push(h("button", { id: "resign", onclick: (event) => confirm("Resign this match?") && act("resign", draw)(event) }, "Resign"));
   const absent = match.absent || [];
   if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
     buttons.push(h("button", { id: "return", onclick: act("return", draw), title: onTimeout(match) === "claim"
@@ -659,7 +755,7 @@ function lifecycle(match, seated, error, draw, options) {
       : "your turn ran out and a computer plays your seat: take it back" }, "I'm back"));
   if (match.can_claim)  // the service's word: a present, unresigned seat, another seat's time ran out
     buttons.push(h("button", { id: "claim", title: "another seat's time ran out: end the match now, the absent seats last",
-      onclick: () => confirm("End the match, the absent seats last?") && act("claim", draw)() }, "Claim"));
+      onclick: (event) => confirm("End the match, the absent seats last?") && act("claim", draw)(event) }, "Claim"));
   if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;
@@ -673,7 +769,10 @@ function rematchBox(match, seated, error) {
   const link = seated
     ? h("a", { id: "rematch-join", href: `#/match/${next}`, onclick: (event) => {
       event.preventDefault();
-      attempt(error, () => joinRematch(match, next));
+      const link = event.currentTarget;
+      if (link.dataset.busy !== undefined) return;
+      link.dataset.busy = "";
+      attempt(error, () => joinRematch(match, next)).finally(() => { delete link.dataset.busy; });
     } }, "Rematch: join")
     : h("a", { id: "rematch-watch", href: `#/match/${next}?as=spectator` }, "Rematch: watch");
   return h("p", { class: "rematch-next", id: "rematch-next" }, "A rematch of this match was asked for. ", link);
@@ -710,8 +809,8 @@ function takeSeat(id, match, error, draw) {
   const code = match.unlisted ? h("input", { id: "seat-code", placeholder: "invitation code", size: 16 }) : null;
   if (code) code.value = typed;
   const body = () => (code ? { invitation_code: code.value.trim() } : {});
-  return [code, h("button", { id: "take-seat", onclick: () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)) },
-    "Take a seat")];
+  return [code, h("button", { id: "take-seat", onclick: (event) => busy(event.currentTarget,
+    () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match))) }, "Take a seat")];
 }
 
 // What a screen reader is told as the table changes (the #announce status line): the match started or
@@ -863,7 +962,8 @@ async function table(id, params) {
       matchHeader(match),
       h("div", { class: "controls" },
         open && !spectator && !seated && free.length && !identity.auditor() ? takeSeat(id, match, error, draw) : null,
-        open && seated && !free.length ? h("button", { id: "start", onclick: () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options))) }, "Start") : null,
+        open && seated && !free.length ? h("button", { id: "start", onclick: (event) => busy(event.currentTarget,
+          () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options)))) }, "Start") : null,
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
         lifecycle(match, seated && !spectator, error, draw, options)),
@@ -1056,7 +1156,9 @@ async function replay(id, params) {
     scrollWithin(eventsBox, list.querySelector(".current"));
     const ticket = ++asked;
     const match = await get(`/matches/${id}?version=${version}`, options);
+    started.set(version, match.status !== "open");
     if (ticket !== asked) return; // a later step overtook this read
+    forkNote(version);
     fill(board, matchHeader(match), resultView(match), observation(match));
     // A past version's timers are what they were, not a countdown against today's clock: only the last
     // version of a match still running counts down.
@@ -1071,12 +1173,28 @@ async function replay(id, params) {
   const me = identity.player();
   const mySeat = me ? latest.seats.findIndex((seat) => seat.player_id === me.id) : -1;
   const mayFork = identity.key() && (identity.auditor() || latest.status === "finished");
+  // Before the match started (its seats being taken) a fork is an open match with every seat free: the
+  // API keeps no seat there (422), so none is asked for, and the button says so.
+  const started = new Map(); // version -> whether the match had started by then (as read for the board)
+  const startedAt = async (version) => {
+    if (!started.has(version)) started.set(version, (await get(`/matches/${id}?version=${version}`, options)).status !== "open");
+    return started.get(version);
+  };
   const fork = mayFork ? h("button", { type: "button", id: "fork", title: "a new match from the version shown, its seats open again",
-    onclick: () => attempt(toolsError, async () => {
-      const body = { version: Number(slider.value), reserved: mySeat >= 0 ? { [mySeat]: me.id } : {} };
+    onclick: (event) => busy(event.currentTarget, () => attempt(toolsError, async () => {
+      const version = Number(slider.value);
+      const keep = mySeat >= 0 && (await startedAt(version));
+      const body = { version, reserved: keep ? { [mySeat]: me.id } : {} };
       const forked = await post(`/matches/${id}/forks`, body, { key: identity.key() });
       location.hash = `#/match/${forked.id}`;
-    }) }, "Fork from this position") : null;
+    })) }, "Fork from this position") : null;
+  const forkNote = (version) => {
+    if (!fork || mySeat < 0) return;
+    const before = started.get(version) === false;
+    fork.title = before ? "before the match started: a new open match with every seat free (none kept for you)"
+      : "a new match from the version shown, your seat kept for you";
+    fork.dataset.keepsSeat = before ? "false" : "true";
+  };
   const viewerName = identity.auditor() ? "as the auditor" : "as your seat";
   show(
     h("h1", {}, "Replay"),
@@ -1197,15 +1315,12 @@ function tournamentForm(all) {
   };
   gameSelect.addEventListener("change", sizes);
   sizes();
-  const submit = (event) => {
-    event.preventDefault();
-    attempt(error, async () => {
+  const submit = submitting(() => attempt(error, async () => {
       const body = { game: gameSelect.value, name: name.value.trim(), format: format.value, rounds: Number(rounds.value) };
       if (tableSize.value.trim() !== "") body.table_size = Number(tableSize.value);
       const created = await post("/tournaments", body);
       location.hash = `#/tournament/${created.id}`;
-    });
-  };
+    }));
   return h("form", { id: "create-tournament", class: "panel", onsubmit: submit },
     h("h2", {}, "New tournament"),
     h("label", {}, "game ", gameSelect), h("label", {}, "name ", name),
@@ -1222,14 +1337,16 @@ function tournamentActions(t, error, after) {
   if (!me || !identity.key() || t.status === "finished" || t.status === "cancelled") return null;
   const entry = (t.players || []).find((p) => p.player_id === me.id);
   const registered = entry && entry.status === "registered";
-  const act = (work) => () => attempt(error, async () => { await work(); after(); });
+  // The button stays disabled until the tournament is drawn again (a second click on "Register" was
+  // refused as already registered).
+  const act = (work) => (event) => busy(event?.currentTarget, () => attempt(error, async () => { await work(); await after(); }));
   const buttons = [];
   if (t.status === "open" && !registered)
     buttons.push(h("button", { id: "tournament-register", type: "button", onclick: act(() => post(`/tournaments/${t.id}/players`)) }, "Register"));
   if (registered)
-    buttons.push(h("button", { id: "tournament-withdraw", type: "button", onclick: () => confirm(t.status === "open"
+    buttons.push(h("button", { id: "tournament-withdraw", type: "button", onclick: (event) => confirm(t.status === "open"
       ? "Withdraw from this tournament?" : "Withdraw from this tournament? You are not paired again, and a table you play now is resigned.")
-      && act(() => remove(`/tournaments/${t.id}/players/${encodeURIComponent(me.id)}`))() }, "Withdraw"));
+      && act(() => remove(`/tournaments/${t.id}/players/${encodeURIComponent(me.id)}`))(event) }, "Withdraw"));
   if (t.status === "open" && t.organiser === me.id)
     buttons.push(h("button", { id: "tournament-start", type: "button", onclick: act(() => post(`/tournaments/${t.id}/start`)) }, "Start"));
   const entrants = (t.players || []).filter((p) => p.status === "registered").length;
@@ -1248,6 +1365,8 @@ async function tournament(id) {
   const actionsError = h("div", { id: "tournament-error" });
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
+  const byeBox = h("div");
+  let acted = false; // one of the actions was just pressed (and disabled meanwhile): focus goes to the new ones
   const drawStandings = async () => {
     // The standings first, the tournament after: read side by side, the tournament could be read before
     // the last table's result reached it while the standings (read later, after /health) say finished.
@@ -1257,8 +1376,9 @@ async function tournament(id) {
     fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
     // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one.
-    const focused = actionsBox.contains(document.activeElement);
-    fill(actionsBox, tournamentActions(t, actionsError, () => reread()));
+    const focused = acted || actionsBox.contains(document.activeElement);
+    acted = false;
+    fill(actionsBox, tournamentActions(t, actionsError, () => { acted = true; return reread(); }));
     if (focused) actionsBox.querySelector("button")?.focus();
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
@@ -1271,16 +1391,28 @@ async function tournament(id) {
     // A table the viewer sits at opens as their seat; any other as a spectator.
     const me = identity.key() ? identity.player()?.id : null;
     const tableLink = (table) => (me && (table.players || []).includes(me) ? `#/match/${table.match_id}` : `#/match/${table.match_id}?as=spectator`);
-    fill(roundsBox, ...t.rounds.map((round, r) => h("section", {}, h("h3", {}, `Round ${round.number ?? r + 1}`),
+    // A round's byes (round.byes: the players who sit it out, scoring its bye points) after its tables;
+    // the viewer's own bye said to them, here and above the standings for the round being played.
+    const byesOf = (round) => round.byes || [];
+    const byeItem = (round) => (byesOf(round).length ? h("li", { class: "byes" }, "bye: ",
+      byesOf(round).map((player, i) => [i ? ", " : "", player === me ? h("b", { class: "your-bye" }, `${names.get(player) || "you"} (you sit this round out)`)
+        : names.get(player) || "someone"])) : null);
+    fill(roundsBox, ...t.rounds.map((round, r) => h("section", { "data-round": round.number ?? r + 1 }, h("h3", {}, `Round ${round.number ?? r + 1}`),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? ` (${who(table)})` : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) }, table.result ? "finished" : "playing") : "bye",
-        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null))))));
+        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null)), byeItem(round)))));
+    const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
+    const round = current ? current.number ?? t.rounds.length : null;
+    fill(byeBox, current && me && byesOf(current).includes(me)
+      ? h("p", { class: "notice", id: "your-bye", role: "status" },
+        `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
+      : null);
     return t;
   };
   await games();
   const t = await drawStandings();
   if (!show.live()) return;
-  show(head, actionsBox, actionsError, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show(head, actionsBox, actionsError, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
   // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
   // leaving one for the standings' read. The tournament is read again every few seconds whenever a
@@ -1369,6 +1501,9 @@ window.addEventListener("hashchange", route);
 // Another tab changed who this browser is: this one shows (and acts as) that identity at once, so no
 // screen naming one player sends another's key.
 identity.onChange(() => { renderMe(); route(); });
+// The server refused the key this tab held (revoked, or replaced in another browser): api.js forgot it;
+// the page is drawn again signed out (its streams and re-reads with the dead key stopped), saying why.
+identity.onRefused((player) => { forgetPlayerData(player?.id); renderMe(); route(); });
 setInterval(() => tickDeadlines(view), 250); // every countdown drawn (a timed phase, a turn clock)
 renderMe();
 route();
