@@ -392,3 +392,16 @@ def test_streams_and_waiting_reads_are_capped_per_client(motley):
             time.sleep(0.1)
     finally:
         stop_serving(server)
+
+
+def test_the_page_runs_only_its_own_files_and_is_framed_by_nobody(table):
+    """The page keeps API keys (the auditor's too) where any script of its origin reads them, and sent no
+    policy: a strict Content-Security-Policy, no framing, no referrer. The API's JSON is untouched."""
+    client = table[0]
+    for path in ("/", "/web/app.js", "/web/style.css"):
+        answer = client.http.get(path)
+        assert answer.status_code == 200, path
+        policy = answer.headers["Content-Security-Policy"]
+        assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
+        assert answer.headers["X-Frame-Options"] == "DENY" and answer.headers["Referrer-Policy"] == "no-referrer"
+    assert "Content-Security-Policy" not in client.http.get("/games").headers

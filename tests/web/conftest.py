@@ -66,8 +66,28 @@ def browser():
     assert os.path.exists(CHROMIUM), "install Debian's chromium (apt-get install chromium; .ci/run does it)"
     with sync_playwright() as playwright:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, headless=True)
-        yield launched
+        yield UnderTest(launched)
         launched.close()
+
+
+class UnderTest:
+    """The browser, its contexts made with ``bypass_csp`` unless a test says otherwise: Playwright's
+    ``wait_for_function`` evaluates its text in the page, which the page's Content-Security-Policy
+    (api/web.py) forbids. test_page_policy.py opens the page under the policy itself."""
+
+    def __init__(self, browser) -> None:
+        self.browser = browser
+
+    def new_context(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self.browser.new_context(**options)
+
+    def new_page(self, **options):
+        options.setdefault("bypass_csp", True)
+        return self.browser.new_page(**options)
+
+    def __getattr__(self, name):
+        return getattr(self.browser, name)
 
 
 @pytest.fixture
