@@ -46,7 +46,7 @@ def game_out(name, engine):
 def known_engine(name):
     games = service().games()
     if name not in games:
-        raise errors.NotFound(f"no game named {name!r}", games=sorted(games))
+        raise errors.NotFound(f"no game named {errors.quoted(name)}", games=sorted(games))
     return games[name]
 
 

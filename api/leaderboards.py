@@ -15,7 +15,7 @@ blp = Blueprint("leaderboards", __name__, url_prefix="/leaderboards", descriptio
 
 def check_game(game: str) -> None:
     if game not in available_engines():
-        raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines()))
+        raise errors.NotFound(f"no game named {errors.quoted(game)}", games=sorted(available_engines()))
 
 
 @blp.route("/<game>")

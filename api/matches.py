@@ -194,7 +194,7 @@ class Matches(MethodView):
         # A filter no match can pass is a mistake to say (422), not an empty list: a game's name misspelt,
         # or a player named by something other than its id.
         if query["game"] is not None and query["game"] not in service().games():
-            raise InvalidRequest(f"no game named {query['game']!r}", games=sorted(service().games()))
+            raise InvalidRequest(f"no game named {errors.quoted(query['game'])}", games=sorted(service().games()))
         if query["player"] is not None and not is_uuid(query["player"]):
             raise InvalidRequest(f"{query['player']!r} is no player id (a player's id is a UUID)")
         motley = container()

@@ -116,7 +116,7 @@ class RatingHistory(MethodView):
         """A player's rating in ``game`` now and after each rated match, in the order they finished."""
         player = service().get_player(player_id)
         if game not in service().games():
-            raise errors.NotFound(f"no game named {game!r}", games=sorted(service().games()))
+            raise errors.NotFound(f"no game named {errors.quoted(game)}", games=sorted(service().games()))
         motley = container()
         wait_until_applied(motley.league_view, motley.league.name, query["after"])
         shown = sees_unlisted(str(player.id))

@@ -154,3 +154,10 @@ def from_domain(error: Exception) -> ServiceError:
     retry_after = getattr(error, "retry_after", None)  # a cooldown's exact wait (match_domain.TooSoon)
     extra = {"retry_after": retry_after} if retry_after is not None else {}
     return refusal(getattr(error, "detail", str(error)), rule=getattr(error, "rule", None), **extra)
+
+
+def quoted(value: object, limit: int = 80) -> str:
+    """``value`` as a refusal names it, in quotes, in part when long: a 262,000-character id, or a game
+    name of 300 characters, was echoed whole (and drawn whole by the page, wider than any screen)."""
+    text = str(value)
+    return repr(text if len(text) <= limit else text[:limit] + "...")

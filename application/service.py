@@ -100,10 +100,7 @@ def parse_id(value: Any, what: str) -> UUID:
     try:
         return value if isinstance(value, UUID) else UUID(str(value))
     except ValueError:
-        # Said in part when long: a 262,000-character id was echoed in full beside the path.
-        text = str(value)
-        shown = repr(text if len(text) <= 80 else text[:80] + "...")
-        raise errors.NotFound(f"no {what} with id {shown}") from None
+        raise errors.NotFound(f"no {what} with id {errors.quoted(value)}") from None
 
 
 class Motley(Application):
@@ -296,7 +293,7 @@ class Motley(Application):
         try:
             engine = get_engine(game)
         except UnknownGame:
-            raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines())) from None
+            raise errors.NotFound(f"no game named {errors.quoted(game)}", games=sorted(available_engines())) from None
         try:
             full_options = engine.check_options(seats, options)
         except InvalidOptions as error:

@@ -81,7 +81,7 @@ class Tournaments:
         try:
             engine = get_engine(game)
         except UnknownGame:
-            raise errors.NotFound(f"no game named {game!r}", games=sorted(available_engines())) from None
+            raise errors.NotFound(f"no game named {errors.quoted(game)}", games=sorted(available_engines())) from None
         table_size = body.get("table_size") or min(engine.max_players, 4)
         points = body.get("points") or tournament_domain.default_points(table_size)
         tie_breaks = body.get("tie_breaks")

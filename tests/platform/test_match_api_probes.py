@@ -391,6 +391,8 @@ def test_a_problems_instance_is_the_path_as_written_and_one_type_has_one_title(c
     assert client.get("/nowhere").body["title"] == odd.body["title"] == "Not found"
     long = client.get("/matches/" + "x" * 5000)
     assert long.status == 404 and len(long.body["detail"]) < 200
+    for path in ("/leaderboards/", "/games/"):  # a game's name, as long, is named in part too
+        assert len(client.get(path + "g" * 300).body["detail"]) < 200, path
 
 
 def test_the_game_schema_and_the_problem_catalogue_are_documents_read_without_a_key(client):
