@@ -5,7 +5,7 @@
 import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove } from "./api.js";
 import {
   actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
-  pastDeadlines, seatName, tickDeadlines,
+  named, pastDeadlines, seatLabel, seatName, tickDeadlines,
 } from "./render.js";
 
 const view = document.getElementById("view");
@@ -114,7 +114,7 @@ function renderMe() {
   }
   if (player && identity.key()) {
     fill(slot,
-      h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, player.name)),
+      h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, named(player.name))),
       keyReveal(identity.key()),
       h("button", { class: "small", id: "sign-out", onclick: () => signOut(player) }, "sign out"),
     );
@@ -376,7 +376,7 @@ function invitationsBox() {
     const items = Object.values(held).sort((a, b) => (a.at < b.at ? 1 : -1));
     box.hidden = items.length === 0 && !error.firstChild;
     fill(list, items.map((invite) => h("li", { "data-match": invite.match_id },
-      `${titleOf(invite.game)}: ${invite.from ? `${invite.from} invites you` : "a seat is kept for you"} (${invite.seats})`, " ",
+      `${titleOf(invite.game)}: `, invite.from ? [named(invite.from), " invites you"] : "a seat is kept for you", " (", h("bdi", {}, invite.seats), ")", " ",
       h("button", { class: "small accept-invitation", type: "button", "aria-label": `accept the invitation to ${titleOf(invite.game)} by ${invite.from || "its players"}`,
         onclick: (event) => accept(event.currentTarget, invite) }, "accept"), " ",
       h("a", { href: `#/match/${invite.match_id}` }, "open"), " ",
@@ -626,16 +626,73 @@ function joinForm() {
     h("button", { type: "submit", id: "join-submit" }, "Join"), error);
 }
 
-// The invitation link opened: take the seat (once registered) and go to the table.
+// The invitation link opened (#/join/<id>/<code>): the match it leads to, as anyone may read it (its
+// game, seats, creator and terms: turn limit and what happens when a turn runs out, rated or not, private
+// or listed), and a "Join" button. Nothing is sent before that click: a link followed from another site
+// must never seat the person (and a short turn limit with claims would give them a rated loss).
 async function joinLink(id, code) {
   const show = screen();
-  if (!identity.player()) {
-    show(h("h1", {}, "Join a private match"), h("p", { class: "hint" }, "Register (top right), then open the link again."));
-    return;
+  const key = identity.player() ? identity.key() : null;
+  const options = key ? { key } : { anonymous: true };
+  const match = await get(`/matches/${encodeURIComponent(id)}`, options);
+  await games();
+  const creator = await creatorName(match, options);
+  const me = key ? identity.player() : null;
+  const seated = me && match.seats.some((seat) => seat.player_id === me.id);
+  const free = match.seats.filter((seat) => !seat.player_id && !seat.computer).length;
+  const error = h("div", { id: "join-error" });
+  let action;
+  if (!me) action = h("p", { class: "hint", id: "join-hint" }, "Register or sign in (top right) to join this match.");
+  else if (seated) action = h("p", { id: "join-hint" }, "You sit at this match already: ", h("a", { href: `#/match/${match.id}` }, "open the table"), ".");
+  else if (match.status !== "open" || !free)
+    action = h("p", { class: "hint", id: "join-hint" }, match.status !== "open" ? `This match is ${match.status}: nobody joins it any more. `
+      : "Every seat is taken. ", h("a", { href: `#/match/${match.id}?as=spectator` }, "watch it"), ".");
+  else action = h("div", { class: "controls" },
+    h("button", { type: "button", id: "join-confirm", onclick: (event) => busy(event.currentTarget, () => attempt(error, async () => {
+      // Another tab changed who is signed in: this page (drawn again as them) sends nothing for the old one.
+      if (identity.key() !== key) throw new Error("You signed in as someone else in another tab: open the link again.");
+      await post(`/matches/${encodeURIComponent(match.id)}/seats`, { invitation_code: code }, { key });
+      location.hash = `#/match/${match.id}`;
+    })) }, "Join"),
+    h("a", { href: "#/", id: "join-decline" }, "not now"));
+  show(h("h1", {}, "Join this match?"),
+    h("p", { class: "muted" }, "Someone sent you a link to this match. You take a seat only if you press Join."),
+    matchTerms(match, creator), action, error);
+}
+
+// Who created a match, by name: their seat's, else their profile's (a creator who left their seat).
+async function creatorName(match, options) {
+  if (!match.created_by) return null;
+  const seat = match.seats.find((s) => s.player_id === match.created_by);
+  if (seat?.name) return seat.name;
+  try {
+    return (await get(`/players/${encodeURIComponent(match.created_by)}`, options)).name;
+  } catch {
+    return null;
   }
-  const error = h("div");
-  show(h("h1", {}, "Joining…"), error);
-  await attempt(error, () => joinWithCode(id, code));
+}
+
+// A match's terms, before joining it: what the person agrees to play under.
+function matchTerms(match, creator) {
+  const limit = match.turn_limit;
+  const seatItem = (seat, i) => h("li", {}, `seat ${i}: `, seat.player_id ? named(seat.name || "a player")
+    : seat.computer ? `computer (${seat.computer})` : seat.kept_for ? "kept for someone" : h("i", {}, "free"));
+  const options = Object.entries(match.options || {});
+  return h("section", { class: "panel terms", id: "join-terms" },
+    h("dl", { class: "obs" },
+      h("dt", {}, "game"), h("dd", { id: "join-game" }, titleOf(match.game)),
+      h("dt", {}, "status"), h("dd", { id: "join-status" }, match.status),
+      h("dt", {}, "created by"), h("dd", { id: "join-creator" }, creator ? named(creator) : "unknown"),
+      h("dt", {}, "seats"), h("dd", {}, h("ol", { class: "list", id: "join-seats", start: 0 }, match.seats.map(seatItem))),
+      h("dt", {}, "turn limit"), h("dd", { id: "join-turn-limit" }, limit
+        ? `${limit.seconds} s per turn; when a turn runs out, ${limit.on_timeout === "claim"
+          ? "nobody plays that seat, and the others may claim the match: it ends at once, that seat last"
+          : "a computer plays that seat until its player is back"}`
+        : "none"),
+      h("dt", {}, "rated"), h("dd", { id: "join-rated" }, match.rated ? "yes: its result counts for the ratings" : "no"),
+      h("dt", {}, "listed"), h("dd", { id: "join-unlisted" }, match.unlisted ? "no: private (unlisted), joined with its invitation code"
+        : "yes: public, listed in the lobby"),
+      options.length ? [h("dt", {}, "options"), h("dd", {}, options.map(([k, v]) => `${k.replace(/_/g, " ")} ${JSON.stringify(v)}`).join(" · "))] : null));
 }
 
 function invitationBox(match) {
@@ -647,6 +704,11 @@ function invitationBox(match) {
     h("p", {}, "or send the link ", h("a", { id: "invitation-link", href: link }, link)));
 }
 
+// The seats as nodes, each name isolated (named).
+function seatsNodes(seats) {
+  return seats.map((seat, i) => [i ? ", " : "", seat.name ? named(seat.name) : seat.computer ? `computer (${seat.computer})` : `seat ${i} free`]);
+}
+
 function seatsText(seats) {
   return seats.map((seat, i) => seat.name || (seat.computer ? `computer (${seat.computer})` : `seat ${i} free`)).join(", ");
 }
@@ -656,7 +718,7 @@ function matchTable(items, status) {
   return scrolling(h("table", { class: "grid matches" },
     h("thead", {}, h("tr", {}, ["game", "seats", "version"].map((t) => h("th", {}, t)), quietHeader("actions"))),
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
-      h("td", {}, titleOf(match.game)), h("td", {}, seatsText(match.seats)), h("td", {}, match.version),
+      h("td", {}, titleOf(match.game)), h("td", {}, seatsNodes(match.seats)), h("td", {}, match.version),
       h("td", { class: "row-actions" },
         // Join: a free seat, and not a match the person sits at already (the server would refuse it).
         status === "open" && identity.player() && match.open_seats > 0
@@ -728,7 +790,7 @@ function matchHeader(match) {
       ? h("p", { class: "voided", id: "voided" }, "Voided by the tournament's organiser", match.voided ? `: ${match.voided}` : "", ".")
       : null,
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
-      seatName(match.seats, i), acting.has(i) ? " — to act" : "",
+      seatLabel(match.seats, i), acting.has(i) ? " — to act" : "",
       (match.resigned || []).includes(i) ? " (resigned)" : "",
       // its turn ran out: a computer plays it, or the match waits for a claim, until its player is back
       (match.absent || []).includes(i) ? h("span", { class: "absent" }, absentLabel(match, i)) : null))),
@@ -798,7 +860,7 @@ function resultView(match) {
   const ranks = result.ranks || [];
   return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),
     h("ol", {}, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>
-      h("li", {}, `${seatName(match.seats, i)}: place ${ranks[i] ?? "?"}`, result.scores ? `, score ${result.scores[i]}` : "")))
+      h("li", {}, seatLabel(match.seats, i), `: place ${ranks[i] ?? "?"}`, result.scores ? `, score ${result.scores[i]}` : "")))
   );
 }
 
@@ -1249,7 +1311,7 @@ async function leaderboard(game) {
       h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "played", "wins"].map((t) => h("th", {}, t)))),
       h("tbody", {}, board.items.map((row, i) => h("tr", {},
         h("td", {}, row.place ?? i + 1),
-        h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, row.name)),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, named(row.name))),
         h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
         h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."));
 }
@@ -1265,7 +1327,7 @@ async function player(id, game) {
     y: row.mu, low: row.mu - row.sigma, high: row.mu + row.sigma,
     label: `match ${i + 1}: place ${row.place}, μ ${row.mu.toFixed(2)} ± ${row.sigma.toFixed(2)}`,
   }));
-  show(h("h1", {}, profile.name),
+  show(h("h1", {}, named(profile.name)),
     h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "" }, g.title), " "])),
     h("h2", {}, `Rating history in ${titleOf(chosen)} (μ, bars ± σ)`),
     chart(points, { title: `rating history in ${chosen}` }),
@@ -1295,7 +1357,7 @@ async function tournaments() {
     identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (top right) to organise or enter a tournament."),
     page.items.length ? scrolling(h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
-    h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, t.name), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
+    h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, h("bdi", { class: "title" }, t.name)), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
       h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings"))))))) : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
@@ -1373,7 +1435,7 @@ async function tournament(id) {
     const standings = await fresh(`/tournaments/${id}/standings`);
     const t = await get(`/tournaments/${id}`);
     const status = t.status;
-    fill(head, h("h1", {}, t.name, " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
+    fill(head, h("h1", {}, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
     // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one.
     const focused = acted || actionsBox.contains(document.activeElement);
@@ -1383,11 +1445,11 @@ async function tournament(id) {
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
       h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
-        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, row.name)), h("td", {}, row.points),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name))), h("td", {}, row.points),
         h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · "))))))));
     // Who plays at each table: its players by name (the standings name every entrant).
     const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
-    const who = (table) => (table.players || []).map((player) => names.get(player) || "someone").join(", ");
+    const who = (table) => (table.players || []).map((player, i) => [i ? ", " : "", names.has(player) ? named(names.get(player)) : "someone"]);
     // A table the viewer sits at opens as their seat; any other as a spectator.
     const me = identity.key() ? identity.player()?.id : null;
     const tableLink = (table) => (me && (table.players || []).includes(me) ? `#/match/${table.match_id}` : `#/match/${table.match_id}?as=spectator`);
@@ -1395,10 +1457,10 @@ async function tournament(id) {
     // the viewer's own bye said to them, here and above the standings for the round being played.
     const byesOf = (round) => round.byes || [];
     const byeItem = (round) => (byesOf(round).length ? h("li", { class: "byes" }, "bye: ",
-      byesOf(round).map((player, i) => [i ? ", " : "", player === me ? h("b", { class: "your-bye" }, `${names.get(player) || "you"} (you sit this round out)`)
-        : names.get(player) || "someone"])) : null);
+      byesOf(round).map((player, i) => [i ? ", " : "", player === me ? h("b", { class: "your-bye" }, names.has(player) ? named(names.get(player)) : "you", " (you sit this round out)")
+        : names.has(player) ? named(names.get(player)) : "someone"])) : null);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", { "data-round": round.number ?? r + 1 }, h("h3", {}, `Round ${round.number ?? r + 1}`),
-      h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? ` (${who(table)})` : "", ": ",
+      h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? [" (", who(table), ")"] : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) }, table.result ? "finished" : "playing") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null)), byeItem(round)))));
     const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;

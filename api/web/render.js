@@ -71,7 +71,7 @@ export function everyHand(hands, seats, you, drawHand) {
   if (!Array.isArray(hands)) return null;
   return h("div", { class: "every-hand", id: "every-hand" }, h("h3", {}, "Every hand (revealed: the match is over)"),
     h("ul", { class: "seatlist" }, hands.map((hand, s) => h("li", { "data-seat": s },
-      h("b", {}, seatName(seats, s), s === you ? " (you)" : ""), ": ", drawHand(hand, s)))));
+      h("b", {}, seatLabel(seats, s), s === you ? " (you)" : ""), ": ", drawHand(hand, s)))));
 }
 
 const label = (key) => key.replace(/_/g, " ");
@@ -87,11 +87,11 @@ export function generic(value, seats = []) {
     if (value.length === 0) return h("span", { class: "muted" }, "none");
     if (value.every((item) => typeof item !== "object" || item === null)) {
       if (value.length === seats.length && value.every((item) => typeof item !== "string"))
-        return h("ul", { class: "seatlist" }, value.map((item, i) => h("li", {}, h("b", {}, seatName(seats, i)), ": ", generic(item))));
+        return h("ul", { class: "seatlist" }, value.map((item, i) => h("li", {}, h("b", {}, seatLabel(seats, i)), ": ", generic(item))));
       return h("span", { class: "chips" }, value.map((item) => generic(item)));
     }
-    const named = value.length === seats.length;
-    return h("ul", { class: "list" }, value.map((item, i) => h("li", {}, named ? h("b", {}, seatName(seats, i), ": ") : null, generic(item, seats))));
+    const perSeat = value.length === seats.length;
+    return h("ul", { class: "list" }, value.map((item, i) => h("li", {}, perSeat ? h("b", {}, seatLabel(seats, i), ": ") : null, generic(item, seats))));
   }
   return h("dl", { class: "obs" }, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, generic(item, seats))]));
 }
@@ -105,6 +105,16 @@ function isBoard(text) {
 export function seatName(seats, i) {
   const seat = seats[i];
   return seat ? seat.name || `seat ${i}` : `seat ${i}`;
+}
+
+// A person's name as a node: isolated from the text around it (a right-to-left name does not reorder
+// "ann: place 1" beside it) and wrapped anywhere when it is longer than the line (40 characters unbroken).
+export const named = (name) => h("bdi", { class: "name" }, name);
+
+// A seat's name as a node (named), or "seat i" for a seat nobody named.
+export function seatLabel(seats, i) {
+  const seat = seats[i];
+  return seat && seat.name ? named(seat.name) : `seat ${i}`;
 }
 
 // Jest (docs/rules/jest.md): the hand, each seat's offer (one card up, one down) and Jest, the trophies.
@@ -124,7 +134,7 @@ function jest(obs, seats, you) {
     const jestCards = obs.jests ? obs.jests[s] : s === you ? obs.jest : null;
     rows.push(
       h("tr", { class: obs.to_act.includes(s) ? "acting" : "" },
-        h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+        h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
         h("td", {}, h("span", { class: "chips" }, offerView)),
         h("td", {}, h("span", { class: "chips" }, jestCards && jestCards.length ? jestCards.map((c) => chip(c))
           : h("span", { class: "muted" }, `${obs.jest_counts[s]} card(s)`))),
@@ -162,7 +172,7 @@ function trophyWinner(obs, card, seats, you) {
   const seat = winners[card];
   if (seat === null || seat === undefined)
     return [" — ", h("span", { class: "trophy-winner muted" }, "unclaimed: nobody met its condition")];
-  return [" — ", h("span", { class: "trophy-winner", "data-seat": seat }, "won by ", h("b", {}, seatName(seats, seat)), seat === you ? " (you)" : "")];
+  return [" — ", h("span", { class: "trophy-winner", "data-seat": seat }, "won by ", h("b", {}, seatLabel(seats, seat)), seat === you ? " (you)" : "")];
 }
 
 const TOUCHES = {

@@ -480,6 +480,9 @@ def test_a_private_match_is_joined_with_its_invitation_code_or_link(server, brow
     cy = browser.new_context(viewport={"width": 1100, "height": 800}).new_page()
     register_in(cy, server, "cy")
     cy.goto(link)
+    cy.wait_for_selector("#join-confirm")  # the link shows the match first: nothing is sent before Join
+    assert cy.inner_text("#join-creator") == "ann"
+    cy.click("#join-confirm")
     cy.wait_for_url(f"**/#/match/{match_id}")
     cy.wait_for_selector(".match-head >> text=cy")
     ann.wait_for_selector(".match-head >> text=bob")

@@ -1,6 +1,6 @@
 // Fool's Crown (docs/rules/fools-crown.md): the crowns in the centre, the seat's hand, each seat's
 // committed pair (face up or down), its dice, its gamble, its won crowns; the last round's claim.
-import { chip, everyHand, faceDown, generic, h, scrolling, seatName } from "../render.js";
+import { chip, everyHand, faceDown, generic, h, scrolling, seatLabel, seatName } from "../render.js";
 
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 export const die = (value) => h("span", { class: "die", title: `a ${value}` }, DIE[value] || String(value));
@@ -24,7 +24,7 @@ export function reveal(obs, state) {
 function endView(end, seats) {
   const { winner, reason, rounds, ...rest } = end;
   return [h("p", { class: "winner" }, winner === null || winner === undefined ? "No winner"
-    : ["Won by ", h("b", {}, seatName(seats, winner))],
+    : ["Won by ", h("b", {}, seatLabel(seats, winner))],
   reason ? ` · ${String(reason).replace(/-/g, " ")}` : "", typeof rounds === "number" ? ` · after ${rounds} round(s)` : ""),
   Object.keys(rest).length ? generic(rest, seats) : null];
 }
@@ -33,7 +33,7 @@ export function view(obs, seats, you) {
   const n = obs.hands.length;
   const acting = new Set(obs.to_act || []);
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: acting.has(s) ? "acting" : "" },
-    h("th", {}, seatName(seats, s), s === you ? " (you)" : "", obs.leader === s ? h("span", { class: "muted" }, " · leader") : null),
+    h("th", {}, seatLabel(seats, s), s === you ? " (you)" : "", obs.leader === s ? h("span", { class: "muted" }, " · leader") : null),
     h("td", {}, obs.hands[s]), h("td", {}, obs.jokers[s]),
     h("td", {}, commitView(obs.commits[s])),
     h("td", {}, obs.exchanged[s] ? commitView(obs.exchanged[s]) : none()),
@@ -45,7 +45,7 @@ export function view(obs, seats, you) {
   return h("div", { class: "fools-crown" },
     h("p", { class: "phase" }, `Round ${obs.round} of at most ${obs.max_rounds} · stage: `, h("b", {}, obs.stage),
       ` · deck ${obs.deck} · discard ${obs.discard}`,
-      obs.winner !== null && obs.winner !== undefined ? ` · round won by ${seatName(seats, obs.winner)}` : ""),
+      obs.winner !== null && obs.winner !== undefined ? [" · round won by ", seatLabel(seats, obs.winner)] : ""),
     h("div", { class: "centre" }, h("h3", {}, "Crowns in the centre"),
       obs.centre.length ? h("span", { class: "chips big" }, obs.centre.map((c) => chip(c, "crown"))) : none("none left")),
     Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, "Your hand"),
@@ -56,8 +56,8 @@ export function view(obs, seats, you) {
         .map((t) => h("th", {}, t)))),
       h("tbody", {}, rows))),
     last ? h("p", { class: "last-round" }, `Round ${last.round}: `, last.winner === null ? "nobody won"
-      : [`${seatName(seats, last.winner)} won`, last.claimed && last.claimed.crown ? [" and claimed ", chip(last.claimed.crown),
-        last.claimed.from !== null && last.claimed.from !== undefined ? ` from ${seatName(seats, last.claimed.from)}` : ""] : ""]) : null,
+      : [seatLabel(seats, last.winner), " won", last.claimed && last.claimed.crown ? [" and claimed ", chip(last.claimed.crown),
+        last.claimed.from !== null && last.claimed.from !== undefined ? [" from ", seatLabel(seats, last.claimed.from)] : ""] : ""]) : null,
     obs.end ? h("div", { class: "end", id: "end" }, h("h3", {}, "End"), endView(obs.end, seats)) : null);
 }
 

@@ -1,6 +1,6 @@
 // Jester (docs/rules/jester.md): the place cards in hand, the four places with their price and pile, the
 // city's classes, the court, the guilds and every player's tracks (money, VP, fame) and stamps.
-import { everyHand, generic, h, scrolling, seatName } from "../render.js";
+import { everyHand, generic, h, scrolling, seatLabel } from "../render.js";
 
 const PLACES = ["city", "theater", "court", "guilds"];
 const GUILDS = { 1: "Master Buffoon", 2: "Craftsmen", 3: "Theater Directors", 4: "Grand Duke", 5: "Merchants", 6: "Heralds" };
@@ -14,8 +14,8 @@ const none = () => h("span", { class: "muted" }, "—");
 
 function decisionText(decision, seats) {
   if (!decision) return "no decision pending";
-  const who = typeof decision.seat === "number" ? ` · ${seatName(seats, decision.seat)} to decide` : "";
-  return `${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}${who}`;
+  const who = typeof decision.seat === "number" ? [" · ", seatLabel(seats, decision.seat), " to decide"] : "";
+  return [`${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}`, who];
 }
 
 // A revealed match (finished: the whole state): every seat's place cards in hand and crowns behind its screen.
@@ -44,13 +44,13 @@ export function view(obs, seats, you) {
       h("tr", {}, h("th", {}, "objects left"), obs.objects.map((k) => h("td", {}, k))))));
   const court = h("div", { class: "court" },
     h("p", {}, h("b", {}, "Court: "), obs.court.map((d, i) => h("span", { class: "chip" },
-      i < 4 ? `${ROYALTY[i]}: ` : "", d, i < 4 && obs.royalty[i] !== null ? ` (${seatName(seats, obs.royalty[i])})` : ""))),
-    h("p", {}, h("b", {}, "Counselor: "), obs.counselor.length ? obs.counselor.map((s) => seatName(seats, s)).join(", ") : none(),
+      i < 4 ? `${ROYALTY[i]}: ` : "", d, i < 4 && obs.royalty[i] !== null ? [" (", seatLabel(seats, obs.royalty[i]), ")"] : ""))),
+    h("p", {}, h("b", {}, "Counselor: "), obs.counselor.length ? obs.counselor.map((s, i) => [i ? ", " : "", seatLabel(seats, s)]) : none(),
       " · ", h("b", {}, "chairs: "), h("span", { class: "chairs" }, obs.chairs.map((c, i) =>
         h("span", { class: `chair ${i % 2 === 1 ? "red" : ""} ${c === null ? "" : "taken"}`, title: `chair ${i + 1}` }, c === null ? "·" : String(c))))),
     h("p", {}, h("b", {}, "Favors: "), obs.favors.join(" "), obs.blocked.length ? [" · blocked: ", obs.blocked.join(", ")] : null));
   const row = (s) => h("tr", { class: obs.decision && obs.decision.seat === s ? "acting" : "" },
-    h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+    h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", { class: "money" }, `$${pl.money[s]}`), h("td", { class: "vp" }, pl.vp[s]), h("td", {}, pl.fame[s]),
     h("td", {}, pl.hand_count[s]),
     h("td", {}, h("span", { class: "chips" }, PLACES.map((place, i) => pl.table[s][i] ? placeCard(place, pl.table[s][i], "small") : null))),
@@ -62,7 +62,7 @@ export function view(obs, seats, you) {
     h("td", {}, pl.pawn[s] || none(), pl.order[s] ? h("div", { class: "muted" }, `order: ${pl.order[s]}`) : null));
   return h("div", { class: "jester" },
     h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)),
-      obs.trigger !== null && obs.trigger !== undefined ? ` · end triggered by ${seatName(seats, obs.trigger)}` : ""),
+      obs.trigger !== null && obs.trigger !== undefined ? [" · end triggered by ", seatLabel(seats, obs.trigger)] : ""),
     hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${seen.crowns} crown(s) behind the screen`]),
     places,
     scrolling(h("table", { class: "grid players" },

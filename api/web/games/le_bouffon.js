@@ -1,6 +1,6 @@
 // Le Bouffon (docs/rules/le-bouffon.md): a themed Président. The roles, the seat's hand grouped by kind,
 // the trick on the table (its leader, whose turn, the top play), cards left per seat and the scores.
-import { everyHand, generic, h, quietHeader, scrolling, seatName } from "../render.js";
+import { everyHand, generic, h, quietHeader, scrolling, seatLabel } from "../render.js";
 
 const STRENGTH = { archer: 9, magicien: 10, guerrier: 11, assassin: 12, paladin: 13, minotaure: 14 };
 const kindOf = (id) => id.split("#")[0];
@@ -43,14 +43,14 @@ const partnerOf = (roles, seat) => (roles && PARTNER[roles[seat]] ? roles.indexO
 function everyExchange(obs, seats, you) {
   const done = obs.every_exchange, chosen = obs.every_gift;
   if (!done && !chosen) return null;
-  const who = (s) => [h("b", {}, seatName(seats, s)), s === you ? " (you)" : "", obs.roles && obs.roles[s] ? ` (${obs.roles[s]})` : ""];
+  const who = (s) => [h("b", {}, seatLabel(seats, s)), s === you ? " (you)" : "", obs.roles && obs.roles[s] ? ` (${obs.roles[s]})` : ""];
   const to = (s) => {
     const other = partnerOf(obs.roles, s);
-    return other >= 0 ? ` to ${seatName(seats, other)}` : "";
+    return other >= 0 ? [" to ", seatLabel(seats, other)] : "";
   };
   const from = (s) => {
     const other = partnerOf(obs.roles, s);
-    return other >= 0 ? ` from ${seatName(seats, other)}` : "";
+    return other >= 0 ? [" from ", seatLabel(seats, other)] : "";
   };
   const items = [];
   (done || []).forEach((exchange, s) => {
@@ -70,22 +70,23 @@ export function view(obs, seats, you) {
   const trick = obs.trick;
   const turn = trick ? trick.turn : null;
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s || waiting.has(s) ? "acting" : "" },
-    h("th", {}, seatName(seats, s), s === you ? " (you)" : ""),
+    h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
     h("td", {}, obs.finished.includes(s) ? `out (${obs.finished.indexOf(s) + 1})` : ""),
     h("td", {}, obs.scores[s])));
-  const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatName(seats, seat)), ": ",
+  const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatLabel(seats, seat)), ": ",
     kind === "play" && Array.isArray(ids) ? cards(ids) : kind)) : [];
   return h("div", { class: "le-bouffon" },
     h("p", { class: "phase" }, `Deal ${obs.deal} of ${obs.deals} · phase: `, h("b", {}, obs.phase),
-      turn !== null && turn !== undefined ? ` · ${seatName(seats, turn)} to play` : ""),
+      turn !== null && turn !== undefined ? [" · ", seatLabel(seats, turn), " to play"] : ""),
     Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, `Your hand (${obs.hand.length})`),
       obs.hand.length ? h("span", { class: "chips big" }, byStrength(obs.hand).map((id) => card(id)))
         : h("p", { class: "muted" }, "empty: you are out")) : null,
     everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? cards(byStrength(hand)) : h("span", { class: "muted" }, "empty"))),
     everyExchange(obs, seats, you),
     h("div", { class: "trick" }, h("h3", {}, "The trick"),
-      trick ? [h("p", {}, `led by ${seatName(seats, trick.leader)} · top: `, trick.top ? [cards(trick.top.cards), ` (${trick.top.kind}, strength ${trick.top.strength}, by ${seatName(seats, trick.top.seat)})`]
+      trick ? [h("p", {}, "led by ", seatLabel(seats, trick.leader), " · top: ", trick.top ? [cards(trick.top.cards),
+        ` (${trick.top.kind}, strength ${trick.top.strength}, by `, seatLabel(seats, trick.top.seat), ")"]
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
     scrolling(h("table", { class: "grid" },

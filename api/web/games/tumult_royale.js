@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the 27 tax slots of the live collection with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, everyHand, generic, h, quietHeader, scrolling, seatName } from "../render.js";
+import { countdown, everyHand, generic, h, quietHeader, scrolling, seatLabel } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -94,7 +94,7 @@ export function view(obs, seats, you, match) {
   const targets = new Set((match.legal_actions || []).filter((a) => typeof a.field === "number").map((a) => a.field));
   const timed = match.timer && match.timer.deadline;
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: acting.has(s) ? "acting" : "" },
-    h("th", {}, h("span", { class: `statue owner-${s}` }, s), " ", seatName(seats, s), s === you ? " (you)" : ""),
+    h("th", {}, h("span", { class: `statue owner-${s}` }, s), " ", seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", {}, obs.ranks ? obs.ranks[s] : "—"), h("td", { class: "supporters" }, obs.supporters[s]),
     h("td", {}, `${obs.statues_placed[s]} / 25`), h("td", {}, obs.mercy[s] ? "yes" : ""),
     h("td", {}, obs.castles ? (Array.isArray(obs.castles[s]) ? (obs.castles[s].length ? h("span", { class: "chips" }, obs.castles[s].map(tile)) : none("empty"))
@@ -119,7 +119,7 @@ export function view(obs, seats, you, match) {
     scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), quietHeader("collecting"))),
       h("tbody", {}, rows))),
-    h("p", {}, h("b", {}, "Chronicle: "), obs.chronicle.length ? obs.chronicle.map((k) => seatName(seats, k)).join(" · ") : none("empty")),
+    h("p", {}, h("b", {}, "Chronicle: "), obs.chronicle.length ? obs.chronicle.map((k, i) => [i ? " · " : "", seatLabel(seats, k)]) : none("empty")),
     obs.tumults ? h("div", {}, h("h3", {}, "Tumults this round"), generic(obs.tumults, seats)) : null,
     obs.result ? h("div", {}, h("h3", {}, "Result"), generic(obs.result, seats)) : null);
 }
