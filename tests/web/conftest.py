@@ -104,3 +104,15 @@ def own_server(tmp_path):
     base, process, log = serve(tmp_path)
     yield base
     stop(process, log)
+
+
+#: The auditor's credential of ``auditor_server``.
+AUDITOR_KEY = "s3cret-auditor-credential"
+
+
+@pytest.fixture(scope="module")
+def auditor_server(tmp_path_factory):
+    """One server for a module's tests (each uses players and matches of its own), with an auditor."""
+    base, process, log = serve(tmp_path_factory.mktemp("serve"), MOTLEY_AUDITOR_KEY=AUDITOR_KEY)
+    yield base
+    stop(process, log)

@@ -21,20 +21,16 @@ import json
 import pytest
 import requests
 
-from tests.web.conftest import serve, stop
+from tests.web.conftest import AUDITOR_KEY
 from tests.web.test_page_followups import auth, match_with, play_out, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
-AUDITOR_KEY = "s3cret-auditor-credential"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own), with an auditor."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"), MOTLEY_AUDITOR_KEY=AUDITOR_KEY)
-    yield base
-    stop(process, log)
+def server(auditor_server):
+    return auditor_server
 
 
 def first_playing_version(base: str, match_id: str) -> int:

@@ -21,21 +21,17 @@ import json
 import pytest
 import requests
 
-from tests.web.conftest import serve, stop
+from tests.web.conftest import AUDITOR_KEY
 from tests.web.test_page_followups import auth, hide, match_with, play_out, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
-AUDITOR_KEY = "another-s3cret-auditor-credential"
 WIDER_THAN_THE_SCREEN = "document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own), with an auditor."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"), MOTLEY_AUDITOR_KEY=AUDITOR_KEY)
-    yield base
-    stop(process, log)
+def server(auditor_server):
+    return auditor_server
 
 
 def as_auditor(browser, viewport: dict | None = None):
