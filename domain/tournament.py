@@ -225,14 +225,12 @@ class Tournament(Aggregate):
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
             pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2)
-            fewest = min((byes_had.get(p, 0) for p in [*alone, *(p for pair in pairs for p in pair)]), default=0)
-            if any(met.get(frozenset(pair), 0) for pair in pairs) or any(byes_had.get(p, 0) > fewest for p in alone):
-                # A withdrawal reshaped the circle, which then may pair earlier opponents again, or leave
-                # alone a player who already sat out while others never did: tables where nobody meets
-                # an earlier opponent, if there are any (as for every other pairing), with the player
-                # alone one of those with the fewest byes (the circle's own first). Keeping the circle's
-                # lone player, 170 of 839 rounds with a rematch (4-12 players) met again where another
-                # had none; and 8 players, one gone after round 2, gave a second bye in round 6.
+            if any(met.get(frozenset(pair), 0) for pair in pairs):
+                # A withdrawal reshaped the circle, which then may pair earlier opponents again: tables
+                # where nobody does, if there are any (as for every other pairing). With an odd field the
+                # player alone may change too, among those with the fewest byes (the circle's own first):
+                # keeping the circle's lone player, 170 of 839 such rounds (4-12 players) met again where
+                # another had no rematch.
                 pairs, alone = self.fresh_round_robin(pairs, alone, met, byes_had)
             # The player drawn against the empty place plays a computer, or has a bye.
             result = (pairing.Pairing(pairs + [[p] for p in alone], []) if self.computer
@@ -252,15 +250,13 @@ class Tournament(Aggregate):
     def fresh_round_robin(
         self, pairs: list[list[str]], alone: list[str], met: dict, byes_had: dict[str, int]
     ) -> tuple[list[list[str]], list[str]]:
-        """Tables of two where nobody meets an earlier opponent, the player alone (if any) one of those
-        who had the fewest byes (the circle's own first); else with the circle's player alone (a bye
-        more rather than a rematch); else ``pairs`` and ``alone`` as the circle gave them."""
+        """``pairs`` and ``alone`` from the circle, or tables of two where nobody meets an earlier
+        opponent, with the player alone (if any) one of those who had the fewest byes."""
         seated = [p for pair in pairs for p in pair]
         everyone = seated + alone
         fewest = min((byes_had.get(p, 0) for p in everyone), default=0)
-        fair = [[p] for p in everyone if alone and byes_had.get(p, 0) == fewest]
-        fair.sort(key=lambda lone: lone != alone)  # the circle's own first
-        for lone in fair + ([alone] if alone not in fair else []):
+        candidates = [alone] + [[p] for p in seated if alone and byes_had.get(p, 0) == fewest]
+        for lone in candidates:
             found = pairing.fresh_tables([p for p in everyone if p not in lone], met, [2] * len(pairs))
             if found is not None:
                 return found, lone
