@@ -17,6 +17,8 @@ blp = Blueprint("me", __name__, url_prefix="/players/me", description="The calle
 
 #: The caller's active matches are read this many at a time (the read model's page limit).
 ACTIVE_PAGE = 200
+#: Seconds GET /players/me/invitations waits, without ?after=, for the list to reach the log's end.
+INVITATIONS_WAIT = 0.5
 
 
 def my_active_matches(player_id: str, after=None) -> list:
@@ -82,10 +84,13 @@ class MyInvitations(MethodView):
         if query["after"] is not None:
             wait_until_applied(motley.match_list, motley.app.name, query["after"])
         else:
-            # Up to the log's end: an invitation just sent (the invitee never sees the inviter's position)
-            # was missing for a moment. A list that lags longer answers what it holds.
+            # Up to the log's end, briefly: an invitation just sent (the invitee never sees the inviter's
+            # position) was missing for a moment. A list that lags longer answers what it holds at once
+            # after INVITATIONS_WAIT: with the read model's worker down, each page's poll held one of
+            # the few request threads for the 5 s a read with ?after= may wait.
             try:
-                wait_until_applied(motley.match_list, motley.app.name, motley.app.log_position())
+                wait_until_applied(motley.match_list, motley.app.name, motley.app.log_position(),
+                                   timeout=INVITATIONS_WAIT)
             except errors.Unavailable:
                 pass
         limit, offset = query["limit"], query["offset"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 import uuid
 from datetime import datetime, timezone
@@ -98,9 +97,10 @@ def register(app: Flask) -> None:
 
 
 def route_label() -> str:
-    """The request's route as metrics and access lines name it: ``/matches/<match_id>``, a converter left
-    out (the one that keeps ``/matches/import`` apart renamed the route ``/matches/<match_id:match_id>``,
-    and a dashboard on the old label went quiet); "unmatched" for no route."""
+    """The request's route as metrics and access lines name it: the rule, but ``/matches/<match_id>`` for
+    the converter that keeps ``/matches/import`` apart (it renamed the route ``/matches/<match_id:match_id>``
+    and a dashboard on the old label went quiet; the other converters' labels stay as they were);
+    "unmatched" for no route."""
     if request.url_rule is None:
         return "unmatched"
-    return re.sub(r"<[^:<>]+:([^<>]+)>", r"<\1>", request.url_rule.rule)
+    return request.url_rule.rule.replace("<match_id:match_id>", "<match_id>")

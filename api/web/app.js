@@ -639,7 +639,8 @@ async function joinLink(id, code) {
   const creator = await creatorName(match, options);
   const me = key ? identity.player() : null;
   const seated = me && match.seats.some((seat) => seat.player_id === me.id);
-  const free = match.seats.filter((seat) => !seat.player_id && !seat.computer).length;
+  // A seat kept for someone (a rematch's, a fork's) is free only to them: the join would be refused.
+  const free = match.seats.filter((seat) => !seat.player_id && !seat.computer && (!seat.kept_for || seat.kept_for === me?.id)).length;
   const error = h("div", { id: "join-error" });
   let action;
   if (!me) action = h("p", { class: "hint", id: "join-hint" }, "Register or sign in (top right) to join this match.");

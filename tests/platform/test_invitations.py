@@ -105,3 +105,24 @@ def test_the_matches_waiting_for_a_player_are_listed_for_it_until_it_joins(clien
     rematch = client.post(f"/matches/{old}/rematch", key=ann)
     assert waiting(bob, rematch.headers["Motley-Position"]) == {rematch.body["id"]} == waiting(cy)
     assert waiting(ann) == set() and waiting(dan) == set()
+
+
+def test_the_invitations_list_answers_promptly_when_the_match_list_lags(tmp_path):
+    """Without ?after= the list waits for the log's end, briefly: with the read model's worker down, it
+    held one of the few request threads for 5 s at every poll of every open lobby."""
+    import time
+
+    from application.ports import NoTaskQueue
+    from infrastructure.composition import build
+    from infrastructure.settings import Settings
+
+    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "lagging.sqlite")), tasks=NoTaskQueue())
+    try:
+        client = ApiClient(create_app(container))
+        _, key = client.register("ann")  # a write the list never applies: nothing projects it
+        started = time.monotonic()
+        answer = client.get("/players/me/invitations", key=key)
+        assert answer.status == 200 and answer.body["items"] == []
+        assert time.monotonic() - started < 2, "a lagging list held the request"
+    finally:
+        container.close()

@@ -197,3 +197,25 @@ def test_names_are_isolated_from_the_text_around_them(server, browser):
     assert RTL in page.locator("#leaderboard td bdi").all_inner_texts()
     assert not errors, errors
     context.close()
+
+
+def test_a_join_link_to_a_match_whose_empty_seats_are_kept_offers_no_join(server, browser):
+    """A rematch keeps its seats for its players: the link offered a stranger Join, which the server then
+    refused (the page counted a seat kept for someone else as free)."""
+    ann, bob, cy, dan = (register(server, name) for name in ("kept-ann", "kept-bob", "kept-cy", "kept-dan"))
+    old = match_with(server, ann, "jest", 3, people=[bob, cy])
+    for player in (bob, cy):
+        requests.post(f"{server}/matches/{old}/resign", headers=auth(player), timeout=10).raise_for_status()
+    rematch = requests.post(f"{server}/matches/{old}/rematch", headers=auth(ann), timeout=10)
+    rematch.raise_for_status()
+    context, page, errors = signed_in(browser, server, dan)
+    page.goto(f"{server}/#/join/{rematch.json()['id']}/anything")
+    page.wait_for_selector("#join-hint")
+    assert page.locator("#join-confirm").count() == 0
+    assert "Every seat is taken" in page.inner_text("#join-hint")
+    context.close()
+    context, page, errors = signed_in(browser, server, bob)  # the seat kept for bob is his to take
+    page.goto(f"{server}/#/join/{rematch.json()['id']}/anything")
+    page.wait_for_selector("#join-confirm")
+    assert not errors, errors
+    context.close()
