@@ -277,7 +277,7 @@ class MatchById(MethodView):
 
 @blp.route("/<match_id>/seats")
 class Seats(MethodView):
-    @blp.arguments(schemas.JoinMatch, example={"seat": 1})
+    @blp.arguments(schemas.JoinMatch, required=False, example={"seat": 1})  # no body: any free seat
     @blp.response(201, schemas.JoinedOut)
     def post(self, body, match_id):
         """Take a seat (the first free one unless one is named)."""
@@ -320,7 +320,10 @@ class Moves(MethodView):
             if expected is not None and expected != stated:
                 # Both stated, and they disagree: the move cannot be made. The precondition is
                 # evaluated first (RFC 9110 §13.2.2): a stale If-Match is the 412, else the body's 409.
-                current = service().get_match(match_id).version
+                match = service().get_match(match_id)
+                current = match.version
+                if match.seat_of(str(player.id)) is None:  # refused anyway: that, not the 412 (§13.2.1)
+                    raise errors.Forbidden("you hold no seat at this match")
                 if stated != current:
                     raise precondition_failed(stated, StaleVersion(
                         f"If-Match says version {stated}, the match is at version {current}", current_version=current))

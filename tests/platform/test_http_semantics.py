@@ -38,6 +38,11 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     assert "weak ETag never matches" in weak.body["detail"]
     zero = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": '"0"'})  # strong, of no version
     assert zero.status == 412 and "weak" not in zero.body["detail"], zero.body
+    # A stranger whose If-Match and expected_version disagree is refused as a stranger (403), not 412.
+    _, stranger = client.register("stranger")
+    both = {**offer, "expected_version": read.body["version"]}
+    disagree = client.post(f"{path}/moves", both, key=stranger, headers={"If-Match": f'"{read.body["version"] - 1}"'})
+    assert disagree.status == 403, disagree.body
     assert client.get(path).body["version"] == read.body["version"]
     in_body = client.post(f"{path}/moves", {**offer, "expected_version": 1}, key=keys[0])
     assert in_body.status == 409 and in_body.body["type"] == "urn:motley:problem:stale-version"

@@ -402,3 +402,13 @@ def test_the_game_schema_and_the_problem_catalogue_are_documents_read_without_a_
     for path in ("/games", "/games/jest", "/games/jest/schema", "/problems", "/problems/conflict"):
         assert client.call("GET", path, headers=wrong).status == 200, path
     assert client.call("GET", "/matches", headers=wrong).status == 401  # a read that does look at it
+
+
+def test_taking_a_seat_needs_no_body_and_the_document_says_so(client):
+    """A seat was taken without a body (any free seat), but the OpenAPI document said one was required."""
+    ann = players(client, "ann")[0]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=ann).body["id"]
+    taken = client.http.post(f"/matches/{match_id}/seats", headers={"Authorization": f"Bearer {ann}"})
+    assert taken.status_code == 201 and taken.get_json()["seat"] == 0
+    operation = client.get("/openapi.json").body["paths"]["/matches/{match_id}/seats"]["post"]
+    assert operation["requestBody"].get("required", False) is False
