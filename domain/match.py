@@ -182,6 +182,14 @@ class Match(Aggregate):
                 return seat
         return None
 
+    def held_seat(self, player_id: str) -> int:
+        """The seat a lifecycle command acts for; asking for a seat you do not hold is a 403, checked
+        before the match's state (RFC 9110 §15.5.4 before §15.5.10: who asks, then what it asks of)."""
+        seat = self.seat_of(player_id)
+        if seat is None:
+            raise NotYourSeat("you hold no seat at this match")
+        return seat
+
     def is_bot(self, seat: int) -> bool:
         return str(seat) in self.bots
 
@@ -270,9 +278,7 @@ class Match(Aggregate):
     # -- leaving, cancelling, resigning, rematches (issue 13) ---------------------------------------
     def leave(self, player_id: str) -> int:
         """Give up a seat before the start; it is free for anyone again."""
-        seat = self.seat_of(player_id)
-        if seat is None:
-            raise NotYourSeat("you hold no seat at this match")
+        seat = self.held_seat(player_id)
         self.check_open()
         self._seat_left(seat=seat)
         if self.reserved.get(str(seat)) == player_id:
@@ -306,9 +312,7 @@ class Match(Aggregate):
         """Give up during play. The seat is ranked last when the match ends (tied with any other
         resigned seat); until then the computer plays it, so the others' game goes on. When one
         playing seat is left, or only computers, the match ends at once (``settle``)."""
-        seat = self.seat_of(player_id)
-        if seat is None:
-            raise NotYourSeat("you hold no seat at this match")
+        seat = self.held_seat(player_id)
         self.check_active()
         if seat in self.resigned:
             raise SeatingError("you have already resigned this match")
@@ -452,9 +456,7 @@ class Match(Aggregate):
 
     def claim(self, player_id: str) -> None:
         """A present player ends the match because others are absent: the absent seats rank last."""
-        seat = self.seat_of(player_id)
-        if seat is None:
-            raise NotYourSeat("you hold no seat at this match")
+        seat = self.held_seat(player_id)
         self.check_active()
         if self.turn_limit is None or self.turn_limit["on_timeout"] != "claim":
             raise SeatingError("this match was not created to be claimed when a player is absent", rule="claim")
@@ -584,9 +586,7 @@ class Match(Aggregate):
         """An absent player takes its seat back from the computer (``on_timeout="computer"``, where the
         computer plays the seat the moment its turn comes, so a move of the player's own could never
         land first); with ``"claim"`` its next move does the same. Its turn clock runs again."""
-        seat = self.seat_of(player_id)
-        if seat is None:
-            raise NotYourSeat("you hold no seat at this match")
+        seat = self.held_seat(player_id)
         self.check_active()
         if seat not in self.absent:
             raise SeatingError(f"seat {seat} is not absent", rule="absence")
