@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 
-from api.limits import UNKEYED_READS
+from api.keyless import UNKEYED_READS
 
 AUTH_HEADERS = ("Authorization", "X-API-Key")
 

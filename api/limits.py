@@ -16,6 +16,7 @@ from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest
 
 from api.context import api_key, is_auditor_key, service, still_valid
+from api.keyless import reads_no_key
 from api.rates import address as client_address
 from application import errors
 
@@ -133,16 +134,6 @@ def check_positions() -> None:
                                     f"before it", rule="read your own writes")
 
 
-#: The one write anybody may send without a key: registering.
-KEYLESS_WRITES = {"players.Players"}
-
-
-#: Reads that never look at a credential: liveness, readiness, metrics, the documents and the page.
-UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "games.Games", "games.Game",
-                 "games.GameSchema", "problems.Problems", "problems.ProblemType",  # documents as the games are
-                 "api-docs.openapi_json", "docs", "docs_static", "index", "static", "web.index", "web.asset"}
-
-
 def check_credentials() -> None:
     """A write needs a valid key (a player's, or the auditor's): refused with 401 before its body is
     read, else a client sending no key or a wrong one was first told (422) what was wrong with its body,
@@ -150,9 +141,9 @@ def check_credentials() -> None:
     sent must be valid: a wrong key made a spectator of its sender on some reads, without a word."""
     if request.url_rule is None or request.method == "OPTIONS":
         return  # a 404 or 405 says more
-    reading = request.method in ("GET", "HEAD")
-    if (reading and request.endpoint in UNKEYED_READS) or (not reading and request.endpoint in KEYLESS_WRITES):
+    if reads_no_key():
         return
+    reading = request.method in ("GET", "HEAD")
     key = api_key()  # an Authorization header that is not "Bearer <key>" is a 401 here too
     if key is None:
         if reading:

@@ -221,3 +221,18 @@ def test_deployments_sharing_one_redis_count_their_limits_apart(tmp_path):
     assert [first.post("/players", {"name": f"a{i}"}).status for i in range(3)] == [201, 201, 429]
     assert other.post("/players", {"name": "b0"}).status == 201
     assert first_again.post("/players", {"name": "a3"}).status == 429  # the same deployment's budget
+
+
+def test_a_locked_out_address_still_reads_what_never_looks_at_a_key(limited):
+    """The lockout refuses keys it would have to try: the documents, /games and the health routes read
+    none (README), so a monitor or a page that sends its key everywhere kept reading them (a 429 did)."""
+    _, key = limited.register("ann")
+    for _ in range(3):
+        assert limited.get("/players/me", key=key + "x").status == 401
+    assert limited.get("/players/me", key=key).status == 429  # locked out: a key it would try
+    for path in ("/games", "/games/jest", "/games/jest/schema", "/problems", "/problems/conflict", "/openapi.json",
+                 "/health", "/ready"):
+        answer = limited.get(path, key=key + "x")
+        assert answer.status == 200, (path, answer.status)
+    assert limited.post("/players", {"name": "bob"}, key=key).status == 201  # registering reads no key either
+    assert limited.get("/matches", key=key).status == 429  # a read that tries the key sent is still refused
