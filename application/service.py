@@ -482,6 +482,9 @@ class Motley(Application):
             # A retry of a move that was made: the first answer again, whatever happened since (a
             # resignation after the lost answer made it a 409 for a move that had been played).
             return self._replayed(match, key, action)
+        # The stated version before the resignation's 409, as before every other refusal of a move
+        # (docs/problems.md: a move's 412 comes before its 409s; a resigned seat's stale move was a 409).
+        self._check_version(match.version, expected_version)
         try:
             match.check_not_resigned(seat)
         except match_domain.MatchError as error:

@@ -75,14 +75,19 @@ def test_a_resigned_seat_is_played_by_the_computer_and_ranked_last(client, motle
     match_id = client.new_match("jest", 3, keys)
     path = f"/matches/{match_id}"
     assert client.post(f"{path}/resign", key=players(client, "eve")[0]).status == 403
+    offer = client.get(path, key=keys[1]).body["legal_actions"][0]  # Jest's offers: every seat acts at once
     resigned = client.post(f"{path}/resign", key=keys[1])
     assert resigned.status == 200 and resigned.body["resigned"] == [1] and resigned.body["status"] == "active"
     again = client.post(f"{path}/resign", key=keys[1])
     assert again.status == 409
-    mine = client.get(path, key=keys[1]).body
-    if mine["legal_actions"]:
-        refused = client.post(f"{path}/moves", {"action": mine["legal_actions"][0]}, key=keys[1])
-        assert refused.status == 409 and refused.body["rule"] == "resignation"
+    assert client.get(path, key=keys[1]).body["legal_actions"] == []  # the computer's seat now
+    refused = client.post(f"{path}/moves", {"action": offer}, key=keys[1])
+    assert refused.status == 409 and refused.body["rule"] == "resignation"
+    # A stale If-Match is the 412 before the move's 409s, as for every other seat (docs/problems.md).
+    before = client.get(path).body["version"]
+    stale = client.post(f"{path}/moves", {"action": offer}, key=keys[1], headers={"If-Match": f'"{before - 1}"'})
+    assert stale.status == 412 and stale.body["type"] == "urn:motley:problem:precondition-failed", stale.text
+    assert client.get(path).body["version"] == before  # nothing saved
     final = play_randomly(client, match_id, [keys[0], None, keys[2]], random.Random(7),
                           settle=lambda: motley.tasks.drain())
     assert final["status"] == "finished"
