@@ -551,8 +551,64 @@ def test_exchange_uses_hands_before_gifts():
     assert turn(state) == (0,)
     done = ENGINE.step(state, 0, {"type": "give", "cards": cards("minotaure", 2)})
     assert set(cards("minotaure", 2)) <= set(done["hands"][2])
-    assert set(ENGINE.strongest(hands[2], 2)) <= set(done["hands"][0])
+    assert set(ENGINE.strongest(hands[2], 2, state["dealt"])) <= set(done["hands"][0])
     assert done["hands"][1] == sort_cards(hands[1])
+
+
+def _bouffon_gives(engine, bouffon_hand: list[str]) -> list[str]:
+    """What the roi receives in a three-player deal 2 where the bouffon (seat 2) is dealt
+    ``bouffon_hand`` in that order; the rest of one deck goes to the roi and the noble."""
+    rest = [card for card in sort_cards(DECK[1]) if card not in bouffon_hand]  # weakest first
+    fill = 18 - len(bouffon_hand)
+    hands = {2: bouffon_hand + rest[:fill], 0: rest[fill:fill + 18], 1: rest[fill + 18:]}
+    state = _second_deal_state(3)
+    state = engine.step(state, CHANCE, {"type": "shuffle", "order": [
+        hands[seat].pop(0) for _ in range(18) for seat in (0, 1, 2)]})
+    done = engine.step(state, 0, {"type": "give", "cards": state["hands"][0][:2]})
+    return done["exchanged"][0]["received"]
+
+
+def test_rulebook_3_the_strongest_copies_given_are_those_dealt_first():
+    """Rulebook 3: the bouffon gives "ses deux meilleures cartes"; copies of a kind are interchangeable
+    (docs/rules/le-bouffon.md 1), so which copy goes is the engine's choice. Rules 1.1.0 give the copies
+    dealt first (the shuffle is secret, so the choice is as good as random): receiving paladin#1 no longer
+    tells the roi that the bouffon holds no paladin#2 (1.0.0 gave the highest copy numbers, a leak)."""
+    first, second = [c("paladin", 1), c("paladin", 2)], [c("paladin", 2), c("paladin", 1)]
+    assert _bouffon_gives(ENGINE, [c("minotaure")] + first) == sort_cards([c("paladin", 1), c("minotaure")])
+    assert _bouffon_gives(ENGINE, [c("minotaure")] + second) == sort_cards([c("paladin", 2), c("minotaure")])
+    # With three paladins and no minotaure: the two dealt first, whatever their numbers.
+    three = [c("paladin", 3), c("paladin", 1), c("paladin", 2)]
+    assert _bouffon_gives(ENGINE, three) == [c("paladin", 1), c("paladin", 3)]
+    # Rules 1.0.0, which stored matches keep: the highest copy numbers, whatever the deal's order.
+    old = get_engine("le-bouffon", "1.0.0")
+    assert _bouffon_gives(old, [c("minotaure")] + first) == sort_cards([c("paladin", 2), c("minotaure")])
+    assert _bouffon_gives(old, three) == [c("paladin", 2), c("paladin", 3)]
+
+
+def test_the_copy_received_says_nothing_of_the_givers_other_copies():
+    """Hidden information (rulebook 3: only the two players see the exchange): over random deals, given
+    the copy the roi receives, every other copy of that kind is as likely in the bouffon's hand as not
+    in it. Under 1.0.0 a received paladin#1 meant the bouffon held no paladin #2-#4."""
+    rng = random.Random(5)
+    held_with_1 = Counter()
+    received_1 = 0
+    for _ in range(3000):
+        state = _second_deal_state(3)
+        order = list(DECK[1])
+        rng.shuffle(order)
+        state = ENGINE.step(state, CHANCE, {"type": "shuffle", "order": order})
+        bouffon = state["hands"][2]
+        if c("paladin", 1) not in bouffon or any(card.startswith("minotaure") for card in bouffon):
+            continue
+        done = ENGINE.step(state, 0, {"type": "give", "cards": state["hands"][0][:2]})
+        if c("paladin", 1) in done["exchanged"][0]["received"] and len(
+                [card for card in bouffon if card.startswith("paladin")]) >= 3:
+            received_1 += 1
+            held_with_1.update(card for card in bouffon if card.startswith("paladin#") and card != c("paladin", 1))
+    assert received_1 > 40
+    # Each of #2-#4 held about equally often alongside a received #1 (never under 1.0.0's rule, where
+    # #1 came only when the bouffon held at most one other copy).
+    assert all(held_with_1[c("paladin", k)] > received_1 * 0.4 for k in (2, 3, 4)), (received_1, held_with_1)
 
 
 def test_no_exchange_in_the_first_deal():

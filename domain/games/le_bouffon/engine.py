@@ -36,6 +36,11 @@ from .cards import (
 
 MAX_DEALS = 100
 
+#: Shipped rules versions. 1.1.0: among identical cards the exchange takes the copies dealt first to the
+#: hand, not its highest copy numbers (which told the receiver which other copies the giver did not hold).
+RULES_VERSIONS = ("1.0.0", "1.1.0")
+CURRENT = "1.1.0"
+
 
 def _play_rule(top: Optional[dict], strength: int, count: int) -> Optional[tuple[str, int]]:
     """Whether ``count`` cards of ``strength`` may be laid on ``top``: (kind of the new top, its
@@ -72,7 +77,7 @@ def _groups(hand: list[str]) -> dict[int, list[str]]:
 class LeBouffonEngine(Engine):
     name = "le-bouffon"
     title = "Le Bouffon"
-    rules_version = "1.0.0"
+    rules_version = CURRENT
     min_players = 3
     max_players = 6
     summary = (
@@ -80,6 +85,15 @@ class LeBouffonEngine(Engine):
         "with higher sets (paladins and minotaures beat bigger sets), laugh as the bouffon, go out first "
         "to become the roi."
     )
+
+    def __init__(self, rules_version: str = CURRENT):
+        if rules_version not in RULES_VERSIONS:
+            raise ValueError(f"le-bouffon has no rules version {rules_version!r}")
+        self.rules_version = rules_version
+        self._copies_by_deal = rules_version != "1.0.0"
+
+    def __repr__(self) -> str:
+        return f"LeBouffonEngine(rules_version={self.rules_version!r})"
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
@@ -364,6 +378,8 @@ class LeBouffonEngine(Engine):
         new["finished"] = []
         new["gifts"] = [None] * n
         new["exchanged"] = [None] * n
+        if self._copies_by_deal:  # 1.1.0: kept (secret) for the exchange's choice among identical copies
+            new["dealt"] = list(order)
         if state["deal"] == 1:  # house rule 5.4 exchange: none in the first deal
             new["phase"] = "play"
             new["trick"] = self._new_trick(seats[0])
@@ -391,7 +407,7 @@ class LeBouffonEngine(Engine):
             receiver_role, size = EXCHANGES[roles[giver]]
             receiver = roles.index(receiver_role)
             gift = gifts[giver]
-            strongest = self.strongest(state["hands"][receiver], size)
+            strongest = self.strongest(state["hands"][receiver], size, state.get("dealt"))
             exchanged[giver] = {"gave": gift, "received": strongest}
             exchanged[receiver] = {"gave": strongest, "received": gift}
         for giver in self._givers(state):
@@ -410,10 +426,16 @@ class LeBouffonEngine(Engine):
         return new
 
     @staticmethod
-    def strongest(hand: list[str], size: int) -> list[str]:
+    def strongest(hand: list[str], size: int, dealt: Optional[list[str]] = None) -> list[str]:
         """The ``size`` strongest cards of ``hand`` (rulebook 3). Among equal strengths (identical
-        cards) the highest copy numbers go."""
-        return sort_cards(sort_cards(hand)[-size:])
+        cards) the copies dealt first go (1.1.0, ``dealt`` the deal's order): the shuffle is secret, so
+        which of its copies a hand gives is as good as drawn at random, and tells the receiver nothing
+        of the others. 1.0.0 (``dealt`` None) gave the highest copy numbers: receiving paladin#2 told
+        the roi that the bouffon held neither #3 nor #4."""
+        if dealt is None:
+            return sort_cards(sort_cards(hand)[-size:])
+        position = {card: index for index, card in enumerate(dealt)}
+        return sort_cards(sorted(hand, key=lambda card: (STRENGTH[card], -position[card]))[-size:])
 
     def _apply_play(self, state: dict, seat: int, action: dict) -> dict:
         kind = action["type"]
