@@ -567,13 +567,15 @@ class Match(Aggregate):
             raise NotYourTurn(f"it is not seat {seat}'s turn: {waiting}", rule="turn order")
         if self.timer is not None and now >= self.timer["deadline"]:
             raise TimeIsUp(f"the timed phase {self.timer['phase']} is over", rule="time limit")
+        # The contract's one checked path, before the cooldown: a move no wait would make legal (a second
+        # peek with a tile in hand) is its 422, not a 429 whose retry only meets the 422.
+        self.engine.check(self.state, seat, action)
         left = self.cooldown_left(seat, action, now)
         if left > 0:
             wait = self.engine.cooldown(self.state, seat, action)
             # Rounded up to the millisecond: rounded, a wait under half of one read "retry_after": 0.0.
             raise TooSoon(f"seat {seat} must wait {wait:g} s between these actions", rule="cooldown",
                           retry_after=math.ceil(left * 1000) / 1000)
-        self.engine.check(self.state, seat, action)  # the contract's one checked path
 
     def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None,
                   by_player: bool = True) -> None:

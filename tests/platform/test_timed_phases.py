@@ -93,7 +93,12 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     def peeks():
         return [a for a in client.get(f"/matches/{match_id}", key=keys[seat]).body["legal_actions"]
                 if a["type"] == "peek"]
-    assert client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat]).status == 201
+    first, second = peeks()[:2]
+    assert client.post(f"/matches/{match_id}/moves", {"action": first}, key=keys[seat]).status == 201
+    # A second peek while holding the tile is illegal (rulebook: one tile in hand at a time): a 422 at
+    # once, not a 429 whose retry would only meet the 422.
+    held = client.post(f"/matches/{match_id}/moves", {"action": second}, key=keys[seat])
+    assert held.status == 422 and held.body["type"].endswith("illegal-move"), held.text
     assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
     again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
     assert again.status == 429 and again.body["type"].endswith("too-soon")
