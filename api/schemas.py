@@ -376,7 +376,7 @@ class MatchQuery(StrictSchema):
 
 
 class MatchListQuery(StrictSchema):
-    game = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    game = Text(load_default=None, validate_also=[validate.Length(min=1, max=100)])
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished", "cancelled"]))
     player = Id(load_default=None, metadata={"description": "Only matches this player is seated at"})
     open = fields.Boolean(load_default=False, metadata={"description": "Only matches with a free seat"})

@@ -88,6 +88,13 @@ def test_the_document_states_security_headers_and_links(document):
     assert links["SubmitMove"]["parameters"] == {"match_id": "$response.body#/id"}
 
 
+def test_a_query_the_service_refuses_empty_says_so(document, sqlite_motley):
+    """``?game=`` is a 422; the document allowed the empty string (a schema-driven client generated it)."""
+    game = next(p for p in document["paths"]["/matches"]["get"]["parameters"] if p["name"] == "game")
+    assert game["schema"]["minLength"] == 1
+    assert create_app(sqlite_motley).test_client().get("/matches?game=").status_code == 422
+
+
 def test_a_405_names_the_allowed_methods(sqlite_motley):
     answer = create_app(sqlite_motley).test_client().delete("/games")
     assert answer.status_code == 405 and answer.mimetype == "application/problem+json"
