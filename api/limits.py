@@ -32,6 +32,8 @@ IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: ``If-Match`` holds the ETag of a match read: a version such as ``"12"``, ``"12.1"`` for a view that
 #: lists a fork, ``"12.1.30"`` for a rewound read (RFC 9110 §8.8.3; api/matches.py).
 ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}"?\s*')
+#: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
+MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
 EVENT_ID = re.compile(r"[0-9]{1,9}")
 
@@ -113,8 +115,10 @@ def check_headers() -> None:
         raise errors.InvalidRequest(
             f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters (a UUID will do)")
     etag = request.headers.get("If-Match")
-    if etag is not None and etag.strip() not in ("", "*") and not ETAG.fullmatch(etag):
-        raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12"')
+    if etag is not None and etag.strip() not in ("", "*") and not all(
+            ETAG.fullmatch(tag) for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
+        raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
+                                    f'of up to {MAX_IF_MATCH_TAGS} of them')
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version)")

@@ -122,11 +122,20 @@ NEVER_A_VERSION = -1
 
 def stated_version(match_id) -> Optional[int]:
     """The version a write's ``If-Match`` states: None without one, or with ``*`` (any current version
-    will do, RFC 9110 §13.1.1). A weak tag never matches (strong comparison): ``NEVER_A_VERSION``."""
+    will do, RFC 9110 §13.1.1). A weak tag never matches (strong comparison): ``NEVER_A_VERSION``. A
+    list holds when any of its strong tags is the match's version: that version is the one stated (the
+    command still compares it as it saves, so a write landing in between makes it stale), else one of
+    the list's, which is stale."""
     etag = (request.headers.get("If-Match") or "").strip()
-    if etag.startswith("W/"):
+    if not etag or etag == "*":
+        return None
+    strong = {version_from_etag(tag) for tag in etag.split(",") if not tag.strip().startswith("W/")}
+    if not strong:
         return NEVER_A_VERSION
-    return version_from_etag(etag) if etag and etag != "*" else None
+    if len(strong) == 1:
+        return strong.pop()
+    current = service().get_match(match_id).version
+    return current if current in strong else max(strong)
 
 
 def if_match(match_id, command: Callable[[Optional[int]], T]) -> T:

@@ -20,7 +20,7 @@ from typing import Any
 from apispec import BasePlugin
 from marshmallow import Schema, fields
 
-from api.limits import MAX_IDEMPOTENCY_KEY
+from api.limits import MAX_IDEMPOTENCY_KEY, MAX_IF_MATCH_TAGS
 from api.schemas import StrictSchema
 
 PROBLEM_JSON = "application/problem+json"
@@ -75,6 +75,9 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 
 #: Request headers the service reads, by (method, path).
+#: One of a match read's ETags, as If-Match takes it (api/limits.py ETAG), and a list of up to 16.
+_TAG = r'(W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?'
+IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
@@ -87,13 +90,15 @@ REQUEST_HEADERS = {
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
                         "schema": {"type": "string", "pattern": rf"^[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}$"}},
     "If-Match": {"in": "header", "name": "If-Match", "required": False,
-                 "description": 'The ETag of the match read the move is based on ("12"); a stale one is a 412 '
-                                '(checked before expected_version); "*" states no version',
-                 "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?|\*)$'}},
+                 "description": 'The ETag of the match read the move is based on ("12"), or a list of them '
+                                '(any may match); a stale one is a 412 (checked before expected_version); "*" '
+                                'states no version',
+                 "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
     "If-Match (write)": {"in": "header", "name": "If-Match", "required": False,
-                         "description": 'The ETag of the match read this write is based on ("12"): a stale one '
-                                        'is a 412 and nothing is saved; "*" states no version',
-                         "schema": {"type": "string", "pattern": r'^((W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?|\*)$'}},
+                         "description": 'The ETag of the match read this write is based on ("12"), or a list of '
+                                        'them (any may match): a stale one is a 412 and nothing is saved; "*" '
+                                        'states no version',
+                         "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},

@@ -52,6 +52,31 @@ def test_a_failed_if_match_is_a_412_and_if_none_match_a_304(client):
     assert again.status == 200 and again.headers["ETag"] == moved.headers["ETag"] != etag
 
 
+def test_an_if_match_list_holds_when_any_strong_tag_is_the_version(client):
+    """RFC 9110 §13.1.1: If-Match is "*" or a list of entity tags, true when any matches (strongly); a
+    list was a 422."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}"
+    read = client.get(path, key=keys[0])
+    version, hand = read.body["version"], read.body["observation"]["hand"]
+    offer = {"action": {"type": "offer", "up": hand[0], "down": hand[1]}}
+    for stale in (f'"{version - 2}", "{version - 1}"', f'"{version - 1}", W/"{version}"'):
+        refused = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": stale})
+        assert refused.status == 412 and refused.body["current_version"] == version, (stale, refused.text)
+    assert client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f'W/"{version}", W/"1"'}).status == 412
+    assert client.get(path).body["version"] == version  # nothing saved
+    moved = client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": f'"{version - 1}", "{version}"'})
+    assert moved.status == 201 and moved.body["version"] > version
+    # A lifecycle write reads the list alike.
+    now = client.get(path).body["version"]
+    assert client.post(f"{path}/resign", key=keys[1], headers={"If-Match": f'"1","{now - 1}"'}).status == 412
+    assert client.post(f"{path}/resign", key=keys[1], headers={"If-Match": f'"1", "{now}"'}).status == 200
+    assert client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": '"1", soon'}).status == 422
+    many = ", ".join(f'"{n}"' for n in range(1, 18))  # 17 tags: more than a list may hold
+    assert client.post(f"{path}/moves", offer, key=keys[0], headers={"If-Match": many}).status == 422
+
+
 def test_a_rewound_read_answers_if_none_match_with_a_304_until_the_match_moves_on(client):
     """RFC 9110 §13.1.2: a matching If-None-Match on a GET is a 304; a rewound read (?version=2) answered
     the whole view all the same. Its tag holds the match's latest version too: the view of version 2
