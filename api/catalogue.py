@@ -23,6 +23,12 @@ API_PROBLEMS = [
     ("method-not-allowed", 405, "Method Not Allowed",
      "The path does not take this method; `Allow` lists those it does."),
     ("internal", 500, "Internal server error", "The server failed; nothing was changed. Retry later."),
+    # The HTTP server's own (api/server.py WAITRESS_PROBLEMS), answered before the request reaches the API.
+    ("headers-too-large", 431, "Request header fields too large",
+     "The request's line and headers are larger than the server reads (256 KiB); nothing was read."),
+    ("not-implemented", 501, "Not implemented",
+     "The request's Transfer-Encoding is one the server does not implement (only chunked is; RFC 9112 §6.1); "
+     "nothing was read."),
 ]
 
 

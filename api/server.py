@@ -39,12 +39,14 @@ STREAM_THREADS = 600
 #: back but not yet its thread.
 SPARE_STREAM_THREADS = 4
 
-#: The problem types of waitress's own refusals that the service also answers with (the rest are
-#: RFC 9457's ``about:blank``, titled with the status's reason phrase): by status, (slug, title).
+#: The problem types of waitress's own refusals (any other is RFC 9457's ``about:blank``, titled with the
+#: status's reason phrase): by status, (slug, title); api/catalogue.py lists them.
 WAITRESS_PROBLEMS = {
     400: (errors.BadRequest.slug, errors.BadRequest.title),
     413: (errors.TooLarge.slug, errors.TooLarge.title),
+    431: ("headers-too-large", "Request header fields too large"),
     500: ("internal", "Internal server error"),  # as api/problems.internal_error answers
+    501: ("not-implemented", "Not implemented"),
 }
 
 
@@ -98,7 +100,9 @@ def waitress_problem(error: Any, path: Any = None) -> dict:
         "status": status,
         "detail": detail,
     }
-    if isinstance(path, str) and path:
+    # Headers too large: waitress stops reading and parses "GET /" in the request line's place, so the
+    # path it holds is not the request's (an instance of "/" for a request to /matches).
+    if isinstance(path, str) and path and status != 431:
         problem["instance"] = path
     return problem
 

@@ -16,6 +16,7 @@ import pytest
 
 from api import create_app
 from api.audit import IMPORT_MAX_BYTES
+from api.catalogue import catalogue
 from api.limits import MAX_BODY_BYTES
 from api.problems import PROBLEM_JSON
 from api.server import make_server
@@ -208,21 +209,26 @@ def test_a_body_of_exactly_the_largest_size_reaches_the_app(tmp_path):
         assert str(MAX_BODY_BYTES) in problem["detail"]  # the app's 64 KiB, not the server's limit
 
 
-@pytest.mark.parametrize("request_bytes, expected, title", [
-    (b"GET /health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n", 431,
-     "Request Header Fields Too Large"),
-    (b"POST /players HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400, None),
+@pytest.mark.parametrize("request_bytes, expected, slug", [
+    (b"GET /matches HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 300_000 + b"\r\n\r\n", 431, "headers-too-large"),
+    (b"POST /players HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}", 400,
+     "bad-request"),
     (b"POST /players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n0\r\n\r\n", 501,
-     "Not Implemented"),
+     "not-implemented"),
 ], ids=["431", "400", "501"])
-def test_waitress_own_refusals_are_problem_documents(tmp_path, request_bytes, expected, title):
+def test_waitress_own_refusals_are_problem_documents(tmp_path, request_bytes, expected, slug):
+    """Each of a catalogued type (GET /problems, docs/problems.md), as the service's own refusals: the
+    431 and 501 were about:blank, and the 431 named "/" as its instance (waitress's stand-in request line)."""
     with served(tmp_path) as port:
         status, headers, body = parse(raw(port, request_bytes))
         problem = assert_problem(status, headers, body, expected)
-        if title is not None:  # no problem type of the service's own: RFC 9457's about:blank, the status's phrase
-            assert problem == {**problem, "type": "about:blank", "title": title}
-        else:
-            assert problem["type"] == "urn:motley:problem:bad-request"
+        assert problem["type"] == f"urn:motley:problem:{slug}"
+        catalogued = {entry["slug"]: entry for entry in catalogue()}
+        assert catalogued[slug]["status"] == expected and catalogued[slug]["title"] == problem["title"]
+        if expected == 431:
+            assert "instance" not in problem, problem
+        if expected == 501:
+            assert problem["instance"] == "/players"
         assert headers["connection"] == "close"  # and the connection closed, as waitress does (raw() saw it)
 
 
