@@ -209,7 +209,7 @@ class IdString(fields.String):
 def Id(**kwargs):
     """An id in a body (``IdString``), free of control characters."""
     metadata = {"pattern": NO_CONTROL_CHARACTERS_PATTERN, **kwargs.pop("metadata", {})}
-    return IdString(validate=[no_control_characters, validate.Length(max=100)], metadata=metadata, **kwargs)
+    return IdString(validate=[no_control_characters, validate.Length(min=1, max=100)], metadata=metadata, **kwargs)
 
 
 class WrittenInteger(fields.Integer):

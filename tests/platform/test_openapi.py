@@ -89,10 +89,12 @@ def test_the_document_states_security_headers_and_links(document):
 
 
 def test_a_query_the_service_refuses_empty_says_so(document, sqlite_motley):
-    """``?game=`` is a 422; the document allowed the empty string (a schema-driven client generated it)."""
-    game = next(p for p in document["paths"]["/matches"]["get"]["parameters"] if p["name"] == "game")
-    assert game["schema"]["minLength"] == 1
-    assert create_app(sqlite_motley).test_client().get("/matches?game=").status_code == 422
+    """``?game=`` and ``?player=`` are 422s; the document allowed the empty string (a schema-driven client
+    generated it)."""
+    for name in ("game", "player"):
+        parameter = next(p for p in document["paths"]["/matches"]["get"]["parameters"] if p["name"] == name)
+        assert parameter["schema"]["minLength"] == 1, name
+        assert create_app(sqlite_motley).test_client().get(f"/matches?{name}=").status_code == 422
 
 
 def test_a_405_names_the_allowed_methods(sqlite_motley):
