@@ -14,6 +14,12 @@ UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "games.Game
                  "api-docs.openapi_json", "docs", "docs_static", "index", "static", "web.index", "web.asset"}
 
 
+def tries_key() -> bool:
+    """Whether this request's key, if it sent one, is tried: not for a path with no route or without
+    the method (their 404 or 405 says more), a preflight, or a route that reads none."""
+    return request.url_rule is not None and request.method != "OPTIONS" and not reads_no_key()
+
+
 def reads_no_key() -> bool:
     """Whether this request's route ignores any key it carries (README: the documents, /games, /problems
     and the health routes never look at it; registering neither)."""

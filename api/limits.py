@@ -16,7 +16,7 @@ from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest
 
 from api.context import api_key, is_auditor_key, service, still_valid
-from api.keyless import reads_no_key
+from api.keyless import tries_key
 from api.rates import address as client_address
 from application import errors
 
@@ -143,10 +143,8 @@ def check_credentials() -> None:
     read, else a client sending no key or a wrong one was first told (422) what was wrong with its body,
     fixed it, and only then learnt that it needed a key. A read takes no key (a spectator's), but one
     sent must be valid: a wrong key made a spectator of its sender on some reads, without a word."""
-    if request.url_rule is None or request.method == "OPTIONS":
-        return  # a 404 or 405 says more
-    if reads_no_key():
-        return
+    if not tries_key():
+        return  # a 404 or 405 says more; a preflight or a route that reads no key has none to try
     reading = request.method in ("GET", "HEAD")
     key = api_key()  # an Authorization header that is not "Bearer <key>" is a 401 here too
     if key is None:

@@ -25,7 +25,7 @@ from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from api.context import api_key, is_auditor_key, service, still_valid
-from api.keyless import reads_no_key
+from api.keyless import tries_key
 from application import errors
 from application.service import creation_scope
 
@@ -313,7 +313,7 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
     @app.before_request
     def check_rates() -> None:
         key = api_key(strict=False)
-        if key is not None and not reads_no_key():  # a key it never tries is no guess to refuse
+        if key is not None and tries_key():  # a key that is never tried is no guess to refuse
             rates.refuse_if_spent("auth_failures", address())
         kinds = kinds_of_request()
         if any(who != address() for _, who in kinds) and not (key is not None and still_valid(key)):

@@ -235,4 +235,6 @@ def test_a_locked_out_address_still_reads_what_never_looks_at_a_key(limited):
         answer = limited.get(path, key=key + "x")
         assert answer.status == 200, (path, answer.status)
     assert limited.post("/players", {"name": "bob"}, key=key).status == 201  # registering reads no key either
+    assert limited.get("/nowhere", key=key).status == 404  # no route: no key tried
+    assert limited.call("DELETE", "/games", key=key).status == 405
     assert limited.get("/matches", key=key).status == 429  # a read that tries the key sent is still refused
