@@ -25,7 +25,7 @@ SMALL = 24  # a search budget that keeps the tests quick; the levels' own budget
 
 
 def searched(bot):
-    """The bot itself, or the one a wrapper plays (Le Bouffon's ``AnyCopy``, which draws the copies)."""
+    """The bot itself, or the one a wrapper plays (domain/equivalent.py: it draws among equivalent actions)."""
     return getattr(bot, "bot", bot)
 
 

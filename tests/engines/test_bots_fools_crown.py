@@ -7,10 +7,13 @@ odds, its samples commit the others' hidden cards as ``strong`` would, and its b
 
 from __future__ import annotations
 
+import copy
 import random
+from collections import Counter
 
 import pytest
 
+from domain.engine import CHANCE, SYSTEM, Phase
 from domain.games import get_engine
 from domain.games.fools_crown import bots as fc
 from domain.games.fools_crown.bots import determinize, search_bot
@@ -259,3 +262,39 @@ def test_the_time_cap_counts_the_drawing_of_samples_too(monkeypatch):
     capped = search_bot(ENGINE).with_budget(seconds=0.8, clock=clock)
     assert capped(observation, legal, random.Random(0)) in legal
     assert len(drawn) <= 9  # 0.8 s of drawing, and not one sample more
+
+
+def _holding(hand: list[str]) -> tuple[dict, int]:
+    """A two-player match at its first commit, the seat to commit holding exactly ``hand`` (cards swapped
+    with the deck, the discard pile or the other hand) and no Joker (so only commits are offered)."""
+    rng = random.Random(1)
+    state = ENGINE.initial_state(2, {})
+    while ENGINE.to_act(state).kind != Phase.PLAYERS:
+        turn = ENGINE.to_act(state)
+        state = (ENGINE.apply(state, CHANCE, ENGINE.sample_chance(state, rng)) if turn.kind == Phase.CHANCE
+                 else ENGINE.apply(state, SYSTEM, ENGINE.auto_action(state)))
+    seat = ENGINE.to_act(state).seats[0]
+    state = copy.deepcopy(state)
+    mine = state["hands"][seat]
+    for wanted, given in zip([c for c in hand if c not in mine], [c for c in mine if c not in hand]):
+        zone = next(z for z in [state["deck"], state["discard"], *state["hands"]] if wanted in z)
+        zone[zone.index(wanted)] = given
+        mine[mine.index(given)] = wanted
+    state["jokers"][seat] = []
+    return state, seat
+
+
+@pytest.mark.parametrize("level", ["strong", "mcts"])
+def test_the_noble_a_bot_shows_says_nothing_of_its_other_nobles(level):
+    """J, Q and K are all worth 10 and ally by suit (docs/rules/fools-crown.md 1, 3): committing J♥ or
+    K♥ with 5♥ is one move. ``strong`` and the search laid the lowest rank, so a K♥ face up told every
+    seat the bot held neither J♥ nor Q♥; the Noble is now drawn among those of the suit it holds."""
+    state, seat = _holding(["JH", "KH", "5H", "2C", "3D"])
+    bot = ENGINE.bots()[level]
+    bot = bot.with_budget(iterations=60) if level == "mcts" else bot
+    shown = Counter()
+    for seed in range(16):
+        action = bot(ENGINE.observe(state, seat), ENGINE.legal_actions(state, seat), random.Random(seed))
+        assert action in ENGINE.legal_actions(state, seat)
+        shown.update(card for card in action["cards"] if card in ("JH", "KH"))
+    assert shown["JH"] > 0 and shown["KH"] > 0, shown

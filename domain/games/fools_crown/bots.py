@@ -21,6 +21,7 @@ import random
 from typing import Sequence, cast
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
+from domain.equivalent import EquivalentChoice
 from domain.search import paired_best
 
 from .cards import JOKER_SET, JOKERS, NOBLE, ORDER, PLAYING, SQUIRE, SUIT, VALUE, face_up_first, sort_cards
@@ -653,4 +654,19 @@ def search_bot(engine) -> FlatSearch:
     return FlatSearch(engine)
 
 
-BOTS = {"random": random_bot, "basic": basic_bot, "strong": strong_bot}
+def commit_move(action: dict):
+    """A commit as the rules read it: a Noble by its suit alone (J, Q and K are all worth 10, and the
+    alliances go by suit), so committing J♥ or K♥ with 5♥ is one move. ``strong`` and the search took
+    the first listed, the lowest rank: a K♥ shown told every seat it held neither J♥ nor Q♥. None for
+    the other actions (a gamble's cards are hidden; a Noble Exchange shows the whole hand)."""
+    if action.get("type") != "commit":
+        return None
+    return tuple(sorted("N" + SUIT[card] if NOBLE.get(card) else card for card in action["cards"]))
+
+
+def blind(bot):
+    """``bot``, its commits drawn among those the rules count as one (domain/equivalent.py)."""
+    return EquivalentChoice(bot, commit_move)
+
+
+BOTS = {"random": random_bot, "basic": blind(basic_bot), "strong": blind(strong_bot)}

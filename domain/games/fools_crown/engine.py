@@ -20,7 +20,7 @@ from typing import Any, Mapping, Optional
 from domain.engine import Actor, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct
 
 from . import observation
-from .bots import BOTS, search_bot
+from .bots import BOTS, blind, search_bot
 from .cards import sort_cards
 from .commit import commit_options
 from .phases import ACTION_KEYS, OUT_OF_PHASE, PHASES
@@ -181,4 +181,4 @@ class FoolsCrownEngine(Engine):
     # -- computer opponents --------------------------------------------------------------------
     def bots(self):
         # mcts: the flat Monte Carlo search (bots.FlatSearch) on this rules version
-        return {**BOTS, "mcts": search_bot(self)}
+        return {**BOTS, "mcts": blind(search_bot(self))}

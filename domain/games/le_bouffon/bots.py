@@ -2,7 +2,7 @@
 
 * ``random``: any legal action.
 * Every other bot lays, gives and laughs with copies drawn at random among those of the kind it holds
-  (:class:`AnyCopy`): which copy comes says nothing of its others.
+  (``EquivalentChoice``): which copy comes says nothing of its others.
 * ``basic``: the heuristic below (weakest cards first, laughs when it can).
 * ``mcts``: the shared search (domain/search.py) on states sampled from the observation by
   :func:`determinize`, each playout ending with the deal (a match of five deals is too long to play
@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+from domain.equivalent import EquivalentChoice
 from domain.search import SearchBot, SearchGame
 
 from .cards import DECK, EXCHANGES, ROLES_BY_COUNT, SORT_KEY, STRENGTH, decks_for, sort_cards
@@ -155,25 +156,8 @@ mcts_bot = SearchBot(SEARCH, iterations=80, prior=basic_bot, prior_share=0.3)
 
 
 
-class AnyCopy:
-    """A bot whose copies of a kind are drawn at random among those it holds. ``basic`` ranks by copy
-    number and the search keeps one action per kind (``distinct``: the lowest copies), so a bot laying
-    soldat-2#3 told every seat it held no #1 or #2: copies are interchangeable (cards.py), and the one
-    a seat lays must say no more than its kind, as at a real table (the leak 1.1.0's exchange closed)."""
 
-    def __init__(self, bot: Any):
-        self.bot = bot
-
-    def __call__(self, observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
-        action = self.bot(observation, legal, rng)
-        same = [other for other in legal if _kinds(other) == _kinds(action)]
-        return rng.choice(same) if len(same) > 1 else action
-
-    def __getattr__(self, name: str) -> Any:
-        inner = getattr(self.bot, name)
-        if name == "with_budget":  # the search bounded in time (application/service.py) stays copy-blind
-            return lambda *args, **kwargs: AnyCopy(inner(*args, **kwargs))
-        return inner
-
-
-BOTS = {"random": random_bot, "basic": AnyCopy(basic_bot), "mcts": AnyCopy(mcts_bot)}
+# The copies a bot lays, gives or laughs with are drawn among those of the kinds it chose: which copy
+# comes says nothing of its others (domain/equivalent.py; copies are interchangeable, cards.py).
+BOTS = {"random": random_bot, "basic": EquivalentChoice(basic_bot, _kinds),
+        "mcts": EquivalentChoice(mcts_bot, _kinds)}
