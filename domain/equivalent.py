@@ -29,7 +29,17 @@ class EquivalentChoice:
         same = [other for other in legal if self.move(other) == chosen]
         return rng.choice(same) if len(same) > 1 else action
 
+    def __eq__(self, other: object) -> bool:  # a copy is the same bot (module tables are compared so)
+        return isinstance(other, EquivalentChoice) and (self.bot, self.move) == (other.bot, other.move)
+
+    def __hash__(self) -> int:
+        return hash(self.move)
+
     def __getattr__(self, name: str) -> Any:
+        # Only what the bot has besides: a copy (copy.deepcopy, pickle) asks for its special names on an
+        # instance without ``bot`` yet, and delegating those recursed without end.
+        if name.startswith("__") or name in ("bot", "move"):
+            raise AttributeError(name)
         inner = getattr(self.bot, name)
         if name == "with_budget":
             return lambda *args, **kwargs: EquivalentChoice(inner(*args, **kwargs), self.move)

@@ -5,6 +5,8 @@ seats and counts right."""
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 import subprocess
 import sys
@@ -220,3 +222,12 @@ def test_the_simulators_iterations_reach_a_games_own_search_too():
     assert _bot(get_engine("jester"), "mcts", 5).playouts == 5
     assert _bot(get_engine("jest"), "mcts", 5).playouts == 5  # the shared flat search
     assert _bot(get_engine("le-bouffon"), "mcts", 5).iterations == 5
+
+
+def test_a_bot_drawing_among_equivalent_actions_copies_as_any_bot():
+    """copy.deepcopy (a test's snapshot of module tables, a pickled task) of a wrapped bot recursed without
+    end: its attribute lookup asked the bot it had not yet been given."""
+    wrapped = get_engine("le-bouffon").bots()["basic"]
+    clone = copy.deepcopy(wrapped)
+    assert clone is not wrapped and clone == wrapped and searched(clone) is wrapped.bot
+    assert pickle.loads(pickle.dumps(wrapped)).move is wrapped.move
