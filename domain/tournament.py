@@ -225,12 +225,14 @@ class Tournament(Aggregate):
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
             pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2)
-            if any(met.get(frozenset(pair), 0) for pair in pairs):
-                # A withdrawal reshaped the circle, which then may pair earlier opponents again: tables
-                # where nobody does, if there are any (as for every other pairing). With an odd field the
-                # player alone may change too, among those with the fewest byes (the circle's own first):
-                # keeping the circle's lone player, 170 of 839 such rounds (4-12 players) met again where
-                # another had no rematch.
+            fewest = min((byes_had.get(p, 0) for p in self.entrants()), default=0)
+            if any(met.get(frozenset(pair), 0) for pair in pairs) or any(byes_had.get(p, 0) > fewest for p in alone):
+                # A withdrawal reshaped the circle, which then may pair earlier opponents again, or leave
+                # alone a player who had a bye already: tables where nobody meets again, if there are any
+                # (as for every other pairing), the player alone one of those with the fewest byes (the
+                # circle's own first). Keeping the circle's lone player, 170 of 839 such rounds (4-12
+                # players) met again where another had no rematch, and 6 players losing one gave a
+                # second bye in round 5 while three players had none.
                 pairs, alone = self.fresh_round_robin(pairs, alone, met, byes_had)
             # The player drawn against the empty place plays a computer, or has a bye.
             result = (pairing.Pairing(pairs + [[p] for p in alone], []) if self.computer
@@ -250,17 +252,30 @@ class Tournament(Aggregate):
     def fresh_round_robin(
         self, pairs: list[list[str]], alone: list[str], met: dict, byes_had: dict[str, int]
     ) -> tuple[list[list[str]], list[str]]:
-        """``pairs`` and ``alone`` from the circle, or tables of two where nobody meets an earlier
-        opponent, with the player alone (if any) one of those who had the fewest byes."""
+        """Tables of two for the players of ``pairs`` and ``alone`` (the circle's), the player alone (if
+        any) one of those with the fewest byes (docs/tournaments.md, "Byes"): tables where nobody meets an
+        earlier opponent if there are any, else the fewest rematches the circle or the greedy finds."""
         seated = [p for pair in pairs for p in pair]
         everyone = seated + alone
         fewest = min((byes_had.get(p, 0) for p in everyone), default=0)
-        candidates = [alone] + [[p] for p in seated if alone and byes_had.get(p, 0) == fewest]
+        if alone:
+            candidates = [[p] for p in alone + seated if byes_had.get(p, 0) == fewest]
+        else:
+            candidates = [[]]
         for lone in candidates:
             found = pairing.fresh_tables([p for p in everyone if p not in lone], met, [2] * len(pairs))
             if found is not None:
                 return found, lone
-        return pairs, alone
+
+        def rematches(tables: list[list[str]]) -> int:
+            return sum(met.get(frozenset(table), 0) for table in tables)
+
+        # No rematch-free tables: the fewest rematches among the circle's own tables (where its player
+        # alone may have the bye) and the greedy's for each player who may; the earlier among equals.
+        options = [(pairs, alone)] if candidates[0] == alone else []
+        options += [(pairing.greedy_tables([p for p in everyone if p not in lone], met, [2] * len(pairs)), lone)
+                    for lone in candidates]
+        return min(options, key=lambda option: rematches(option[0]))
 
     def pairing_order(self) -> list[str]:
         entrants = self.entrants()
