@@ -603,7 +603,8 @@ class MatchOut(Answer):
                                                                "or auditor"})
     reveal_at_end = fields.Boolean()
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (created "
-                                                    "rated, not an imported copy, two or more human seats)"})
+                                                    "rated, not an imported copy, two or more human seats, "
+                                                    "not voided while played; docs/tournaments.md)"})
     chance = fields.Nested(ChanceOut, allow_none=True, metadata={"description": "The chance commitment (SHA-256 "
                                                                                "of the seed); the seed once "
                                                                                "revealed"})

@@ -369,7 +369,9 @@ class Match(Aggregate):
             played = self.moves if self.people_moves is None else self.people_moves
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
                                 or played == 0)
-        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
+        # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
+        return (bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
+                and self.voided is None)
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""

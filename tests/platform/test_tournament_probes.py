@@ -381,6 +381,8 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
         stopped = client.get(f"/matches/{match_id}").body
         assert stopped["status"] == "cancelled" and stopped["version"] == view["version"] + 1
         assert stopped["voided"] == "collusion" and view["voided"] is None  # the view says why
+        # And that it counts for no rating (docs/tournaments.md: a void no longer counts): it said rated.
+        assert view["rated"] is True and stopped["rated"] is False
         for player in table["players"]:
             seen = client.get(f"/matches/{match_id}", key=keys[player]).body
             legal = seen.get("legal_actions") or [{}]
