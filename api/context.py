@@ -33,6 +33,13 @@ def service() -> Motley:
     return container().app
 
 
+def check_game_filter(game: Optional[str]) -> None:
+    """A list's ``?game=`` naming no game is a mistake to say (422, naming the games), not an empty
+    list: a game's name misspelt. The match and tournament lists answer alike."""
+    if game is not None and game not in service().games():
+        raise errors.InvalidRequest(f"no game named {errors.quoted(game)}", games=sorted(service().games()))
+
+
 class ClientGone(Exception):
     """The client of a stream closed its connection, or this process is stopping: the stream ends
     (``event_stream``)."""

@@ -13,6 +13,7 @@ from api import schemas
 from api.audit import history, last_event_id, viewer, with_invitation
 from api.context import (
     api_key,
+    check_game_filter,
     container,
     current_player,
     event_stream,
@@ -202,8 +203,7 @@ class Matches(MethodView):
         """List matches (the read model kept by the workers), newest activity first."""
         # A filter no match can pass is a mistake to say (422), not an empty list: a game's name misspelt,
         # or a player named by something other than its id.
-        if query["game"] is not None and query["game"] not in service().games():
-            raise InvalidRequest(f"no game named {errors.quoted(query['game'])}", games=sorted(service().games()))
+        check_game_filter(query["game"])
         if query["player"] is not None and not is_uuid(query["player"]):
             raise InvalidRequest(f"{query['player']!r} is no player id (a player's id is a UUID)")
         motley = container()

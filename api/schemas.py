@@ -784,7 +784,7 @@ class CreateTournament(StrictSchema):
 
 
 class TournamentListQuery(StrictSchema):
-    game = Text(load_default=None, validate_also=[validate.Length(max=100)])
+    game = Text(load_default=None, validate_also=[validate.Length(min=1, max=100)])
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
     limit = Count(load_default=20, min=1, max=200)
     offset = Count(load_default=0)

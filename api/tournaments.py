@@ -4,7 +4,7 @@ from flask import request
 from flask.views import MethodView
 
 from api import schemas
-from api.context import container, current_player, not_modified, service
+from api.context import check_game_filter, container, current_player, not_modified, service
 from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
@@ -57,6 +57,7 @@ class Tournaments(MethodView):
                                        "as If-None-Match (cheap polling)")
     def get(self, query):
         """List tournaments (the read model kept by the workers), newest first."""
+        check_game_filter(query["game"])  # a misspelt game is a 422, as the match list's
         fresh(query["after"])
         motley = container()
         tag = f"tournaments-{changed_at(motley.league_view)}"  # before the rows, as the board's

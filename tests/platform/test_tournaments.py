@@ -512,6 +512,11 @@ def test_a_small_tournament_runs_on_the_embedded_queue(client, motley):
     assert sum(r["played"] for r in rows) == 12
     listed = client.get("/tournaments", query={"status": "finished", "game": "jest", "after": position}).body
     assert [t["id"] for t in listed["items"]] == [tid]
+    # A misspelt game is a 422 naming the games, as the match list's (it was an empty 200).
+    for game in ("chess", "Jest", ""):
+        wrong = client.get("/tournaments", query={"game": game})
+        assert wrong.status == 422 and wrong.headers["Content-Type"] == "application/problem+json", wrong.text
+    assert "jest" in client.get("/tournaments", query={"game": "chess"}).body["games"]
     board = client.get("/leaderboards/jest", query={"after": position}).body
     assert board["total"] == 6 and all(r["played"] == 2 for r in board["items"])
 
