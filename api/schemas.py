@@ -614,7 +614,10 @@ class MatchOut(Answer):
     resigned = fields.List(fields.Integer(), metadata={"description": "Seats that resigned (ranked last, tied; "
                                                                       "the computer plays them on)"})
     rematch = fields.Nested(RematchOut, metadata={"description": "of: the match this one is the rematch of; "
-                                                                 "next: the rematch of this one (ids, or null)"})
+                                                                 "next: the rematch of this one (ids, or null; "
+                                                                 "both null for an imported copy, whose "
+                                                                 "history's links name the original's "
+                                                                 "matches)"})
     turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
                                metadata={"description": "seconds per turn and on_timeout, or null"})
     turn_clock = fields.Nested(TurnClockOut, allow_none=True,

@@ -158,7 +158,10 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "chance": chance_view(match.chance, lens),
         "lineage": lineage_view(match, forks),
         "resigned": list(match.resigned),
-        "rematch": {"of": match.rematch_of, "next": match.rematch},
+        # An imported copy's history links the original's matches, never the copy: shown, the copy
+        # claimed the original's rematch, which links back only to the original.
+        "rematch": ({"of": None, "next": None} if getattr(match, "imported", False)
+                    else {"of": match.rematch_of, "next": match.rematch}),
         "turn_limit": copy_json(match.turn_limit),
         "turn_clock": None if match.turn_clock is None else {**match.turn_clock,
                                                              "deadline": iso(match.turn_clock["deadline"])},

@@ -202,6 +202,11 @@ def test_an_imported_copy_is_a_record_neither_listed_nor_rematched_and_its_lines
     assert lines[-1]["event"] == "RematchLinked"
     status, view = post_history(client, lines)
     assert status == 201, view
+    # Its view links no rematch: it named the original's, which links back only to the original (a
+    # probe's page offered "Rematch: join" on the copy, seating its player at the original's rematch).
+    original = client.get(f"/matches/{match_id}").body
+    assert original["rematch"]["next"] is not None and view["rematch"] == {"of": None, "next": None}
+    assert client.get(f"/matches/{view['id']}").body["rematch"] == {"of": None, "next": None}
     container.tasks.drain()
     position = container.app.log_position()
     listed = client.get("/matches", query={"status": "finished", "after": position}).body["items"]

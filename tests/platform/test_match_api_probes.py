@@ -247,12 +247,11 @@ def test_a_name_that_shows_nothing_or_reorders_what_is_shown_is_refused(client, 
 def test_a_query_integer_is_written_in_ascii_digits(client, written):
     """int() takes "+5", " 5", "5_000" and other scripts' digits: a position written so skipped the quick
     422 of a position past the log's end and waited 5 s for a 503. Each is a 422 at once, as "abc" is."""
-    started = time.monotonic()
+    # The status says it did not wait (that was a 503): no timing, which failed on a loaded machine.
     for path in ("/matches", "/leaderboards/jest"):
         answer = client.get(path, query={"after": written})
         assert answer.status == 422 and "after" in answer.text, (path, answer.text)
     assert client.get("/matches", query={"limit": written}).status == 422
-    assert time.monotonic() - started < 2
 
 
 @pytest.mark.parametrize("written", ["\uff12", "\u0662", "+2", " 2"])
