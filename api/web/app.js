@@ -37,8 +37,14 @@ function problemErrors(errors, path = []) {
 }
 
 // Problems a person is told in words of their own rather than the server's detail (kept as the box's
-// title, for whoever wants it): a move that arrived after its timed phase or turn had closed.
-const PLAIN = { "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived." };
+// title, for whoever wants it): a move that arrived after its timed phase or turn had closed, or one that
+// stated the version its table showed (a match created with require_version) after the match had moved on.
+const CHANGED = "The table changed before your move arrived: it is shown as it is now, choose again.";
+const PLAIN = {
+  "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived.",
+  "urn:motley:problem:stale-version": CHANGED,
+  "urn:motley:problem:precondition-failed": CHANGED,
+};
 const PASSING = new Set(["urn:motley:problem:time-is-up"]); // said once: the box goes by itself
 const PASSING_SECONDS = 8;
 
@@ -47,19 +53,24 @@ function problemBox(error) {
   const lines = error instanceof Problem ? problemErrors(error.problem.errors) : [];
   const type = error instanceof Problem ? error.problem.type : undefined;
   const plain = PLAIN[type];
-  const box = h("div", { class: "problem", role: "alert", "data-type": type, title: plain ? detail : null }, plain || detail,
+  // tabindex -1: focus may be put on it (busy(), when the button pressed is gone), never reached by Tab.
+  const unreached = error instanceof Problem && error.problem.status === 0; // no answer at all (api.js call)
+  const box = h("div", { class: "problem", role: "alert", tabindex: -1, "data-type": type, "data-unreached": unreached,
+    title: plain ? detail : null }, plain || detail,
     lines.length ? h("ul", { class: "problem-errors" }, lines.map((line) => h("li", {}, line))) : null);
   if (PASSING.has(type)) setTimeout(() => box.remove(), PASSING_SECONDS * 1000);
   return box;
 }
 
 // Run an action from a click; a refusal is shown where the person looks (the problem's detail).
+let lastRefusal = null; // the refusal shown last (busy() may put focus on it)
 async function attempt(slot, work) {
   fill(slot);
   try {
     return await work();
   } catch (error) {
-    fill(slot, problemBox(error));
+    lastRefusal = problemBox(error);
+    fill(slot, lastRefusal);
     return undefined;
   }
 }
@@ -67,9 +78,14 @@ async function attempt(slot, work) {
 // A control that sends a request (a button, a form's submit button): disabled while its request is in
 // flight, so that a double click sends it once (each request carries an Idempotency-Key of its own: a
 // second click made a second tournament, match or imported copy, or was refused as a repeat).
+// Disabled, the focused button loses the focus (Chromium moves it to the body: a keyboard or screen-reader
+// user pressed Enter, was refused, and had to Tab again from the top of the page): if nothing else took
+// it meanwhile, it goes back to the button, or, when a redraw replaced the button, to the refusal shown.
 async function busy(control, work) {
   if (!control) return work();
   if (control.disabled || control.dataset.busy !== undefined) return undefined;
+  const focused = document.activeElement === control;
+  const refusal = lastRefusal;
   control.disabled = true;
   control.dataset.busy = "";
   try {
@@ -77,7 +93,15 @@ async function busy(control, work) {
   } finally {
     control.disabled = false;
     delete control.dataset.busy;
+    if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null);
   }
+}
+
+function refocusAfterBusy(control, refusal) {
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== document.documentElement) return; // moved on: left be
+  const target = control.isConnected && !control.disabled ? control : refusal?.isConnected ? refusal : null;
+  target?.focus({ preventScroll: true });
 }
 
 // A form's submit handler that runs once at a time (its submit button disabled meanwhile).
@@ -949,23 +973,60 @@ async function table(id, params) {
   let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
   // cannot offer the same choice twice (the second would be refused as illegal)
+  // A move that got no answer, and the read after it none either (the server away, the browser offline):
+  // its buttons stay disabled (it may have landed) and the table is read again until a read answers,
+  // then drawn as it is, even at the same version (the stream and the reads on a timer draw only a newer
+  // one, and on the person's own turn the version does not move: the table stayed frozen until a reload).
+  let unsettled = false;
+  let settleTimer = null;
+  leaving.push(() => clearTimeout(settleTimer));
   const cooling = new Map(); // action type -> the time (ms) until which the game's cooldown holds it
   let coolTimer = null;
   leaving.push(() => clearTimeout(coolTimer));
   const coolingLeft = (action) => Math.max(0, (cooling.get(action.type) || 0) - Date.now());
+  // A match created with require_version refuses a move that does not state the version it was chosen
+  // from (428): the version of the table drawn is sent then (a stale one is refused, 409 stale-version,
+  // and the table drawn again as it is now). Otherwise none: in a sealed phase the others' offers land
+  // meanwhile and would make it stale; the server judges the move against the state it lands on.
+  const moveBody = (action) => (latest?.versions_required ? { action, expected_version: latest.version } : { action });
   // A game's cooldown (Tumult Royale's peeks, 0.6 s apart): the server refuses a move sooner (429
   // too-soon, with retry_after); the page waits that long and sends it once more, if still legal.
   const send = async (action) => {
     try {
-      return await post(`/matches/${id}/moves`, { action }, options);
+      return await post(`/matches/${id}/moves`, moveBody(action), options);
     } catch (refusal) {
       const problem = refusal instanceof Problem ? refusal.problem : {};
       const wait = Number(problem.retry_after);
       if (problem.status !== 429 || !String(problem.type || "").endsWith(":too-soon") || !(wait >= 0 && wait <= 5)) throw refusal;
       await sleep(wait * 1000 + 50);
       if (!latest.legal_actions.some((legal) => sameAction(legal, action))) return null; // taken meanwhile
-      return post(`/matches/${id}/moves`, { action }, options);
+      return post(`/matches/${id}/moves`, moveBody(action), options);
     }
+  };
+  // The table read again after a move that got no answer (see `unsettled`): drawn once a read answers,
+  // the "could not be reached" refusal gone with it (what the table shows now says what happened).
+  const settle = async () => {
+    clearTimeout(settleTimer);
+    settleTimer = null;
+    if (!unsettled || !show.live()) return;
+    let match;
+    try {
+      match = await get(`/matches/${id}`, options);
+    } catch {
+      if (unsettled && show.live() && settleTimer === null) settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
+      return;
+    }
+    if (unsettled && show.live()) settled(match);
+  };
+  const settled = (match) => {
+    clearTimeout(settleTimer);
+    settleTimer = null;
+    unsettled = false;
+    if (error.querySelector(".problem[data-unreached]")) fill(error);
+    // Focus goes back to the moves only from where the disabled button left it (the body), not from
+    // wherever the person went meanwhile.
+    refocus = refocus && (!document.activeElement || document.activeElement === document.body);
+    draw(match.version >= latest.version ? match : latest);
   };
   const play = (action) => attempt(error, async () => {
     // Another tab changed this browser's identity, and this table (about to be drawn again as the new
@@ -976,12 +1037,18 @@ async function table(id, params) {
     for (const button of board.querySelectorAll("button.action")) button.disabled = true;
     let answer;
     try {
-      // No expected_version: in a sealed phase the others' offers land meanwhile and would make it
-      // stale; the server judges the move against the state it lands on.
       answer = await send(action);
     } catch (refusal) {
       moving = false;
-      draw(await get(`/matches/${id}`, options)); // what is legal now, beside the refusal
+      let now;
+      try {
+        now = await get(`/matches/${id}`, options); // what is legal now, beside the refusal
+      } catch {
+        unsettled = true;
+        settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
+        throw refusal;
+      }
+      draw(now);
       throw refusal;
     }
     moving = false;
@@ -992,6 +1059,7 @@ async function table(id, params) {
   });
   const draw = (match) => {
     if (latest && match.version < latest.version) return;
+    if (unsettled) { unsettled = false; clearTimeout(settleTimer); settleTimer = null; } // a read answered
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     const said = announcement(latest, match);
@@ -1099,7 +1167,8 @@ async function table(id, params) {
     try {
       const match = await get(`/matches/${id}`, options);
       if (!show.live() || polling === null) return;
-      if (match.version > latest.version) draw(match);
+      if (unsettled) settled(match);
+      else if (match.version > latest.version) draw(match);
       if (over(match)) { stopPolling(); stopStream(); fill(notice); }
     } catch {
       // the next tick tries again; the notice stays
@@ -1110,6 +1179,7 @@ async function table(id, params) {
     if (state === "live") {
       fill(notice);
       stopPolling();
+      settle(); // the server answers again: a table left waiting after a move is read and drawn now
       return;
     }
     notice.textContent = "Live updates paused, retrying… (the table is read every few seconds meanwhile)";

@@ -1,0 +1,221 @@
+"""The web page's fixes after the fourth probe of the page (api/web/app.js): Debian's chromium driven by
+Playwright against a real `motley serve` process, as tests/web/test_browser.py does (its conftest's browser).
+
+- A move sent while the connection is gone leaves the table playable once it is back: the page read the
+  match again only when its version moved, which it does not on the person's own turn, so every action
+  button stayed disabled until a reload (README, "The web client": the table reads on until it is back).
+- A match created with "require_version" is played from the page: each move states the version it was
+  chosen from (docs/clients.md: without one every move is a 428), and a stale one is redrawn with a
+  plain message.
+- A refused button pressed from the keyboard keeps the focus: disabled while its request was in
+  flight, it lost it to the page's body, and the person had to Tab again from the top.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+import requests
+
+from tests.web.conftest import serve, stop
+from tests.web.test_page_followups import auth, register, signed_in
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for the module's tests (each uses players and matches of its own)."""
+    base, process, log = serve(tmp_path_factory.mktemp("serve"))
+    yield base
+    stop(process, log)
+
+
+FOCUSED = ("document.activeElement === document.body ? 'BODY'"
+           " : document.activeElement.id || document.activeElement.className")
+
+
+def against_a_computer(base: str, player: dict, **terms) -> str:
+    """A started Jester match of ``player`` (seat 0) against a computer (seat 1), with the match's ``terms``."""
+    created = requests.post(f"{base}/matches", headers=auth(player), timeout=10,
+                            json={"game": "jester", "seats": 2, "computers": {"1": "basic"}, **terms})
+    created.raise_for_status()
+    match_id = created.json()["id"]
+    requests.post(f"{base}/matches/{match_id}/seats", headers=auth(player), json={}, timeout=10).raise_for_status()
+    requests.post(f"{base}/matches/{match_id}/start", headers=auth(player), timeout=10).raise_for_status()
+    return match_id
+
+
+def my_turn(base: str, match_id: str, player: dict) -> dict:
+    """The match as ``player`` sees it once it is their turn (the computer moves by itself meanwhile)."""
+    for _ in range(100):
+        seen = requests.get(f"{base}/matches/{match_id}", headers=auth(player), timeout=10).json()
+        if seen["legal_actions"] or seen["status"] != "active":
+            return seen
+        time.sleep(0.1)
+    raise AssertionError("the player's turn did not come")
+
+
+def play_one(page) -> None:
+    """Click the first enabled action and wait until the page shows another version (or a refusal)."""
+    page.wait_for_selector("button.action:enabled", timeout=15_000)
+    version = page.inner_text("#version")
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_function("v => document.querySelector('#version').textContent !== v"
+                           " || document.querySelector('#refusal .problem')", arg=version, timeout=10_000)
+    assert page.locator("#refusal .problem").count() == 0, page.inner_text("#refusal")
+
+
+def test_a_move_sent_while_offline_leaves_the_table_playable_once_the_connection_is_back(server, browser):
+    ada = register(server, "ada-offline")
+    match_id = against_a_computer(server, ada)
+    context, page, errors = signed_in(browser, server, ada)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("button.action:enabled", timeout=15_000)
+    version = my_turn(server, match_id, ada)["version"]
+    page.wait_for_function("v => document.querySelector('#version').textContent === String(v)", arg=version)
+
+    # The browser goes offline and the person moves: the move and the read after it get no answer.
+    context.set_offline(True)
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_selector("#refusal .problem")
+    assert "could not be reached" in page.inner_text("#refusal")
+    assert page.locator("button.action:enabled").count() == 0  # it may have landed: nothing offered meanwhile
+
+    # Back online: the table is drawn again by itself, at the same version (the move never left), its
+    # buttons enabled and the stale "could not be reached" gone; the original stayed frozen until a reload.
+    context.set_offline(False)
+    page.wait_for_selector("button.action:enabled", timeout=8_000)
+    assert page.locator("#refusal .problem").count() == 0, page.inner_text("#refusal")
+    assert page.inner_text("#version") == str(version)
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["version"] == version
+
+    # And a move then plays.
+    play_one(page)
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["version"] > version
+    assert not errors, errors
+    context.close()
+
+
+def test_a_match_that_requires_versions_is_played_from_the_page(server, browser):
+    bea = register(server, "bea-versions")
+    match_id = against_a_computer(server, bea, require_version=True)
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["versions_required"] is True
+    context, page, errors = signed_in(browser, server, bea)
+    sent = []  # each move's body, as the page sends it
+    page.on("request", lambda request: request.method == "POST" and request.url.endswith("/moves")
+            and sent.append(json.loads(request.post_data)))
+    page.goto(f"{server}/#/match/{match_id}")
+
+    # Three moves from the page, none refused (each was a 428 without a stated version), each stating the
+    # version the table showed when it was chosen.
+    start = my_turn(server, match_id, bea)["version"]
+    for _ in range(3):
+        my_turn(server, match_id, bea)
+        play_one(page)
+    assert len(sent) == 3 and all(isinstance(body.get("expected_version"), int) for body in sent), sent
+    assert sent[0]["expected_version"] == start
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["version"] > start + 2
+    assert not errors, errors
+    context.close()
+
+
+def test_a_stale_move_in_a_match_that_requires_versions_is_drawn_again_with_a_plain_message(server, browser):
+    cal = register(server, "cal-stale")
+    match_id = against_a_computer(server, cal, require_version=True)
+    context, page, errors = signed_in(browser, server, cal)
+    # The stream never answers (a tab left behind): nothing tells this table that the match moved on.
+    page.route("**/stream**", lambda route: None)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("button.action:enabled", timeout=15_000)
+    shown = page.inner_text("#version")
+
+    # Meanwhile the player moves from elsewhere (the API), and the computer answers.
+    seen = my_turn(server, match_id, cal)
+    assert str(seen["version"]) == shown
+    moved = requests.post(f"{server}/matches/{match_id}/moves", headers=auth(cal), timeout=10,
+                          json={"action": seen["legal_actions"][0], "expected_version": seen["version"]})
+    assert moved.status_code == 201, moved.text
+    now = my_turn(server, match_id, cal)["version"]
+
+    # The stale table's move states the version it showed: refused (409), and the table drawn again as it
+    # is now, with words for a person rather than the server's detail.
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_selector("#refusal .problem")
+    assert page.get_attribute("#refusal .problem", "data-type") == "urn:motley:problem:stale-version"
+    assert "The table changed before your move arrived" in page.inner_text("#refusal")
+    page.wait_for_function("v => document.querySelector('#version').textContent === String(v)", arg=now)
+    assert page.locator("button.action:enabled").count() > 0  # choose again, from the table as it is
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["version"] == now
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_create_pressed_from_the_keyboard_keeps_the_focus_on_its_button(server, browser):
+    dan = register(server, "dan-keys")
+    context, page, errors = signed_in(browser, server, dan)
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#create-game", "jester")
+    # More seats than the game takes: the field's max would stop the browser, the API refuses it (422).
+    page.evaluate("document.getElementById('create-seats').removeAttribute('max')")
+    page.fill("#create-seats", "9")
+    page.focus("#create-seats")
+    page.keyboard.press("Tab")  # on to the next field, and so on to "Create match", as a keyboard user goes
+    while page.evaluate("document.activeElement.id") != "create-submit":
+        page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#create .problem")
+    # The button was disabled while its request was in flight; the focus is back on it, not on the body.
+    assert page.evaluate(FOCUSED) == "create-submit"
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_tournament_start_pressed_from_the_keyboard_keeps_the_focus(server, browser):
+    eve = register(server, "eve-keys")
+    created = requests.post(f"{server}/tournaments", headers=auth(eve), timeout=10,
+                            json={"game": "jest", "name": "Alone", "format": "swiss", "rounds": 1})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(eve), timeout=10).raise_for_status()
+    context, page, errors = signed_in(browser, server, eve)
+    page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_selector("#tournament-start")
+    page.focus("#tournament-start")
+    page.keyboard.press("Enter")  # one entrant: the API refuses the start
+    page.wait_for_selector("#tournament-error .problem")
+    assert page.evaluate(FOCUSED) != "BODY"
+    assert page.evaluate("document.activeElement.closest('#tournament-actions, #tournament-error') !== null")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_seat_whose_button_a_redraw_took_away_puts_the_focus_on_the_refusal(server, browser):
+    fay, gil, hal = register(server, "fay-seat"), register(server, "gil-seat"), register(server, "hal-seat")
+    created = requests.post(f"{server}/matches", headers=auth(fay), timeout=10, json={"game": "jester", "seats": 2})
+    created.raise_for_status()
+    match_id = created.json()["id"]
+    requests.post(f"{server}/matches/{match_id}/seats", headers=auth(fay), json={}, timeout=10).raise_for_status()
+    context, page, errors = signed_in(browser, server, hal)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#take-seat")
+
+    # hal's request is held until gil has taken the last seat and the stream has drawn the table again
+    # (no "Take a seat" there any more): the request is then refused, and its button is gone.
+    def late(route):
+        requests.post(f"{server}/matches/{match_id}/seats", headers=auth(gil), json={}, timeout=10).raise_for_status()
+        time.sleep(1.5)  # the stream's redraw, in the browser meanwhile
+        route.continue_()
+
+    page.route(f"**/matches/{match_id}/seats", late)
+    page.focus("#take-seat")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#refusal .problem")
+    assert page.locator("#take-seat").count() == 0
+    # The focus is on the refusal (focusable, out of the Tab order), where a screen reader reads on.
+    assert page.evaluate("document.activeElement.matches('#refusal .problem')"), page.evaluate(FOCUSED)
+    assert page.get_attribute("#refusal .problem", "tabindex") == "-1"
+    assert not errors, errors
+    context.close()
