@@ -7,6 +7,7 @@ state is never stored; it is rebuilt by replaying those events through the game'
 
 from __future__ import annotations
 
+import hmac
 import math
 import random
 from datetime import datetime, timedelta
@@ -206,9 +207,12 @@ class Match(Aggregate):
     # -- seating and starting --------------------------------------------------------------------
     def join(self, player_id: str, name: str, seat: Optional[int] = None, code: Optional[str] = None) -> int:
         self.check_open()
-        invited = self.invitation is None or code == self.invitation or player_id in (self.created_by, *self.invited)
+        invited = (self.invitation is None or (code is not None and hmac.compare_digest(code.encode(), self.invitation.encode()))
+                   or player_id in (self.created_by, *self.invited))
         if not invited and player_id not in self.reserved.values():
-            raise NotYourSeat("this match is unlisted: join it with its invitation code", rule="invitation")
+            # Say which: a person who typed a code was told to send one (a probe's page showed that).
+            raise NotYourSeat("this match is unlisted: join it with its invitation code" if not code else
+                              "that is not this match's invitation code", rule="invitation")
         if self.seat_of(player_id) is not None:
             raise SeatingError("you already hold a seat at this match")
         free = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
