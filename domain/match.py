@@ -207,7 +207,8 @@ class Match(Aggregate):
     # -- seating and starting --------------------------------------------------------------------
     def join(self, player_id: str, name: str, seat: Optional[int] = None, code: Optional[str] = None) -> int:
         self.check_open()
-        invited = (self.invitation is None or (code is not None and hmac.compare_digest(code.encode(), self.invitation.encode()))
+        invited = (self.invitation is None
+                   or (code is not None and hmac.compare_digest(code.encode(), self.invitation.encode()))
                    or player_id in (self.created_by, *self.invited))
         if not invited and player_id not in self.reserved.values():
             # Say which: a person who typed a code was told to send one (a probe's page showed that).
