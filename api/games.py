@@ -30,6 +30,7 @@ def options_schema(engine) -> dict:
 
 def game_out(name, engine):
     return {
+        "rules_versions": list(service().rules_versions(name)),
         "name": name,
         "title": engine.title,
         "summary": engine.summary,
@@ -60,10 +61,19 @@ class Games(MethodView):
 
 @blp.route("/<name>")
 class Game(MethodView):
+    @blp.arguments(schemas.GameQuery, location="query")
     @blp.response(200, schemas.GameOut)
-    def get(self, name):
-        """One game."""
-        return game_out(name, known_engine(name))
+    def get(self, query, name):
+        """One game, as its current rules version has it, or as an older one (``?rules_version=``) that
+        a stored match still plays under (a fork of an old match keeps its version)."""
+        engine = known_engine(name)
+        if query["rules_version"] is not None:
+            versions = service().rules_versions(name)
+            if query["rules_version"] not in versions:
+                raise errors.NotFound(f"{name} has no rules version {errors.quoted(query['rules_version'])}",
+                                      rules_versions=list(versions))
+            engine = versions[query["rules_version"]]
+        return game_out(name, engine)
 
 
 @blp.route("/<name>/schema")

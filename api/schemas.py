@@ -289,7 +289,18 @@ class GameOut(Answer):
     computer_levels = fields.List(fields.String())
     options_schema = fields.Dict(metadata={"description": "The options as a JSON Schema object: each one's type, "
                                                           "default, allowed values or range, and meaning"})
-    schema_url = fields.String(metadata={"description": "The JSON Schema of the game's actions and observations"})
+    schema_url = fields.String(metadata={"description": "The JSON Schema of the game's actions and observations "
+                                                        "(inferred from its current rules version)"})
+    rules_versions = fields.List(fields.String(), metadata={
+        "description": "Every rules version a match of this game may be played under, oldest first: a "
+                       "match keeps the version it started with (its view's rules_version); "
+                       "?rules_version= reads this game as that version (its options and players)"})
+
+
+class GameQuery(StrictSchema):
+    rules_version = Text(load_default=None, validate_also=[validate.Length(min=1, max=40)], metadata={
+        "description": "A rules version of rules_versions (default: the current one): its options, "
+                       "defaults, players and computer levels, as a match of that version has them"})
 
 
 class GameSchemaOut(Answer):

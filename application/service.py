@@ -35,7 +35,7 @@ from application.ports import (
 )
 from domain import match as match_domain
 from domain.engine import IllegalAction, InvalidOptions, Phase, same_json
-from domain.games import UnknownGame, available_engines, get_engine
+from domain.games import UnknownGame, available_engines, get_engine, rules_versions
 from domain.match import Match
 from domain.player import KeyRefused, Player, hash_secret, key_id
 
@@ -248,6 +248,12 @@ class Motley(Application):
     # -- matches ---------------------------------------------------------------------------------
     def games(self) -> dict:
         return available_engines()
+
+    def rules_versions(self, game: str) -> dict:
+        """Every shipped rules version of ``game`` (a known game's name) and its engine, oldest first:
+        stored matches play under the version they started with."""
+        versions = rules_versions(game)
+        return {v: versions[v] for v in sorted(versions, key=lambda v: tuple(int(p) for p in v.split(".")))}
 
     def was_created(self, kind: str, scope: str, request_key: Optional[str]) -> bool:
         """Whether a creation with this Idempotency-Key (``idempotent_id``) was made: its retry answers

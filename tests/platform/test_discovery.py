@@ -70,6 +70,26 @@ def test_a_front_end_builds_a_create_match_form_for_every_game(client):
         assert not validator.is_valid({"no-such-option": 1})
 
 
+def test_a_front_end_reads_the_rules_version_a_stored_match_plays_under(client):
+    """A fork of an old match keeps its rules version, whose options can differ (Tumult Royale 1.0.0 has
+    no ready_seconds): /games described only the current version, so a client showed such a match an
+    option it does not have. Every game lists its versions, and ?rules_version= reads any of them."""
+    games = {g["name"]: g for g in client.get("/games").body}
+    for name, game in games.items():
+        assert game["rules_versions"][-1] == game["rules_version"] == available_engines()[name].rules_version
+        for version in game["rules_versions"]:
+            read = client.get(f"/games/{name}", query={"rules_version": version})
+            assert read.status == 200 and read.body["rules_version"] == version, read.text
+            Draft7Validator.check_schema(read.body["options_schema"])
+    old = client.get("/games/tumult-royale", query={"rules_version": "1.0.0"}).body
+    assert "ready_seconds" in games["tumult-royale"]["options_schema"]["properties"]
+    assert "ready_seconds" not in old["options_schema"]["properties"] and "ready_seconds" not in old["default_options"]
+    unknown = client.get("/games/jester", query={"rules_version": "9.9.9"})
+    assert unknown.status == 404 and unknown.headers["Content-Type"] == "application/problem+json"
+    assert unknown.body["rules_versions"] == games["jester"]["rules_versions"], unknown.text
+    assert client.get("/games/jester", query={"rules_version": ""}).status == 422
+
+
 def validators(client, name: str) -> dict:
     document = client.get(f"/games/{name}/schema").body
     assert document["game"] == name and document["$schema"].startswith("http://json-schema.org/draft-07")
