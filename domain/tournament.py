@@ -225,6 +225,13 @@ class Tournament(Aggregate):
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
             pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2)
+            if self.computer:
+                # The player alone plays a computer instead of a bye: those games are spread as byes are
+                # (a player otherwise met the computer twice while two others never did).
+                for r in self.rounds:
+                    for table in r["tables"]:
+                        if len(table["players"]) == 1:
+                            byes_had[table["players"][0]] = byes_had.get(table["players"][0], 0) + 1
             fewest = min((byes_had.get(p, 0) for p in self.entrants()), default=0)
             if any(met.get(frozenset(pair), 0) for pair in pairs) or any(byes_had.get(p, 0) > fewest for p in alone):
                 # A withdrawal reshaped the circle, which then may pair earlier opponents again, or leave
@@ -267,15 +274,17 @@ class Tournament(Aggregate):
             if found is not None:
                 return found, lone
 
-        def rematches(tables: list[list[str]]) -> int:
-            return sum(met.get(frozenset(table), 0) for table in tables)
-
-        # No rematch-free tables: the fewest rematches among the circle's own tables (where its player
-        # alone may have the bye) and the greedy's for each player who may; the earlier among equals.
-        options = [(pairs, alone)] if candidates[0] == alone else []
-        options += [(pairing.greedy_tables([p for p in everyone if p not in lone], met, [2] * len(pairs)), lone)
-                    for lone in candidates]
-        return min(options, key=lambda option: rematches(option[0]))
+        # No rematch-free tables: those meeting earlier opponents the fewest times (exact: at most 12
+        # players), the player alone still one of those with the fewest byes; the circle's own tables
+        # where they are as good, else the first found in the circle's order.
+        best: tuple = (None, pairs, alone)
+        if candidates[0] == alone:
+            best = (sum(met.get(frozenset(pair), 0) for pair in pairs), pairs, alone)
+        for lone in candidates:
+            fewer = pairing.fewest_meetings_pairs([p for p in everyone if p not in lone], met, below=best[0])
+            if fewer is not None:
+                best = (fewer[0], fewer[1], lone)
+        return best[1], best[2]
 
     def pairing_order(self) -> list[str]:
         entrants = self.entrants()

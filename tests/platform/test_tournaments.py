@@ -197,11 +197,11 @@ def test_a_tournament_with_computers_plays_all_its_rounds_with_fewer_players_tha
     assert t.status == "finished" and len(t.rounds) == 3
 
 
-def round_robin_of_two(players, rounds: int) -> tuple[Tournament, list]:
+def round_robin_of_two(players, rounds: int, computer=None) -> tuple[Tournament, list]:
     """A started round-robin at tables of two of ``players`` over ``rounds``: (it, round 1's tables)."""
     t = Tournament(game="g", name="rr", organiser="org", table_size=2, min_players=2, format="round-robin",
                    rounds=rounds, points=[1, 0], bye_points=0, tie_breaks=[], match_options={}, rated=True,
-                   round_deadline_seconds=None)
+                   round_deadline_seconds=None, computer=computer)
     for p in players:
         t.register(p, p)
     return t, t.start("org", T0)
@@ -315,15 +315,15 @@ def _fresh_pairs_exist(players: list, met: dict) -> bool:
                for other in rest)
 
 
-def rounds_after_a_withdrawal(players, rounds: int, leaver: str, withdraw_in: int):
+def rounds_after_a_withdrawal(players, rounds: int, leaver: str, withdraw_in: int, computer=None):
     """A round-robin at tables of two played out, ``leaver`` withdrawing after round ``withdraw_in`` was
     paired: (the tournament, who had met before each round from 2, that round), round by round."""
-    t, tables = round_robin_of_two(players, rounds)
+    t, tables = round_robin_of_two(players, rounds, computer)
     while t.status == "active":
         if len(t.rounds) == withdraw_in:
             t.withdraw(leaver, leaver)
         for table in tables:
-            following = t.record_result(table["match_id"], [1, 2], T0)
+            following = t.record_result(table["match_id"], [1, 2], T0)  # a computer fills a table alone
         tables = following
         if t.status != "active":
             return
@@ -374,25 +374,50 @@ def _byes_before_latest(t) -> dict:
     return byes
 
 
-def test_a_round_robin_after_a_withdrawal_gives_each_bye_to_one_with_the_fewest():
+def _fewest_meetings(players: list, met: dict) -> int:
+    """The fewest earlier meetings any pairing of ``players`` (an even number) has (brute force)."""
+    if not players:
+        return 0
+    first, rest = players[0], players[1:]
+    return min(met.get(frozenset((first, other)), 0) + _fewest_meetings([p for p in rest if p != other], met)
+               for other in rest)
+
+
+def _alone_before_latest(t) -> dict:
+    """Each player's byes before the latest round, and with ``computer`` its tables alone with one."""
+    alone = _byes_before_latest(t)
+    for r in t.rounds[:-1]:
+        for table in r["tables"]:
+            if len(table["players"]) == 1:
+                alone[table["players"][0]] = alone.get(table["players"][0], 0) + 1
+    return alone
+
+
+@pytest.mark.parametrize("computer", [None, "basic"])
+def test_a_round_robin_after_a_withdrawal_gives_each_bye_to_one_with_the_fewest(computer):
     """docs/tournaments.md, "Byes": the lowest-placed among those with the fewest byes so far. Six
     players, the fourth withdrawing in round 2: round 5 repeated round 4's tables and gave its lone player
     a second bye while three had none (the circle's tables and lone player stood where no rematch-free
-    round existed). Every field of 5-9, every leaver, every round: a bye only to one with the fewest,
-    and no more rematches than the circle's own round."""
+    round existed); then, taking the circle's or the greedy's tables, 5 players met twice again where
+    once would do; and with ``computer`` one played the computer twice while two never did. Every field
+    of 5-9, every leaver, every round: the player alone (a bye, or a computer's table) one with the
+    fewest, and the fewest earlier meetings any such round has."""
     for field in range(5, 10):
         players = [f"p{i:02d}" for i in range(field)]
         rounds = field - 1 if field % 2 == 0 else field
         for leaver in players:
             for withdraw_in in range(1, rounds):
-                for t, earlier, latest in rounds_after_a_withdrawal(players, rounds, leaver, withdraw_in):
-                    byes = _byes_before_latest(t)
+                for t, earlier, latest in rounds_after_a_withdrawal(players, rounds, leaver, withdraw_in, computer):
+                    had = _alone_before_latest(t)
                     entrants = t.entrants()
-                    fewest = min(byes.get(p, 0) for p in entrants)
-                    assert all(byes.get(p, 0) == fewest for p in latest["byes"]), (field, leaver, withdraw_in, latest)
-                    own = pairing.circle(entrants, len(t.rounds) - 1, empty_place_stays=True)[0]
-                    assert (sum(earlier.get(frozenset(tb["players"]), 0) for tb in latest["tables"])
-                            <= sum(earlier.get(frozenset(pair), 0) for pair in own)), (field, leaver, withdraw_in)
+                    fewest = min(had.get(p, 0) for p in entrants)
+                    alone = [tb["players"][0] for tb in latest["tables"] if len(tb["players"]) == 1]
+                    assert all(had.get(p, 0) == fewest for p in latest["byes"] + alone), (
+                        field, leaver, withdraw_in, latest)
+                    lone = [[]] if len(entrants) % 2 == 0 else [[p] for p in entrants if had.get(p, 0) == fewest]
+                    least = min(_fewest_meetings([p for p in entrants if p not in c], earlier) for c in lone)
+                    assert sum(earlier.get(frozenset(tb["players"]), 0) for tb in latest["tables"]) == least, (
+                        field, leaver, withdraw_in, latest)
 
 
 def test_the_probes_six_players_with_one_leaving_get_one_bye_each():
