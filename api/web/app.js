@@ -843,7 +843,9 @@ function lifecycle(match, seated, error, draw, options) {
   if (match.can_claim)  // the service's word: a present, unresigned seat, another seat's time ran out
     buttons.push(h("button", { id: "claim", title: "another seat's time ran out: end the match now, the absent seats last",
       onclick: (event) => confirm("End the match, the absent seats last?") && act("claim", draw)(event) }, "Claim"));
-  if (match.status === "finished" && !match.rematch?.next)  // once there is one, rematchBox leads there
+  // Once there is one, rematchBox leads there; an imported copy has none (the server refuses: ask for
+  // the original's).
+  if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported)
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;
 }
@@ -1080,7 +1082,7 @@ async function table(id, params) {
     if (held > 0) coolTimer = setTimeout(() => {
       for (const button of board.querySelectorAll("button.action[data-cooling]")) {
         button.removeAttribute("data-cooling");
-        if (!moving) button.disabled = false;
+        if (!moving && !unsettled) button.disabled = false; // a move without an answer holds them (settle)
       }
     }, held + 20);
     const focus = focusBefore(board, refocus);

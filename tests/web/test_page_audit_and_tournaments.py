@@ -162,6 +162,17 @@ def test_the_auditor_signs_in_reads_everything_exports_imports_and_verifies(serv
     assert not errors, errors
     context.close()
 
+    # Kim, seated at the copy as at the original, is offered the original's rematch, never the copy's:
+    # the server refuses one (an imported copy is a record), and the button stayed there refused.
+    kim_context, kim_page, kim_errors = signed_in(browser, server, kim)
+    kim_page.goto(f"{server}/#/match/{copy_id}")  # the first table this page draws: nothing stale
+    kim_page.wait_for_selector("#status")  # drawn with its controls (one fill)
+    assert "seat 0" in kim_page.inner_text(".match-head") and kim_page.locator("#rematch").count() == 0
+    kim_page.goto(f"{server}/#/match/{done}")
+    kim_page.wait_for_selector("#rematch")  # the original's is offered
+    assert not kim_errors, kim_errors
+    kim_context.close()
+
 
 def test_tournament_tables_are_followed_with_the_key_and_a_refused_stream_backs_off(own_server, browser):
     server = own_server
