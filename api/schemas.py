@@ -705,7 +705,8 @@ class TermsOut(Answer):
 
     turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
                                metadata={"description": "seconds per turn and on_timeout, or null"})
-    rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings"})
+    rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (false "
+                                                    "once voided during play)"})
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only (listed only to its "
                                                        "players, asking for their own, and the auditor)"})
