@@ -95,6 +95,17 @@ class MemoryCounters(MemoryStorage):
         if now >= self._next_sweep:
             self._next_sweep = now + self.SWEEP_EVERY
             self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+            self._drop_emptied()
+
+    def _drop_emptied(self) -> None:
+        """Forget the keys whose entries have all expired: the library empties them but keeps each key,
+        one for every player and client address ever counted, so a client rotating addresses and
+        sending wrong keys grew the memory without end (a soak: 20,000 players left 20,001 keys)."""
+        for key in [key for key, entries in list(self.events.items()) if not entries]:
+            with self.locks[key]:  # as a hit takes it: none is adding an entry to this key meanwhile
+                if not self.events.get(key):
+                    self.events.pop(key, None)
+                    self.locks.pop(key, None)
 
 
 #: How long a request waits for a shared counter store (Redis) before it goes uncounted.
