@@ -722,6 +722,7 @@ class Motley(Application):
 
     def _save_match(self, match: Match) -> list[Recording]:
         saved_from = match.version - len(match.pending_events)
+        clocks_set = any(type(e).__name__ in CLOCK_EVENTS for e in match.pending_events)
         recordings = super().save(match)
         # The saved match is the newest: the next reads (its players' streams, the view) share it
         # instead of each copying the older cached one and applying the new events again. Nothing
@@ -730,26 +731,35 @@ class Motley(Application):
         self.repository.remember(match)
         self._announce(recordings)
         snapshots.take_due(self, match, saved_from)
-        for task in self.follow_ups(match, saved_from):
+        for task in self.follow_ups(match, saved_from, clocks_set):
             self.tasks.enqueue(task)
         return recordings
 
     @staticmethod
-    def follow_ups(match: Match, saved_from: Optional[int] = None) -> list[Task]:
+    def follow_ups(match: Match, saved_from: Optional[int] = None, clocks_set: bool = True) -> list[Task]:
         """The work a saved match now waits for, besides its players. ``saved_from``: the version
-        before the save, which a computer's task carries (``play_computer_move``'s ``since``)."""
+        before the save, which a computer's task carries (``play_computer_move``'s ``since``).
+        ``clocks_set``: whether the save started or moved a clock (else its close was sent already)."""
         tasks = [Task(TASK_PROJECT)]
         turn = match.to_act()
         match_id = str(match.id)
         if turn.kind == Phase.AUTO:
             tasks.append(Task(TASK_RESOLVE, (match_id,)))
         for clock in (match.timer, match.turn_clock):  # a timed phase, and a turn's time limit (issue 13)
-            if clock is not None and match.status == "active":
+            # Sent when the save set the clock: sent after every move, a soak's worker held 13,732
+            # closes (one per move, each waiting for the same deadline) for 90 that closed anything.
+            # A close arriving early asks again (close_timed_phase); the sweep finds any lost.
+            if clock is not None and match.status == "active" and clocks_set:
                 tasks.append(Task(TASK_TIMEOUT, (match_id, clock["phase"]), eta=clock["deadline"]))
         if turn.kind == Phase.PLAYERS:
             since = () if not saved_from else (saved_from,)
             tasks.extend(Task(TASK_BOT, (match_id, seat, *since)) for seat in turn.seats if match.stands_in(seat))
         return tasks
+
+
+#: The events that start a clock or move its deadline (domain/match.py): a save holding one sends the
+#: clock's close (``follow_ups``).
+CLOCK_EVENTS = frozenset({"TimerStarted", "TurnClockStarted", "ClockExtended"})
 
 
 def creation_terms(match: Match) -> tuple:

@@ -74,6 +74,42 @@ def test_the_server_enforces_the_deadline_and_closes_the_phase_once(settings):
         container.close()
 
 
+def test_a_timed_phase_sends_its_close_once_not_after_every_move(settings):
+    """The close of a timed phase was sent after every save while it ran, each held by the worker until
+    the same deadline: a soak's worker held 13,732 closes for 90 that closed anything. It is sent when
+    the clock starts (or moves); the moves in the phase send none."""
+    clock = Clock()
+    queue = RecordingTaskQueue()
+    container = build(settings, tasks=queue, clock=clock)
+    try:
+        app = container.app
+        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 60}, {})
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        match = play_until_timer(app, match_id, players, random.Random(3), clock)
+        phase, started = match.timer["phase"], match.version
+        moves = 0
+        rng = random.Random(4)
+        while moves < 6:
+            match = app.get_match(match_id)
+            if match.timer is None or match.timer["phase"] != phase:
+                break
+            seats = [seat for seat in range(2) if match.engine.legal_actions(match.state, seat)]
+            if not seats:
+                break
+            seat = rng.choice(seats)
+            clock.now += timedelta(seconds=1)  # clear of the cooldown, well within the 60 s
+            app.submit_move(match_id, players[seat], rng.choice(match.engine.legal_actions(match.state, seat)))
+            moves += 1
+        assert moves >= 2 and app.get_match(match_id).version > started
+        closes = [t for t in queue.dropped if t.name == TASK_TIMEOUT and t.args[1] == phase]
+        assert len(closes) == 1 and closes[0].eta == match.timer["deadline"], closes
+    finally:
+        container.close()
+
+
 def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     client = ApiClient(create_app(sqlite_motley))
     keys = [client.register(name)[1] for name in ("ann", "bob")]
