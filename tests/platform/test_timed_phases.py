@@ -74,6 +74,17 @@ def test_the_server_enforces_the_deadline_and_closes_the_phase_once(settings):
         container.close()
 
 
+def tumult_in_its_tax(app, clock, seed: int, seconds: int = 60):
+    """Ann and Bob's Tumult Royale match, started and played at random into its first timed tax phase:
+    (its players, its id, the match then)."""
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": seconds}, {})
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    return players, match_id, play_until_timer(app, match_id, players, random.Random(seed), clock)
+
+
 def test_a_timed_phase_sends_its_close_once_not_after_every_move(settings):
     """The close of a timed phase was sent after every save while it ran, each held by the worker until
     the same deadline: a soak's worker held 13,732 closes for 90 that closed anything. It is sent when
@@ -83,12 +94,7 @@ def test_a_timed_phase_sends_its_close_once_not_after_every_move(settings):
     container = build(settings, tasks=queue, clock=clock)
     try:
         app = container.app
-        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 60}, {})
-        for player in players:
-            app.join_match(match_id, player)
-        app.start_match(match_id, players[0])
-        match = play_until_timer(app, match_id, players, random.Random(3), clock)
+        players, match_id, match = tumult_in_its_tax(app, clock, 3)
         phase, started = match.timer["phase"], match.version
         moves = 0
         rng = random.Random(4)
@@ -149,12 +155,7 @@ def test_a_cooldown_with_under_a_millisecond_left_says_a_wait_above_zero(setting
     container = build(settings, tasks=RecordingTaskQueue(), clock=clock)
     try:
         app = container.app
-        players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
-        match_id = app.create_match(players[0], "tumult-royale", 2, {"tax_seconds": 60}, {})
-        for player in players:
-            app.join_match(match_id, player)
-        app.start_match(match_id, players[0])
-        match = play_until_timer(app, match_id, players, random.Random(2), clock)
+        players, match_id, match = tumult_in_its_tax(app, clock, 2)
         seat = match.to_act().seats[0]
         peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
         app.submit_move(match_id, players[seat], peek)
