@@ -106,6 +106,14 @@ def own_server(tmp_path):
     stop(process, log)
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory):
+    """One server for a module's tests (each uses players and matches of its own)."""
+    base, process, log = serve(tmp_path_factory.mktemp("serve"))
+    yield base
+    stop(process, log)
+
+
 #: The auditor's credential of ``auditor_server``.
 AUDITOR_KEY = "s3cret-auditor-credential"
 

@@ -23,19 +23,14 @@ import uuid
 import pytest
 import requests
 
-from tests.web.conftest import serve, stop
-
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
 # The session's one chromium (tests/web/conftest.py): a second sync Playwright in one process fails.
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own)."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"))
-    yield base
-    stop(process, log)
+def server(module_server):
+    return module_server
 
 
 def register(base: str, name: str) -> dict:

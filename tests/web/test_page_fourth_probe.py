@@ -19,17 +19,13 @@ import time
 import pytest
 import requests
 
-from tests.web.conftest import serve, stop
 from tests.web.test_page_followups import auth, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own)."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"))
-    yield base
-    stop(process, log)
+def server(module_server):
+    return module_server
 
 
 FOCUSED = ("document.activeElement === document.body ? 'BODY'"

@@ -15,7 +15,6 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.web.conftest import serve, stop
 from tests.web.test_page_followups import auth, match_with, play_out, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
@@ -32,11 +31,8 @@ STICKING_OUT = """() => [...document.querySelectorAll('body *')].filter((node) =
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own)."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"))
-    yield base
-    stop(process, log)
+def server(module_server):
+    return module_server
 
 
 def posts(page) -> list:

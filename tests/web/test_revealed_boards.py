@@ -22,7 +22,6 @@ import pytest
 import requests
 
 from domain.games.tumult_royale import data as D
-from tests.web.conftest import serve, stop
 from tests.web.test_page_followups import auth, match_with, move, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
@@ -34,11 +33,8 @@ EAGER = ("done", "keep", "ready")  # a person who takes a tile keeps it and is s
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One server for the module's tests (each uses players and matches of its own)."""
-    base, process, log = serve(tmp_path_factory.mktemp("serve"))
-    yield base
-    stop(process, log)
+def server(module_server):
+    return module_server
 
 
 def seen(base: str, match_id: str, player: dict | None = None, version: int | None = None) -> dict:
