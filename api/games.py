@@ -81,6 +81,8 @@ class GameSchema(MethodView):
     @blp.response(200, schemas.GameSchemaOut)
     def get(self, name):
         """The JSON Schema (draft 7) of the game's actions (one variant per action type) and of what a
-        seat and a spectator observe, inferred from the engine's own output over random matches."""
+        seat and a spectator observe, inferred from the engine's own output over random matches (its
+        current rules version's, which every older version's validate against; the event list's parts,
+        redacted moves, chance outcomes and steps, from every version)."""
         known_engine(name)
         return game_schema(name)

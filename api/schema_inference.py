@@ -9,7 +9,11 @@ game's rules version changes what it emits:
     .venv/bin/python -m api.schema_inference [--event-parts] [matches per player count, default 12] [game ...]
 
 ``--event-parts`` keeps each file as it is and (re)writes only the parts that describe the event list's
-payloads (``collect_event_parts``): ``redacted_action``, ``chance_outcome`` and ``step``.
+payloads (``collect_event_parts``): ``redacted_action``, ``chance_outcome`` and ``step``, inferred over
+every shipped rules version (stored matches and their forks play on under theirs). The actions and
+observations are the current version's; tests/platform/test_discovery.py checks every older version's
+against them too. Jester's event parts were written so (100 matches a count) when its 1.0.0 and 1.1.0
+redacted moves (a buy's place hidden) proved missing.
 
 Rare shapes need more matches: Fool's Crown 1.3.0 was inferred from 48 a count (its Noble Exchange, a
 hand with no Squire and nothing to commit, did not come up in 12 or 24), Jester 1.3.0 and Le Bouffon
@@ -29,7 +33,7 @@ from pathlib import Path
 from genson import SchemaBuilder
 
 from domain.engine import CHANCE, SYSTEM, Phase
-from domain.games import available_engines
+from domain.games import available_engines, rules_versions
 from domain.playout import new_match, next_step
 
 OUT = Path(__file__).resolve().parent / "game_schemas"
@@ -151,10 +155,18 @@ EVENT_PARTS = {
 }
 
 
-def event_parts_document(engine, matches: int) -> dict:
-    """The parts of a game's schema document that describe its event list's payloads."""
+def event_parts_document(engines, matches: int) -> dict:
+    """The parts of a game's schema document that describe its event list's payloads, as every one of
+    ``engines`` (each shipped rules version) emits them: a stored match replays, and its forks play on,
+    under its own version, whose event list is served beside the current one's (Jester before 1.2.0
+    hid a buy's place: ``{"type": "buy", "place": "hidden"}``, which the current version's schema refused)."""
+    collected: dict[str, dict[str, SchemaBuilder]] = {"redacted_action": {}, "chance_outcome": {}, "step": {}}
+    for engine in engines:
+        for part, built in collect_event_parts(engine, matches).items():
+            for kind, each in built.items():
+                collected[part].setdefault(kind, builder()).add_schema(each.to_schema())
     document: dict[str, dict] = {}
-    for part, built in collect_event_parts(engine, matches).items():
+    for part, built in collected.items():
         variants = one_of_types(built)
         if variants:
             document[part] = {"description": EVENT_PARTS[part], "oneOf": variants}
@@ -176,7 +188,7 @@ def main() -> None:
         path = OUT / f"{name}.json"
         kept = path.read_text() if events_only else None
         written = json.loads(kept) if kept else document(name, engine, matches)
-        written.update(event_parts_document(engine, matches))
+        written.update(event_parts_document(rules_versions(name).values(), matches))
         indent = 2 if kept and kept.startswith("{\n  \"") else 1  # a kept file keeps its layout
         path.write_text(json.dumps(written, indent=indent, sort_keys=True) + "\n")
         print(f"{path.relative_to(OUT.parent.parent)}: {path.stat().st_size} bytes")
