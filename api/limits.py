@@ -115,7 +115,9 @@ def check_headers() -> None:
         raise errors.InvalidRequest(
             f"Idempotency-Key must be 1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters (a UUID will do)")
     etag = request.headers.get("If-Match")
-    if etag is not None and etag.strip() not in ("", "*") and not all(
+    # An empty or blank If-Match is refused as the document says, not taken for none: a client whose
+    # version variable was empty had its write saved unguarded (a probe: seats, moves, resign, cancel).
+    if etag is not None and etag.strip() != "*" and not all(
             ETAG.fullmatch(tag) for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
                                     f'of up to {MAX_IF_MATCH_TAGS} of them')

@@ -83,6 +83,11 @@ def test_non_ascii_digits_in_if_match_and_last_event_id_are_422(table):
     assert answer.status == 422 and "If-Match" in answer.body["detail"]
     answer = client.get(f"/matches/{match_id}/stream", headers={"Last-Event-ID": "²"}, query={"seconds": 0.1})
     assert answer.status == 422 and "Last-Event-ID" in answer.body["detail"]
+    # An empty or blank If-Match is refused as the OpenAPI pattern says, not taken for none (the write
+    # was saved unguarded): a resignation, which needs no legal action, shows it.
+    for blank in ("", "  "):
+        answer = client.post(f"/matches/{match_id}/resign", key=keys[0], headers={"If-Match": blank})
+        assert answer.status == 422 and "If-Match" in answer.body["detail"], answer.text
     assert client.get(f"/matches/{match_id}").body["version"] == before
 
 
