@@ -40,7 +40,8 @@ def game_out(name, engine):
         "default_options": engine.default_options(),
         "computer_levels": sorted(engine.bots()),
         "options_schema": options_schema(engine),
-        "schema_url": f"/games/{name}/schema",
+        "schema_url": f"/games/{name}/schema" + (
+            "" if engine is known_engine(name) else f"?rules_version={engine.rules_version}"),
     }
 
 
@@ -49,6 +50,17 @@ def known_engine(name):
     if name not in games:
         raise errors.NotFound(f"no game named {errors.quoted(name)}", games=sorted(games))
     return games[name]
+
+
+def engine_of_version(name, version):
+    """Game ``name``'s engine for rules ``version`` (None: the current one); a 404 naming the versions."""
+    engine = known_engine(name)
+    if version is None:
+        return engine
+    versions = service().rules_versions(name)
+    if version not in versions:
+        raise errors.NotFound(f"{name} has no rules version {errors.quoted(version)}", rules_versions=list(versions))
+    return versions[version]
 
 
 @blp.route("")
@@ -66,23 +78,20 @@ class Game(MethodView):
     def get(self, query, name):
         """One game, as its current rules version has it, or as an older one (``?rules_version=``) that
         a stored match still plays under (a fork of an old match keeps its version)."""
-        engine = known_engine(name)
-        if query["rules_version"] is not None:
-            versions = service().rules_versions(name)
-            if query["rules_version"] not in versions:
-                raise errors.NotFound(f"{name} has no rules version {errors.quoted(query['rules_version'])}",
-                                      rules_versions=list(versions))
-            engine = versions[query["rules_version"]]
-        return game_out(name, engine)
+        return game_out(name, engine_of_version(name, query["rules_version"]))
 
 
 @blp.route("/<name>/schema")
 class GameSchema(MethodView):
+    @blp.arguments(schemas.GameQuery, location="query")
     @blp.response(200, schemas.GameSchemaOut)
-    def get(self, name):
+    def get(self, query, name):
         """The JSON Schema (draft 7) of the game's actions (one variant per action type) and of what a
         seat and a spectator observe, inferred from the engine's own output over random matches (its
         current rules version's, which every older version's validate against; the event list's parts,
         redacted moves, chance outcomes and steps, from every version)."""
-        known_engine(name)
-        return game_schema(name)
+        # One document serves every version: inferred from the current one, it holds every older
+        # version's output too (tests/platform/test_discovery.py plays each against it); ``rules_versions``
+        # says which it describes, where a version's own actions are only some of those listed.
+        engine_of_version(name, query["rules_version"])
+        return {**game_schema(name), "rules_versions": list(service().rules_versions(name))}

@@ -307,7 +307,10 @@ class GameSchemaOut(Answer):
     schema_uri = fields.String(data_key="$schema", attribute="$schema")
     title = fields.String()
     game = fields.String()
-    rules_version = fields.String()
+    rules_version = fields.String(metadata={"description": "The rules version it was inferred from (the current)"})
+    rules_versions = fields.List(fields.String(), metadata={
+        "description": "Every rules version whose actions, observations and events it describes: an older "
+                       "version's are among those listed (Tumult Royale 1.0.0 offers no ready)"})
     action = fields.Dict(metadata={"description": "JSON Schema of an action (oneOf, by type)"})
     observation = fields.Dict(metadata={"description": "JSON Schema of a seat's observation"})
     public_observation = fields.Dict(metadata={"description": "JSON Schema of a spectator's observation"})

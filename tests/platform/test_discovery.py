@@ -81,6 +81,10 @@ def test_a_front_end_reads_the_rules_version_a_stored_match_plays_under(client):
             read = client.get(f"/games/{name}", query={"rules_version": version})
             assert read.status == 200 and read.body["rules_version"] == version, read.text
             Draft7Validator.check_schema(read.body["options_schema"])
+            # Its schema link answers, saying which versions the document describes (this one among them).
+            described = client.get(read.body["schema_url"])
+            assert described.status == 200 and version in described.body["rules_versions"], described.text
+            assert ("?rules_version=" in read.body["schema_url"]) == (version != game["rules_version"])
     old = client.get("/games/tumult-royale", query={"rules_version": "1.0.0"}).body
     assert "ready_seconds" in games["tumult-royale"]["options_schema"]["properties"]
     assert "ready_seconds" not in old["options_schema"]["properties"] and "ready_seconds" not in old["default_options"]
@@ -88,6 +92,7 @@ def test_a_front_end_reads_the_rules_version_a_stored_match_plays_under(client):
     assert unknown.status == 404 and unknown.headers["Content-Type"] == "application/problem+json"
     assert unknown.body["rules_versions"] == games["jester"]["rules_versions"], unknown.text
     assert client.get("/games/jester", query={"rules_version": ""}).status == 422
+    assert client.get("/games/jester/schema", query={"rules_version": "9.9.9"}).status == 404
 
 
 def validators(client, name: str) -> dict:
