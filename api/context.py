@@ -162,7 +162,14 @@ def api_key(strict: bool = True) -> Optional[str]:
             raise errors.Unauthenticated("two different API keys were sent (Authorization and X-API-Key): "
                                          "send one")
         return credentials.strip()
-    return request.headers.get("X-API-Key") or None
+    key = request.headers.get("X-API-Key")
+    if key is not None and not key.strip():
+        if not strict:
+            return None
+        # An empty key is a key sent, and not a valid one (README): taken for none, a client whose key
+        # variable was empty read as a spectator without a word, where an empty Authorization was a 401.
+        raise errors.Unauthenticated("the X-API-Key header is empty: send the API key in it, or no such header")
+    return key
 
 
 def is_auditor_key(key: Optional[str]) -> bool:

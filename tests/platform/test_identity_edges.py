@@ -156,10 +156,14 @@ def test_a_read_sent_with_a_wrong_key_is_a_401_not_a_spectators_answer(client):
         assert client.get(path, key=key + "x").status == 401, path
         basic = client.call("GET", path, headers={"Authorization": "Basic eDp5"})
         assert basic.status == 401, path
+        for blank in ("", " "):  # an empty key is a key sent: a 401, as an empty Authorization is
+            empty = client.call("GET", path, headers={"X-API-Key": blank})
+            assert empty.status == 401 and "X-API-Key" in empty.body["detail"], (path, empty.text)
     # Read by machines that send no key of ours, or the same for everyone (and served while the
     # database is away, when no key could be checked).
     for path in ("/health", "/metrics", "/games", "/games/jest"):
         assert client.http.get(path, headers={"Authorization": "Basic eDp5"}).status_code == 200, path
+        assert client.http.get(path, headers={"X-API-Key": ""}).status_code == 200, path
         assert client.http.get(path, headers={"Authorization": f"Bearer {key}x"}).status_code == 200, path
 
 
