@@ -15,7 +15,7 @@ from marshmallow.fields import Field
 from marshmallow.schema import SchemaMeta
 from webargs.flaskparser import FlaskParser
 
-from application.history import BLANK_GLYPHS, CONTROL_CHARACTERS, SEAT_KEY, name_problem
+from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
 from application.views import AUDITOR, SEAT, SPECTATOR
 from domain import tournament as tournaments
 from domain.engine import Phase
@@ -147,23 +147,6 @@ def display_name(value: str) -> None:
         raise ValidationError(problem)
 
 
-#: Characters that draw nothing and are no part of writing a name: format characters (a zero-width
-#: space, a byte-order mark, a word joiner, tag characters) other than the zero-width (non-)joiners that
-#: some scripts and emoji need, the combining grapheme joiner, and the blank letters. Inside a name they
-#: make "ann" and "ann\u200b" two names that look one.
-KEEPS_JOINERS = frozenset("\u200c\u200d")
-
-
-def invisible(character: str) -> bool:
-    return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
-        or character == "\u034f" or character in BLANK_GLYPHS
-
-
-def no_invisible_characters(value: str) -> None:
-    if any(invisible(character) for character in value):
-        raise ValidationError("A name must not hold characters that show nothing (a zero-width space, say).")
-
-
 class DisplayName(fields.String):
     """A name other players see, as they will see it: without the spaces around it, and in Unicode's
     composed form (NFC), so that an "é" typed as one character or as "e" and its accent is one name."""
@@ -182,8 +165,7 @@ class DisplayName(fields.String):
 def Name(max_length: int, **kwargs):
     """A player's or a tournament's name: free of control and invisible characters, 1 to
     ``max_length`` characters once trimmed, something visible, in the order it is written."""
-    return DisplayName(validate=[no_control_characters, no_invisible_characters,
-                                 validate.Length(min=1, max=max_length), display_name],
+    return DisplayName(validate=[no_control_characters, validate.Length(min=1, max=max_length), display_name],
                        metadata={"pattern": NO_CONTROL_CHARACTERS_PATTERN}, **kwargs)
 
 

@@ -967,15 +967,30 @@ def visible(character: str) -> bool:
     return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS
 
 
+#: Characters that draw nothing and are no part of writing a name: format characters (a zero-width
+#: space, a byte-order mark, a word joiner, tag characters) other than the zero-width (non-)joiners that
+#: some scripts and emoji need, the combining grapheme joiner, and the blank letters. Inside a name they
+#: make "ann" and "ann\u200b" two names that look one.
+KEEPS_JOINERS = frozenset("\u200c\u200d")
+
+
+def invisible(character: str) -> bool:
+    return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
+        or character == "\u034f" or character in BLANK_GLYPHS
+
+
 def name_problem(name: str) -> Optional[str]:
-    """Why ``name`` cannot be a name other players see (None: it can): nothing visible, or a
-    bidirectional control. POST /players and an import's seats both check it."""
+    """Why ``name`` cannot be a name other players see (None: it can): nothing visible, a line break,
+    a bidirectional control or a character that shows nothing. POST /players and an import's seats
+    both check it (an import took "ann\u200b", a name that looks like another's)."""
     if not any(visible(character) for character in name):
         return "A name needs a visible character."
     if "\u2028" in name or "\u2029" in name:
         return "A name is one line (no line or paragraph separator)."
     if BIDI_CONTROLS.search(name):
         return "A name must not hold bidirectional controls (they reorder what is shown)."
+    if any(invisible(character) for character in name):
+        return "A name must not hold characters that show nothing (a zero-width space, say)."
     return None
 
 
