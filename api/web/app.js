@@ -40,6 +40,10 @@ function problemErrors(errors, path = []) {
 // title, for whoever wants it): a move that arrived after its timed phase or turn had closed, or one that
 // stated the version its table showed (a match created with require_version) after the match had moved on.
 const CHANGED = "The table changed before your move arrived: it is shown as it is now, choose again.";
+// A move that got no answer, the match having moved on when it was read again: it may be among the changes.
+const ANSWER_LOST = "urn:motley:client:answer-lost";
+const answerLost = () => new Problem({ type: ANSWER_LOST, title: "No answer to your move",
+  detail: "Your move got no answer, and the match has moved on since: it is shown as it is now, your move perhaps among the changes." });
 const PLAIN = {
   "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived.",
   "urn:motley:problem:stale-version": CHANGED,
@@ -980,6 +984,7 @@ async function table(id, params) {
   // then drawn as it is, even at the same version (the stream and the reads on a timer draw only a newer
   // one, and on the person's own turn the version does not move: the table stayed frozen until a reload).
   let unsettled = false;
+  let unsettledFrom = 0; // the version the move without an answer was chosen at
   let settleTimer = null;
   leaving.push(() => clearTimeout(settleTimer));
   const cooling = new Map(); // action type -> the time (ms) until which the game's cooldown holds it
@@ -1024,7 +1029,8 @@ async function table(id, params) {
     clearTimeout(settleTimer);
     settleTimer = null;
     unsettled = false;
-    if (error.querySelector(".problem[data-unreached]")) fill(error);
+    // What the table shows now says what happened; where the match moved on, the move may have landed.
+    if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
     // Focus goes back to the moves only from where the disabled button left it (the body), not from
     // wherever the person went meanwhile.
     refocus = refocus && (!document.activeElement || document.activeElement === document.body);
@@ -1036,6 +1042,7 @@ async function table(id, params) {
     if (!spectator && identity.key() !== options.key) throw new Error("You signed in as someone else in another tab: this table is being shown as them.");
     refocus = true; // the clicked button is disabled, then redrawn: focus goes back to the moves
     moving = true;
+    const before = latest.version;
     for (const button of board.querySelectorAll("button.action")) button.disabled = true;
     let answer;
     try {
@@ -1047,10 +1054,14 @@ async function table(id, params) {
         now = await get(`/matches/${id}`, options); // what is legal now, beside the refusal
       } catch {
         unsettled = true;
+        unsettledFrom = before;
         settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
         throw refusal;
       }
       draw(now);
+      // No answer, yet the match moved on: the move may have landed ("could not be reached… try again"
+      // invited a second move).
+      if (refusal instanceof Problem && refusal.problem.status === 0 && now.version > before) throw answerLost();
       throw refusal;
     }
     moving = false;
@@ -1061,7 +1072,13 @@ async function table(id, params) {
   });
   const draw = (match) => {
     if (latest && match.version < latest.version) return;
-    if (unsettled) { unsettled = false; clearTimeout(settleTimer); settleTimer = null; } // a read answered
+    if (unsettled) { // a read answered, or the stream: focus goes back to the moves only from the body
+      unsettled = false;
+      clearTimeout(settleTimer);
+      settleTimer = null;
+      refocus = refocus && (!document.activeElement || document.activeElement === document.body);
+      if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
+    }
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     const said = announcement(latest, match);
@@ -1374,9 +1391,19 @@ async function fresh(path) {
 }
 
 // -- leaderboards and ratings --------------------------------------------------------------------
-async function leaderboard(game) {
+const BOARD_PAGE = 100; // rows a leaderboard page shows by default (it stopped at 100, the rest unsaid)
+
+async function leaderboard(game, params = new URLSearchParams()) {
   const show = screen();
-  const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=100`)]);
+  // #/leaderboard/<game>?offset=N&limit=M: a page of the board (the API's own paging, 1-500 rows).
+  const offset = Math.max(0, Math.floor(Number(params.get("offset")) || 0));
+  const limit = Math.min(500, Math.max(1, Math.floor(Number(params.get("limit")) || BOARD_PAGE)));
+  const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=${limit}&offset=${offset}`)]);
+  const page = (from, text, id) => h("a", { href: `#/leaderboard/${game}?offset=${from}&limit=${limit}`, id }, text);
+  const pages = board.total > board.items.length ? h("p", { class: "pages", id: "board-pages" },
+    `Players ${board.items.length ? offset + 1 : 0}–${offset + board.items.length} of ${board.total}. `,
+    offset > 0 ? page(Math.max(0, offset - limit), "Previous", "board-previous") : null, " ",
+    offset + board.items.length < board.total ? page(offset + limit, "Next", "board-next") : null) : null;
   const select = h("select", { id: "board-game", "aria-label": "game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
@@ -1386,7 +1413,8 @@ async function leaderboard(game) {
         h("td", {}, row.place ?? i + 1),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, named(row.name))),
         h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
-        h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."));
+        h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."),
+    pages);
 }
 
 async function player(id, game) {
@@ -1607,7 +1635,7 @@ const ROUTES = [
   [/^#\/match\/([^/?]+)$/, (m, params) => table(m[1], params)],
   [/^#\/replay\/([^/?]+)$/, (m, params) => replay(m[1], params)],
   [/^#\/join\/([^/?]+)\/([^/?]+)$/, (m) => joinLink(m[1], decodeURIComponent(m[2]))],
-  [/^#\/leaderboard\/([^/?]+)$/, (m) => leaderboard(m[1])],
+  [/^#\/leaderboard\/([^/?]+)$/, (m, params) => leaderboard(m[1], params)],
   [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
   [/^#\/tournaments$/, () => tournaments()],
   [/^#\/tournament\/([^/?]+)$/, (m) => tournament(m[1])],
@@ -1626,7 +1654,15 @@ async function route() {
     try {
       await open(m, params);
     } catch (error) {
-      if (ticket === routeTicket) show(problemBox(error));
+      if (ticket === routeTicket) {
+        show(problemBox(error));
+        // The server away (no answer at all): opened again every few seconds until it answers (a table
+        // opened then stayed an error until a reload); another route or a leave stops it.
+        if (error instanceof Problem && error.problem.status === 0) {
+          const again = setTimeout(() => { if (ticket === routeTicket) route(); }, POLL_SECONDS * 1000);
+          leaving.push(() => clearTimeout(again));
+        }
+      }
     }
     return;
   }

@@ -69,7 +69,7 @@ export const quietHeader = (text) => h("th", {}, h("span", { class: "visually-hi
 // drawHand(hand, seat) draws one in the game's own way.
 export function everyHand(hands, seats, you, drawHand) {
   if (!Array.isArray(hands)) return null;
-  return h("div", { class: "every-hand", id: "every-hand" }, h("h3", {}, "Every hand (revealed: the match is over)"),
+  return h("div", { class: "every-hand", id: "every-hand" }, h("h3", {}, "Every hand (revealed)"),
     h("ul", { class: "seatlist" }, hands.map((hand, s) => h("li", { "data-seat": s },
       h("b", {}, seatLabel(seats, s), s === you ? " (you)" : ""), ": ", drawHand(hand, s)))));
 }

@@ -9,6 +9,8 @@ Playwright against a real `motley serve` process, as tests/web/test_browser.py d
   plain message.
 - A refused button pressed from the keyboard keeps the focus: disabled while its request was in
   flight, it lost it to the page's body, and the person had to Tab again from the top.
+- From the re-probe of these fixes: a move that landed without an answer is not told to be tried again,
+  a table opened while the server is away opens once it answers, and the leaderboard pages.
 """
 
 from __future__ import annotations
@@ -213,5 +215,88 @@ def test_a_refused_seat_whose_button_a_redraw_took_away_puts_the_focus_on_the_re
     # The focus is on the refusal (focusable, out of the Tab order), where a screen reader reads on.
     assert page.evaluate("document.activeElement.matches('#refusal .problem')"), page.evaluate(FOCUSED)
     assert page.get_attribute("#refusal .problem", "tabindex") == "-1"
+    assert not errors, errors
+    context.close()
+
+
+# -- the re-probe of these fixes ------------------------------------------------------------------
+def test_a_move_that_landed_without_an_answer_is_not_told_to_be_tried_again(server, browser):
+    """The move reaches the server but its answer is lost (the connection drops on the way back): the
+    read after it shows the match moved on, yet the page said "could not be reached… try again", and
+    the person, offered new moves, could send a second one thinking it a retry."""
+    cy = register(server, "cy-lost-answer")
+    match_id = against_a_computer(server, cy)
+    context, page, errors = signed_in(browser, server, cy)
+    page.goto(f"{server}/#/match/{match_id}")
+    version = my_turn(server, match_id, cy)["version"]
+    page.wait_for_function("v => document.querySelector('#version').textContent === String(v)", arg=version)
+
+    def landed_but_lost(route):
+        route.fetch()  # the server takes the move ...
+        route.abort("connectionreset")  # ... and its answer never arrives
+
+    page.route("**/moves", landed_but_lost)
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_selector("#refusal .problem", timeout=10_000)
+    said = page.inner_text("#refusal")
+    assert "moved on" in said and "could not be reached" not in said, said
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["version"] > version  # it landed
+    assert not errors, errors
+    context.close()
+
+
+def test_a_table_opened_while_the_server_is_away_opens_once_it_answers(server, browser):
+    """A table opened while no answer came showed the error and stayed so until a reload."""
+    dee = register(server, "dee-opened-away")
+    match_id = against_a_computer(server, dee)
+    context, page, errors = signed_in(browser, server, dee)
+    page.goto(server + "/")
+    page.wait_for_selector("#create", state="attached")
+    context.set_offline(True)
+    page.evaluate("id => { location.hash = `#/match/${id}`; }", match_id)
+    page.wait_for_selector(".problem", timeout=10_000)
+    context.set_offline(False)
+    page.wait_for_selector("#board .match-head", timeout=10_000)  # read again by itself
+    assert page.locator("#version").count() == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_the_leaderboard_pages_past_its_first_rows(server, browser):
+    """The page asked for 100 rows and said nothing of the rest (120 rated players, 20 unseen). It pages
+    with the API's offset: here pages of 3 over every rated player of this server's Fool's Crown board."""
+    people = [register(server, f"fc-board-{i}") for i in range(4)]
+    for first, second in (people[:2], people[2:]):
+        created = requests.post(f"{server}/matches", headers=auth(first), timeout=10,
+                                json={"game": "fools-crown", "seats": 2})
+        match_id = created.json()["id"]
+        for player in (first, second):
+            requests.post(f"{server}/matches/{match_id}/seats", headers=auth(player), json={},
+                          timeout=10).raise_for_status()
+        requests.post(f"{server}/matches/{match_id}/start", headers=auth(first), timeout=10).raise_for_status()
+        seen = {p["id"]: requests.get(f"{server}/matches/{match_id}", headers=auth(p), timeout=10).json()
+                for p in (first, second)}
+        mover = next(p for p in (first, second) if seen[p["id"]]["legal_actions"])
+        action = seen[mover["id"]]["legal_actions"][0]
+        requests.post(f"{server}/matches/{match_id}/moves", headers=auth(mover), json={"action": action},
+                      timeout=10).raise_for_status()  # a person moved: the match is rated
+        other = second if mover is first else first
+        requests.post(f"{server}/matches/{match_id}/resign", headers=auth(other), timeout=10).raise_for_status()
+    for _ in range(100):  # the league follows the log in the background
+        total = requests.get(f"{server}/leaderboards/fools-crown", timeout=10).json()["total"]
+        if total >= 4:
+            break
+        time.sleep(0.1)
+    assert total >= 4
+    context, page, errors = signed_in(browser, server, people[0])
+    page.goto(f"{server}/#/leaderboard/fools-crown?limit=3")
+    page.wait_for_selector("#board-pages")
+    assert page.locator("#leaderboard tbody tr").count() == 3
+    assert f"1–3 of {total}" in page.inner_text("#board-pages")
+    page.click("#board-next")
+    page.wait_for_function("() => location.hash.includes('offset=3')")
+    page.wait_for_selector("#board-previous")
+    assert page.locator("#leaderboard tbody tr").count() == min(3, total - 3)
+    assert f"4–{min(6, total)} of {total}" in page.inner_text("#board-pages")
     assert not errors, errors
     context.close()

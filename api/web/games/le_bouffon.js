@@ -61,7 +61,7 @@ function everyExchange(obs, seats, you) {
     if (gift) items.push(h("li", { "data-seat": s }, who(s), ": chose to give ", h("span", { class: "gift" }, cards(gift)), to(s)));
   });
   return h("div", { class: "every-hand every-exchange", id: "every-exchange" },
-    h("h3", {}, "Every exchange this deal (revealed: the match is over)"), h("ul", { class: "seatlist" }, items));
+    h("h3", {}, "Every exchange this deal (revealed)"), h("ul", { class: "seatlist" }, items));
 }
 
 export function view(obs, seats, you) {
