@@ -83,7 +83,7 @@ class Game(MethodView):
 
 @blp.route("/<name>/schema")
 class GameSchema(MethodView):
-    @blp.arguments(schemas.GameQuery, location="query")
+    @blp.arguments(schemas.GameSchemaQuery, location="query")
     @blp.response(200, schemas.GameSchemaOut)
     def get(self, query, name):
         """The JSON Schema (draft 7) of the game's actions (one variant per action type) and of what a

@@ -279,6 +279,12 @@ class GameOut(Answer):
                        "?rules_version= reads this game as that version (its options and players)"})
 
 
+class GameSchemaQuery(StrictSchema):
+    rules_version = Text(load_default=None, validate_also=[validate.Length(min=1, max=40)], metadata={
+        "description": "A rules version of the game's rules_versions (404 for another): the one document "
+                       "describes them all (its rules_versions)"})
+
+
 class GameQuery(StrictSchema):
     rules_version = Text(load_default=None, validate_also=[validate.Length(min=1, max=40)], metadata={
         "description": "A rules version of rules_versions (default: the current one): its options, "

@@ -1396,13 +1396,16 @@ const BOARD_PAGE = 100; // rows a leaderboard page shows by default (it stopped 
 async function leaderboard(game, params = new URLSearchParams()) {
   const show = screen();
   // #/leaderboard/<game>?offset=N&limit=M: a page of the board (the API's own paging, 1-500 rows).
-  const offset = Math.max(0, Math.floor(Number(params.get("offset")) || 0));
-  const limit = Math.min(500, Math.max(1, Math.floor(Number(params.get("limit")) || BOARD_PAGE)));
+  const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
+  const offset = Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
+  const limit = Math.min(500, Math.max(1, whole(params.get("limit"), BOARD_PAGE) || BOARD_PAGE));
   const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=${limit}&offset=${offset}`)]);
   const page = (from, text, id) => h("a", { href: `#/leaderboard/${game}?offset=${from}&limit=${limit}`, id }, text);
+  const last = Math.max(0, Math.floor((board.total - 1) / limit) * limit); // the last page's first row
   const pages = board.total > board.items.length ? h("p", { class: "pages", id: "board-pages" },
-    `Players ${board.items.length ? offset + 1 : 0}–${offset + board.items.length} of ${board.total}. `,
-    offset > 0 ? page(Math.max(0, offset - limit), "Previous", "board-previous") : null, " ",
+    board.items.length ? `Players ${offset + 1}–${offset + board.items.length} of ${board.total}. `
+      : `No players on this page: the board has ${board.total}. `,
+    offset > 0 ? page(Math.max(0, Math.min(offset - limit, last)), "Previous", "board-previous") : null, " ",
     offset + board.items.length < board.total ? page(offset + limit, "Next", "board-next") : null) : null;
   const select = h("select", { id: "board-game", "aria-label": "game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
@@ -1413,7 +1416,8 @@ async function leaderboard(game, params = new URLSearchParams()) {
         h("td", {}, row.place ?? i + 1),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, named(row.name))),
         h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
-        h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" }, "No rated matches yet."),
+        h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" },
+      board.total ? "" : "No rated matches yet."),
     pages);
 }
 

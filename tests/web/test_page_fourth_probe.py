@@ -298,5 +298,16 @@ def test_the_leaderboard_pages_past_its_first_rows(server, browser):
     page.wait_for_selector("#board-previous")
     assert page.locator("#leaderboard tbody tr").count() == min(3, total - 3)
     assert f"4–{min(6, total)} of {total}" in page.inner_text("#board-pages")
+    # Past the end (a link kept while players left the board, or typed): said so, and one step back
+    # is the last page; a number the API cannot take is clamped, not its 422 without the board.
+    page.goto(f"{server}/#/leaderboard/fools-crown?offset=1000&limit=3")
+    page.wait_for_function("() => document.querySelector('#board-pages')?.textContent.includes('No players')")
+    assert "No rated matches" not in page.inner_text("main")
+    page.click("#board-previous")
+    page.wait_for_function("() => document.querySelectorAll('#leaderboard tbody tr').length > 0")
+    assert f"of {total}" in page.inner_text("#board-pages")
+    page.goto(f"{server}/#/leaderboard/fools-crown?offset=Infinity&limit=1e12")
+    page.wait_for_selector("#board-game")
+    assert page.locator(".problem").count() == 0
     assert not errors, errors
     context.close()
