@@ -86,8 +86,9 @@ class Match(Aggregate):
     invitation = cast(Optional[str], None)  # an unlisted match's invitation code (only its creator reads it)
     versions_required = False  # moves must state the version they were based on (issue 13)
     # The last timed phase or turn clock that closed: {"phase", "deadline", "seats": those still to act
-    # then, each dropped once its player moves again}. A move of theirs that came too late for it is
-    # refused as time-is-up, not as the next phase's illegal move (derived from the events, never stored).
+    # then, each dropped once its player moves again, "earlier": the closes before it whose late window
+    # may still be open}. A move of theirs that came too late for it is refused as time-is-up, not as the
+    # next phase's illegal move (derived from the events, never stored).
     closed = cast(Optional[dict], None)
     invited = cast("tuple[str, ...]", ())  # players the creator invited by id: they join without the code
     voided = cast(Optional[str], None)  # the reason a tournament's organiser voided it during play
@@ -455,8 +456,8 @@ class Match(Aggregate):
     @event("SeatsTimedOut")
     def _seats_timed_out(self, seats: list, phase: str) -> None:
         if self.turn_clock is not None:
-            self.closed = {"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats),
-                           "turn": True, "moves": self.moves}
+            self._closing({"phase": phase, "deadline": self.turn_clock["deadline"], "seats": tuple(seats),
+                           "turn": True, "moves": self.moves})
         self.absent = (*self.absent, *seats)
         self.turn_clock = None
         self.clock_moved = ()
@@ -547,9 +548,11 @@ class Match(Aggregate):
         try:
             self._check_can_move(seat, action, now)
         except (NotYourTurn, IllegalAction) as refused:
-            closed = self.closed
-            if (closed is None or seat not in closed["seats"]
-                    or now > closed["deadline"] + timedelta(seconds=LATE_MOVE_SECONDS)):
+            # The latest close that waited for this seat and whose late window is still open.
+            closes = () if self.closed is None else (self.closed, *self.closed.get("earlier", ()))
+            closed = next((c for c in closes if seat in c["seats"]
+                           and now <= c["deadline"] + timedelta(seconds=LATE_MOVE_SECONDS)), None)
+            if closed is None:
                 raise
             if closed.get("turn") and isinstance(refused, IllegalAction) and self.moves == closed["moves"]:
                 # A turn clock changes no rule: a seat still to act in the very turn that ran out (nothing
@@ -607,10 +610,26 @@ class Match(Aggregate):
         self.absent = tuple(s for s in self.absent if s != seat)
         self._acted_since_close(seat)  # back: its next refusals are about the match as it is
 
+    def _closing(self, record: dict) -> None:
+        """A phase or turn closed (``closed``), the earlier closes kept while their late window may be
+        open: a seat's turn ran out, then another seat's, and the first seat's late move was refused as
+        not its turn, 2.5 s after its own clock closed (docs/problems.md: time-is-up for 10 s)."""
+        earlier = []
+        if self.closed is not None:
+            since = record["deadline"] - timedelta(seconds=LATE_MOVE_SECONDS)
+            for old in (self.closed, *self.closed.get("earlier", ())):
+                if old["seats"] and old["deadline"] >= since:
+                    earlier.append({key: value for key, value in old.items() if key != "earlier"})
+        self.closed = {**record, "earlier": tuple(earlier)}
+
     def _acted_since_close(self, seat: int) -> None:
-        """``seat`` is no longer one the last closed phase waited for (``closed``): its player is back."""
-        if self.closed is not None and seat in self.closed["seats"]:
-            self.closed = {**self.closed, "seats": tuple(s for s in self.closed["seats"] if s != seat)}
+        """``seat`` is no longer one the closed phases waited for (``closed``): its player is back."""
+        closed = self.closed
+        if closed is None:
+            return
+        def without(record: dict) -> dict:
+            return {**record, "seats": tuple(s for s in record["seats"] if s != seat)}
+        self.closed = {**without(closed), "earlier": tuple(without(old) for old in closed.get("earlier", ()))}
 
     @event("MoveMade")
     def _move_made(self, seat: int, action: Any, request_key: Optional[str], at: Optional[datetime]) -> None:
@@ -689,7 +708,7 @@ class Match(Aggregate):
     def _timed_out(self, phase: str, step: Any) -> None:
         turn = self.to_act()
         if self.timer is not None and turn.kind == Phase.PLAYERS:
-            self.closed = {"phase": phase, "deadline": self.timer["deadline"], "seats": tuple(turn.seats)}
+            self._closing({"phase": phase, "deadline": self.timer["deadline"], "seats": tuple(turn.seats)})
         self.state = self.engine.apply(self.state, SYSTEM, step)
 
     # -- bookkeeping after every change -------------------------------------------------------------

@@ -334,3 +334,36 @@ def test_a_move_meant_for_a_turn_the_computer_played_on_is_too_late_even_if_the_
     assert match.state is not None and offers[taker] not in match.engine.legal_actions(match.state, taker)
     with pytest.raises(errors.TimeIsUp):
         app.submit_move(match_id, players[taker], offers[taker])
+
+
+def test_a_late_move_is_time_is_up_after_another_seats_turn_ran_out_too(clocked):
+    """docs/problems.md: a seat whose turn closed without its move gets time-is-up for a move arriving
+    within 10 s. Only the last close was remembered: seat 2's offer ran out, then seat 0's take did,
+    and seat 2's offer, 2.5 s after its own clock closed, was a plain not-your-turn (a docs walk-through)."""
+    container, clock = clocked
+    app = container.app
+    players = seat_players(app, 3)
+    match_id = timed_match(app, players, "jest", 2, "computer")
+    match = app.get_match(match_id)
+    late_offer = match.engine.legal_actions(match.state, 2)[0]
+    for seat in (0, 1):
+        app.submit_move(match_id, players[seat], match.engine.legal_actions(match.state, seat)[0])
+    clock.now += timedelta(seconds=2.1)  # seat 2 never offers: its turn runs out
+    assert app.close_timed_phase(match_id, app.get_match(match_id).turn_clock["phase"])
+    assert app.get_match(match_id).absent == (2,)
+    for _ in range(10):  # the computer plays seat 2 on, until a person's turn runs out too
+        match = app.get_match(match_id)
+        if match.closed is not None and 2 not in match.closed["seats"]:
+            break
+        turn = match.to_act()
+        if all(seat in match.absent for seat in turn.seats):
+            for seat in turn.seats:
+                app.play_computer_move(match_id, seat)
+        else:
+            clock.now += timedelta(seconds=2.1)
+            assert app.close_timed_phase(match_id, match.turn_clock["phase"])
+    match = app.get_match(match_id)
+    assert match.closed is not None and 2 not in match.closed["seats"], match.closed  # another seat's close
+    with pytest.raises(errors.TimeIsUp) as late:
+        app.submit_move(match_id, players[2], late_offer)
+    assert "seat 2" in late.value.detail
