@@ -326,7 +326,10 @@ def test_invitations_sent_by_id_show_in_the_lobby_and_are_accepted(server, brows
     context, page, errors = signed_in(browser, server, bob)
     page.goto(server + "/")
     page.wait_for_selector(f"#invitations li[data-match='{second}']", timeout=15_000)
-    assert "inv-ann invites you" in page.inner_text(f"#invitations li[data-match='{second}']")
+    # Listed at once, named once its match is read (the list's rows do not name the creator): waited
+    # for, as the page does it after the list (asserted at once, it failed on a loaded machine).
+    page.wait_for_function("id => document.querySelector(`#invitations li[data-match='${id}']`)"
+                           "?.textContent.includes('inv-ann invites you')", arg=second, timeout=15_000)
     assert page.locator(f"#invitations li[data-match='{first}']").count() == 0  # joined
     assert not errors, errors
     context.close()
