@@ -298,8 +298,8 @@ def test_invitations_sent_by_id_show_in_the_lobby_and_are_accepted(server, brows
     page.wait_for_selector("#invitations[data-live='true']", state="attached")
     assert page.locator("#invitations").is_hidden()  # nothing yet
     first = invited_match()
-    page.wait_for_selector(f"#invitations li[data-match='{first}']", timeout=15_000)
-    assert "inv-ann invites you" in page.inner_text(f"#invitations li[data-match='{first}']")
+    page.wait_for_function("id => document.querySelector(`#invitations li[data-match='${id}']`)"
+                           "?.textContent.includes('inv-ann invites you')", arg=first, timeout=15_000)
 
     # One sent while bob's lobby is closed shows when he comes back (the stream resumed where it stopped).
     page.goto(f"{server}/#/leaderboard/jest")
