@@ -625,8 +625,10 @@ class Match(Aggregate):
     def _acted_since_close(self, seat: int) -> None:
         """``seat`` is no longer one the closed phases waited for (``closed``): its player is back."""
         closed = self.closed
-        if closed is None:
+        # Every move comes here (a replay's too): nothing to do unless a close still waits for the seat.
+        if closed is None or not any(seat in c["seats"] for c in (closed, *closed.get("earlier", ()))):
             return
+
         def without(record: dict) -> dict:
             return {**record, "seats": tuple(s for s in record["seats"] if s != seat)}
         self.closed = {**without(closed), "earlier": tuple(without(old) for old in closed.get("earlier", ()))}
