@@ -261,7 +261,8 @@ class Tournament(Aggregate):
     ) -> tuple[list[list[str]], list[str]]:
         """Tables of two for the players of ``pairs`` and ``alone`` (the circle's), the player alone (if
         any) one of those with the fewest byes (docs/tournaments.md, "Byes"): tables where nobody meets an
-        earlier opponent if there are any, else the fewest rematches the circle or the greedy finds."""
+        earlier opponent if there are any, else those meeting earlier opponents the fewest times (an exact
+        search, ``pairing.fewest_meetings_pairs``; the circle's own tables where they are as good)."""
         seated = [p for pair in pairs for p in pair]
         everyone = seated + alone
         fewest = min((byes_had.get(p, 0) for p in everyone), default=0)
