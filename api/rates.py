@@ -15,6 +15,7 @@ import logging
 import os
 import threading
 import time
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 from uuid import UUID
@@ -89,6 +90,11 @@ class MemoryCounters(MemoryStorage):
     def __init__(self) -> None:
         super().__init__()
         self._next_sweep = time.monotonic() + self.SWEEP_EVERY
+        # A key's entries are made again when missing: a hit looks its key up again after it made
+        # the entries (`setdefault`, then `events[key][...]`), and a clean-up may drop them between
+        # (the library's own clean-up pops an emptied key's lock, so a hit that waited on that lock
+        # and ours on a new one do not exclude each other). The hit then counts in a new list.
+        self.events = defaultdict(list)
 
     def _MemoryStorage__schedule_expiry(self) -> None:  # the library's per-hit Timer, replaced
         now = time.monotonic()

@@ -344,6 +344,51 @@ def test_the_in_memory_counters_start_no_thread_per_hit_and_still_free_what_expi
     assert limiter.hit(item, "moves", "ann")  # ann's window is free again
 
 
+def test_a_hit_on_a_key_the_clean_up_drops_meanwhile_is_still_counted(monkeypatch):
+    """The library's clean-up pops an emptied key's lock; a hit already waiting on that lock then runs
+    beside our clean-up, which takes a new one and dropped the key between the hit's two look-ups of
+    it: a KeyError, the hit uncounted and logged as the counters being unreachable (a review)."""
+    import threading
+    import types
+
+    import limits.storage.memory as memory
+
+    from api.rates import MemoryCounters
+
+    counters, key = MemoryCounters(), "LIMITER/moves/ann/5/1/minute"
+    counters.events[key] = []  # a key whose entries have all expired
+    counters._next_sweep = float("inf")  # no clean-up from the hit itself
+    at_entry, dropped, outcome = threading.Event(), threading.Event(), []
+
+    def clock() -> float:  # the hit reads the time between making its entries and looking them up
+        if threading.current_thread().name == "hit":
+            at_entry.set()
+            dropped.wait(5)
+        return time.time()
+
+    monkeypatch.setattr(memory, "time", types.SimpleNamespace(time=clock))
+
+    def hit():
+        try:
+            outcome.append(counters.acquire_entry(key, 5, 60))
+        except Exception as error:  # noqa: BLE001 - the outcome under test
+            outcome.append(error)
+
+    old_lock = counters.locks[key]
+    old_lock.acquire()  # the library's clean-up holds the key's lock ...
+    thread = threading.Thread(target=hit, name="hit")
+    thread.start()
+    time.sleep(0.2)  # ... while the hit waits for it
+    counters.locks.pop(key, None)  # the clean-up finds the key empty, pops its lock and leaves
+    old_lock.release()
+    assert at_entry.wait(5)
+    counters._drop_emptied()  # ours, on a new lock: the key is dropped under the hit
+    dropped.set()
+    thread.join(5)
+    assert outcome == [True]
+    assert len(counters.events[key]) == 1  # counted where the next hit will look
+
+
 def test_keys_are_rotated_and_revoked(client):
     player_id, old = client.register("ann")
     registered = client.http.post("/players", json={"name": "bob"}).get_json()
