@@ -32,7 +32,9 @@ from domain.match import Match
 
 INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
-MATCH_LAYOUT = 5  # 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock
+#: 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock;
+#: 6: ``closed`` keeps its "earlier" closes (an older snapshot forgot them: a late move's answer differed).
+MATCH_LAYOUT = 6
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 #: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.
