@@ -50,7 +50,8 @@ VERIFIED_KEYS_KEPT = 10_000
 #: The longest a computer opponent's search thinks about one move: a player waits about a second.
 COMPUTER_SECONDS = 0.8
 #: The events ``Match.settle`` appends after a command, in the command's own save (domain/match.py).
-SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "ResolutionDue", "Finished"})
+SETTLING_EVENTS = frozenset({"ChanceDrawn", "TimerStarted", "TimerCleared", "Abandoned", "TurnClockStarted",
+                             "TurnClockStopped", "ResolutionDue", "Finished"})
 REPLAY_LOOKAHEAD = 500  # events read past a replayed move to find the end of its save
 log = logging.getLogger(__name__)
 
@@ -648,11 +649,12 @@ class Motley(Application):
             if request_key is not None and request_key in match.request_keys:
                 return self._replayed(match, request_key, action)
             self._check_version(match.version, expected_version)
+            now = self.clock()  # one instant for the move and its save: a clock it starts starts as it lands
             try:
-                match.make_move(seat, action, self.clock(), request_key, by_player)
+                match.make_move(seat, action, now, request_key, by_player)
             except (match_domain.MatchError, IllegalAction) as error:
                 raise self._refusal(error, raced) from None
-            match.settle(self.rng, self.clock(), acted=(seat,))
+            match.settle(self.rng, now, acted=(seat,))
             try:
                 recordings = self._save_match(match)
             except IntegrityError:
@@ -682,10 +684,20 @@ class Motley(Application):
             )
         end = version
         for later in saved[1:]:
-            if type(later).__name__ not in SETTLING_EVENTS:
+            if type(later).__name__ not in SETTLING_EVENTS or not self._saved_with(later, saved[0], match):
                 break  # the next command's first event: the move's save ended before it
             end = later.originator_version
         return MoveReceipt(match.id, end, self.log_position(), replayed=True)
+
+    @staticmethod
+    def _saved_with(later: Any, move: Any, match: Match) -> bool:
+        """Whether ``later``, of a settling kind, was saved with ``move``. A turn clock the move's save
+        starts starts at the move's instant, or keeps the running clock's start (some of a simultaneous
+        turn acted); one that starts later is a timeout's (``Match.turn_timed_out``: everyone it waited
+        for moved and is to act again), the next command's first event."""
+        if type(later).__name__ != "TurnClockStarted" or match.turn_limit is None or move.at is None:
+            return True
+        return bool(later.deadline - timedelta(seconds=match.turn_limit["seconds"]) <= move.at)
 
     @staticmethod
     def _refusal(error: Exception, raced: bool) -> errors.ServiceError:

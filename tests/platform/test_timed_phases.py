@@ -367,3 +367,50 @@ def test_a_late_move_is_time_is_up_after_another_seats_turn_ran_out_too(clocked)
     with pytest.raises(errors.TimeIsUp) as late:
         app.submit_move(match_id, players[2], late_offer)
     assert "seat 2" in late.value.detail
+
+
+
+def test_a_retried_move_is_answered_at_the_end_of_its_save_turn_clock_and_all(clocked):
+    """README: a retried move with the same Idempotency-Key is answered as the first was. With a turn
+    limit the move's save also starts (or narrows) the turn clock, and a retry was answered a version
+    short: the previous turn's clock, still waiting for the seat that had just moved (a probe, every
+    game). A clock that a timeout restarts right after the save is the next command's, not the move's."""
+    container, clock = clocked
+    app = container.app
+    players = [app.authenticate(app.register_player(name)[1]) for name in ("ann", "bob")]
+    match_id = app.create_match_once(players[0], "tumult-royale", 2, {"tax_seconds": 600}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    rng, clocks_started = random.Random(5), 0
+
+    def move_twice(seat, action, key):
+        first = app.submit_move(match_id, players[seat], action, None, key)
+        again = app.submit_move(match_id, players[seat], action, None, key)
+        assert again.replayed and again.version == first.version, (first.version, again.version)
+        return first
+
+    for number in range(300):
+        match = app.get_match(match_id)
+        if match.timer is not None and match.timer["phase"].startswith("tax-"):
+            break
+        seat = rng.choice(match.to_act().seats)
+        clock.now += timedelta(seconds=1)
+        before = match.turn_clock
+        move_twice(seat, rng.choice(match.engine.legal_actions(match.state, seat)), f"move-{number}")
+        clocks_started += app.get_match(match_id).turn_clock != before
+    assert clocks_started  # saves that started or narrowed the clock were among those retried
+    match = app.get_match(match_id)
+    assert match.timer["phase"].startswith("tax-") and match.to_act().seats == (0, 1)
+    for seat in (0, 1):  # both peek, and both are to act again: at its deadline the clock restarts
+        clock.now += timedelta(seconds=1)
+        match = app.get_match(match_id)
+        peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
+        last = move_twice(seat, peek, f"peek-{seat}")
+    clock.now = app.get_match(match_id).turn_clock["deadline"] + timedelta(seconds=1)
+    assert app.close_timed_phase(match_id, app.get_match(match_id).turn_clock["phase"]) is True
+    restarted = [type(event).__name__ for event, _ in app.history(match_id, after=last.version)]
+    assert restarted == ["TurnClockStarted"]  # nobody was late: the next command, a clock of its own
+    again = app.submit_move(match_id, players[1], peek, None, "peek-1")
+    assert again.replayed and again.version == last.version
