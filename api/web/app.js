@@ -84,8 +84,11 @@ async function attempt(slot, work) {
 // second click made a second tournament, match or imported copy, or was refused as a repeat).
 // Disabled, the focused button loses the focus (Chromium moves it to the body: a keyboard or screen-reader
 // user pressed Enter, was refused, and had to Tab again from the top of the page): if nothing else took
-// it meanwhile, it goes back to the button, or, when a redraw replaced the button, to the refusal shown.
-async function busy(control, work) {
+// it meanwhile, it goes back to the button, or, when a redraw replaced the button, to the refusal shown,
+// or, when the action worked and the redraw took the button away ("I'm back", Start, Leave, Resign,
+// Claim: each replaced by what it did), to `landing()`: where the redrawn view's person goes on from
+// (a table's first legal move, else its heading).
+async function busy(control, work, landing = null) {
   if (!control) return work();
   if (control.disabled || control.dataset.busy !== undefined) return undefined;
   const focused = document.activeElement === control;
@@ -97,14 +100,15 @@ async function busy(control, work) {
   } finally {
     control.disabled = false;
     delete control.dataset.busy;
-    if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null);
+    if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null, landing);
   }
 }
 
-function refocusAfterBusy(control, refusal) {
+function refocusAfterBusy(control, refusal, landing = null) {
   const active = document.activeElement;
   if (active && active !== document.body && active !== document.documentElement) return; // moved on: left be
-  const target = control.isConnected && !control.disabled ? control : refusal?.isConnected ? refusal : null;
+  const target = control.isConnected && !control.disabled ? control : refusal?.isConnected ? refusal
+    : landing ? landing() : null;
   target?.focus({ preventScroll: true });
 }
 
@@ -811,7 +815,8 @@ function absenceNote(match, seated) {
 function matchHeader(match) {
   const acting = new Set(match.to_act ? match.to_act.seats : []);
   return h("div", { class: "match-head" },
-    h("h1", {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
+    // tabindex -1: focus may be put on it (a redraw took the button pressed away), never reached by Tab.
+    h("h1", { id: "match-title", tabindex: -1 }, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · you are `,
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
       countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
@@ -827,10 +832,11 @@ function matchHeader(match) {
 }
 
 // Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
-function lifecycle(match, seated, error, draw, options) {
+// `landing`: where the focus goes once the table is drawn again without the button pressed (busy()).
+function lifecycle(match, seated, error, draw, options, landing = null) {
   if (!seated) return null;
   const act = (path, then) => (event) => busy(event?.currentTarget,
-    () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`, undefined, options))));
+    () => attempt(error, async () => then(await post(`/matches/${match.id}/${path}`, undefined, options))), landing);
   const buttons = [];
   if (match.status === "open") {
     buttons.push(h("button", { id: "leave", onclick: act("leave", draw) }, "Leave"));
@@ -896,14 +902,14 @@ function resultView(match) {
 }
 
 // A free seat of an open match; a private one asks for its invitation code.
-function takeSeat(id, match, error, draw) {
+function takeSeat(id, match, error, draw, landing = null) {
   // A redraw (the stream's news) must not wipe a code being typed: the new field starts with it.
   const typed = document.getElementById("seat-code")?.value || "";
   const code = match.unlisted ? h("input", { id: "seat-code", placeholder: "invitation code", size: 16 }) : null;
   if (code) code.value = typed;
   const body = () => (code ? { invitation_code: code.value.trim() } : {});
   return [code, h("button", { id: "take-seat", onclick: (event) => busy(event.currentTarget,
-    () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match))) }, "Take a seat")];
+    () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)), landing) }, "Take a seat")];
 }
 
 // What a screen reader is told as the table changes (the #announce status line): the match started or
@@ -951,8 +957,16 @@ function focusAfter(board, focus) {
   const enabled = [...board.querySelectorAll("button.action:enabled")];
   const target = (focus.label !== null && enabled.find((button) => button.textContent === focus.label))
     || (focus.id && focus.id !== "moves-heading" ? document.getElementById(focus.id) : null)
-    || enabled[0] || document.getElementById("moves-heading");
+    || tableLanding(board);
   target?.focus({ preventScroll: true });
+}
+
+// Where the focus goes on in a table drawn again once the control that had it is gone (a move that ended
+// the match, "I'm back", Start, Leave, Resign, Claim): its first legal move, else the moves area's
+// heading, else the match's heading (each focusable, the headings out of the Tab order), never the body.
+function tableLanding(board) {
+  return board.querySelector("button.action:enabled") || board.querySelector("#moves-heading")
+    || board.querySelector("#match-title");
 }
 
 const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -972,6 +986,9 @@ async function table(id, params) {
   const options = spectator ? { anonymous: true } : { key: identity.key() };
   const error = h("div", { id: "refusal" });
   const board = h("div", { id: "board" });
+  // A control of the table pressed (Start, "I'm back", Leave, Resign, Claim, Take a seat) and gone with the
+  // redraw its answer made: the focus goes on in the table drawn again, not to the page's body.
+  const landing = () => tableLanding(board);
   // The stream's state: empty while live, else why the page reads on a timer meanwhile.
   const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
   const announce = h("p", { id: "announce", class: "announce", role: "status" });
@@ -1111,12 +1128,12 @@ async function table(id, params) {
     fill(board,
       matchHeader(match),
       h("div", { class: "controls" },
-        open && !spectator && !seated && free.length && !identity.auditor() ? takeSeat(id, match, error, draw) : null,
+        open && !spectator && !seated && free.length && !identity.auditor() ? takeSeat(id, match, error, draw, landing) : null,
         open && seated && !free.length ? h("button", { id: "start", onclick: (event) => busy(event.currentTarget,
-          () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options)))) }, "Start") : null,
+          () => attempt(error, async () => draw(await post(`/matches/${id}/start`, undefined, options))), landing) }, "Start") : null,
         open && seated && free.length ? h("span", { class: "muted", id: "waiting-for-seats" },
           `Start once every seat is taken: ${free.length > 1 ? "seats" : "seat"} ${free.join(", ")} still free.`) : null,
-        lifecycle(match, seated && !spectator, error, draw, options)),
+        lifecycle(match, seated && !spectator, error, draw, options, landing)),
       absenceNote(match, seated && !spectator),
       rematchBox(match, seated && !spectator, error),
       invitationBox(match),
@@ -1318,13 +1335,17 @@ async function replay(id, params) {
   };
   const step = (delta) => () => go(Number(slider.value) + delta);
   slider.addEventListener("input", () => go(Number(slider.value)));
-  // Fork from the version shown: a finished (and revealed) match, by a player, or any match by the
+  // Fork from the version shown: a finished and revealed match, by a player, or any match by the
   // auditor (POST /matches/{id}/forks {version, reserved}); the player's own seat is kept for them. The
-  // new match opens.
+  // new match opens. The API's rule (application/history.py fork): the viewer sees everything, which a
+  // player does once the match is finished with reveal_at_end; a match that never reveals (reveal_at_end
+  // false) is forked by the auditor alone (a 403 for anyone else), so no button offers it.
   const toolsError = h("div", { id: "tools-error" });
   const me = identity.player();
   const mySeat = me ? latest.seats.findIndex((seat) => seat.player_id === me.id) : -1;
-  const mayFork = identity.key() && (identity.auditor() || latest.status === "finished");
+  const revealed = latest.status === "finished" && latest.reveal_at_end === true;
+  // (The view read with the key the fork is sent with says it too: viewer.sees_all.)
+  const mayFork = Boolean(identity.key()) && (identity.auditor() || revealed || (!spectator && latest.viewer?.sees_all === true));
   // Before the match started (its seats being taken) a fork is an open match with every seat free: the
   // API keeps no seat there (422), so none is asked for, and the button says so.
   const started = new Map(); // version -> whether the match had started by then (as read for the board)
@@ -1540,17 +1561,21 @@ async function tournament(id) {
     const standings = await fresh(`/tournaments/${id}/standings`);
     const t = await get(`/tournaments/${id}`);
     const status = t.status;
-    fill(head, h("h1", {}, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
+    // tabindex -1: focus may be put on it (an action pressed took every button away), never reached by Tab.
+    fill(head, h("h1", { id: "tournament-title", tabindex: -1 }, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
     // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one.
     const focused = acted || actionsBox.contains(document.activeElement);
     acted = false;
     fill(actionsBox, tournamentActions(t, actionsError, () => { acted = true; return reread(); }));
-    if (focused) actionsBox.querySelector("button")?.focus();
+    // An entry no longer in play (the API's row status: "withdrawn", "disqualified"; "registered" is
+    // in play) is marked beside its name, while the tournament runs and after.
+    const entryStatus = (row) => (row.status && row.status !== "registered"
+      ? [" ", h("span", { class: "muted entry-status", "data-status": row.status }, `(${row.status})`)] : null);
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, standings.items.map((row) => h("tr", {}, h("td", {}, row.rank),
-        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name))), h("td", {}, row.points),
+      h("tbody", {}, standings.items.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
         h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · "))))))));
     // Who plays at each table: its players by name (the standings name every entrant).
     const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
@@ -1570,10 +1595,24 @@ async function tournament(id) {
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null)), byeItem(round)))));
     const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
     const round = current ? current.number ?? t.rounds.length : null;
-    fill(byeBox, current && me && byesOf(current).includes(me)
-      ? h("p", { class: "notice", id: "your-bye", role: "status" },
-        `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
-      : null);
+    // The viewer's own entry once it is out of play (withdrawn by themselves or the organiser, or
+    // disqualified): said so above the standings, instead of a bye's "next table" that never comes.
+    // While the tournament is open a withdrawn player may register again (the count beside Register).
+    const mine = me ? (t.players || []).find((p) => p.player_id === me) : null;
+    const out = t.status !== "open" && mine && mine.status !== "registered" ? mine.status : null;
+    fill(byeBox, out
+      ? h("p", { class: "notice", id: "your-bye", role: "status", tabindex: -1, "data-status": out },
+        out === "withdrawn" ? "You are withdrawn from this tournament: you are not paired again."
+          : out === "disqualified" ? "You were disqualified from this tournament: you are not paired again."
+            : `Your entry is ${out}: you are not paired again.`)
+      : current && me && byesOf(current).includes(me)
+        ? h("p", { class: "notice", id: "your-bye", role: "status" },
+          `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
+        : null);
+    // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one,
+    // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
+    if (focused) (actionsBox.querySelector("button") || byeBox.querySelector("#your-bye[tabindex]") || head.querySelector("h1"))
+      ?.focus({ preventScroll: true });
     return t;
   };
   await games();
