@@ -98,8 +98,11 @@ class Diff(MethodView):
 
 @blp.route("/<match_id>/export")
 class Export(MethodView):
-    @blp.doc(responses={"200": {"description": "JSON Lines: one event a line, with the game and rules "
-                                                "version, redacted for the caller", "content": {JSON_LINES: {}}}})
+    @blp.doc(responses={"200": {
+        "description": "JSON Lines: one event a line, with the game and rules version, redacted for the caller",
+        "content": {JSON_LINES: {"schema": {"type": "string", "description": "One JSON object a line"}}},
+        "headers": {"Content-Disposition": {"description": 'attachment; filename="match-<id>.jsonl"',
+                                            "schema": {"type": "string"}, "required": True}}}})
     def get(self, match_id):
         """The whole match as JSON Lines, as the caller may see it (the auditor's is unredacted and
         can be imported)."""
@@ -116,8 +119,8 @@ class Export(MethodView):
 @blp.route("/import")
 class Import(MethodView):
     @blp.response(201, schemas.MatchOut)
-    @blp.doc(requestBody={"content": {JSON_LINES: {"schema": {"type": "string"}}},
-                          "description": "An auditor's export of a match"})
+    @blp.doc(requestBody={"content": {JSON_LINES: {"schema": {"type": "string"}}}, "required": True,
+                          "description": "An auditor's export of a match (JSON Lines, read under any media type)"})
     def post(self):
         """Create a new match from an auditor's export: every event is replayed through the rules
         (the engine's checked step) and the bookkeeping checked; a tampered or illegal history is

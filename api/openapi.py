@@ -334,6 +334,62 @@ def tidy_operation(operation: dict) -> None:
 ANSWERS_ELSEWHERE: dict[str, tuple[str, ...]] = {"HealthOut": (), "ReadyOut": ()}
 
 
+#: Each operation's name (``operationId``): what a client generator names its function or method after
+#: (without one, ``post_matches_match_id_moves``; TypeScript's types had no operations at all).
+OPERATION_IDS: dict[tuple[str, str], str] = {
+    ("post", "/players"): "registerPlayer",
+    ("get", "/players/me"): "getMe",
+    ("get", "/players/me/matches"): "listMyMatches",
+    ("get", "/players/me/invitations"): "listMyInvitations",
+    ("get", "/players/me/stream"): "streamMyNews",
+    ("get", "/players/me/keys"): "listMyKeys",
+    ("post", "/players/me/keys"): "addKey",
+    ("delete", "/players/me/keys/{key_id}"): "revokeKey",
+    ("get", "/players/{player_id}"): "getPlayer",
+    ("get", "/players/{player_id}/ratings/{game}"): "getPlayerRatings",
+    ("get", "/games"): "listGames",
+    ("get", "/games/{name}"): "getGame",
+    ("get", "/games/{name}/schema"): "getGameSchema",
+    ("get", "/matches"): "listMatches",
+    ("post", "/matches"): "createMatch",
+    ("get", "/matches/{match_id}"): "getMatch",
+    ("post", "/matches/{match_id}/seats"): "takeSeat",
+    ("post", "/matches/{match_id}/start"): "startMatch",
+    ("post", "/matches/{match_id}/moves"): "makeMove",
+    ("get", "/matches/{match_id}/events"): "listMatchEvents",
+    ("get", "/matches/{match_id}/stream"): "streamMatch",
+    ("post", "/matches/{match_id}/leave"): "leaveMatch",
+    ("post", "/matches/{match_id}/cancel"): "cancelMatch",
+    ("post", "/matches/{match_id}/resign"): "resignMatch",
+    ("post", "/matches/{match_id}/return"): "returnToMatch",
+    ("post", "/matches/{match_id}/invitations"): "invitePlayer",
+    ("post", "/matches/{match_id}/claim"): "claimMatch",
+    ("post", "/matches/{match_id}/rematch"): "rematchMatch",
+    ("get", "/matches/{match_id}/diff"): "diffMatch",
+    ("get", "/matches/{match_id}/export"): "exportMatch",
+    ("post", "/matches/import"): "importMatch",
+    ("post", "/matches/{match_id}/forks"): "forkMatch",
+    ("get", "/matches/{match_id}/verify"): "verifyMatch",
+    ("get", "/matches/{match_id}/events/stream"): "streamMatchEvents",
+    ("get", "/tournaments"): "listTournaments",
+    ("post", "/tournaments"): "createTournament",
+    ("get", "/tournaments/{tournament_id}"): "getTournament",
+    ("post", "/tournaments/{tournament_id}/players"): "registerForTournament",
+    ("delete", "/tournaments/{tournament_id}/players/{player_id}"): "withdrawFromTournament",
+    ("post", "/tournaments/{tournament_id}/start"): "startTournament",
+    ("post", "/tournaments/{tournament_id}/forfeits"): "forfeitAbsentPlayers",
+    ("get", "/tournaments/{tournament_id}/standings"): "getStandings",
+    ("post", "/tournaments/{tournament_id}/sanctions"): "imposeSanction",
+    ("get", "/tournaments/{tournament_id}/sanctions/{number}"): "getSanction",
+    ("get", "/leaderboards/{game}"): "getLeaderboard",
+    ("get", "/problems"): "listProblems",
+    ("get", "/problems/{slug}"): "getProblem",
+    ("get", "/health"): "getHealth",
+    ("get", "/ready"): "getReadiness",
+    ("get", "/metrics"): "getMetrics",
+}
+
+
 class MotleyDocs(BasePlugin):
     def schema_helper(self, name, definition, **kwargs) -> None:
         # The definition the plugins before this one built (the marshmallow plugin's), completed in place.
@@ -356,6 +412,8 @@ class MotleyDocs(BasePlugin):
     @staticmethod
     def _complete(method: str, path: str, operation: dict) -> None:
         key = (method, path)
+        if key in OPERATION_IDS:  # (a route missing here is caught by tests/platform/test_openapi.py)
+            operation.setdefault("operationId", OPERATION_IDS[key])
         responses = operation.setdefault("responses", {})
         statuses = [400, 422, 429]
         if key not in NO_DATABASE:

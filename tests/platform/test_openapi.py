@@ -88,6 +88,19 @@ def test_the_document_states_security_headers_and_links(document):
     assert links["SubmitMove"]["parameters"] == {"match_id": "$response.body#/id"}
 
 
+def test_every_operation_has_a_name_and_the_files_a_client_sends_and_gets_are_described(document):
+    """Client generators name their functions after operationId (without one: post_matches_match_id_moves,
+    and TypeScript's operations came out empty); the export's 200 had no schema, so a generated client
+    read the JSON Lines as a problem and crashed, and the import's body was not required (a probe)."""
+    names = [operation.get("operationId") for _, _, operation in operations(document)]
+    assert None not in names and len(set(names)) == len(names)
+    assert document["paths"]["/matches/{match_id}/moves"]["post"]["operationId"] == "makeMove"
+    export = document["paths"]["/matches/{match_id}/export"]["get"]["responses"]["200"]
+    assert export["content"]["application/x-ndjson"]["schema"]["type"] == "string"
+    assert export["headers"]["Content-Disposition"]["required"] is True
+    assert document["paths"]["/matches/import"]["post"]["requestBody"]["required"] is True
+
+
 def test_a_query_the_service_refuses_empty_says_so(document, sqlite_motley):
     """``?game=`` and ``?player=`` are 422s; the document allowed the empty string (a schema-driven client
     generated it)."""
