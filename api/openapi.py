@@ -448,6 +448,10 @@ class MotleyDocs(BasePlugin):
             if header["name"] == "If-Match":
                 responses.setdefault("412", "PRECONDITION_FAILED")
         for status, response in responses.items():
+            if str(status) == "304" and isinstance(response, dict):  # the tag it still is (api/context.py)
+                for header_name, _ in SENDS.get(key, ()):
+                    if header_name.startswith("ETag"):
+                        response.setdefault("headers", {})["ETag"] = {**HEADERS[header_name], "required": True}
             if re.fullmatch(r"2\d\d", str(status)) and isinstance(response, dict):
                 headers = response.setdefault("headers", {})
                 for header_name, always in SENDS.get(key, ()):

@@ -474,7 +474,8 @@ class JsonNumber(fields.Float):
 
 def Moment(**kwargs):
     """A moment as the service writes it: ISO 8601 with its UTC offset."""
-    metadata = {"description": "ISO 8601, with its UTC offset", **kwargs.pop("metadata", {})}
+    # format date-time (RFC 3339, which these are): a generated client reads a datetime, as it does the list's.
+    metadata = {"description": "ISO 8601, with its UTC offset", "format": "date-time", **kwargs.pop("metadata", {})}
     return fields.String(metadata=metadata, **kwargs)
 
 

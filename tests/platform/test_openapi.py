@@ -99,6 +99,10 @@ def test_every_operation_has_a_name_and_the_files_a_client_sends_and_gets_are_de
     assert export["content"]["application/x-ndjson"]["schema"]["type"] == "string"
     assert export["headers"]["Content-Disposition"]["required"] is True
     assert document["paths"]["/matches/import"]["post"]["requestBody"]["required"] is True
+    # One match's created_at was a datetime in the list and a str in its view; a 304 sent an undeclared ETag.
+    assert document["components"]["schemas"]["MatchOut"]["properties"]["created_at"]["format"] == "date-time"
+    for path in ("/matches", "/matches/{match_id}", "/leaderboards/{game}"):
+        assert document["paths"][path]["get"]["responses"]["304"]["headers"]["ETag"]["required"] is True
 
 
 def test_a_query_the_service_refuses_empty_says_so(document, sqlite_motley):
