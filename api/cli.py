@@ -5,9 +5,26 @@ from __future__ import annotations
 
 import argparse
 import logging
-from typing import Sequence
+import os
+import sys
+from typing import Callable, Optional, Sequence
 
 from infrastructure.rebuild import READ_MODELS
+
+
+def counted(low: int, high: Optional[int] = None) -> Callable[[str], int]:
+    """An argument that is a whole number from ``low`` (to ``high``): ``--port 70000`` listened on 4464
+    (the port modulo 65536), and ``--threads 0`` started a server that never answered."""
+    def parse(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if number < low or (high is not None and number > high):
+            raise argparse.ArgumentTypeError(f"{number} is not in {low}..{high}" if high is not None
+                                             else f"{number} is less than {low}")
+        return number
+    return parse
 
 
 def main(argv=None) -> None:
@@ -15,13 +32,13 @@ def main(argv=None) -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP API")
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--threads", type=int, default=8, help="request threads per process")
-    serve.add_argument("--stream-threads", type=int, default=None,
+    serve.add_argument("--port", type=counted(1, 65535), default=8000)
+    serve.add_argument("--threads", type=counted(1), default=8, help="request threads per process")
+    serve.add_argument("--stream-threads", type=counted(1), default=None,
                        help="threads for streams and waiting reads beside the request threads, per process "
                             "(600 under waitress, 200 under gunicorn or MOTLEY_STREAM_THREADS; api/server.py, "
                             "api/wsgi.py); past them such requests are answered 503")
-    serve.add_argument("--processes", type=int, default=1,
+    serve.add_argument("--processes", type=counted(1), default=1,
                        help="API processes; above 1 they run under gunicorn, each with its own pools (PostgreSQL)")
     serve.add_argument("--server", choices=("waitress", "gunicorn"), default=None,
                        help="the WSGI server: waitress for one process (the default), gunicorn for several")
@@ -42,17 +59,55 @@ def main(argv=None) -> None:
     if args.command == "simulate":
         raise SystemExit(simulate(args))
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    if args.command == "verify":
+        raise SystemExit(verify_file(args.file, args.parent))
+    try:
+        run(args)
+    except Exception as error:  # noqa: BLE001 - an operator's mistake is one line, not a traceback
+        if os.environ.get("MOTLEY_TRACEBACK"):
+            raise
+        print(f"motley {args.command}: {failure(error)}", file=sys.stderr)
+        raise SystemExit(1) from None
 
+
+def failure(error: Exception) -> str:
+    """What went wrong, in one line, naming the store when it is the store that failed: "couldn't get a
+    connection after 2.00 sec" named neither the host nor the database."""
+    import sqlite3
+
+    import psycopg
+    import psycopg_pool
+    from eventsourcing.persistence import PersistenceError
+
+    from infrastructure.settings import Settings
+
+    text = " ".join(str(error).split()) or type(error).__name__
+    try:
+        settings = Settings.from_env()
+    except Exception:  # noqa: BLE001 - the settings are what failed: the message says so
+        return text
+    store_failed = isinstance(error, (PersistenceError, psycopg.Error, psycopg_pool.PoolTimeout, sqlite3.Error))
+    if store_failed and settings.store == "postgres":
+        return (f"{text} (PostgreSQL at {settings.postgres_host}:{settings.postgres_port}, database "
+                f"{settings.postgres_dbname}, user {settings.postgres_user}, schema {settings.postgres_schema})")
+    if store_failed and settings.store == "sqlite":
+        return f"{text} (SQLite file {settings.sqlite_path})"
+    return text
+
+
+def run(args: argparse.Namespace) -> None:
     from infrastructure.composition import build, build_when_reachable
     from infrastructure.settings import Settings
 
-    if args.command == "verify":
-        raise SystemExit(verify_file(args.file, args.parent))
     if args.command == "rebuild":
         from application.ports import NoTaskQueue
         from infrastructure.rebuild import position, rebuild
 
-        container = build(tasks=NoTaskQueue())  # a rebuild sends no work to anyone
+        settings = Settings.from_env()
+        if settings.store == "sqlite" and not os.path.isfile(settings.sqlite_path):
+            # A mistyped path made an empty store and said "rebuilt from 0 events".
+            raise FileNotFoundError(f"no event store at {settings.sqlite_path} (MOTLEY_SQLITE_PATH)")
+        container = build(settings, tasks=NoTaskQueue())  # a rebuild sends no work to anyone
         try:
             applied = rebuild(container, args.read_model)
             reached = position(container, args.read_model)
@@ -83,10 +138,17 @@ def main(argv=None) -> None:
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
     container = build_when_reachable()
+    try:
+        # Bound before it is announced or starts work: a port in use was a traceback after "Motley on ...".
+        server = make_server(create_app(container), args.host, args.port, args.threads,
+                             args.stream_threads or STREAM_THREADS)
+    except BaseException:
+        container.close()
+        raise
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
-    make_server(create_app(container), args.host, args.port, args.threads, args.stream_threads or STREAM_THREADS).run()
+    server.run()
 
 
 def serve_processes(args, settings) -> int:
@@ -99,8 +161,8 @@ def serve_processes(args, settings) -> int:
     from infrastructure.composition import build_when_reachable
 
     if settings.store != "postgres" and args.processes > 1:
-        print("several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
-              "the embedded SQLite store is served by one process")
+        print("motley serve: several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
+              "the embedded SQLite store is served by one process", file=sys.stderr)
         return 2
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
@@ -127,10 +189,19 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
         except (OSError, UnicodeDecodeError) as error:  # one line, not a traceback
             raise SystemExit(f"motley verify: cannot read {name}: {error}") from None
 
-    def check(text: str, ancestors: list[str], depth: int = 0) -> None:
+    def check(text: str, ancestors: list[tuple[str, str]], depth: int = 0) -> None:
         if ancestors:
-            check(ancestors[0], ancestors[1:], depth + 1)  # the parent holds up itself first
-            Importer(parent_prefix=export_prefix(ancestors[0])).run(text)
+            name, parent = ancestors[0]
+            try:
+                check(parent, ancestors[1:], depth + 1)  # the parent holds up itself first
+            except ImportRefused as refusal:
+                if refusal.extra.get("parent_file"):
+                    raise
+                # Its line numbers are the parent's: "line 6: ..." read as the fork's own line 6.
+                refusal.detail = f"--parent {name}: {refusal.detail}"
+                refusal.extra["parent_file"] = name
+                raise
+            Importer(parent_prefix=export_prefix(parent)).run(text)
         else:
             if is_fork(text):
                 # Named for the file that lacks its parent: of a fork of a fork, the grandparent is missing,
@@ -162,10 +233,11 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
             "export, or the public export once the match has ended and been revealed")}, indent=2))
         return 1
     try:
-        check(text, [read(name) for name in parents])
+        check(text, [(name, read(name)) for name in parents])
         verdict = verify(json.loads(line) for line in text.splitlines()).to_json()
     except ImportRefused as refusal:
-        verdict = {"verified": False, "reason": refusal.detail, "line": refusal.extra.get("line")}
+        verdict = {"verified": False, "reason": refusal.detail, "line": refusal.extra.get("line"),
+                   "file": refusal.extra.get("parent_file", path)}
     except ValueError:  # a parent's export that is not JSON Lines
         verdict = {"verified": False, "reason": "a parent's export is not JSON Lines", "line": None}
     print(json.dumps(verdict, indent=2))

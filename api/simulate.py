@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Optional
 
@@ -45,6 +46,9 @@ def simulate(args: argparse.Namespace) -> int:
             raise SimulationError(f"--options is not JSON: {error}") from None
         if not isinstance(options, dict):
             raise SimulationError("--options is a JSON object")
+        folder = os.path.dirname(os.path.abspath(args.plot)) if args.plot else None
+        if folder is not None and not os.path.isdir(folder):  # said before the matches, not after them
+            raise SimulationError(f"--plot: no folder {folder}")
         simulation = plan(args.game, args.players, [s for s in args.seats.split(",") if s], args.matches,
                           options, args.seed, args.iterations)
     except UnknownGame as error:

@@ -49,6 +49,9 @@ def verify(lines: Iterable[dict]) -> Verdict:
     seed = chance.get("seed") or next(
         (line["data"].get("seed") for line in lines if line["event"] == "Finished"), None)
     if seed is None:
+        if any(line["event"] == "Cancelled" for line in lines):  # as GET /matches/{id}/verify says it
+            return Verdict(False, reason="the match was cancelled before it ended: its chance seed is never "
+                                         "revealed (an auditor's export holds it)")
         return Verdict(False, reason="the seed is not revealed yet (it is when the match ends)")
     if commitment(seed) != chance["commitment"]:
         return Verdict(False, reason="the revealed seed does not match the commitment of the first event", version=1)

@@ -121,6 +121,15 @@ def test_motley_verify_checks_a_forks_export_against_its_parents(audit, tmp_path
     assert verify_file(third, [fork]) == 1
     assert "parent of --parent number 1" in json.loads(capsys.readouterr().out)["reason"]
     assert verify_file(third, [fork, parent]) == 0 and json.loads(capsys.readouterr().out)["verified"] is True
+    # A parent's export that does not hold up is named: its "line 6: ..." read as the fork's own line.
+    forged = export(client, match_id)
+    moved = next(line for line in forged if line["event"] == "MoveMade")
+    moved["data"]["action"] = {"type": "nonsense"}
+    tampered = saved("tampered.jsonl", forged)
+    assert verify_file(fork, [tampered]) == 1
+    said = json.loads(capsys.readouterr().out)
+    assert said["reason"].startswith(f"--parent {tampered}: line {moved['version']}:"), said
+    assert said["file"] == tampered and said["line"] == moved["version"]
 
 
 def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):

@@ -120,3 +120,81 @@ def test_simulate_refuses_what_it_cannot_run_and_says_which_argument(argv, said,
     add_parser(parser.add_subparsers())
     assert simulate(parser.parse_args(["simulate", *argv, "--matches", "1"])) == 2
     assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["serve", "--port", "70000"], "70000 is not in 1..65535"),  # it listened on 4464
+    (["serve", "--threads", "0"], "0 is less than 1"),  # a server that never answered
+    (["serve", "--processes", "0"], "0 is less than 1"),
+    (["serve", "--port", "http"], "'http' is not a whole number"),
+])
+def test_serve_refuses_a_port_or_a_count_it_cannot_serve_with(argv, said, capsys):
+    from api.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2 and said in capsys.readouterr().err
+
+
+def test_the_store_commands_fail_in_one_line_naming_what_failed(tmp_path, monkeypatch, capsys):
+    """A wrong path or port was a traceback ("couldn't get a connection after 2.00 sec", naming neither
+    host nor database), and a rebuild of a mistyped SQLite path made an empty store and said it had
+    rebuilt it from 0 events (a probe of the command line)."""
+    import socket
+
+    from api.cli import main, serve_processes
+
+    def refused(argv) -> str:
+        with pytest.raises(SystemExit) as stopped:
+            main(argv)
+        assert stopped.value.code == 1
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and len(err.strip().splitlines()) == 1 and "Motley on" not in out, err
+        return err
+
+    missing = tmp_path / "typo" / "motley.sqlite"
+    monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(missing))
+    assert f"motley rebuild: no event store at {missing}" in refused(["rebuild", "matches"])
+    assert not missing.parent.exists()  # nothing made
+
+    monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(tmp_path / "motley.sqlite"))
+    with socket.socket() as taken:  # a port in use: said in one line, before "Motley on ..." is printed
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert refused(["serve", "--port", str(taken.getsockname()[1])]).startswith("motley serve: ")
+
+    monkeypatch.setenv("MOTLEY_STORE", "postgres")
+    monkeypatch.setenv("MOTLEY_POSTGRES_PORT", "1")
+    monkeypatch.setenv("MOTLEY_POSTGRES_POOL_TIMEOUT", "1")
+    assert "(PostgreSQL at 127.0.0.1:1, database" in refused(["migrate"])
+
+    monkeypatch.setenv("MOTLEY_STORE", "sqlite")
+    args = type("Args", (), {"processes": 2})()
+    assert serve_processes(args, Settings.from_env()) == 2
+    assert "several API processes need the PostgreSQL store" in capsys.readouterr().err  # not on stdout
+
+
+def test_verify_says_a_cancelled_matchs_seed_is_never_revealed(sqlite_motley, tmp_path, capsys):
+    """As GET /matches/{id}/verify says it: it said "not revealed yet (it is when the match ends)" of a
+    match that had ended, cancelled."""
+    client = ApiClient(create_app(sqlite_motley))
+    _, key = client.register("ann")
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=key).body["id"]
+    assert client.post(f"/matches/{match_id}/cancel", key=key).status == 200
+    export = tmp_path / "cancelled.jsonl"
+    export.write_bytes(client.http.get(f"/matches/{match_id}/export").data)
+    assert verify_file(str(export)) == 1
+    assert "cancelled before it ended: its chance seed is never revealed" in capsys.readouterr().out
+
+
+def test_simulate_refuses_a_plot_it_cannot_write_before_it_plays(tmp_path, capsys):
+    import argparse
+
+    from api.simulate import add_parser, simulate
+
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers())
+    plot = str(tmp_path / "missing" / "figures.png")
+    argv = ["simulate", "jest", "--players", "3", "--seats", "random", "--matches", "100000", "--plot", plot]
+    assert simulate(parser.parse_args(argv)) == 2  # at once: 100,000 matches were played first
+    assert "--plot: no folder" in capsys.readouterr().err
