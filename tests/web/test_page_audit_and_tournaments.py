@@ -22,7 +22,7 @@ import pytest
 import requests
 
 from tests.web.conftest import AUDITOR_KEY
-from tests.web.test_page_followups import auth, match_with, play_out, register, signed_in
+from tests.web.test_page_followups import auth, match_with, play_out, register, signed_in, started_swiss
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -177,16 +177,9 @@ def test_the_auditor_signs_in_reads_everything_exports_imports_and_verifies(serv
 def test_tournament_tables_are_followed_with_the_key_and_a_refused_stream_backs_off(own_server, browser):
     server = own_server
     organiser, *players = (register(server, name) for name in ["org", *(f"tk{i}" for i in range(9))])
-    created = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
-        "game": "jest", "name": "Crowded", "format": "swiss", "rounds": 1, "table_size": 3})
-    created.raise_for_status()
-    tournament_id = created.json()["id"]
-    for player in players:
-        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
-                      timeout=10).raise_for_status()
-    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(organiser), timeout=10)
-    started.raise_for_status()
-    tables = started.json()["rounds"][0]["tables"]
+    started = started_swiss(server, organiser, players, "Crowded")
+    tournament_id = started["id"]
+    tables = started["rounds"][0]["tables"]
     assert len(tables) == 3
     viewer = players[0]
 

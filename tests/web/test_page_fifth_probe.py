@@ -18,7 +18,8 @@ import time
 import pytest
 import requests
 
-from tests.web.test_page_followups import auth, play_out, register, signed_in
+from tests.web.test_page_followups import auth, play_out, register, signed_in, started_swiss
+from tests.web.test_page_fourth_probe import FOCUSED
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -28,8 +29,6 @@ def server(module_server):
     return module_server
 
 
-FOCUSED = ("document.activeElement === document.body ? 'BODY'"
-           " : document.activeElement.id || document.activeElement.className || document.activeElement.tagName")
 #: The focus is in the table drawn again (#board), not on the body.
 IN_BOARD = ("() => document.activeElement && document.activeElement !== document.body"
             " && document.querySelector('#board')?.contains(document.activeElement)")
@@ -186,16 +185,9 @@ def test_im_back_and_claim_pressed_from_the_keyboard_leave_the_focus_in_the_tabl
 def test_a_player_who_withdrew_is_told_so_and_the_standings_mark_the_withdrawal(server, browser):
     org = register(server, "org-withdraw")
     players = [register(server, f"wd-{i}") for i in range(5)]
-    created = requests.post(f"{server}/tournaments", headers=auth(org), timeout=10, json={
-        "game": "jest", "name": "Withdrawals", "format": "swiss", "rounds": 1, "table_size": 3})
-    created.raise_for_status()
-    tournament_id = created.json()["id"]
-    for player in players:
-        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
-                      timeout=10).raise_for_status()
-    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(org), timeout=10)
-    started.raise_for_status()
-    round_one = started.json()["rounds"][0]
+    started = started_swiss(server, org, players, "Withdrawals")
+    tournament_id = started["id"]
+    round_one = started["rounds"][0]
     assert len(round_one["tables"]) == 1 and len(round_one["byes"]) == 2, round_one  # 5 at tables of 3
     by_id = {player["id"]: player for player in players}
     resting = by_id[round_one["byes"][0]]

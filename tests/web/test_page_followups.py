@@ -43,6 +43,20 @@ def auth(player: dict) -> dict:
     return {"Authorization": f"Bearer {player['api_key']}"}
 
 
+def started_swiss(base: str, organiser: dict, players, name: str, rounds: int = 1, table_size: int = 3) -> dict:
+    """A Jest Swiss tournament of ``players`` (each registered), started by ``organiser``: its view."""
+    created = requests.post(f"{base}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": name, "format": "swiss", "rounds": rounds, "table_size": table_size})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    for player in players:
+        requests.post(f"{base}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+    started = requests.post(f"{base}/tournaments/{tournament_id}/start", headers=auth(organiser), timeout=10)
+    started.raise_for_status()
+    return started.json()
+
+
 def match_with(base: str, creator: dict, game: str, seats: int, people=(), computers=None, options=None) -> str:
     """A match of ``game``: the creator and ``people`` seated, the ``computers`` seats for computers; started
     when every seat is taken."""

@@ -31,7 +31,7 @@ def server(module_server):
 
 
 FOCUSED = ("document.activeElement === document.body ? 'BODY'"
-           " : document.activeElement.id || document.activeElement.className")
+           " : document.activeElement.id || document.activeElement.className || document.activeElement.tagName")
 
 
 def against_a_computer(base: str, player: dict, **terms) -> str:
