@@ -142,7 +142,9 @@ def play_and_search(container, game: str, players: int, rng: random.Random, opti
     checked = 0
     walked = 0  # events whose redacted form for each viewer was added to what it knows
     client.log.clear()
-    for _ in range(3000):
+    rounds = 3000
+    while rounds > 0:
+        rounds -= 1
         match = app.get_match(match_id)
         if match.status == "finished":  # the end may reveal everything: the search stops before it
             return checked
@@ -188,6 +190,8 @@ def play_and_search(container, game: str, players: int, rng: random.Random, opti
             # between the read and the move (the move is judged on the state it would land on).
             moved_on = app.get_match(match_id).version > view["version"]
             assert answer.status in (201, 409, 429) or (answer.status == 422 and moved_on), answer.text
+            if answer.status == 429:  # a cooldown still running: no round spent (a 4-seat Tumult Royale
+                rounds += 1  # spent its 3,000 on 429s, 3,773 of them, and "did not finish")
             if answer.status == 201:
                 client.log.pop()  # the mover's answer shows the state after its move: checked next round
                 client.get(f"/matches/{match_id}", key=keys[seat])
