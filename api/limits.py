@@ -123,7 +123,8 @@ def check_headers() -> None:
                                     f'of up to {MAX_IF_MATCH_TAGS} of them')
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
-        raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version)")
+        raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version on a "
+                                    "match's streams, an event log position on /players/me/stream)")
 
 
 def check_positions() -> None:
