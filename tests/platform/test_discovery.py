@@ -207,3 +207,20 @@ def test_a_rare_action_no_random_match_reached_is_in_its_games_schema(sqlite_mot
     schema = validators(ApiClient(create_app(sqlite_motley)), "jester")
     for action in offered:
         check(schema["action"], action, "the consolation")
+
+
+def test_an_action_with_a_key_more_is_refused_by_its_games_schema_as_by_the_server(sqlite_motley):
+    """The server refuses an action with an extra key (422, "action format"); the served schema took it,
+    so a client checking its moves against the schema learnt of it only from the 422 (a probe)."""
+    client = ApiClient(create_app(sqlite_motley))
+    for name in available_engines():
+        variants = client.get(f"/games/{name}/schema").body["action"]["oneOf"]
+        assert all(variant["additionalProperties"] is False for variant in variants), name
+    keys = [client.register(f"p{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    view = client.get(f"/matches/{match_id}", key=keys[0]).body
+    action = view["legal_actions"][0]
+    schema = validators(client, "jest")["action"]
+    assert schema.is_valid(action) and not schema.is_valid({**action, "note": "gg"})
+    refused = client.post(f"/matches/{match_id}/moves", {"action": {**action, "note": "gg"}}, key=keys[0])
+    assert refused.status == 422 and refused.body["rule"] == "action format", refused.text
