@@ -682,22 +682,26 @@ class Motley(Application):
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
             )
-        end = version
+        end, clocked = version, False
         for later in saved[1:]:
-            if type(later).__name__ not in SETTLING_EVENTS or not self._saved_with(later, saved[0], match):
-                break  # the next command's first event: the move's save ended before it
+            kind = type(later).__name__
+            if kind not in SETTLING_EVENTS or (kind.startswith("TurnClock") and clocked) or not self._saved_with(
+                    later, saved[0]):
+                break  # the next command's first event: the move's save ended before it (it sets the clock once)
+            clocked = clocked or kind.startswith("TurnClock")
             end = later.originator_version
         return MoveReceipt(match.id, end, self.log_position(), replayed=True)
 
-    @staticmethod
-    def _saved_with(later: Any, move: Any, match: Match) -> bool:
+    def _saved_with(self, later: Any, move: Any) -> bool:
         """Whether ``later``, of a settling kind, was saved with ``move``. A turn clock the move's save
-        starts starts at the move's instant, or keeps the running clock's start (some of a simultaneous
-        turn acted); one that starts later is a timeout's (``Match.turn_timed_out``: everyone it waited
-        for moved and is to act again), the next command's first event."""
-        if type(later).__name__ != "TurnClockStarted" or match.turn_limit is None or move.at is None:
+        started (or narrowed) is one the match's rule starts at the version before it for the mover;
+        otherwise it is a timeout's (``Match.turn_timed_out``: everyone it waited for moved and is to act
+        again), the next command's first event. Decided by the rule, not by times: a timeout at the
+        move's instant, or on a worker whose clock is behind, looked like the move's own."""
+        if type(later).__name__ != "TurnClockStarted":
             return True
-        return bool(later.deadline - timedelta(seconds=match.turn_limit["seconds"]) <= move.at)
+        before = self.read_match_at(later.originator_id, later.originator_version - 1)
+        return before.turn_clock_change(acted=(move.seat,)) in ("start", "narrow")
 
     @staticmethod
     def _refusal(error: Exception, raced: bool) -> errors.ServiceError:

@@ -766,17 +766,29 @@ class Match(Aggregate):
         Tumult Royale player peeking on and on gave an idle one a fresh limit with every peek, and the
         idle one was never absent. The mover is not late for it (``clock_moved``, ``late_seats``)."""
         assert self.turn_limit is not None
+        change, waiting = self.turn_clock_change(acted), self.waiting_humans()
+        clock = self.turn_clock
+        if change == "stop" and clock is not None:
+            self._turn_clock_stopped(phase=clock["phase"])
+        elif change == "start":
+            deadline = now + timedelta(seconds=self.turn_limit["seconds"])
+            self._turn_clock_started(phase=f"turn-{self.version + 1}", deadline=deadline, seats=waiting)
+        elif change == "narrow" and clock is not None:  # some of a simultaneous turn acted: the rest keep its time
+            self._turn_clock_started(phase=clock["phase"], deadline=clock["deadline"], seats=waiting)
+
+    def turn_clock_change(self, acted: Sequence[int] = ()) -> Optional[str]:
+        """What ``start_turn_clock`` does to the turn clock now, after a command for the seats ``acted``:
+        "stop", "start" (a new clock), "narrow" (the running one, for fewer seats) or None. Pure: the
+        service also asks it of a past version, to tell the clock a move's save started from one a
+        timeout restarted just after it (``Motley._saved_with``)."""
         waiting = self.waiting_humans()
         clock = self.turn_clock
         if not waiting:
-            if clock is not None:
-                self._turn_clock_stopped(phase=clock["phase"])
-        elif (clock is None or not set(waiting) <= set(clock["seats"])
-              or (set(waiting) & set(acted) and not set(waiting) - set(acted))):
-            deadline = now + timedelta(seconds=self.turn_limit["seconds"])
-            self._turn_clock_started(phase=f"turn-{self.version + 1}", deadline=deadline, seats=waiting)
-        elif set(waiting) != set(clock["seats"]):  # some of a simultaneous turn acted: the rest keep its time
-            self._turn_clock_started(phase=clock["phase"], deadline=clock["deadline"], seats=waiting)
+            return "stop" if clock is not None else None
+        if (clock is None or not set(waiting) <= set(clock["seats"])
+                or (set(waiting) & set(acted) and not set(waiting) - set(acted))):
+            return "start"
+        return "narrow" if set(waiting) != set(clock["seats"]) else None
 
     @event("TurnClockStarted")
     def _turn_clock_started(self, phase: str, deadline: datetime, seats: list) -> None:

@@ -404,11 +404,13 @@ def test_a_retried_move_is_answered_at_the_end_of_its_save_turn_clock_and_all(cl
     match = app.get_match(match_id)
     assert match.timer["phase"].startswith("tax-") and match.to_act().seats == (0, 1)
     for seat in (0, 1):  # both peek, and both are to act again: at its deadline the clock restarts
-        clock.now += timedelta(seconds=1)
+        # The second peek lands 2 s past the deadline (a turn clock refuses no move; it makes seats absent),
+        # and the timeout comes at that same instant: not told apart from the peek's own save by its times.
+        clock.now = clock.now + timedelta(seconds=1) if seat == 0 else (
+            app.get_match(match_id).turn_clock["deadline"] + timedelta(seconds=2))
         match = app.get_match(match_id)
         peek = next(a for a in match.engine.legal_actions(match.state, seat) if a["type"] == "peek")
         last = move_twice(seat, peek, f"peek-{seat}")
-    clock.now = app.get_match(match_id).turn_clock["deadline"] + timedelta(seconds=1)
     assert app.close_timed_phase(match_id, app.get_match(match_id).turn_clock["phase"]) is True
     restarted = [type(event).__name__ for event, _ in app.history(match_id, after=last.version)]
     assert restarted == ["TurnClockStarted"]  # nobody was late: the next command, a clock of its own
