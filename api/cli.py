@@ -142,6 +142,9 @@ def run(args: argparse.Namespace) -> None:
         # Bound before it is announced or starts work: a port in use was a traceback after "Motley on ...".
         server = make_server(create_app(container), args.host, args.port, args.threads,
                              args.stream_threads or STREAM_THREADS)
+    except OSError as error:
+        container.close()
+        raise OSError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     except BaseException:
         container.close()
         raise
@@ -149,6 +152,17 @@ def run(args: argparse.Namespace) -> None:
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
     server.run()
+
+
+def check_listening(host: str, port: int) -> None:
+    """Refuse, naming them, a host and port this process cannot listen on (in use, not this machine's)."""
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as error:
+        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
 
 
 def serve_processes(args, settings) -> int:
@@ -167,6 +181,7 @@ def serve_processes(args, settings) -> int:
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
     os.environ["MOTLEY_CREATE_TABLES"] = "n"
+    check_listening(args.host, args.port)  # gunicorn binds after the line below: a port in use said it served
     print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
           f"store: {settings.store}, tasks: {settings.tasks})", flush=True)
     serve(args.processes, args.threads, args.host, args.port, args.stream_threads)

@@ -46,9 +46,8 @@ def simulate(args: argparse.Namespace) -> int:
             raise SimulationError(f"--options is not JSON: {error}") from None
         if not isinstance(options, dict):
             raise SimulationError("--options is a JSON object")
-        folder = os.path.dirname(os.path.abspath(args.plot)) if args.plot else None
-        if folder is not None and not os.path.isdir(folder):  # said before the matches, not after them
-            raise SimulationError(f"--plot: no folder {folder}")
+        if args.plot:  # said before the matches, not after them
+            plot_problem(args.plot)
         simulation = plan(args.game, args.players, [s for s in args.seats.split(",") if s], args.matches,
                           options, args.seed, args.iterations)
     except UnknownGame as error:
@@ -66,6 +65,22 @@ def simulate(args: argparse.Namespace) -> int:
         plot(report, args.plot)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def plot_problem(path: str) -> None:
+    """Refuse a ``--plot`` file that cannot be written, before the matches are played: a missing folder,
+    a folder, or a kind matplotlib does not write (a ".txt" was a traceback after every match, and a
+    name without a kind wrote "<name>.png" beside the name it printed)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    kinds = sorted(FigureCanvasBase.get_supported_filetypes())
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise SimulationError(f"--plot: no folder {folder}")
+    if os.path.isdir(path):
+        raise SimulationError(f"--plot: {path} is a folder; name a file in it")
+    if os.path.splitext(path)[1].lstrip(".").lower() not in kinds:
+        raise SimulationError(f"--plot: name a file ending in one of .{', .'.join(kinds)}")
 
 
 def plot(report: Report, path: str, title: Optional[str] = None) -> None:

@@ -161,7 +161,10 @@ def test_the_store_commands_fail_in_one_line_naming_what_failed(tmp_path, monkey
     with socket.socket() as taken:  # a port in use: said in one line, before "Motley on ..." is printed
         taken.bind(("127.0.0.1", 0))
         taken.listen()
-        assert refused(["serve", "--port", str(taken.getsockname()[1])]).startswith("motley serve: ")
+        port = taken.getsockname()[1]
+        for server in ("waitress", "gunicorn"):  # gunicorn said "Motley on ..." and then failed to bind
+            assert refused(["serve", "--server", server, "--port", str(port)]).startswith(
+                f"motley serve: cannot listen on 127.0.0.1:{port}: "), server
 
     monkeypatch.setenv("MOTLEY_STORE", "postgres")
     monkeypatch.setenv("MOTLEY_POSTGRES_PORT", "1")
@@ -194,7 +197,10 @@ def test_simulate_refuses_a_plot_it_cannot_write_before_it_plays(tmp_path, capsy
 
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers())
-    plot = str(tmp_path / "missing" / "figures.png")
-    argv = ["simulate", "jest", "--players", "3", "--seats", "random", "--matches", "2000", "--plot", plot]
-    assert simulate(parser.parse_args(argv)) == 2  # at once: the matches were played first
-    assert "--plot: no folder" in capsys.readouterr().err
+    (tmp_path / "figures").mkdir()
+    for plot, said in ((tmp_path / "missing" / "figures.png", "--plot: no folder"),
+                       (tmp_path / "figures", "is a folder"),  # matplotlib wrote figures.png beside it
+                       (tmp_path / "figures.txt", "name a file ending in one of")):  # a traceback at the end
+        argv = ["simulate", "jest", "--players", "3", "--seats", "random", "--matches", "2000", "--plot", str(plot)]
+        assert simulate(parser.parse_args(argv)) == 2  # at once: the matches were played first
+        assert said in capsys.readouterr().err
