@@ -49,7 +49,7 @@ def verify(lines: Iterable[dict]) -> Verdict:
     seed = chance.get("seed") or next(
         (line["data"].get("seed") for line in lines if line["event"] == "Finished"), None)
     if seed is None:
-        if any(line["event"] == "Cancelled" for line in lines):  # as GET /matches/{id}/verify says it
+        if any(line["event"] in ("Cancelled", "Voided") for line in lines):  # as GET /matches/{id}/verify says it
             return Verdict(False, reason="the match was cancelled before it ended: its chance seed is never "
                                          "revealed (an auditor's export holds it)")
         return Verdict(False, reason="the seed is not revealed yet (it is when the match ends)")
