@@ -180,8 +180,8 @@ def serve_processes(args, settings) -> int:
         return 2
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
-    os.environ["MOTLEY_CREATE_TABLES"] = "n"
     check_listening(args.host, args.port)  # gunicorn binds after the line below: a port in use said it served
+    os.environ["MOTLEY_CREATE_TABLES"] = "n"
     print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
           f"store: {settings.store}, tasks: {settings.tasks})", flush=True)
     serve(args.processes, args.threads, args.host, args.port, args.stream_threads)

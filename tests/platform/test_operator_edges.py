@@ -153,6 +153,9 @@ def test_the_store_commands_fail_in_one_line_naming_what_failed(tmp_path, monkey
         return err
 
     missing = tmp_path / "typo" / "motley.sqlite"
+    # serve under gunicorn sets MOTLEY_CREATE_TABLES=n for its workers, in this process: put back after the
+    # test (the web tests' servers, started later by this process, inherited it and had no tables).
+    monkeypatch.setenv("MOTLEY_CREATE_TABLES", "y")
     monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(missing))
     assert f"motley rebuild: no event store at {missing}" in refused(["rebuild", "matches"])
     assert not missing.parent.exists()  # nothing made
