@@ -37,21 +37,21 @@ def my_active_matches(player_id: str, after=None) -> list:
         cursor = (page.rows[-1].created_at, page.rows[-1].match_id)
 
 
-def waiting_ids(player_id: str, after=None) -> list[str]:
-    """The caller's active matches that wait for its move, checked on the matches themselves (the
-    list may lag a move behind; a match is never said to wait when it does not)."""
-    return [row.match_id for row in my_active_matches(player_id, after)
-            if waiting_for(service().read_match(row.match_id), player_id)]
+def active_ids(player_id: str, after=None) -> list[str]:
+    """The caller's active matches: a new stream connection tells, of each, what the player must act on
+    (``application.inbox.feed``: its turn, its seat absent, a match it may claim), checked on the match
+    itself (the list may lag a move behind)."""
+    return [row.match_id for row in my_active_matches(player_id, after)]
 
 
-def waiting_at(player_id: str, position: int) -> list[str]:
-    """``waiting_ids`` once the list has reached ``position`` (a match started just before the stream
+def active_at(player_id: str, position: int) -> list[str]:
+    """``active_ids`` once the list has reached ``position`` (a match started just before the stream
     opened is in it); if the list lags longer than a read waits, what it holds now (the stream is
     already answering, so a 503 cannot be sent)."""
     try:
-        return waiting_ids(player_id, position)
+        return active_ids(player_id, position)
     except errors.Unavailable:
-        return waiting_ids(player_id)
+        return active_ids(player_id)
 
 
 @blp.route("/matches")
@@ -130,7 +130,7 @@ class MyStream(MethodView):
             raise errors.InvalidRequest(f"Last-Event-ID {after} is past the event log's end: no stream sent it")
         poll, sleep = stream_waits(None, query["poll"])
         items = feed(service(), player_id, after, query["seconds"], poll,
-                     waiting=lambda position: waiting_at(player_id, position), sleep=sleep)
+                     waiting=lambda position: active_at(player_id, position), sleep=sleep)
 
         def events():
             for entry in items:

@@ -68,10 +68,10 @@ def feed(
 ) -> Iterator[Optional[tuple[Optional[int], Optional[dict]]]]:
     """Yield ``(position, item)`` for each thing that concerns ``player_id`` after log position
     ``after``, ``None`` as a heartbeat; stop after ``seconds``. Without ``after`` (a new connection)
-    it starts at the log's end, first with a ``your-turn`` item for each match id ``waiting(start)``
-    lists (the matches the player sits at, as of log position ``start`` at least) that waits for the
-    player, or with ``(start, None)``, the position alone, when none waits. A ``your-turn`` is sent
-    once per match version.
+    it starts at the log's end, first with an item for each match id ``waiting(start)`` lists (the
+    active matches the player sits at, as of log position ``start`` at least) that needs the player: a
+    ``your-turn``, an ``absent`` (its seat's time ran out) or a ``claimable``; or with ``(start,
+    None)``, the position alone, when none does. A ``your-turn`` is sent once per match version.
 
     Several items can stand for one log position (``started`` and ``your-turn`` of one event, the
     first your-turns): only the last of them carries the position, the others ``None``. A client
@@ -85,9 +85,18 @@ def feed(
         first: list[dict] = []
         for match_id in waiting(start):
             match = app.read_match(match_id)
+            seat = match.seat_of(player_id)
             if waiting_for(match, player_id):
                 told[str(match.id)] = match.version
                 first.append(item("your-turn", match, player_id))
+            # What a bot started (again) after a turn ran out must act on, though it is not to move: its
+            # own seat absent (the computer plays it until it returns), or another's in a match it may
+            # claim. A new connection sent neither, and such a bot waited for a your-turn never sent.
+            elif match.status == "active" and seat is not None and seat in match.absent:
+                away.add(str(match.id))
+                first.append(item("absent", match, player_id))
+            elif match.may_claim(seat):
+                first.append(item("claimable", match, player_id))
         if first:
             yield from grouped(start, first)
         else:

@@ -596,3 +596,37 @@ def test_a_turn_clock_renewed_for_a_seat_that_moved_under_it_travels_by_import(c
     text = "".join(history.export(match_id, Viewer.the_auditor()))
     copy = history.import_history(text)
     assert copy.status == "finished" and copy.result == app.get_match(match_id).result
+
+
+def test_a_new_stream_connection_tells_a_restarted_bot_of_its_absence_and_of_a_claim_it_may_make(clocked):
+    """A new connection sent a your-turn for each match waiting for the player, and nothing else: a bot
+    started again after its time ran out (the computer playing its seat) waited for a your-turn never
+    sent, and one whose opponent's time ran out never learnt it might claim (a bot developer's probe)."""
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+
+    def late_cy(on_timeout: str):
+        match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                         turn_limit={"seconds": 30, "on_timeout": on_timeout}).match.id
+        for player in (ann, bob, cy):
+            app.join_match(match_id, player)
+        app.start_match(match_id, ann)
+        for player in (ann, bob):  # cy does not offer
+            match = app.get_match(match_id)
+            app.submit_move(match_id, player,
+                            match.engine.legal_actions(match.state, match.seat_of(str(player.id)))[0])
+        assert run_out(app, clock, match_id).absent == (2,)
+        return str(match_id)
+
+    def first_items(player, match_id) -> list:
+        entries = feed(app, str(player.id), None, 0.0, 0.01, waiting=lambda position: [match_id])
+        return [entry[1]["type"] for entry in entries if entry is not None and entry[1]]
+
+    computer = late_cy("computer")  # the computer plays cy's seat: no your-turn comes until it returns
+    assert first_items(cy, computer) == ["absent"] and first_items(ann, computer) == []
+    claim = late_cy("claim")  # the match waits for cy's move or a claim
+    assert first_items(cy, claim) == ["your-turn"]
+    assert first_items(ann, claim) == first_items(bob, claim) == ["claimable"]
+    app.claim_match(claim, bob)
+    assert first_items(ann, claim) == []  # over: nothing to act on
