@@ -66,6 +66,10 @@ def finished_fools_crown(base: str, players: list[dict], reveal_at_end: bool) ->
 
 
 def open_replay(page, base: str, match_id: str, spectator: bool = False) -> None:
+    # From the lobby: a hash change keeps the last replay drawn until the new one is, and two matches
+    # at the same version passed the wait below on the old one (a fresh-clone CI run).
+    page.goto(f"{base}/#/")
+    page.wait_for_selector("#replay-tools", state="detached")
     page.goto(f"{base}/#/replay/{match_id}{'?as=spectator' if spectator else ''}")
     page.wait_for_selector("#replay-tools #export")
     last = read(base, match_id)["version"]
