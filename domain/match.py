@@ -766,7 +766,7 @@ class Match(Aggregate):
         Tumult Royale player peeking on and on gave an idle one a fresh limit with every peek, and the
         idle one was never absent. The mover is not late for it (``clock_moved``, ``late_seats``)."""
         assert self.turn_limit is not None
-        change, waiting = self.turn_clock_change(acted), self.waiting_humans()
+        change, waiting = self._clock_change(acted)
         clock = self.turn_clock
         if change == "stop" and clock is not None:
             self._turn_clock_stopped(phase=clock["phase"])
@@ -781,14 +781,18 @@ class Match(Aggregate):
         "stop", "start" (a new clock), "narrow" (the running one, for fewer seats) or None. Pure: the
         service also asks it of a past version, to tell the clock a move's save started from one a
         timeout restarted just after it (``Motley._saved_with``)."""
+        return self._clock_change(acted)[0]
+
+    def _clock_change(self, acted: Sequence[int]) -> tuple[Optional[str], list[int]]:
+        """``turn_clock_change`` with the waiting seats it was judged on, which a new clock covers."""
         waiting = self.waiting_humans()
         clock = self.turn_clock
         if not waiting:
-            return "stop" if clock is not None else None
+            return ("stop" if clock is not None else None), waiting
         if (clock is None or not set(waiting) <= set(clock["seats"])
                 or (set(waiting) & set(acted) and not set(waiting) - set(acted))):
-            return "start"
-        return "narrow" if set(waiting) != set(clock["seats"]) else None
+            return "start", waiting
+        return ("narrow" if set(waiting) != set(clock["seats"]) else None), waiting
 
     @event("TurnClockStarted")
     def _turn_clock_started(self, phase: str, deadline: datetime, seats: list) -> None:
