@@ -157,7 +157,7 @@ class LeagueProjection:
     def _finished(self, changes: Changes, position: int, match_id: str, version: int, at: datetime) -> None:
         # A match is read as it was at its end or later: the log's position says it has been saved.
         match = self.app.read_match(match_id, at_least=version)
-        seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
+        seats = match.league_seats()  # the people's, not a seat the computer played from its first turn
         if match.result is None or not seats or getattr(match, "imported", False):
             return  # an imported copy: the match it copies counted where it was played
         row = {

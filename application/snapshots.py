@@ -34,7 +34,8 @@ INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
 #: 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock;
 #: 6: ``closed`` keeps its "earlier" closes (an older snapshot forgot them: a late move's answer differed).
-MATCH_LAYOUT = 6
+#: 7: ``people_moved``, the seats whose people moved (``Match.league_seats``).
+MATCH_LAYOUT = 7
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 #: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.

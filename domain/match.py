@@ -95,6 +95,8 @@ class Match(Aggregate):
     # The moves its people made themselves (not a computer standing in); None for a match stored before
     # it was counted, whose ratings go on counting every move (``counts_for_ratings``).
     people_moves = cast(Optional[int], None)
+    # The seats whose people made a move themselves; None for a match stored before it was kept.
+    people_moved = cast("Optional[tuple[int, ...]]", None)
 
     @event("Created")
     def __init__(
@@ -132,6 +134,7 @@ class Match(Aggregate):
         self.last_acted_at: dict[str, Optional[datetime]] = {}  # None: an imported move without its time
         self.moves = 0
         self.people_moves = 0
+        self.people_moved = ()
         self.result: Optional[dict] = None
         self.awaiting_resolution = False
         self.reveal_at_end = reveal_at_end
@@ -376,8 +379,21 @@ class Match(Aggregate):
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
                                 or played == 0)
         # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
-        return (bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
+        return (bool(rated) and not imported and len(self.league_seats()) >= 2 and not nobody_played_on
                 and self.voided is None)
+
+    def league_seats(self) -> list[int]:
+        """The seats the ratings and the players' statistics count: the people's, but, once the match is
+        over, not one its person never played, the computer making its every move after its first turn
+        ran out (``on_timeout: computer``), unless the result ranks it as left (resigned, absent). Counted,
+        an account that never moved topped a leaderboard with the computer's wins (a probe: three rated
+        wins in a tournament, none of them its own). Such a seat counts as the computers' do: for
+        nobody, so it neither wins nor makes its opponents win."""
+        people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
+        if self.result is None or self.people_moved is None:
+            return people
+        left = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
+        return [seat for seat in people if seat in self.people_moved or seat in left]
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""
@@ -641,6 +657,8 @@ class Match(Aggregate):
         self.moves += 1
         if self.people_moves is not None and not self.stands_in(seat):
             self.people_moves += 1
+            if self.people_moved is not None and seat not in self.people_moved:
+                self.people_moved = (*self.people_moved, seat)
         self.last_acted_at[_cooldown_key(seat, action)] = at
         if self.turn_clock is not None and seat in self.turn_clock["seats"] and seat not in self.clock_moved:
             self.clock_moved = (*self.clock_moved, seat)

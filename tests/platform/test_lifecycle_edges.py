@@ -630,3 +630,54 @@ def test_a_new_stream_connection_tells_a_restarted_bot_of_its_absence_and_of_a_c
     assert first_items(ann, claim) == first_items(bob, claim) == ["claimable"]
     app.claim_match(claim, bob)
     assert first_items(ann, claim) == []  # over: nothing to act on
+
+
+def play_out(app, clock, match_id, people, no_shows):
+    """Plays the match to its end: the ``people`` (seat -> player) move their first legal action, the
+    computer plays the seats of ``no_shows``, whose players never move (their first turn runs out)."""
+    while (match := app.get_match(match_id)).status == "active":
+        turn = match.to_act()
+        late = [s for s in turn.seats if s in no_shows and s not in match.absent]
+        if late:
+            match = run_out(app, clock, match_id)
+            continue
+        if turn.kind != "players":
+            app.resolve_automatic_step(match_id)
+            continue
+        seat = turn.seats[0]
+        if seat in no_shows:
+            assert app.play_computer_move(match_id, seat)
+        else:
+            app.submit_move(match_id, people[seat], match.engine.legal_actions(match.state, seat)[0])
+    return match
+
+
+@pytest.mark.parametrize("people_who_play", [2, 1])
+def test_a_seat_the_computer_played_from_its_first_turn_counts_for_nobody_in_the_league(clocked, people_who_play):
+    """Cy never moves under ``on_timeout: computer``: the computer plays his seat from his first turn on.
+    It once counted as his game: an account that never moved topped a tournament's leaderboard with the
+    computer's three wins. His seat now counts as a computer's (no rating, no statistics, no win for
+    anyone over it); with one person left who played, the match is not rated at all."""
+    container, clock = clocked
+    app = container.app
+    players = seat_players(app, 3)
+    match_id = app.create_match_once(players[0], "jest", 3, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in players:
+        app.join_match(match_id, player)
+    app.start_match(match_id, players[0])
+    no_shows = set(range(people_who_play, 3))
+    match = play_out(app, clock, match_id, dict(enumerate(players)), no_shows)
+    assert match.status == "finished" and set(match.absent) == no_shows and not match.result.get("absent")
+    assert match.league_seats() == list(range(people_who_play))
+    container.league.run()
+    client = ApiClient(create_app(container))
+    assert client.get(f"/matches/{match_id}").body["rated"] is (people_who_play == 2)
+    for seat, player in enumerate(players):
+        profile = client.get(f"/players/{player.id}").body
+        counted = seat < people_who_play
+        assert [s["played"] for s in profile["statistics"]] == ([1] if counted else [])
+        assert [r["played"] for r in profile["ratings"]] == ([1] if counted and people_who_play == 2 else [])
+    board = client.get("/leaderboards/jest").body["items"]
+    assert sorted(row["player_id"] for row in board) == sorted(
+        str(p.id) for p in players[:people_who_play] if people_who_play == 2)
