@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 import re
-import unicodedata
 from typing import ClassVar
 from uuid import UUID
 
@@ -15,7 +14,7 @@ from marshmallow.fields import Field
 from marshmallow.schema import SchemaMeta
 from webargs.flaskparser import FlaskParser
 
-from application.history import CONTROL_CHARACTERS, SEAT_KEY, name_problem
+from application.history import CONTROL_CHARACTERS, SEAT_KEY, kept_name, name_problem
 from application.views import AUDITOR, SEAT, SPECTATOR
 from domain import tournament as tournaments
 from domain.engine import Phase
@@ -152,14 +151,7 @@ class DisplayName(fields.String):
     composed form (NFC), so that an "é" typed as one character or as "e" and its accent is one name."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        text = super()._deserialize(value, attr, data, **kwargs)
-        # Only spaces are trimmed: a control character at either end (a tab, U+0085) is still refused.
-        start, end = 0, len(text)
-        while start < end and unicodedata.category(text[start]) == "Zs":
-            start += 1
-        while end > start and unicodedata.category(text[end - 1]) == "Zs":
-            end -= 1
-        return unicodedata.normalize("NFC", text[start:end])
+        return kept_name(super()._deserialize(value, attr, data, **kwargs))
 
 
 def Name(max_length: int, **kwargs):

@@ -32,7 +32,7 @@ from application import errors
 from application.chance import SCHEME, STEPS, new_chance, step_of, verify
 from application.service import idempotent_id
 from application.snapshots import Collector
-from application.views import Lens, Viewer, event_view, lens_for, match_view
+from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, match_view
 from domain.chance import ChanceStream, commitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
@@ -283,14 +283,21 @@ class History:
             original = self.app.read_match(named)
         except errors.NotFound:
             return  # a history from elsewhere: nothing here to hold it to
+        importer.line = 1
+        if (copy.game, copy.rules_version) != (original.game, original.rules_version):
+            # A mistake the name makes cheap to catch: a history relabelled with an older rules version the
+            # moves happen to fit, or another match's id written on it.
+            raise importer.refuse(f"match {named} on this server is {original.game} rules {original.rules_version}, "
+                                  f"not {copy.game} rules {copy.rules_version}")
+        if original.chance is not None and (copy.chance or {}).get("commitment") != original.chance["commitment"]:
+            raise importer.refuse(f"match {named} on this server made a chance commitment: its history holds "
+                                  "that one")
         if copy.reveal_at_end and not original.reveal_at_end:
-            importer.line = 1
             raise importer.refuse(f"match {named} on this server was created with reveal_at_end false: its "
                                   "history cannot be imported to reveal it")
         if original.status == STATUS_ACTIVE and copy.status != STATUS_ACTIVE:
             # An export of a match still being played, with an end written onto it, was imported as a
             # finished copy that showed anyone with its id the live match's deck, hands and seed.
-            importer.line = 1
             raise importer.refuse(f"match {named} is still being played on this server: a history of it "
                                   "cannot end it elsewhere")
 
@@ -463,6 +470,7 @@ class Importer:
         handler = getattr(self, f"on_{line['event']}", None)
         if handler is None:
             raise self.refuse(f"unknown event {line['event']!r}")
+        self.check_fields(line)
         try:
             if self.prefix is not None:
                 self.check_prefix(line)
@@ -473,6 +481,27 @@ class Importer:
             raise self.refuse(getattr(error, "detail", str(error))) from None
         self.lines.append(line)
         self.on_event(self.match)
+
+    def check_fields(self, line: dict) -> None:
+        """The line's data holds its event's fields only, and its ``at`` is a time. A field the service
+        never writes was taken without a word and dropped (14 MB of it in a probe), and ``at`` was not
+        read at all: what an import says it checked, it checks."""
+        kind, data = line["event"], line["data"]
+        if kind != "Created":  # on_Created names its unknown field (it takes older exports' too)
+            allowed = {*EVENT_FIELDS.get(kind, ()), *(("hidden",) if kind in STEPS else ())}
+            unknown = sorted(set(data) - allowed)
+            if unknown:
+                raise self.refuse(f"unknown {kind} field {unknown[0][:40]!r} (it holds {sorted(allowed)})")
+            if data.get("hidden") not in (None, False):
+                # A viewer's export withholds what the viewer may not see: it cannot be checked.
+                raise self.refuse("a redacted event (part of it withheld): import the auditor's export")
+        if "at" in line:
+            try:
+                at = parse_time(line["at"])
+            except ValueError:
+                at = None
+            if at is None or at.tzinfo is None:
+                raise self.refuse("'at' is the event's time, an ISO 8601 string with its zone")
 
     # -- each event ------------------------------------------------------------------------------
     def on_Created(self, data: dict, line: dict) -> None:
@@ -513,8 +542,9 @@ class Importer:
             # failed (500) for good, after an import answered "nothing was changed".
             chance = {"scheme": SCHEME, "commitment": chance["commitment"], "seed": self.seed}
         bots = self.checked_bots(engine, seats, bots)
-        if data.get("created_by") is not None and not is_uuid(data["created_by"]):
-            raise self.refuse("created_by is a player id (a UUID, as the API writes it) or null")
+        if data.get("created_by") not in (None, AUDITOR) and not is_uuid(data["created_by"]):
+            # "auditor": the auditor's fork (api/audit.py), which only the auditor may make of a live match.
+            raise self.refuse('created_by is a player id (a UUID, as the API writes it), "auditor" or null')
         parent = data.get("parent")
         if parent is not None:
             self.check_parent(parent)
@@ -584,6 +614,9 @@ class Importer:
         if name_problem(name) or not player_id.strip():
             # (A player id is kept as written: a history from elsewhere names players this server lacks.)
             raise self.refuse(f"seat {seat}: {name_problem(name) or 'a player id is not blank'}")
+        if name != kept_name(name):
+            # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
+            raise self.refuse(f"seat {seat}: a name is kept trimmed and in NFC, as the API stores it")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)
@@ -977,6 +1010,18 @@ KEEPS_JOINERS = frozenset("\u200c\u200d")
 def invisible(character: str) -> bool:
     return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
         or character == "\u034f" or character in BLANK_GLYPHS
+
+
+def kept_name(text: str) -> str:
+    """A name as the service keeps it: without the spaces around it, and in Unicode's composed form
+    (NFC), so that an "é" typed as one character or as "e" and its accent is one name. Only spaces are
+    trimmed: a control character at either end (a tab, U+0085) is refused, not dropped."""
+    start, end = 0, len(text)
+    while start < end and unicodedata.category(text[start]) == "Zs":
+        start += 1
+    while end > start and unicodedata.category(text[end - 1]) == "Zs":
+        end -= 1
+    return unicodedata.normalize("NFC", text[start:end])
 
 
 def name_problem(name: str) -> Optional[str]:

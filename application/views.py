@@ -179,39 +179,43 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
     return view
 
 
+#: Each stored event's fields as an export writes them (``event_data``), and as the import takes them.
+EVENT_FIELDS: dict[str, tuple[str, ...]] = {
+    "Created": ("game", "rules_version", "seats", "options", "bots", "created_by", "reveal_at_end",
+                "chance", "parent", "rated"),
+    "SeatTaken": ("seat", "player_id", "name"),
+    "MoveMade": ("seat", "action", "request_key", "moved_at"),
+    "ChanceDrawn": ("outcome",),
+    "StepResolved": ("step",),
+    "TimedOut": ("phase", "step"),
+    "TimerStarted": ("phase", "deadline"),
+    "TimerCleared": ("phase",),
+    "Finished": ("result", "seed"),
+    "Reopened": ("reserved",),
+    "SeatLeft": ("seat",),
+    "Resigned": ("seat",),
+    "Forfeited": ("seats",),
+    "Voided": ("reason",),
+    "RematchOpened": ("of_match", "reserved"),
+    "RematchLinked": ("match_id",),
+    "TurnLimitSet": ("seconds", "on_timeout"),
+    "TurnClockStarted": ("phase", "deadline", "seats"),
+    "TurnClockStopped": ("phase",),
+    "ClockExtended": ("phase", "deadline"),
+    "SeatsTimedOut": ("seats", "phase"),
+    "Claimed": ("seat",),
+    "Abandoned": ("seats",),
+    "ReservationReleased": ("seat",),
+    "Invited": ("player_id",),
+    "VersionsRequired": (),
+    "SeatReturned": ("seat",),
+}
+
+
 def event_data(domain_event: Any) -> dict:
     """An event's own fields, unredacted (the auditor's export and the import read this form)."""
     kind = type(domain_event).__name__
-    fields = {
-        "Created": ("game", "rules_version", "seats", "options", "bots", "created_by", "reveal_at_end",
-                    "chance", "parent", "rated"),
-        "SeatTaken": ("seat", "player_id", "name"),
-        "MoveMade": ("seat", "action", "request_key", "moved_at"),
-        "ChanceDrawn": ("outcome",),
-        "StepResolved": ("step",),
-        "TimedOut": ("phase", "step"),
-        "TimerStarted": ("phase", "deadline"),
-        "TimerCleared": ("phase",),
-        "Finished": ("result", "seed"),
-        "Reopened": ("reserved",),
-        "SeatLeft": ("seat",),
-        "Resigned": ("seat",),
-        "Forfeited": ("seats",),
-        "Voided": ("reason",),
-        "RematchOpened": ("of_match", "reserved"),
-        "RematchLinked": ("match_id",),
-        "TurnLimitSet": ("seconds", "on_timeout"),
-        "TurnClockStarted": ("phase", "deadline", "seats"),
-        "TurnClockStopped": ("phase",),
-        "ClockExtended": ("phase", "deadline"),
-        "SeatsTimedOut": ("seats", "phase"),
-        "Claimed": ("seat",),
-        "Abandoned": ("seats",),
-        "ReservationReleased": ("seat",),
-        "Invited": ("player_id",),
-        "VersionsRequired": (),
-        "SeatReturned": ("seat",),
-    }.get(kind, ())
+    fields = EVENT_FIELDS.get(kind, ())
     data = {}
     for name in fields:
         value = getattr(domain_event, "at" if name == "moved_at" else name, None)

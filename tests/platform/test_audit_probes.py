@@ -5,8 +5,11 @@ credential on player routes, an import's bytes. Each test failed before its fix.
 from __future__ import annotations
 
 import json
+import random
 from datetime import datetime, timedelta
 
+from api import cli
+from tests.platform.client import play_randomly
 from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
 
 
@@ -195,3 +198,78 @@ def test_a_match_still_played_here_cannot_be_ended_by_an_import_of_its_history(a
         client.post(f"/matches/{match_id}/resign", key=key)
     status, copy = post_history(client, export(client, match_id, AUDITOR))
     assert status == 201 and client.get(f"/matches/{copy['id']}").body["status"] == "finished", copy
+
+
+def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):  # noqa: F811 - the fixture
+    """A key more in a line's ``data`` (14 MB of it, in a probe) was taken and dropped: the history saved
+    was not the one sent. So was an ``at`` that is no time, a name the API would have trimmed or composed,
+    and a viewer's redacted event. Each is refused on its line now."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    first = {kind: next(n for n, line in enumerate(lines) if line["event"] == kind)
+             for kind in ("SeatTaken", "Started", "MoveMade", "ChanceDrawn", "Finished")}
+
+    def changed(number, **fields):
+        copy = json.loads(json.dumps(lines))
+        copy[number].update({k: v for k, v in fields.items() if k != "data"})
+        copy[number]["data"].update(fields.get("data", {}))
+        return copy
+
+    cases = [(changed(n, data={"note": "x" * 1000}), f"unknown {kind} field 'note'") for kind, n in first.items()]
+    cases += [(changed(first["MoveMade"], at="not a time"), "'at'"), (changed(2, at={"x": 1}), "'at'"),
+              (changed(2, at="2026-12-05T10:00:00"), "'at'"),
+              (changed(first["SeatTaken"], data={"name": "  p0  "}), "trimmed and in NFC"),
+              (changed(first["SeatTaken"], data={"name": "Jose\u0301"}), "trimmed and in NFC"),
+              (changed(first["MoveMade"], data={"hidden": True}), "redacted")]
+    position = client.get("/matches").headers.get("Motley-Position")
+    for tampered, said in cases:
+        status, body = post_history(client, tampered)
+        assert status == 422 and said in body["detail"], (said, body)
+    assert client.get("/matches").headers.get("Motley-Position") == position  # nothing was saved
+    assert post_history(client, changed(first["MoveMade"], data={"hidden": False}))[0] == 201
+    assert post_history(client, changed(first["SeatTaken"], data={"name": "Jos\u00e9"}))[0] == 201
+
+
+def test_an_import_naming_a_match_here_holds_its_game_rules_and_commitment(audit):  # noqa: F811 - the fixture
+    """A history naming a match of this server was held to it on its reveal and its end only: relabelled
+    with another match's id, or with its chance commitment dropped, it imported."""
+    container, client = audit
+    jest_id, _ = finished_match(container, client, game="jest", players=3)
+    jester_id, _ = finished_match(container, client, game="jester", players=2, seed=4)
+    lines = export(client, jest_id, AUDITOR)
+    other = [{**line, "match": jester_id} for line in lines]
+    status, body = post_history(client, other)
+    assert status == 422 and body["line"] == 1 and "is jester rules" in body["detail"], body
+    dropped = json.loads(json.dumps(lines))
+    dropped[0]["data"]["chance"] = None
+    dropped[-1]["data"]["seed"] = None
+    status, body = post_history(client, dropped)
+    assert status == 422 and "chance commitment" in body["detail"], body
+    assert post_history(client, lines)[0] == 201
+    # From elsewhere (an id this server does not hold), a history without a commitment still imports.
+    elsewhere = [{**line, "match": "00000000-0000-4000-8000-000000000001"} for line in dropped]
+    assert post_history(client, elsewhere)[0] == 201
+
+
+def test_the_auditors_fork_imports_and_verifies_offline(audit, tmp_path):  # noqa: F811 - the fixture
+    """The auditor's forks are created by "auditor", not a player: their export was refused by the
+    import and by `motley verify --parent` (created_by must be a player id), while GET /verify held."""
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    fork = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=AUDITOR)
+    assert fork.status == 201 and fork.body["created_by"] == "auditor", fork.text
+    for key in keys:
+        assert client.post(f"/matches/{fork.body['id']}/seats", {}, key=key).status == 201
+    assert client.post(f"/matches/{fork.body['id']}/start", key=keys[0]).status == 200
+    play_randomly(client, fork.body["id"], keys, random.Random(6), settle=container.tasks.drain)
+    assert client.get(f"/matches/{fork.body['id']}/verify", key=AUDITOR).body["verified"]
+    lines = export(client, fork.body["id"], AUDITOR)
+    assert lines[0]["data"]["created_by"] == "auditor"
+    status, copy = post_history(client, lines)
+    assert status == 201, copy
+    files = {}
+    for name, rows in (("fork", lines), ("parent", export(client, match_id, AUDITOR))):
+        files[name] = tmp_path / f"{name}.jsonl"
+        files[name].write_text("".join(json.dumps(row) + "\n" for row in rows))
+    assert cli.verify_file(str(files["fork"]), [str(files["parent"])]) == 0
