@@ -906,8 +906,8 @@ class Importer:
 
     def on_SeatReturned(self, data: dict, line: dict) -> None:
         self.match.check_active()
-        if data["seat"] not in self.match.absent:
-            raise self.refuse("only an absent seat returns")
+        if data["seat"] not in self.match.absent or data["seat"] in self.match.resigned:
+            raise self.refuse("only an absent seat returns, and not one that resigned")
         self.match._seat_returned(seat=data["seat"])
 
     def on_Claimed(self, data: dict, line: dict) -> None:

@@ -86,17 +86,20 @@ def feed(
         for match_id in waiting(start):
             match = app.read_match(match_id)
             seat = match.seat_of(player_id)
-            if waiting_for(match, player_id):
-                told[str(match.id)] = match.version
-                first.append(item("your-turn", match, player_id))
-            # What a bot started (again) after a turn ran out must act on, though it is not to move: its
-            # own seat absent (the computer plays it until it returns), or another's in a match it may
-            # claim. A new connection sent neither, and such a bot waited for a your-turn never sent.
-            elif match.status == "active" and seat is not None and seat in match.absent:
+            # What a bot started (again) after a turn ran out must act on, beside its turns: its own seat
+            # absent (the computer plays it until it returns), or another's in a match it may claim. A new
+            # connection sent neither, and such a bot waited for a your-turn never sent; and, told only its
+            # your-turn, one to act that may claim was never told it may (no later timeout tells it). In the
+            # live loop's order. A seat that resigned is the computer's for good: nothing to come back to.
+            if (match.status == "active" and seat is not None and seat in match.absent
+                    and seat not in match.resigned):
                 away.add(str(match.id))
                 first.append(item("absent", match, player_id))
             elif match.may_claim(seat):
                 first.append(item("claimable", match, player_id))
+            if waiting_for(match, player_id):
+                told[str(match.id)] = match.version
+                first.append(item("your-turn", match, player_id))
         if first:
             yield from grouped(start, first)
         else:

@@ -616,6 +616,9 @@ class Match(Aggregate):
         land first); with ``"claim"`` its next move does the same. Its turn clock runs again."""
         seat = self.held_seat(player_id)
         self.check_active()
+        # A seat that resigned after its time ran out stays absent, and is the computer's for good: its
+        # return was taken (a SeatReturned for a resigned seat), a bot answering its ``absent`` item.
+        self.check_not_resigned(seat)
         if seat not in self.absent:
             raise SeatingError(f"seat {seat} is not absent", rule="absence")
         self._seat_returned(seat=seat)

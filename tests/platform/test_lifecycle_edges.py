@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 
 from api import create_app
+from application.errors import Conflict
 from application.inbox import feed
 from tests.platform.client import ApiClient
 from tests.platform.test_match_story import seat_players
@@ -626,10 +627,54 @@ def test_a_new_stream_connection_tells_a_restarted_bot_of_its_absence_and_of_a_c
     computer = late_cy("computer")  # the computer plays cy's seat: no your-turn comes until it returns
     assert first_items(cy, computer) == ["absent"] and first_items(ann, computer) == []
     claim = late_cy("claim")  # the match waits for cy's move or a claim
-    assert first_items(cy, claim) == ["your-turn"]
+    assert first_items(cy, claim) == ["absent", "your-turn"]  # as the live stream tells it (it said your-turn)
     assert first_items(ann, claim) == first_items(bob, claim) == ["claimable"]
     app.claim_match(claim, bob)
     assert first_items(ann, claim) == []  # over: nothing to act on
+    # Absent, then resigned: the computer's seat for good. It was told absent, and its return was taken.
+    app.resign_match(computer, cy)
+    assert first_items(cy, computer) == []
+    with pytest.raises(Conflict, match="resigned"):
+        app.come_back(computer, cy)
+
+
+def test_a_new_stream_connection_tells_a_player_to_act_that_it_may_claim_too(clocked):
+    """Tumult Royale's taxes: Ann peeks (still to act), Bob's time runs out. A new connection of Ann's
+    sent her your-turn and not that she may claim, and no later timeout would tell her (a review)."""
+    container, clock = clocked
+    app = container.app
+    ann, bob = seat_players(app, 2)
+    match_id = app.create_match_once(ann, "tumult-royale", 2, {"tax_seconds": 600, "ready_seconds": 600}, {},
+                                     True, True, None, turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
+    for player in (ann, bob):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    people = (ann, bob)
+
+    def kinds(seat):
+        match = app.get_match(match_id)
+        if seat not in match.to_act().seats:
+            return {}
+        return {action["type"]: action for action in match.engine.legal_actions(match.state, seat)}
+
+    for _ in range(200):  # first legal actions until both may peek in the live tax collection
+        if "peek" in kinds(0) and "peek" in kinds(1):
+            break
+        match = app.get_match(match_id)
+        if match.to_act().kind == "auto":
+            app.resolve_automatic_step(match_id)
+        for seat in match.to_act().seats:
+            legal = kinds(seat)
+            if legal:
+                app.submit_move(match_id, people[seat], next(iter(legal.values())))
+    app.submit_move(match_id, ann, kinds(0)["peek"])
+    match = app.get_match(match_id)
+    clock.now = match.turn_clock["deadline"] + timedelta(seconds=1)
+    assert app.close_timed_phase(match_id, match.turn_clock["phase"])
+    match = app.get_match(match_id)
+    assert match.absent == (1,) and 0 in match.to_act().seats and match.may_claim(0)
+    entries = feed(app, str(ann.id), None, 0.0, 0.01, waiting=lambda position: [str(match_id)])
+    assert [entry[1]["type"] for entry in entries if entry is not None and entry[1]] == ["claimable", "your-turn"]
 
 
 def play_out(app, clock, match_id, people, no_shows):
