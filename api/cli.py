@@ -137,6 +137,8 @@ def run(args: argparse.Namespace) -> None:
     from api.server import STREAM_THREADS, make_server
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
+    # Before the store: a port in use, with PostgreSQL away, retried the store for ever and never named it.
+    check_listening(args.host, args.port)
     container = build_when_reachable()
     try:
         # Bound before it is announced or starts work: a port in use was a traceback after "Motley on ...".
@@ -178,9 +180,11 @@ def serve_processes(args, settings) -> int:
         print("motley serve: several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
               "the embedded SQLite store is served by one process", file=sys.stderr)
         return 2
+    # gunicorn binds after the announcement below: a port in use said it served. Checked before the store,
+    # which is waited for while it is away: a port in use then was never named.
+    check_listening(args.host, args.port)
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
-    check_listening(args.host, args.port)  # gunicorn binds after the line below: a port in use said it served
     os.environ["MOTLEY_CREATE_TABLES"] = "n"
     print(f"Motley on http://{args.host}:{args.port}/docs ({args.processes} processes x {args.threads} threads, "
           f"store: {settings.store}, tasks: {settings.tasks})", flush=True)

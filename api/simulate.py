@@ -79,8 +79,25 @@ def plot_problem(path: str) -> None:
         raise SimulationError(f"--plot: no folder {folder}")
     if os.path.isdir(path):
         raise SimulationError(f"--plot: {path} is a folder; name a file in it")
-    if os.path.splitext(path)[1].lstrip(".").lower() not in kinds:
+    kind = os.path.splitext(path)[1].lstrip(".").lower()
+    if kind not in kinds:
         raise SimulationError(f"--plot: name a file ending in one of .{', .'.join(kinds)}")
+    # A kind matplotlib lists may need what this machine lacks (.pgf runs LaTeX): a small figure tells.
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure = plt.figure(figsize=(1, 1))
+    figure.text(0.5, 0.5, "1")  # text too: .pgf writes an empty figure without LaTeX, not one with a label
+    try:
+        figure.savefig(io.BytesIO(), format=kind)
+    except Exception as error:  # noqa: BLE001 - whatever that kind's writer fails with
+        raise SimulationError(f"--plot: this machine cannot write .{kind} ({str(error)[:120]})") from None
+    finally:
+        plt.close(figure)
 
 
 def plot(report: Report, path: str, title: Optional[str] = None) -> None:
