@@ -384,8 +384,9 @@ class Match(Aggregate):
 
     def league_seats(self) -> list[int]:
         """The seats the ratings and the players' statistics count: the people's, but, once the match is
-        over, not one its person never played, the computer making its every move after its first turn
-        ran out (``on_timeout: computer``), unless the result ranks it as left (resigned, absent). Counted,
+        over, not one its person never played, absent to the end, the computer making its every move
+        after its first turn ran out (``on_timeout: computer``), unless the result ranks it as left
+        (resigned, absent). Counted,
         an account that never moved topped a leaderboard with the computer's wins (a probe: three rated
         wins in a tournament, none of them its own). Such a seat counts as the computers' do: for
         nobody, so it neither wins nor makes its opponents win."""
@@ -393,7 +394,9 @@ class Match(Aggregate):
         if self.result is None or self.people_moved is None:
             return people
         left = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
-        return [seat for seat in people if seat in self.people_moved or seat in left]
+        # Absent to the end and never moved: the computer played it. (One that never had a turn, the
+        # others resigning first, is no such seat: it won, present.)
+        return [seat for seat in people if seat in self.people_moved or seat in left or seat not in self.absent]
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""

@@ -184,6 +184,12 @@ class Tournament(Aggregate):
             del self.players[player_id]  # before the start a withdrawal leaves no trace in standings
         else:
             self.players[player_id]["status"] = WITHDRAWN
+            # Withdrawn while the round he sits out is played: he does not sit it out, he left. Its bye
+            # scored him a free win's points for a round he withdrew from (a probe). A bye of a round over
+            # (every table's result in) is earned, and kept.
+            last = self.rounds[-1] if self.rounds else None
+            if last is not None and player_id in last["byes"] and not self.round_complete(last):
+                self.players[player_id]["bye_forfeited"] = last["round"]
 
     # -- rounds -----------------------------------------------------------------------------------
     def start(self, by: str, now: datetime) -> list[dict]:
@@ -450,6 +456,8 @@ def standings(tournament: Tournament) -> list[dict]:
     }
     for round_ in tournament.rounds:
         for p in round_["byes"]:
+            if tournament.players[p].get("bye_forfeited") == round_["round"]:
+                continue  # withdrawn during the round he had a bye in (``_withdrawn``)
             rows[p]["points"] += tournament.bye_points
             rows[p]["byes"] += 1
         for table in round_["tables"]:

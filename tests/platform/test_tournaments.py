@@ -683,3 +683,26 @@ def test_a_tournament_with_a_turn_limit_plays_on_when_its_players_vanish(client,
     match = client.get(f"/matches/{table['match_id']}").body
     assert match["status"] == "finished" and sorted(match["absent"]) == [0, 1, 2]
     assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]["how"] == "played"
+
+
+def test_a_player_withdrawn_during_the_round_of_his_bye_scores_nothing_for_it():
+    """Four at tables of three: d sits round 1 out. Withdrawn while round 1 was played, he kept its bye,
+    a free win's points for a round he left (a probe). A bye of a round already over is his."""
+    t = new_tournament(rounds=2)
+    for p in "abcd":
+        t.register(p, p.upper())
+    (table,) = t.start("org", T0)
+    assert t.rounds[0]["byes"] == ["d"]
+    t.withdraw("d", by="d")
+    row = next(r for r in standings(t) if r["player_id"] == "d")
+    assert (row["points"], row["byes"]) == (0, 0)
+    # The same bye, the round over: he withdraws after it, and keeps it.
+    kept = new_tournament(rounds=2)
+    for p in "abcd":
+        kept.register(p, p.upper())
+    (table,) = kept.start("org", T0)
+    second = kept.record_result(table["match_id"], [1, 2, 3], T0)
+    assert second and kept.rounds[0]["byes"] == ["d"] and "d" in second[0]["players"]
+    kept.withdraw("d", by="d")
+    row = next(r for r in standings(kept) if r["player_id"] == "d")
+    assert (row["points"], row["byes"]) == (1, 1)
