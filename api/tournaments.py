@@ -44,7 +44,8 @@ def tournament_out(tournament) -> dict:
         "round_deadline_seconds": tournament.round_deadline_seconds,
         "computer": tournament.computer,
         "turn_limit": tournament.turn_limit,
-        "players": [{"player_id": p, **info} for p, info in tournament.players.items()],
+        "players": [{"player_id": p, "name": info["name"], "status": info["status"]}
+                    for p, info in tournament.players.items()],
         "rounds": rounds, "sanctions": tournament.sanctions,
     }
 
