@@ -28,6 +28,7 @@ set before ``prometheus_client`` is first imported, so this module imports it on
 
 from __future__ import annotations
 
+import hmac
 import os
 import threading
 import time
@@ -38,6 +39,7 @@ from flask.views import MethodView
 
 from api import health, request_log
 from api.schemas import Blueprint
+from application import errors
 from infrastructure.task_queues import computers_queue_name
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -81,13 +83,31 @@ def instruments() -> dict:
         return _instruments
 
 
+#: The answer to a scrape without the operator's metrics token, when one is set.
+TOKEN_MISSING = {
+    "description": "The operator set a metrics token (MOTLEY_METRICS_TOKEN) and the scrape did not send it as "
+                   "its bearer token",
+    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+    "headers": {"WWW-Authenticate": {"description": "The scheme to authenticate with", "schema": {"type": "string"}}},
+}
+
+
 @blp.route("/metrics")
 class Metrics(MethodView):
     @blp.doc(responses={"200": {"description": "The metrics in the Prometheus text format (version 0.0.4)",
-                                "content": {"text/plain": {"schema": {"type": "string"}}}}})
+                                "content": {"text/plain": {"schema": {"type": "string"}}}},
+                        "401": TOKEN_MISSING})
     def get(self):
-        """Prometheus metrics: request latency by route, moves, saves, projection lag, task queue depth."""
-        return Response(exposition(current_app.extensions["motley"]), content_type=CONTENT_TYPE)
+        """Prometheus metrics: request latency by route, moves, saves, projection lag, task queue depth.
+        With ``MOTLEY_METRICS_TOKEN`` set, only a scrape that sends it as its bearer token is answered."""
+        container = current_app.extensions["motley"]
+        token = container.settings.metrics_token
+        if token:
+            sent = request.headers.get("Authorization", "")
+            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+                raise errors.Unauthenticated("/metrics needs the metrics token (MOTLEY_METRICS_TOKEN) as its "
+                                             "bearer token")
+        return Response(exposition(container), content_type=CONTENT_TYPE)
 
 
 def exposition(container: Any) -> bytes:

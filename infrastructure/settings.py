@@ -42,6 +42,8 @@ class Settings:
     # The origins whose pages may call the API from a browser (MOTLEY_CORS_ORIGINS, api/cors.py):
     # "*" any, a comma-separated list of origins, or empty for none.
     cors_origins: str = "*"
+    # The bearer token a scrape of /metrics sends (MOTLEY_METRICS_TOKEN); empty: /metrics is public.
+    metrics_token: str = ""
     # For tests only: the seed of the generator that draws chance and computers' choices in this
     # process (MOTLEY_RANDOM_SEED). Unset, draws come from the operating system: a seeded service's
     # shuffles could be predicted by anyone who knows the seed.
@@ -71,6 +73,7 @@ class Settings:
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
             trusted_proxies=int(env.get("MOTLEY_TRUSTED_PROXIES", cls.trusted_proxies)),
             cors_origins=env.get("MOTLEY_CORS_ORIGINS", cls.cors_origins),
+            metrics_token=env.get("MOTLEY_METRICS_TOKEN", cls.metrics_token),
             random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
         )
         values.update(overrides)

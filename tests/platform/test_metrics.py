@@ -176,3 +176,25 @@ def test_the_outbox_depth_sums_every_api_process(tmp_path):
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert 'motley_task_queue_depth{queue="outbox"} 7.0' in done.stdout, done.stdout[-3000:]
+
+
+def test_an_operator_may_keep_the_metrics_to_its_scraper(motley):
+    """/metrics was public on every deployment: with MOTLEY_METRICS_TOKEN set, a scrape without it (or
+    with a player's key) is a 401 problem, as documented, and one with it is answered."""
+    import dataclasses
+
+    settings = motley.settings
+    motley.settings = dataclasses.replace(settings, metrics_token="s3cret-scrape")
+    try:
+        client = ApiClient(create_app(motley))
+        _, player_key = client.register("ann")
+        for headers in ({}, {"Authorization": f"Bearer {player_key}"}, {"Authorization": "Bearer s3cret"}):
+            refused = client.http.get("/metrics", headers=headers)
+            check_answer(client.http.application, refused)
+            assert refused.status_code == 401 and refused.mimetype == "application/problem+json"
+            assert refused.headers["WWW-Authenticate"].startswith("Bearer")
+            assert "motley_moves_total" not in refused.get_data(as_text=True)
+        scraped = client.http.get("/metrics", headers={"Authorization": "Bearer s3cret-scrape"})
+        assert scraped.status_code == 200 and "motley_moves_total" in scraped.get_data(as_text=True)
+    finally:
+        motley.settings = settings
