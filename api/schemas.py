@@ -599,7 +599,7 @@ class MatchOut(Answer):
     reveal_at_end = fields.Boolean()
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (created "
                                                     "rated, not an imported copy, two or more human seats, "
-                                                    "not voided while played; docs/tournaments.md)"})
+                                                    "not voided by its tournament's organiser; docs/tournaments.md)"})
     chance = fields.Nested(ChanceOut, allow_none=True, metadata={"description": "The chance commitment (SHA-256 "
                                                                                "of the seed); the seed once "
                                                                                "revealed"})
@@ -628,8 +628,8 @@ class MatchOut(Answer):
                                                                 "(If-Match or expected_version): what "
                                                                 "require_version set at its creation"})
     voided = fields.String(allow_none=True, metadata={
-        "description": "Why its tournament's organiser voided it while it was played (status \"cancelled\"); "
-                       "null for a match never voided"})
+        "description": "Why its tournament's organiser voided it: while it was played (status \"cancelled\"), "
+                       "or after it finished (its result stays, counted for nobody); null for a match never voided"})
     invitation_code = fields.String(metadata={"description": "An unlisted match's code: its creator only"})
     state = fields.Raw(metadata={"description": "The whole game state: the auditor, or everyone once a "
                                                 "finished match is revealed"})
@@ -690,7 +690,7 @@ class TermsOut(Answer):
     turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
                                metadata={"description": "seconds per turn and on_timeout, or null"})
     rated = fields.Boolean(metadata={"description": "Its result counts for its human players' ratings (false "
-                                                    "once voided during play)"})
+                                                    "once voided by its tournament's organiser)"})
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only (listed only to its "
                                                        "players, asking for their own, and the auditor)"})

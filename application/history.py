@@ -861,6 +861,13 @@ class Importer:
             raise self.refuse("a void's reason is a string")
         self.match._voided(reason=data["reason"])
 
+    def on_ResultVoided(self, data: dict, line: dict) -> None:
+        if self.match.status != STATUS_FINISHED or self.match.voided is not None:
+            raise self.refuse("only a finished match's result is voided, once")  # Match.void_result
+        if type(data["reason"]) is not str:
+            raise self.refuse("a void's reason is a string")
+        self.match._result_voided(reason=data["reason"])
+
     def on_ClockExtended(self, data: dict, line: dict) -> None:
         match = self.match
         match.check_active()  # Match.extend_clock: a running clock, given a later deadline

@@ -221,6 +221,9 @@ class Tournaments:
         after the act (which checked it is this tournament's), its version guards the save: a match
         finishing meanwhile fails it, and the retry voids only the tournament's table."""
         match = self.app.get_match(match_id)
+        if match.status == STATUS_FINISHED and match.voided is None:
+            match.void_result(reason)  # over: its result stays, counted for nobody, and its view says so
+            return [match]
         if match.status != STATUS_ACTIVE:
             return []
         match.void(reason)

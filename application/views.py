@@ -196,6 +196,7 @@ EVENT_FIELDS: dict[str, tuple[str, ...]] = {
     "Resigned": ("seat",),
     "Forfeited": ("seats",),
     "Voided": ("reason",),
+    "ResultVoided": ("reason",),
     "RematchOpened": ("of_match", "reserved"),
     "RematchLinked": ("match_id",),
     "TurnLimitSet": ("seconds", "on_timeout"),

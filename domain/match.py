@@ -351,6 +351,18 @@ class Match(Aggregate):
         self.check_active()
         self._voided(reason=reason)
 
+    def void_result(self, reason: str) -> None:
+        """A tournament's organiser voided this match after it finished: its result and history stay,
+        but it counts for nobody (the table, the ratings), and its view says so (``rated`` false,
+        ``voided``). Its view said it was rated, though the ratings had left it out."""
+        if self.status != STATUS_FINISHED or self.voided is not None:
+            raise MatchNotActive(f"the match is {self.status}: only a finished match's result is voided")
+        self._result_voided(reason=reason)
+
+    @event("ResultVoided")
+    def _result_voided(self, reason: str) -> None:
+        self.voided = reason
+
     @event("Voided")
     def _voided(self, reason: str) -> None:
         self.status = STATUS_CANCELLED

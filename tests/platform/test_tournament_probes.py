@@ -12,7 +12,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from api import create_app
+from application.history import History
 from application.ports import NoTaskQueue
+from application.views import Viewer
 from infrastructure.composition import build
 from infrastructure.settings import Settings
 from tests.platform.client import ApiClient
@@ -328,6 +330,19 @@ def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_mov
     board = {r["player_id"]: r for r in client.get("/leaderboards/jester", query={"limit": 500}).body["items"]}
     assert changed[y_id]["rating"]["after"]["mu"] == board[y_id]["mu"]
     assert changed[a_id]["in_tournament"] and {a_id, b_id, c_id} <= set(changed)
+    # The match's own view says so too: it said rated, the ratings leaving it out. Its result stays.
+    view = client.get(f"/matches/{table['match_id']}").body
+    assert (view["status"], view["rated"], view["voided"]) == ("finished", False, "") and view["result"]["winners"]
+    rows = client.get("/matches", query={"after": voided.headers["Motley-Position"], "status": "finished",
+                                         "player": a_id}).body["items"]
+    assert [row["terms"]["rated"] for row in rows if row["id"] == table["match_id"]] == [False]
+    history = History(sqlite_motley.app)
+    text = "".join(history.export(table["match_id"], Viewer.the_auditor()))
+    assert '"event":"ResultVoided"' in text
+    copy = history.import_history(text)  # the event travels: the copy is voided too
+    assert copy.voided == "" and copy.result == sqlite_motley.app.get_match(table["match_id"]).result
+    again = client.post(f"/tournaments/{tid}/sanctions", {"kind": "void", "match_id": table["match_id"]}, key=org)
+    assert again.status == 409 and client.get(f"/matches/{table['match_id']}").body["version"] == view["version"]
 
 
 def test_standings_read_after_a_wait_give_the_status_of_the_same_moment(tmp_path):
