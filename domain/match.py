@@ -388,8 +388,12 @@ class Match(Aggregate):
             # played. A second account resigning at once farmed its first one a rated win a request, the
             # top of the board; and so it did when the computer standing in for it had made a move.
             played = self.moves if self.people_moves is None else self.people_moves
+            # Nor one only one person moved in: the others resigned (or ran out of time) before their first
+            # move. Its winner's one move, then two second accounts resigning, farmed a rated win a match,
+            # three of them the top of the board (a probe). A match is a contest of two people who moved.
+            one_mover = self.people_moved is not None and len(self.people_moved) < 2
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
-                                or played == 0)
+                                or played == 0 or one_mover)
         # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
         return (bool(rated) and not imported and len(self.league_seats()) >= 2 and not nobody_played_on
                 and self.voided is None)

@@ -143,12 +143,12 @@ def test_a_match_resigned_before_any_move_is_not_rated(clocked):
     for _ in range(50):  # play until a move of each has been made, then resign
         match = app.get_match(played)
         turn = match.to_act()
-        if match.moves >= 2:
+        if len(match.people_moved) == 2:
             break
         if turn.kind != "players":
             app.resolve_automatic_step(played)
             continue
-        seat = turn.seats[0]
+        seat = turn.seats[-1] if match.people_moved == (0,) else turn.seats[0]  # each of them, at least once
         app.submit_move(played, (ann, bob)[seat], match.engine.legal_actions(match.state, seat)[0])
     app.resign_match(played, bob)
     assert app.get_match(played).counts_for_ratings
@@ -726,3 +726,31 @@ def test_a_seat_the_computer_played_from_its_first_turn_counts_for_nobody_in_the
     board = client.get("/leaderboards/jest").body["items"]
     assert sorted(row["player_id"] for row in board) == sorted(
         str(p.id) for p in players[:people_who_play] if people_who_play == 2)
+
+
+def test_a_match_only_one_person_moved_in_is_not_rated(clocked):
+    """Ann offers, then her two second accounts resign before any move of theirs: she won, rated, a match
+    a request, and three such topped the leaderboard (a probe). Two people must have moved; once Bob has
+    offered too, Cy's resignation ends a rated match."""
+    container, _ = clocked
+    app = container.app
+
+    def three_seats(offering, resigning):
+        players = seat_players(app, 3)
+        match_id = app.create_match_once(players[0], "jest", 3, {}, {}, True, True, None).match.id
+        for player in players:
+            app.join_match(match_id, player)
+        app.start_match(match_id, players[0])
+        for seat in offering:  # Jest's offers are made at once: each seat offers its first legal one
+            match = app.get_match(match_id)
+            app.submit_move(match_id, players[seat], match.engine.legal_actions(match.state, seat)[0])
+        for seat in resigning:
+            app.resign_match(match_id, players[seat])
+        match = app.get_match(match_id)
+        assert match.status == "finished" and match.result["winners"] == [0], match.result
+        return match
+
+    farmed = three_seats(offering=[0], resigning=[1, 2])
+    assert farmed.people_moved == (0,) and not farmed.counts_for_ratings
+    played = three_seats(offering=[0, 1], resigning=[2, 1])
+    assert set(played.people_moved) == {0, 1} and played.counts_for_ratings

@@ -210,7 +210,8 @@ def test_players_with_the_same_rating_share_their_place_on_every_page(quiet):
     people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy", "dee", "eve", "fay")]
     for table in (people[:3], people[3:]):
         match_id = new_match(app, table)
-        first_move(app, match_id, table[0])  # a match resigned before any move is not rated
+        for mover in table[:2]:  # a match fewer than two people moved in is not rated
+            first_move(app, match_id, mover)
         for loser in table[1:]:
             app.resign_match(match_id, loser)
         assert app.get_match(match_id).status == "finished"
@@ -229,7 +230,8 @@ def test_a_rating_history_entry_is_dated_when_its_match_finished_not_at_a_later_
     app = quiet.app
     people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
     match_id = new_match(app, people)
-    first_move(app, match_id, people[0])  # a match resigned before any move is not rated
+    for mover in people[:2]:  # a match fewer than two people moved in is not rated
+        first_move(app, match_id, mover)
     for loser in people[1:]:
         app.resign_match(match_id, loser)
     finished = next(e for e in app.events.get(match_id) if type(e).__name__ == "Finished")

@@ -288,14 +288,24 @@ def test_ids_in_a_body_are_read_as_the_ids_they_spell_in_any_case(client):
                        {"kind": "disqualify", "player_id": "not-a-player"}, key=org).status == 409
 
 
-def one_move(client, match_id, keys) -> None:
-    """The seat to act makes the first of its legal moves (whichever of ``keys`` holds it)."""
+def one_move(client, match_id, keys) -> str:
+    """The seat to act makes the first of its legal moves (whichever of ``keys`` holds it); its key."""
     for key in keys:
         legal = client.get(f"/matches/{match_id}", key=key).body["legal_actions"]
         if legal:
             assert client.post(f"/matches/{match_id}/moves", {"action": legal[0]}, key=key).status == 201
-            return
+            return key
     raise AssertionError("no seat to act")
+
+
+def two_movers(client, match_id, keys) -> None:
+    """Moves until two of the players have moved: a match fewer than two people moved in is not rated."""
+    moved = set()
+    for _ in range(40):
+        moved.add(one_move(client, match_id, keys))
+        if len(moved) == 2:
+            return
+    raise AssertionError("a second player never came to act")
 
 
 def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_moved(client, sqlite_motley):
@@ -310,14 +320,14 @@ def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_mov
     (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
     keys = {a_id: a, b_id: b, c_id: c}
     sqlite_motley.tasks.drain()
-    one_move(client, table["match_id"], list(keys.values()))  # resigned before any move, it is not rated
+    two_movers(client, table["match_id"], list(keys.values()))  # one fewer than two people moved in is not rated
     for player in table["players"]:
         if player != a_id:
             assert client.post(f"/matches/{table['match_id']}/resign", key=keys[player]).status == 200
     (x_id, x), (y_id, y) = (client.register(name) for name in ("xan", "yve"))
     later = client.new_match("jester", 3, [x, a, y])
     sqlite_motley.tasks.drain()
-    one_move(client, later, [x, a, y])
+    two_movers(client, later, [x, a, y])
     for key in (a, y):
         assert client.post(f"/matches/{later}/resign", key=key).status == 200
     sqlite_motley.tasks.drain()
