@@ -395,8 +395,9 @@ class Match(Aggregate):
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
                                 or played == 0 or one_mover)
         # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
-        return (bool(rated) and not imported and len(self.league_seats()) >= 2 and not nobody_played_on
-                and self.voided is None)
+        # Before its end, its seats for people (taken or not: an open match is rated as it will be played).
+        people_seats = len(self.players) - len(self.bots) if self.result is None else len(self.league_seats())
+        return bool(rated) and not imported and people_seats >= 2 and not nobody_played_on and self.voided is None
 
     def league_seats(self) -> list[int]:
         """The seats the ratings and the players' statistics count: the people's, but, once the match is
