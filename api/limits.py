@@ -78,6 +78,11 @@ def check_body() -> None:
         # No route (its 404 or 405 is the answer), or a read, whose body means nothing (RFC 9110 §9.3.1)
         # and is never read: a text body sent with GET /games was a 415.
         return
+    coding = (request.headers.get("Content-Encoding") or "").strip().lower()
+    if coding not in ("", "identity"):
+        # Read as it came: a body labelled br was taken as plain JSON, a gzip one "not UTF-8" (400).
+        raise errors.UnsupportedEncoding(f"the body is sent with Content-Encoding {coding[:40]}: send it "
+                                         "uncompressed (this server reads no content coding)")
     if not request.is_json:
         if request.endpoint != "audit.Import" and request.content_length:
             # Else the view's parser would read no body at all and answer that every field is missing

@@ -72,6 +72,7 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Location (tournament)": {"description": "The path of the tournament this write created",
                               "schema": {"type": "string"}},
     "Location (report)": {"description": "The path of the sanction's report", "schema": {"type": "string"}},
+    "Location (player)": {"description": "The path of the player's profile", "schema": {"type": "string"}},
 }
 
 #: Request headers the service reads, by (method, path).
@@ -137,7 +138,7 @@ SENDS = {
     ("get", "/players/{player_id}"): [("ETag (read model)", True)],
     ("get", "/tournaments/{tournament_id}"): [("ETag (read model)", True)],
     ("get", "/tournaments"): [("ETag (read model)", True)],
-    ("post", "/players"): [("Idempotent-Replayed", False)],
+    ("post", "/players"): [("Location (player)", True), ("Motley-Position", True), ("Idempotent-Replayed", False)],
     ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
                            ("Idempotent-Replayed", False)],
     ("post", "/matches/{match_id}/seats"): [("ETag", True), ("Motley-Position", False)],

@@ -30,7 +30,9 @@ class Players(MethodView):
         player_id, key = service().register_player_once(body["name"], request.headers.get(IDEMPOTENCY_HEADER) or None)
         out = {"id": str(player_id), "name": body["name"], "api_key": key,
                "key_id": None if key is None else service().key_id_of(key)}
-        return out, 201, {} if key is not None else {"Idempotent-Replayed": "true"}
+        # Where it is, and the log's position past it (every write answers with one, README).
+        headers = {"Location": f"/players/{player_id}", "Motley-Position": str(service().log_position())}
+        return out, 201, headers if key is not None else {**headers, "Idempotent-Replayed": "true"}
 
 
 @blp.route("/me")

@@ -96,6 +96,12 @@ class UnsupportedMediaType(ServiceError):
     status, slug, title = 415, "unsupported-media-type", "Unsupported media type"
 
 
+class UnsupportedEncoding(UnsupportedMediaType):
+    """The body is sent compressed (``Content-Encoding``): bodies are read as sent, uncompressed."""
+
+    headers = {"Accept-Encoding": "identity"}  # RFC 9110 §15.5.16: what this server reads
+
+
 class TooLarge(ServiceError):
     """The request body is larger than the service reads."""
 

@@ -4,6 +4,8 @@ Idempotency-Key as moves do."""
 
 from __future__ import annotations
 
+import gzip
+import json as json_module
 import re
 
 import pytest
@@ -282,3 +284,27 @@ def test_a_profile_is_a_304_while_only_other_players_matches_move(client):
     after = client.get(f"/players/{ann_id}", query={"after": seated.headers["Motley-Position"]},
                        headers={"If-None-Match": tag})
     assert after.status == 200 and after.headers["ETag"] != tag
+
+
+def test_a_compressed_body_is_a_415_and_a_registration_says_where_its_player_is(client):
+    """A body labelled Content-Encoding br was read as plain JSON (201) and a gzip one was "not UTF-8"
+    (400): the coding was never looked at. POST /players answered 201 without Location or the
+    Motley-Position every other write sends (an HTTP probe)."""
+    _, ann = client.register("ann")
+    body = json_module.dumps({"game": "jest", "seats": 3}).encode()
+    before = client.get("/matches", query={"status": "open"}).body["total"]
+    for coding, data in (("gzip", gzip.compress(body)), ("br", body), ("gzip, identity", gzip.compress(body))):
+        refused = client.http.post("/matches", data=data, headers={
+            "Content-Type": "application/json", "Content-Encoding": coding, "Authorization": f"Bearer {ann}"})
+        assert refused.status_code == 415 and refused.mimetype == "application/problem+json", coding
+        assert refused.headers["Accept-Encoding"] == "identity" and "Content-Encoding" in refused.get_json()["detail"]
+    plain = client.http.post("/matches", data=body, headers={
+        "Content-Type": "application/json", "Content-Encoding": "identity", "Authorization": f"Bearer {ann}"})
+    assert plain.status_code == 201
+    after = plain.headers["Motley-Position"]
+    assert client.get("/matches", query={"status": "open", "after": after}).body["total"] == before + 1
+    registered = client.http.post("/players", json={"name": "bob"})
+    assert registered.status_code == 201
+    assert registered.headers["Location"] == f"/players/{registered.get_json()['id']}"
+    assert int(registered.headers["Motley-Position"]) >= 1
+    assert client.get(registered.headers["Location"]).status == 200
