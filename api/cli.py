@@ -42,6 +42,9 @@ def main(argv=None) -> None:
                        help="API processes; above 1 they run under gunicorn, each with its own pools (PostgreSQL)")
     serve.add_argument("--server", choices=("waitress", "gunicorn"), default=None,
                        help="the WSGI server: waitress for one process (the default), gunicorn for several")
+    serve.add_argument("--port-wait", type=counted(0, 600), default=15, metavar="SECONDS",
+                       help="how long a port in use is waited for before serve gives up (a server killed "
+                            "without its workers leaves them holding it for their graceful timeout)")
     commands.add_parser("migrate", help="create the event store and read-model tables, then exit")
     rebuild_command = commands.add_parser("rebuild", help="rebuild a read model from the events, then exit")
     rebuild_command.add_argument("read_model", choices=sorted(READ_MODELS),
@@ -138,7 +141,7 @@ def run(args: argparse.Namespace) -> None:
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
     # Before the store: a port in use, with PostgreSQL away, retried the store for ever and never named it.
-    check_listening(args.host, args.port)
+    check_listening(args.host, args.port, args.port_wait)
     container = build_when_reachable()
     try:
         # Bound before it is announced or starts work: a port in use was a traceback after "Motley on ...".
@@ -156,15 +159,28 @@ def run(args: argparse.Namespace) -> None:
     server.run()
 
 
-def check_listening(host: str, port: int) -> None:
-    """Refuse, naming them, a host and port this process cannot listen on (in use, not this machine's)."""
+def check_listening(host: str, port: int, wait: float = 0) -> None:
+    """Refuse, naming them, a host and port this process cannot listen on (not this machine's, or in use
+    for longer than ``wait`` seconds). A restart after the gunicorn master was killed (kill -9) found its
+    workers still holding the port for their graceful timeout, and gave up at once (a probe)."""
+    import errno
     import socket
+    import time
 
-    try:
-        with socket.create_server((host, port)):
-            pass
-    except OSError as error:
-        raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            with socket.create_server((host, port)):
+                return
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE or time.monotonic() >= deadline:
+                raise OSError(f"cannot listen on {host}:{port}: {error.strerror or error}") from None
+            if not told:
+                told = True
+                print(f"motley serve: {host}:{port} is in use; waiting up to {wait:g} s for it (--port-wait)",
+                      file=sys.stderr, flush=True)
+            time.sleep(0.25)
 
 
 def serve_processes(args, settings) -> int:
@@ -182,7 +198,7 @@ def serve_processes(args, settings) -> int:
         return 2
     # gunicorn binds after the announcement below: a port in use said it served. Checked before the store,
     # which is waited for while it is away: a port in use then was never named.
-    check_listening(args.host, args.port)
+    check_listening(args.host, args.port, args.port_wait)
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
     os.environ["MOTLEY_CREATE_TABLES"] = "n"

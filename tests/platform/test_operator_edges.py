@@ -167,14 +167,14 @@ def test_the_store_commands_fail_in_one_line_naming_what_failed(tmp_path, monkey
         taken.listen()
         port = taken.getsockname()[1]
         for server in ("waitress", "gunicorn"):  # gunicorn said "Motley on ..." and then failed to bind
-            assert refused(["serve", "--server", server, "--port", str(port)]).startswith(
+            assert refused(["serve", "--server", server, "--port", str(port), "--port-wait", "0"]).startswith(
                 f"motley serve: cannot listen on 127.0.0.1:{port}: "), server
         # With PostgreSQL away too, the port is named at once: serve waited for the store for ever first.
         with monkeypatch.context() as away:
             away.setenv("MOTLEY_STORE", "postgres")
             away.setenv("MOTLEY_POSTGRES_PORT", "1")
             for server in ("waitress", "gunicorn"):
-                assert refused(["serve", "--server", server, "--port", str(port)]).startswith(
+                assert refused(["serve", "--server", server, "--port", str(port), "--port-wait", "0"]).startswith(
                     f"motley serve: cannot listen on 127.0.0.1:{port}: "), server
 
     monkeypatch.setenv("MOTLEY_STORE", "postgres")
@@ -217,3 +217,26 @@ def test_simulate_refuses_a_plot_it_cannot_write_before_it_plays(tmp_path, capsy
         argv = ["simulate", "jest", "--players", "3", "--seats", "random", "--matches", "2000", "--plot", str(plot)]
         assert simulate(parser.parse_args(argv)) == 2  # at once: the matches were played first
         assert said in capsys.readouterr().err
+
+
+def test_serve_waits_for_a_port_a_killed_servers_workers_still_hold():
+    """After the gunicorn master was killed (kill -9), its workers held the port for their graceful
+    timeout, and a restart gave up at once: "cannot listen" (a durability probe). serve waits for it
+    (--port-wait), and names it once the wait is over."""
+    import socket
+    import threading
+    import time
+
+    from api.cli import check_listening
+
+    held = socket.create_server(("127.0.0.1", 0))
+    port = held.getsockname()[1]
+    threading.Timer(0.8, held.close).start()  # the old workers exit
+    started = time.monotonic()
+    check_listening("127.0.0.1", port, wait=10)
+    assert 0.7 < time.monotonic() - started < 5
+    with socket.create_server(("127.0.0.1", 0)) as still:
+        started = time.monotonic()
+        with pytest.raises(OSError, match=f"cannot listen on 127.0.0.1:{still.getsockname()[1]}"):
+            check_listening("127.0.0.1", still.getsockname()[1], wait=0.5)
+        assert time.monotonic() - started >= 0.5
