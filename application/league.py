@@ -157,13 +157,15 @@ class LeagueProjection:
     def _finished(self, changes: Changes, position: int, match_id: str, version: int, at: datetime) -> None:
         # A match is read as it was at its end or later: the log's position says it has been saved.
         match = self.app.read_match(match_id, at_least=version)
-        seats = match.league_seats()  # the people's, not a seat the computer played from its first turn
+        seats = [s for s, p in enumerate(match.players) if p is not None and not match.is_bot(s)]
         if match.result is None or not seats or getattr(match, "imported", False):
             return  # an imported copy: the match it copies counted where it was played
+        ranks = match.league_ranks()
         row = {
             "match_id": match_id,
             "players": [{"player_id": match.players[s], "name": match.names[s]} for s in seats],
-            "ranks": [match.result["ranks"][s] for s in seats],
+            # A seat the computer played from its first turn ranks last (``Match.league_ranks``).
+            "ranks": [ranks[s] for s in seats],
             # Kept out of what others read of a player's ratings (api/players.py): its id named a match
             # its players kept to themselves.
             "unlisted": getattr(match, "invitation", None) is not None,

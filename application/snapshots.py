@@ -34,7 +34,7 @@ INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
 #: 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock;
 #: 6: ``closed`` keeps its "earlier" closes (an older snapshot forgot them: a late move's answer differed).
-#: 7: ``people_moved``, the seats whose people moved (``Match.league_seats``).
+#: 7: ``people_moved``, the seats whose people moved (``Match.no_shows``).
 MATCH_LAYOUT = 7
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4

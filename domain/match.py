@@ -386,34 +386,46 @@ class Match(Aggregate):
             people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
             # Ended before any move of a person (a seat resigned, or was absent, at once): nothing was
             # played. A second account resigning at once farmed its first one a rated win a request, the
-            # top of the board; and so it did when the computer standing in for it had made a move.
+            # top of the board; and so it did when the computer standing in for it had made a move. (A
+            # second account resigning after its owner's first move still hands it a win: two people
+            # who moved were asked for instead, and any player could leave before its first move, its
+            # hand seen, without a rated loss. Accounts are free: no rule of the match tells them apart.)
             played = self.moves if self.people_moves is None else self.people_moves
-            # Nor one only one person moved in: the others resigned (or ran out of time) before their first
-            # move. Its winner's one move, then two second accounts resigning, farmed a rated win a match,
-            # three of them the top of the board (a probe). A match is a contest of two people who moved.
-            one_mover = self.people_moved is not None and len(self.people_moved) < 2
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
-                                or played == 0 or one_mover)
+                                or played == 0)
         # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
-        # Before its end, its seats for people (taken or not: an open match is rated as it will be played).
-        people_seats = len(self.players) - len(self.bots) if self.result is None else len(self.league_seats())
-        return bool(rated) and not imported and people_seats >= 2 and not nobody_played_on and self.voided is None
+        return (bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
+                and self.voided is None)
 
-    def league_seats(self) -> list[int]:
-        """The seats the ratings and the players' statistics count: the people's, but, once the match is
-        over, not one its person never played, absent to the end, the computer making its every move
-        after its first turn ran out (``on_timeout: computer``), unless the result ranks it as left
-        (resigned, absent). Counted,
-        an account that never moved topped a leaderboard with the computer's wins (a probe: three rated
-        wins in a tournament, none of them its own). Such a seat counts as the computers' do: for
-        nobody, so it neither wins nor makes its opponents win."""
-        people = [seat for seat, player in enumerate(self.players) if player is not None and not self.is_bot(seat)]
+    def no_shows(self) -> list[int]:
+        """The people's seats the computer played from their first turn on: absent to the end, and never a
+        move of their own (``on_timeout: computer``); a seat the result already ranks as left (resigned,
+        absent at a claim) is not among them. A seat that never had a turn, the others resigning first, is
+        not either: it won, present."""
         if self.result is None or self.people_moved is None:
-            return people
+            return []
         left = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
-        # Absent to the end and never moved: the computer played it. (One that never had a turn, the
-        # others resigning first, is no such seat: it won, present.)
-        return [seat for seat in people if seat in self.people_moved or seat in left or seat not in self.absent]
+        return [seat for seat, player in enumerate(self.players)
+                if player is not None and not self.is_bot(seat) and seat in self.absent
+                and seat not in self.people_moved and seat not in left]
+
+    def league_ranks(self) -> list[int]:
+        """The ranks the ratings and the players' statistics take: the result's, but a no-show
+        (``no_shows``) ranks last, below every seat that played, as if it had resigned at its first
+        turn. Credited with the computer's play, an account that never moved topped a leaderboard with
+        the computer's wins (a probe: three rated wins in a tournament, none of its own). Left out instead,
+        a player who saw a strong opponent could dodge its loss by never moving. Competition ranking
+        among the rest, as ``resignation_result`` ranks: 1, 1, 3."""
+        assert self.result is not None
+        ranks = list(self.result["ranks"])
+        gone = set(self.no_shows())
+        if not gone:
+            return ranks
+        playing = [seat for seat in range(len(ranks)) if seat not in gone]
+        adjusted = [len(playing) + 1] * len(ranks)
+        for seat in playing:
+            adjusted[seat] = 1 + sum(1 for other in playing if ranks[other] < ranks[seat])
+        return adjusted
 
     def make_unlisted(self, code: str) -> None:
         """Keep the match out of the open list; only a player with ``code`` (or a kept seat) joins."""

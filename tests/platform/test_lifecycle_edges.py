@@ -698,11 +698,12 @@ def play_out(app, clock, match_id, people, no_shows):
 
 
 @pytest.mark.parametrize("people_who_play", [2, 1])
-def test_a_seat_the_computer_played_from_its_first_turn_counts_for_nobody_in_the_league(clocked, people_who_play):
+def test_a_seat_the_computer_played_from_its_first_turn_ranks_last_in_the_league(clocked, people_who_play):
     """Cy never moves under ``on_timeout: computer``: the computer plays his seat from his first turn on.
-    It once counted as his game: an account that never moved topped a tournament's leaderboard with the
-    computer's three wins. His seat now counts as a computer's (no rating, no statistics, no win for
-    anyone over it); with one person left who played, the match is not rated at all."""
+    It was credited with the computer's play: an account that never moved topped a tournament's
+    leaderboard with the computer's three wins (a probe). It now ranks last in the ratings and statistics,
+    as if it had resigned at its first turn: left out instead, a player could dodge a loss by never
+    moving. The match's own result still tells what the computer did."""
     container, clock = clocked
     app = container.app
     players = seat_players(app, 3)
@@ -714,24 +715,45 @@ def test_a_seat_the_computer_played_from_its_first_turn_counts_for_nobody_in_the
     no_shows = set(range(people_who_play, 3))
     match = play_out(app, clock, match_id, dict(enumerate(players)), no_shows)
     assert match.status == "finished" and set(match.absent) == no_shows and not match.result.get("absent")
-    assert match.league_seats() == list(range(people_who_play))
+    assert match.no_shows() == sorted(no_shows) and match.counts_for_ratings
+    league = match.league_ranks()
+    assert all(league[seat] == people_who_play + 1 for seat in no_shows)
+    # Had the computer won for Cy, he would still rank last: the rule, on this match's own seats.
+    match.result = {**match.result, "ranks": [3, 2, 1]}
+    assert match.league_ranks() == ([2, 1, 3] if people_who_play == 2 else [1, 2, 2])
     container.league.run()
     client = ApiClient(create_app(container))
-    assert client.get(f"/matches/{match_id}").body["rated"] is (people_who_play == 2)
-    for seat, player in enumerate(players):
-        profile = client.get(f"/players/{player.id}").body
-        counted = seat < people_who_play
-        assert [s["played"] for s in profile["statistics"]] == ([1] if counted else [])
-        assert [r["played"] for r in profile["ratings"]] == ([1] if counted and people_who_play == 2 else [])
-    board = client.get("/leaderboards/jest").body["items"]
-    assert sorted(row["player_id"] for row in board) == sorted(
-        str(p.id) for p in players[:people_who_play] if people_who_play == 2)
+    assert client.get(f"/matches/{match_id}").body["rated"] is True
+    board = [row["player_id"] for row in client.get("/leaderboards/jest").body["items"]]
+    assert set(board[-len(no_shows):]) == {str(players[seat].id) for seat in no_shows}  # at the bottom
+    for seat in no_shows:
+        stats = client.get(f"/players/{players[seat].id}").body["statistics"]
+        assert [(s["played"], s["wins"], s["average_place"]) for s in stats] == [(1, 0, people_who_play + 1)]
 
 
-def test_a_match_only_one_person_moved_in_is_not_rated(clocked):
-    """Ann offers, then her two second accounts resign before any move of theirs: she won, rated, a match
-    a request, and three such topped the leaderboard (a probe). Two people must have moved; once Bob has
-    offered too, Cy's resignation ends a rated match."""
+def test_a_present_player_who_never_had_a_turn_is_no_no_show(clocked):
+    """Bob and Cy resign before anyone moved: Ann never made a move and won, present. A seat that never
+    moved is a no-show only if it was absent to the end; the resigned seats are ranked by the result."""
+    container, _ = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in (ann, bob, cy):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    app.resign_match(match_id, bob)
+    app.resign_match(match_id, cy)
+    match = app.get_match(match_id)
+    assert match.status == "finished" and match.people_moved == () and match.no_shows() == []
+    assert match.league_ranks() == match.result["ranks"]
+
+
+def test_a_player_who_leaves_before_its_first_move_takes_its_rated_loss(clocked):
+    """Ann offers, then Bob and Cy resign before any move of theirs: rated, Ann the winner. Asking for two
+    people who moved (against second accounts resigning after their owner's first move) let any player
+    leave before its first move, its hand seen, with no rated loss (a review): the loss stands. Bob's
+    and Cy's offers made too, it is rated all the same."""
     container, _ = clocked
     app = container.app
 
@@ -750,7 +772,41 @@ def test_a_match_only_one_person_moved_in_is_not_rated(clocked):
         assert match.status == "finished" and match.result["winners"] == [0], match.result
         return match
 
-    farmed = three_seats(offering=[0], resigning=[1, 2])
-    assert farmed.people_moved == (0,) and not farmed.counts_for_ratings
+    left = three_seats(offering=[0], resigning=[1, 2])
+    assert left.people_moved == (0,) and left.counts_for_ratings and left.result["ranks"] == [1, 2, 2]
     played = three_seats(offering=[0, 1], resigning=[2, 1])
     assert set(played.people_moved) == {0, 1} and played.counts_for_ratings
+
+
+def test_the_live_stream_tells_a_resigned_seat_no_absence(clocked):
+    """Bob's time ran out, then he resigned. When another seat's time ran out later, the live stream sent
+    him an ``absent`` (his seat is still among the absent ones), which a bot answers with a return: a 409
+    (a review). A resigned seat is the computer's for good: nothing is sent."""
+    container, clock = clocked
+    app = container.app
+    ann, bob, cy = seat_players(app, 3)
+    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
+                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
+    for player in (ann, bob, cy):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    for player in (ann, cy):  # Bob does not offer
+        match = app.get_match(match_id)
+        app.submit_move(match_id, player, match.engine.legal_actions(match.state, match.seat_of(str(player.id)))[0])
+    assert run_out(app, clock, match_id).absent == (1,)
+    app.resign_match(match_id, bob)
+    start = app.log_position()
+    for _ in range(50):  # on until a present seat's time runs out too
+        match = app.get_match(match_id)
+        if len(match.absent) > 1:
+            break
+        turn = match.to_act()
+        if turn.kind != "players":
+            app.resolve_automatic_step(match_id)
+        elif turn.seats[0] == 1:
+            assert app.play_computer_move(match_id, 1)
+        else:
+            run_out(app, clock, match_id)
+    assert app.get_match(match_id).absent[1:], "another seat's time ran out"
+    items = [entry[1]["type"] for entry in feed(app, str(bob.id), start, 0.5, 0.01) if entry is not None and entry[1]]
+    assert "absent" not in items, items
