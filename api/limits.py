@@ -79,7 +79,8 @@ def check_body() -> None:
         # and is never read: a text body sent with GET /games was a 415.
         return
     coding = (request.headers.get("Content-Encoding") or "").strip().lower()
-    if coding not in ("", "identity"):
+    has_body = bool(request.content_length) or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    if coding not in ("", "identity") and has_body:
         # Read as it came: a body labelled br was taken as plain JSON, a gzip one "not UTF-8" (400).
         raise errors.UnsupportedEncoding(f"the body is sent with Content-Encoding {coding[:40]}: send it "
                                          "uncompressed (this server reads no content coding)")

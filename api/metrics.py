@@ -103,11 +103,25 @@ class Metrics(MethodView):
         container = current_app.extensions["motley"]
         token = container.settings.metrics_token
         if token:
-            sent = request.headers.get("Authorization", "")
-            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
-                raise errors.Unauthenticated("/metrics needs the metrics token (MOTLEY_METRICS_TOKEN) as its "
-                                             "bearer token")
+            check_scraper(token)
         return Response(exposition(container), content_type=CONTENT_TYPE)
+
+
+def check_scraper(token: str) -> None:
+    """A scrape sends the operator's metrics token as its bearer token (the scheme in any case, as for a
+    key). A wrong one is a guess, counted and limited with the address's wrong keys (``auth_failures``):
+    uncounted, the token could be guessed at /metrics without end (a review)."""
+    from api.rates import address
+
+    rates = current_app.extensions.get("motley.rates")
+    if rates is not None:
+        rates.refuse_if_spent("auth_failures", address())
+    scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not hmac.compare_digest(sent.strip().encode(), token.encode()):
+        if rates is not None:
+            rates.take("auth_failures", address())
+            g.auth_failure_counted = True  # counted here, not again for its 401 (api/rates.py)
+        raise errors.Unauthenticated("/metrics needs the metrics token (MOTLEY_METRICS_TOKEN) as its bearer token")
 
 
 def exposition(container: Any) -> bytes:

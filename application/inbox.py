@@ -146,7 +146,8 @@ def feed(
                 # The turn clock ran out on the player: the computer plays its seat (or the others may
                 # claim) until it comes back (POST /matches/{id}/return, or a move). Said once an absence:
                 # the your-turns just stopped, and a bot that used this stream alone never learnt why.
-                if match.seat_of(player_id) in match.absent:
+                seat = match.seat_of(player_id)
+                if seat in match.absent and seat not in match.resigned:  # resigned: the computer's for good
                     if kinds & set(TIMED_OUT) and match_id not in away:
                         away.add(match_id)
                         items.append(item("absent", match, player_id))

@@ -244,6 +244,9 @@ def test_every_event_type_of_a_match_replays_as_the_library_does(clocked, seed):
     container.tournaments.forfeit(tournament, ann, [table["players"][1]])
     touched.append(UUID(table["match_id"]))
     assert app.get_match(table["match_id"]).status == "finished"
+    # Voided once finished: its result stays, counted for nobody (ResultVoided).
+    container.tournaments.sanction(tournament, ann, {"kind": "void", "match_id": table["match_id"], "reason": "f"})
+    assert app.get_match(table["match_id"]).voided == "f"
 
     # A tournament table the organiser voids while it is played: voided, cancelled.
     tournament, _ = container.tournaments.create(ann, {"game": "jester", "name": "v", "rounds": 1, "table_size": 2,

@@ -180,7 +180,8 @@ def test_the_outbox_depth_sums_every_api_process(tmp_path):
 
 def test_an_operator_may_keep_the_metrics_to_its_scraper(motley):
     """/metrics was public on every deployment: with MOTLEY_METRICS_TOKEN set, a scrape without it (or
-    with a player's key) is a 401 problem, as documented, and one with it is answered."""
+    with a player's key) is a 401 problem, as documented, and one with it is answered; wrong tokens are
+    limited as wrong keys are."""
     import dataclasses
 
     settings = motley.settings
@@ -196,5 +197,10 @@ def test_an_operator_may_keep_the_metrics_to_its_scraper(motley):
             assert "motley_moves_total" not in refused.get_data(as_text=True)
         scraped = client.http.get("/metrics", headers={"Authorization": "Bearer s3cret-scrape"})
         assert scraped.status_code == 200 and "motley_moves_total" in scraped.get_data(as_text=True)
+        assert client.http.get("/metrics", headers={"Authorization": "bearer s3cret-scrape"}).status_code == 200
+        # Wrong tokens are guesses, limited as wrong keys are: they were answered without end.
+        answers = [client.http.get("/metrics", headers={"Authorization": f"Bearer guess-{n}"}).status_code
+                   for n in range(40)]
+        assert answers.count(401) <= 30 and answers[-1] == 429, answers
     finally:
         motley.settings = settings
