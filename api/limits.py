@@ -30,8 +30,9 @@ MAX_IDEMPOTENCY_KEY = 128
 
 IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: ``If-Match`` holds the ETag of a match read: a version such as ``"12"``, ``"12.1"`` for a view that
-#: lists a fork, ``"12.1.30"`` for a rewound read (RFC 9110 §8.8.3; api/matches.py).
-ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}"?\s*')
+#: lists a fork, ``"12.1.30"`` for a rewound read, each marked with its reader (``"12-3f2a9c0d11e4"``,
+#: ``api/matches.reader_mark``) (RFC 9110 §8.8.3; api/matches.py).
+ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}(-[0-9a-z]{1,12})?"?\s*')
 #: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
 MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).

@@ -75,11 +75,30 @@ def plain(view: dict, status: int, headers: dict) -> Response:
     return current_app.response_class(json_text(view), status, headers, mimetype="application/json")
 
 
+def reader_mark() -> str:
+    """The caller's part of a match view's entity tag: ``-<12 hex digits of its player id>``, ``-auditor``,
+    or nothing for a reader without a key. Views differ by reader (a seat sees its hand, the creator its
+    invitation code), and one tag for all of them was a strong validator of several representations: a
+    client that kept a tag across keys, or a browser's cache, took a 304 of another reader's view
+    (RFC 9110 §8.8.3; an HTTP probe). ``If-Match`` reads the version only (``version_from_etag``)."""
+    key = api_key(strict=False)
+    if key is None:
+        return ""
+    if is_auditor_key(key):
+        return "-auditor"
+    try:
+        player = service().authenticate(key)
+    except errors.Unauthenticated:
+        return ""  # refused elsewhere (a 401), before any tag is sent
+    return "-" + player.id.hex[:12]
+
+
 def etag_of(match, forks: int = 0) -> str:
-    """A match view's entity tag: its version, and the number of forks it lists, if any. A fork
-    changes the parent's view (its lineage) but not its version: with the version alone, a client
-    polling with If-None-Match was told 304 of a view that had changed (RFC 9110 §8.8.1)."""
-    return f"{match.version}.{forks}" if forks else str(match.version)
+    """A match view's entity tag: its version, and the number of forks it lists, if any, then the
+    reader's mark (``reader_mark``). A fork changes the parent's view (its lineage) but not its version:
+    with the version alone, a client polling with If-None-Match was told 304 of a view that had changed
+    (RFC 9110 §8.8.1)."""
+    return (f"{match.version}.{forks}" if forks else str(match.version)) + reader_mark()
 
 
 def rewound_etag(version: int, forks: int, latest) -> str:
@@ -87,7 +106,7 @@ def rewound_etag(version: int, forks: int, latest) -> str:
     The view of an earlier version still changes as the match goes on (everything is shown once it is
     finished and revealed), so the version alone would validate a view read before the reveal after it;
     any event since moves the latest version, and a fork moves the count (RFC 9110 §8.8.3)."""
-    return f"{version}.{forks}.{latest.version}"
+    return f"{version}.{forks}.{latest.version}{reader_mark()}"
 
 
 def headers_for(match, position=None, forks: int = 0):
@@ -106,7 +125,7 @@ def list_etag(position: int, listed_only: bool) -> str:
 def version_from_etag(value: str) -> int:
     """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork, ``"12.1.30"``
     for a rewound read) states the version the client saw."""
-    text = value.strip().removeprefix("W/").strip('"').split(".", 1)[0]
+    text = value.strip().removeprefix("W/").strip('"').split("-", 1)[0].split(".", 1)[0]
     if not text.isdigit():
         raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
     return int(text)
@@ -269,6 +288,12 @@ class MatchById(MethodView):
         without), now or rewound to any earlier version."""
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
         version = query["version"]
+        stated = stated_version(match_id)
+        if stated is not None:  # RFC 9110 §13.1.1: a read is conditional on If-Match too
+            current_version = service().read_match(match_id).version
+            if stated != current_version:
+                raise PreconditionFailed(f"the match is at version {current_version}, not the one If-Match "
+                                         "states", current_version=current_version)
         if request.if_none_match:
             current = service().read_match(match_id)  # the tag is known before any view is built
             forks = len(history().forks(current.id, who))

@@ -45,9 +45,11 @@ HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {"description": 'The match version of this answer, as "<version>", or "<version>.<forks>" for a '
                             "view that lists forks (a fork changes the view, not the version); a rewound read "
                             '(?version=) as "<version>.<forks>.<latest version>" (the view of an earlier version '
-                            "changes as the match goes on: it is revealed at the end); send it back as If-Match "
-                            "(its version counts) or If-None-Match",
-             "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}"$'}},
+                            "changes as the match goes on: it is revealed at the end); each followed by its "
+                            'reader\'s mark, "-<12 hex digits of your player id>" or "-auditor" (none without a '
+                            "key: views differ by reader); send it back as If-Match (its version counts) or "
+                            "If-None-Match",
+             "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}(-([0-9a-f]{12}|auditor))?"$'}},
     "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
                                          '("list-<position>", "list-<position>-own" for a page holding your '
                                          'unlisted matches), the position of the league read model\'s last '
@@ -77,7 +79,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 
 #: Request headers the service reads, by (method, path).
 #: One of a match read's ETags, as If-Match takes it (api/limits.py ETAG), and a list of up to 16.
-_TAG = r'(W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}"?'
+_TAG = r'(W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}(-[0-9a-z]{1,12})?"?'
 IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
@@ -100,6 +102,10 @@ REQUEST_HEADERS = {
                                         'them (any may match): a stale one is a 412 and nothing is saved; "*" '
                                         'states no version',
                          "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
+    "If-Match (read)": {"in": "header", "name": "If-Match", "required": False,
+                        "description": 'Answer only if the match is still at the version of this ETag (or of '
+                                       'one of a list of them): else a 412; "*" states no version',
+                        "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
@@ -109,7 +115,7 @@ REQUEST_HEADERS = {
                                  "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
 }
 READS = {
-    ("get", "/matches/{match_id}"): ["If-None-Match"],
+    ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
     ("get", "/matches"): ["If-None-Match (read model)"],
     ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
     ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)"],

@@ -90,7 +90,7 @@ def test_a_rewound_read_answers_if_none_match_with_a_304_until_the_match_moves_o
     rewound = client.get(path, key=keys[0], query={"version": 2})
     tag = rewound.headers["ETag"]
     assert rewound.status == 200 and rewound.body["version"] == 2
-    assert tag == f'"2.0.{client.get(path).body["version"]}"'
+    assert re.fullmatch(rf'"2\.0\.{client.get(path).body["version"]}-[0-9a-f]{{12}}"', tag), tag  # Ann's
     again = client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": tag})
     assert again.status == 304 and again.headers["ETag"] == tag
     assert client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": f"W/{tag}"}).status == 304
@@ -308,3 +308,30 @@ def test_a_compressed_body_is_a_415_and_a_registration_says_where_its_player_is(
     assert registered.headers["Location"] == f"/players/{registered.get_json()['id']}"
     assert int(registered.headers["Motley-Position"]) >= 1
     assert client.get(registered.headers["Location"]).status == 200
+
+
+def test_each_reader_of_a_match_has_its_own_etag(client):
+    """One strong tag, "7", for every reader's view (a seat's hand, a spectator's none): a seat that sent
+    the spectator's tag as If-None-Match got a 304 and kept the other view (RFC 9110 §8.8.3; an HTTP
+    probe). Each reader's view now has its own tag; If-Match still reads its version, on a write and, as
+    RFC 9110 §13.1.1 asks, on a read."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    tags = [client.get(f"/matches/{match_id}", key=key).headers["ETag"] for key in (None, *keys)]
+    version = client.get(f"/matches/{match_id}").body["version"]
+    assert tags[0] == f'"{version}"' and len(set(tags)) == 4 and all(t.startswith(f'"{version}-') for t in tags[1:])
+    for reader, key in enumerate(keys, start=1):
+        others = [tag for n, tag in enumerate(tags) if n != reader]
+        for other in others:  # another reader's tag: the whole view
+            assert client.get(f"/matches/{match_id}", key=key, headers={"If-None-Match": other}).status == 200
+        mine = client.get(f"/matches/{match_id}", key=key, headers={"If-None-Match": tags[reader]})
+        assert mine.status == 304 and mine.headers["ETag"] == tags[reader]
+    assert client.get(f"/matches/{match_id}", headers={"If-None-Match": tags[1]}).status == 200
+    # If-Match: the version counts, whoever's tag it is.
+    assert client.get(f"/matches/{match_id}", key=keys[0], headers={"If-Match": tags[2]}).status == 200
+    ann = client.get(f"/matches/{match_id}", key=keys[0]).body
+    moved = client.post(f"/matches/{match_id}/moves", {"action": ann["legal_actions"][0]}, key=keys[0],
+                        headers={"If-Match": tags[1]})
+    assert moved.status == 201, moved.text
+    stale = client.get(f"/matches/{match_id}", key=keys[1], headers={"If-Match": tags[2]})
+    assert stale.status == 412 and stale.body["current_version"] == moved.body["version"]
