@@ -36,8 +36,9 @@ def register(app: Flask, setting: str) -> None:
         # has to match an origin's start ("https://*.play.example" let in https://xplay.example.evil.net).
         # As patterns of their own, escaped and anchored, they also make it answer Vary: Origin.
         exact = "*" if "*" in allowed else [re.compile(re.escape(origin) + r"\Z") for origin in allowed]
+        # The methods the API has: flask-cors advertises PUT and PATCH too by default, which no route takes.
         CORS(app, origins=exact, allow_headers=ALLOWED, expose_headers=EXPOSED, max_age=MAX_AGE,
-             supports_credentials=False)
+             methods=["GET", "HEAD", "POST", "DELETE", "OPTIONS"], supports_credentials=False)
         if exact != "*":  # the answer depends on the origin, a refused one's too: a cache must key on it
             app.after_request(vary_on_origin)
 
