@@ -17,6 +17,7 @@ from api.context import (
     event_stream,
     is_auditor_key,
     json_text,
+    reader_mark,
     service,
     stream_waits,
 )
@@ -70,7 +71,7 @@ def with_invitation(match, who, view):
 def created_headers(match) -> dict:
     """A new match's answer headers: where it is, its version, and the log position its write reached
     (``?after=`` on a read model then shows it), as every write answers."""
-    return {"Location": f"/matches/{match.id}", "ETag": f'"{match.version}"',
+    return {"Location": f"/matches/{match.id}", "ETag": f'"{match.version}{reader_mark()}"',  # the reader's view
             "Motley-Position": str(service().log_position())}
 
 

@@ -197,6 +197,24 @@ def current_player() -> Player:
     return service().authenticate(key)
 
 
+def reader_mark() -> str:
+    """The caller's part of a match view's entity tag: ``-<12 hex digits of its player id>``, ``-auditor``,
+    or nothing for a reader without a key. Views differ by reader (a seat sees its hand, the creator its
+    invitation code), and one tag for all of them was a strong validator of several representations: a
+    client that kept a tag across keys, or a browser's cache, took a 304 of another reader's view
+    (RFC 9110 §8.8.3; an HTTP probe). ``If-Match`` reads the version only (``version_from_etag``)."""
+    key = api_key(strict=False)
+    if key is None:
+        return ""
+    if is_auditor_key(key):
+        return "-auditor"
+    try:
+        player = service().authenticate(key)
+    except errors.Unauthenticated:
+        return ""  # refused elsewhere (a 401), before any tag is sent
+    return "-" + player.id.hex[:12]
+
+
 def not_modified(tag: str) -> Optional[Response]:
     """The 304 of a read whose If-None-Match holds ``tag`` (compared weakly, RFC 9110 §13.1.2), or None."""
     if request.if_none_match.contains_weak(tag):

@@ -20,6 +20,7 @@ from api.context import (
     is_auditor_key,
     json_text,
     not_modified,
+    reader_mark,
     service,
     stream_waits,
 )
@@ -73,24 +74,6 @@ def plain(view: dict, status: int, headers: dict) -> Response:
     (application/views.py) and equal their MatchOut dump (tests/platform/test_plain_answers.py), and
     the dump was a sixth of a move's server time (issue 16). The schema still documents the answer."""
     return current_app.response_class(json_text(view), status, headers, mimetype="application/json")
-
-
-def reader_mark() -> str:
-    """The caller's part of a match view's entity tag: ``-<12 hex digits of its player id>``, ``-auditor``,
-    or nothing for a reader without a key. Views differ by reader (a seat sees its hand, the creator its
-    invitation code), and one tag for all of them was a strong validator of several representations: a
-    client that kept a tag across keys, or a browser's cache, took a 304 of another reader's view
-    (RFC 9110 §8.8.3; an HTTP probe). ``If-Match`` reads the version only (``version_from_etag``)."""
-    key = api_key(strict=False)
-    if key is None:
-        return ""
-    if is_auditor_key(key):
-        return "-auditor"
-    try:
-        player = service().authenticate(key)
-    except errors.Unauthenticated:
-        return ""  # refused elsewhere (a 401), before any tag is sent
-    return "-" + player.id.hex[:12]
 
 
 def etag_of(match, forks: int = 0) -> str:
@@ -277,6 +260,24 @@ def match_id_schema(_converter: BaseConverter) -> dict:
     return {"type": "string", "minLength": 1}
 
 
+def check_read_if_match(match_id, version: Optional[int], who: Viewer) -> None:
+    """RFC 9110 §13.1.1: a read is conditional on If-Match too, a 412 when it does not hold. The match's
+    view holds for a tag of its version now (as a write reads it: the version counts); a rewound read's
+    (``?version=``) for its own tag, whose version is the rewound one."""
+    header = (request.headers.get("If-Match") or "").strip()
+    if not header or header == "*":
+        return
+    current = service().read_match(match_id)
+    if version is None:
+        holds = stated_version(match_id) == current.version
+    else:
+        tag = rewound_etag(version, len(history().forks(current.id, who)), current)
+        holds = tag in {t.strip().strip('"') for t in header.split(",") if not t.strip().startswith("W/")}
+    if not holds:
+        raise PreconditionFailed(f"the match is at version {current.version}, and If-Match does not hold for "
+                                 "this read", current_version=current.version)
+
+
 @blp.route("/<match_id:match_id>")
 class MatchById(MethodView):
     @blp.arguments(schemas.MatchQuery, location="query")
@@ -288,12 +289,7 @@ class MatchById(MethodView):
         without), now or rewound to any earlier version."""
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
         version = query["version"]
-        stated = stated_version(match_id)
-        if stated is not None:  # RFC 9110 §13.1.1: a read is conditional on If-Match too
-            current_version = service().read_match(match_id).version
-            if stated != current_version:
-                raise PreconditionFailed(f"the match is at version {current_version}, not the one If-Match "
-                                         "states", current_version=current_version)
+        check_read_if_match(match_id, version, who)
         if request.if_none_match:
             current = service().read_match(match_id)  # the tag is known before any view is built
             forks = len(history().forks(current.id, who))

@@ -418,11 +418,15 @@ class Match(Aggregate):
         among the rest, as ``resignation_result`` ranks: 1, 1, 3."""
         assert self.result is not None
         ranks = list(self.result["ranks"])
-        gone = set(self.no_shows())
-        if not gone:
+        no_shows = set(self.no_shows())
+        if not no_shows:
             return ranks
+        # Tied with the seats that left (resigned, absent at a claim): re-ranked among the seats that
+        # played, a resigned seat rose to a win over the no-shows above it (a review).
+        gone = no_shows | {*self.result.get("resigned", ()), *self.result.get("absent", ())}
         playing = [seat for seat in range(len(ranks)) if seat not in gone]
-        adjusted = [len(playing) + 1] * len(ranks)
+        # All at the bottom (nobody played on: tied at the top, each was counted a win).
+        adjusted = [len(playing) + 1 if playing else len(ranks)] * len(ranks)
         for seat in playing:
             adjusted[seat] = 1 + sum(1 for other in playing if ranks[other] < ranks[seat])
         return adjusted

@@ -275,3 +275,17 @@ def test_the_auditors_fork_imports_and_verifies_offline(audit, tmp_path):  # noq
         files[name] = tmp_path / f"{name}.jsonl"
         files[name].write_text("".join(json.dumps(row) + "\n" for row in rows))
     assert cli.verify_file(str(files["fork"]), [str(files["parent"])]) == 0
+
+
+def test_a_fork_answers_with_its_readers_own_etag(audit):  # noqa: F811 - the fixture
+    """A fork's (and an import's) answer sent the bare version as its ETag, the tag of a reader without
+    a key: that reader's If-None-Match with it was a 304 of a view it had never read (a review)."""
+    container, client = audit
+    keys = [client.register(f"p{i}")[1] for i in range(3)]
+    live = client.new_match("jest", 3, keys)
+    forked = client.post(f"/matches/{live}/forks", {"version": 2}, key=AUDITOR)
+    assert forked.status == 201, forked.text
+    assert forked.headers["ETag"] == client.get(f"/matches/{forked.body['id']}", key=AUDITOR).headers["ETag"]
+    assert forked.headers["ETag"].endswith('-auditor"')
+    spectator = client.get(f"/matches/{forked.body['id']}", headers={"If-None-Match": forked.headers["ETag"]})
+    assert spectator.status == 200

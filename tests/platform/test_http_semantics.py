@@ -335,3 +335,11 @@ def test_each_reader_of_a_match_has_its_own_etag(client):
     assert moved.status == 201, moved.text
     stale = client.get(f"/matches/{match_id}", key=keys[1], headers={"If-Match": tags[2]})
     assert stale.status == 412 and stale.body["current_version"] == moved.body["version"]
+    # A rewound read holds for its own tag (its version is the rewound one), not for the match's now.
+    rewound = client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2})
+    own = client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
+                     headers={"If-Match": rewound.headers["ETag"]})
+    assert own.status == 200 and own.body["version"] == 2
+    now = client.get(f"/matches/{match_id}", key=keys[1]).headers["ETag"]
+    assert client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
+                      headers={"If-Match": now}).status == 412

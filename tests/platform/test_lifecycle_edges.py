@@ -721,6 +721,12 @@ def test_a_seat_the_computer_played_from_its_first_turn_ranks_last_in_the_league
     # Had the computer won for Cy, he would still rank last: the rule, on this match's own seats.
     match.result = {**match.result, "ranks": [3, 2, 1]}
     assert match.league_ranks() == ([2, 1, 3] if people_who_play == 2 else [1, 2, 2])
+    # A seat that resigned ties with the no-shows at the bottom: re-ranked among the seats that played, it
+    # rose to a win over the no-shows ranked above it (a review).
+    match.result = {**match.result, "ranks": [2, 3, 1], "resigned": [1]}
+    assert match.league_ranks() == ([1, 2, 2] if people_who_play == 2 else [1, 2, 2])
+    match.result = {**match.result, "ranks": [3, 1, 1], "resigned": [0]}
+    assert match.league_ranks() == ([2, 1, 2] if people_who_play == 2 else [3, 3, 3])  # nobody played on
     container.league.run()
     client = ApiClient(create_app(container))
     assert client.get(f"/matches/{match_id}").body["rated"] is True
