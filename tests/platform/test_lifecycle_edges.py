@@ -32,6 +32,37 @@ def run_out(app, clock, match_id):
     return app.get_match(match_id)
 
 
+def at_the_taxes(app, turn_limit: dict):
+    """Tumult Royale for two new players under ``turn_limit``, played by first legal actions to the live
+    tax collection, where both may peek; the match id, the two players and ``kinds`` (a seat's legal
+    actions by type, none when it is not to act)."""
+    ann, bob = seat_players(app, 2)
+    match_id = app.create_match_once(ann, "tumult-royale", 2, {"tax_seconds": 600, "ready_seconds": 600}, {},
+                                     True, True, None, turn_limit=turn_limit).match.id
+    for player in (ann, bob):
+        app.join_match(match_id, player)
+    app.start_match(match_id, ann)
+    people = (ann, bob)
+
+    def kinds(seat):
+        match = app.get_match(match_id)
+        if seat not in match.to_act().seats:
+            return {}
+        return {action["type"]: action for action in match.engine.legal_actions(match.state, seat)}
+
+    for _ in range(200):
+        if "peek" in kinds(0) and "peek" in kinds(1):
+            break
+        match = app.get_match(match_id)
+        if match.to_act().kind == "auto":
+            app.resolve_automatic_step(match_id)
+        for seat in match.to_act().seats:
+            legal = kinds(seat)
+            if legal:
+                app.submit_move(match_id, people[seat], next(iter(legal.values())))
+    return match_id, people, kinds
+
+
 def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(clocked):
     container, clock = clocked
     app = container.app
@@ -559,30 +590,8 @@ def test_a_turn_clock_renewed_for_a_seat_that_moved_under_it_travels_by_import(c
 
     container, clock = clocked
     app = container.app
-    ann, bob = seat_players(app, 2)
-    match_id = app.create_match_once(ann, "tumult-royale", 2, {"tax_seconds": 600, "ready_seconds": 600}, {},
-                                     True, True, None, turn_limit={"seconds": 2, "on_timeout": "computer"}).match.id
-    for player in (ann, bob):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
-    people = (ann, bob)
-
-    def kinds(seat):
-        match = app.get_match(match_id)
-        if seat not in match.to_act().seats:
-            return {}
-        return {action["type"]: action for action in match.engine.legal_actions(match.state, seat)}
-
-    for _ in range(200):  # first legal actions until both may peek in the live tax collection
-        if "peek" in kinds(0) and "peek" in kinds(1):
-            break
-        match = app.get_match(match_id)
-        if match.to_act().kind == "auto":
-            app.resolve_automatic_step(match_id)
-        for seat in match.to_act().seats:
-            legal = kinds(seat)
-            if legal:
-                app.submit_move(match_id, people[seat], next(iter(legal.values())))
+    match_id, people, kinds = at_the_taxes(app, {"seconds": 2, "on_timeout": "computer"})
+    ann, bob = people
     for seat, kind in ((0, "peek"), (0, "keep"), (1, "peek"), (1, "keep"), (0, "done")):
         app.submit_move(match_id, people[seat], kinds(seat)[kind])
     match = app.get_match(match_id)
@@ -643,30 +652,7 @@ def test_a_new_stream_connection_tells_a_player_to_act_that_it_may_claim_too(clo
     sent her your-turn and not that she may claim, and no later timeout would tell her (a review)."""
     container, clock = clocked
     app = container.app
-    ann, bob = seat_players(app, 2)
-    match_id = app.create_match_once(ann, "tumult-royale", 2, {"tax_seconds": 600, "ready_seconds": 600}, {},
-                                     True, True, None, turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
-    for player in (ann, bob):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
-    people = (ann, bob)
-
-    def kinds(seat):
-        match = app.get_match(match_id)
-        if seat not in match.to_act().seats:
-            return {}
-        return {action["type"]: action for action in match.engine.legal_actions(match.state, seat)}
-
-    for _ in range(200):  # first legal actions until both may peek in the live tax collection
-        if "peek" in kinds(0) and "peek" in kinds(1):
-            break
-        match = app.get_match(match_id)
-        if match.to_act().kind == "auto":
-            app.resolve_automatic_step(match_id)
-        for seat in match.to_act().seats:
-            legal = kinds(seat)
-            if legal:
-                app.submit_move(match_id, people[seat], next(iter(legal.values())))
+    match_id, (ann, bob), kinds = at_the_taxes(app, {"seconds": 30, "on_timeout": "claim"})
     app.submit_move(match_id, ann, kinds(0)["peek"])
     match = app.get_match(match_id)
     clock.now = match.turn_clock["deadline"] + timedelta(seconds=1)
