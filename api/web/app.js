@@ -782,6 +782,8 @@ const onTimeout = (match) => match.turn_limit?.on_timeout || "computer";
 
 function absentLabel(match, seat) {
   const yours = seat === match.your_seat;
+  // Over: nobody may claim or come back any more (it said "until you are back" of a claimed match).
+  if (match.status !== "active") return " (away when it ended)";
   if (onTimeout(match) === "claim")
     return yours ? " (away: your time ran out; the others may claim the match until you are back)"
       : " (away: time ran out; the match waits for a claim or their return)";
@@ -895,7 +897,12 @@ function resultView(match) {
   if (!match.result) return null;
   const result = match.result;
   const ranks = result.ranks || [];
+  // Who left the table (the result's resigned and absent lists: a claim ranks the absent seats last,
+  // and a match claimed has scores of 0, docs/clients.md): the places alone did not say why.
+  const left = (seats, why) => (seats || []).map((s) => `${seatName(match.seats, s)} ${why}`);
+  const how = [...left(result.absent, "was away at the end"), ...left(result.resigned, "resigned")];
   return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),
+    how.length ? h("p", { id: "result-how" }, `${how.join("; ")}.`) : null,
     h("ol", {}, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>
       h("li", {}, seatLabel(match.seats, i), `: place ${ranks[i] ?? "?"}`, result.scores ? `, score ${result.scores[i]}` : "")))
   );
@@ -908,8 +915,11 @@ function takeSeat(id, match, error, draw, landing = null) {
   const code = match.unlisted ? h("input", { id: "seat-code", placeholder: "invitation code", size: 16 }) : null;
   if (code) code.value = typed;
   const body = () => (code ? { invitation_code: code.value.trim() } : {});
+  // A seat kept for you (a fork's or a rematch's): the join takes it; say so (it read "Take a seat").
+  const kept = match.seats.some((seat) => seat.kept_for && seat.kept_for === identity.player()?.id && !seat.player_id);
   return [code, h("button", { id: "take-seat", onclick: (event) => busy(event.currentTarget,
-    () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)), landing) }, "Take a seat")];
+    () => attempt(error, async () => draw((await post(`/matches/${id}/seats`, body())).match)), landing) },
+    kept ? "Take your kept seat" : "Take a seat")];
 }
 
 // What a screen reader is told as the table changes (the #announce status line): the match started or
@@ -1591,7 +1601,8 @@ async function tournament(id) {
         : names.has(player) ? named(names.get(player)) : "someone"])) : null);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", { "data-round": round.number ?? r + 1 }, h("h3", {}, `Round ${round.number ?? r + 1}`),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? [" (", who(table), ")"] : "", ": ",
-        table.match_id ? h("a", { href: tableLink(table) }, table.result ? "finished" : "playing") : "bye",
+        table.match_id ? h("a", { href: tableLink(table) },
+          !table.result ? "playing" : table.result.how === "void" ? "voided" : "finished") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null)), byeItem(round)))));
     const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
     const round = current ? current.number ?? t.rounds.length : null;

@@ -1,0 +1,85 @@
+"""What a walk through the page in Debian's chromium found (2026-12-05): a voided tournament table read
+"finished"; a match that was over still told its away seat it could come back ("until you are back"),
+and its result did not say who had left; a fork's kept seat was offered as any "Take a seat"."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from tests.web.test_page_fifth_probe import finished_fools_crown, read, seated
+from tests.web.test_page_followups import auth, register, signed_in, started_swiss
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def test_a_voided_table_reads_voided_on_its_tournament(server, browser):
+    org = register(server, "org-void")
+    players = [register(server, f"void-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Voids")
+    (table,) = started["rounds"][0]["tables"]
+    voided = requests.post(f"{server}/tournaments/{started['id']}/sanctions", headers=auth(org), timeout=10,
+                           json={"kind": "void", "match_id": table["match_id"], "reason": "a test"})
+    voided.raise_for_status()
+    context, page, errors = signed_in(browser, server, players[0])
+    page.goto(f"{server}/#/tournament/{started['id']}")
+    link = page.locator(f"a[href*='{table['match_id']}']")
+    link.first.wait_for()
+    page.wait_for_function("id => [...document.querySelectorAll('a')].some(a => a.href.includes(id)"
+                           " && a.textContent === 'voided')", arg=table["match_id"], timeout=10_000)
+    assert not errors, errors
+    context.close()
+
+
+def test_a_claimed_match_says_who_was_away_and_offers_no_return(server, browser):
+    eli, fay = register(server, "eli-claimed"), register(server, "fay-claimed")
+    match_id = seated(server, [eli, fay], {"game": "jester", "seats": 2,
+                                          "turn_limit": {"seconds": 1.0, "on_timeout": "claim"}})
+    first = read(server, match_id)["to_act"]["seats"][0]
+    late, present = [eli, fay][first], [eli, fay][1 - first]
+    for _ in range(100):
+        if read(server, match_id, present)["can_claim"]:
+            break
+        time.sleep(0.1)
+    requests.post(f"{server}/matches/{match_id}/claim", headers=auth(present), timeout=10).raise_for_status()
+    context, page, errors = signed_in(browser, server, late)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_function("() => document.querySelector('#status')?.textContent === 'finished'")
+    page.wait_for_selector("#result-how")
+    assert f"{late['name']} was away at the end" in page.inner_text("#result-how")
+    board = page.inner_text("#board")
+    assert "until you are back" not in board and "for now" not in board and "away when it ended" in board
+    assert page.locator("#return").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_a_forks_kept_seat_is_offered_as_yours(server, browser):
+    ann, bob = register(server, "ann-kept"), register(server, "bob-kept")
+    parent = finished_fools_crown(server, [ann, bob], reveal_at_end=True)
+    seat = next(i for i, s in enumerate(read(server, parent)["seats"]) if s["player_id"] == ann["id"])
+    forked = requests.post(f"{server}/matches/{parent}/forks", headers=auth(ann), timeout=10,
+                           json={"version": read(server, parent)["version"] - 1, "reserved": {str(seat): ann["id"]}})
+    forked.raise_for_status()
+    context, page, errors = signed_in(browser, server, ann)
+    page.goto(f"{server}/#/match/{forked.json()['id']}")
+    page.wait_for_selector("#take-seat")
+    assert page.inner_text("#take-seat") == "Take your kept seat"
+    page.click("#take-seat")
+    page.wait_for_function("() => !document.querySelector('#take-seat')", timeout=10_000)
+    assert read(server, forked.json()["id"])["seats"][seat]["player_id"] == ann["id"]
+    assert not errors, errors
+    context.close()
+    other, other_page, other_errors = signed_in(browser, server, bob)  # nothing kept for Bob: a plain seat
+    other_page.goto(f"{server}/#/match/{forked.json()['id']}")
+    other_page.wait_for_selector("#take-seat")
+    assert other_page.inner_text("#take-seat") == "Take a seat"
+    assert not other_errors, other_errors
+    other.close()
