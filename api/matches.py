@@ -270,9 +270,10 @@ def check_read_if_match(match_id, version: Optional[int], who: Viewer) -> None:
     current = service().read_match(match_id)
     if version is None:
         holds = stated_version(match_id) == current.version
-    else:
-        tag = rewound_etag(version, len(history().forks(current.id, who)), current)
-        holds = tag in {t.strip().strip('"') for t in header.split(",") if not t.strip().startswith("W/")}
+    else:  # its own tag, the reader's mark aside (as everywhere, only what the tag says of the match counts)
+        tag = rewound_etag(version, len(history().forks(current.id, who)), current).split("-", 1)[0]
+        holds = tag in {t.strip().strip('"').split("-", 1)[0] for t in header.split(",")
+                        if not t.strip().startswith("W/")}
     if not holds:
         raise PreconditionFailed(f"the match is at version {current.version}, and If-Match does not hold for "
                                  "this read", current_version=current.version)

@@ -340,6 +340,9 @@ def test_each_reader_of_a_match_has_its_own_etag(client):
     own = client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
                      headers={"If-Match": rewound.headers["ETag"]})
     assert own.status == 200 and own.body["version"] == 2
+    others = client.get(f"/matches/{match_id}", key=keys[2], query={"version": 2}).headers["ETag"]
+    assert client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
+                      headers={"If-Match": others}).status == 200  # another reader's mark: its version counts
     now = client.get(f"/matches/{match_id}", key=keys[1]).headers["ETag"]
     assert client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
                       headers={"If-Match": now}).status == 412
