@@ -16,10 +16,11 @@ from tests.platform.client import ApiClient
 from tests.platform.test_match_story import seat_players
 
 
-def claim_match(app, players, computers=None):
-    """A Jest match of three seats (``computers``: seat -> level), 30 s a turn, to be claimed."""
+def timed_jest(app, players, computers=None, on_timeout="claim"):
+    """A Jest match of three seats (``computers``: seat -> level), 30 s a turn, started by its first
+    player; when a turn runs out the match is to be claimed, or played by the computer."""
     match_id = app.create_match_once(players[0], "jest", 3, {}, computers or {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "claim"}).match.id
+                                     turn_limit={"seconds": 30, "on_timeout": on_timeout}).match.id
     for player in players:
         app.join_match(match_id, player)
     app.start_match(match_id, players[0])
@@ -67,7 +68,7 @@ def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(cl
     container, clock = clocked
     app = container.app
     # Every seat offers at once (Jest R3): nobody offers, so all three are absent together.
-    trio = claim_match(app, seat_players(app, 3))
+    trio = timed_jest(app, seat_players(app, 3))
     match = run_out(app, clock, trio)
     assert match.status == "finished", "nobody present is left to claim it: it would wait for ever"
     assert match.absent == (0, 1, 2) and match.result["absent"] == [0, 1, 2] and match.result["resigned"] == []
@@ -88,7 +89,7 @@ def test_a_match_to_claim_with_nobody_present_left_ends_the_absent_seats_last(cl
     assert row["id"] == str(match.id) and row["terms"]["rated"] is False
     # One person and two computers: the person's time runs out, the computers (present) rank first.
     alone = seat_players(app, 1)
-    with_computers = claim_match(app, alone, {1: "random", 2: "random"})
+    with_computers = timed_jest(app, alone, {1: "random", 2: "random"})
     match = run_out(app, clock, with_computers)
     assert match.status == "finished" and match.result["ranks"] == [3, 1, 1] and match.result["winners"] == [1, 2]
     assert match.result["absent"] == [0]
@@ -124,11 +125,7 @@ def test_a_match_left_to_the_computer_by_every_person_is_not_rated(clocked):
     container, clock = clocked
     app = container.app
     ann, bob = seat_players(app, 2)
-    match_id = app.create_match_once(ann, "jest", 3, {}, {2: "random"}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in (ann, bob):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
+    match_id = timed_jest(app, (ann, bob), {2: "random"}, on_timeout="computer")
     for _ in range(500):
         match = app.get_match(match_id)
         if match.status == "finished":
@@ -213,7 +210,7 @@ def test_a_claim_lists_the_absent_seats_as_absent_not_resigned(clocked):
     container, clock = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = claim_match(app, [ann, bob, cy])
+    match_id = timed_jest(app, [ann, bob, cy])
     for player in (ann, bob):  # cy does not offer
         match = app.get_match(match_id)
         seat = match.seat_of(str(player.id))
@@ -419,7 +416,7 @@ def test_a_seat_that_resigned_stays_last_when_the_others_are_absent_too(clocked)
     container, clock = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = claim_match(app, [ann, bob, cy])
+    match_id = timed_jest(app, [ann, bob, cy])
     app.resign_match(match_id, ann)  # the computer plays her seat on
     match = run_out(app, clock, match_id)  # bob and cy never offer: nobody present is left
     assert match.status == "finished" and match.absent == (1, 2)
@@ -538,11 +535,7 @@ def test_the_players_stream_says_when_its_turn_ran_out(clocked):
     container, clock = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in (ann, bob, cy):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
+    match_id = timed_jest(app, (ann, bob, cy), on_timeout="computer")
     start = app.log_position()
     for player in (ann, bob):  # cy does not offer
         match = app.get_match(match_id)
@@ -561,7 +554,7 @@ def test_the_present_players_are_told_they_may_claim_when_another_seats_time_run
     container, clock = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = claim_match(app, [ann, bob, cy])
+    match_id = timed_jest(app, [ann, bob, cy])
     start = app.log_position()
     for player in (ann, bob):  # cy does not offer
         match = app.get_match(match_id)
@@ -617,11 +610,7 @@ def test_a_new_stream_connection_tells_a_restarted_bot_of_its_absence_and_of_a_c
     ann, bob, cy = seat_players(app, 3)
 
     def late_cy(on_timeout: str):
-        match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                         turn_limit={"seconds": 30, "on_timeout": on_timeout}).match.id
-        for player in (ann, bob, cy):
-            app.join_match(match_id, player)
-        app.start_match(match_id, ann)
+        match_id = timed_jest(app, (ann, bob, cy), on_timeout=on_timeout)
         for player in (ann, bob):  # cy does not offer
             match = app.get_match(match_id)
             app.submit_move(match_id, player,
@@ -693,11 +682,7 @@ def test_a_seat_the_computer_played_from_its_first_turn_ranks_last_in_the_league
     container, clock = clocked
     app = container.app
     players = seat_players(app, 3)
-    match_id = app.create_match_once(players[0], "jest", 3, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in players:
-        app.join_match(match_id, player)
-    app.start_match(match_id, players[0])
+    match_id = timed_jest(app, players, on_timeout="computer")
     no_shows = set(range(people_who_play, 3))
     match = play_out(app, clock, match_id, dict(enumerate(players)), no_shows)
     assert match.status == "finished" and set(match.absent) == no_shows and not match.result.get("absent")
@@ -729,11 +714,7 @@ def test_a_present_player_who_never_had_a_turn_is_no_no_show(clocked):
     container, _ = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in (ann, bob, cy):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
+    match_id = timed_jest(app, (ann, bob, cy), on_timeout="computer")
     app.resign_match(match_id, bob)
     app.resign_match(match_id, cy)
     match = app.get_match(match_id)
@@ -777,11 +758,7 @@ def test_the_live_stream_tells_a_resigned_seat_no_absence(clocked):
     container, clock = clocked
     app = container.app
     ann, bob, cy = seat_players(app, 3)
-    match_id = app.create_match_once(ann, "jest", 3, {}, {}, True, True, None,
-                                     turn_limit={"seconds": 30, "on_timeout": "computer"}).match.id
-    for player in (ann, bob, cy):
-        app.join_match(match_id, player)
-    app.start_match(match_id, ann)
+    match_id = timed_jest(app, (ann, bob, cy), on_timeout="computer")
     for player in (ann, cy):  # Bob does not offer
         match = app.get_match(match_id)
         app.submit_move(match_id, player, match.engine.legal_actions(match.state, match.seat_of(str(player.id)))[0])
