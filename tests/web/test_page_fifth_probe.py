@@ -52,6 +52,16 @@ def seated(base: str, players: list[dict], body: dict, start: bool = True) -> st
     return match_id
 
 
+def jester_with_a_late_seat(base: str, names: tuple[str, str], seconds: float) -> tuple[str, dict, dict]:
+    """A started 2-seat Jester match of two new players, ``seconds`` a turn, to be claimed when the first
+    seat's time runs out: its id, the late player (the first to act, who will not) and the present one."""
+    players = [register(base, name) for name in names]
+    match_id = seated(base, players, {"game": "jester", "seats": 2,
+                                      "turn_limit": {"seconds": seconds, "on_timeout": "claim"}})
+    first = read(base, match_id)["to_act"]["seats"][0]
+    return match_id, players[first], players[1 - first]
+
+
 def finished_fools_crown(base: str, players: list[dict], reveal_at_end: bool) -> str:
     """A 2-seat Fool's Crown match of ``players``, ended at once: one move, then the other resigns."""
     match_id = seated(base, players, {"game": "fools-crown", "seats": 2, "reveal_at_end": reveal_at_end})
@@ -149,11 +159,7 @@ def test_start_leave_and_resign_pressed_from_the_keyboard_leave_the_focus_in_the
 
 
 def test_im_back_and_claim_pressed_from_the_keyboard_leave_the_focus_in_the_table(server, browser):
-    eli, fay = register(server, "eli-back"), register(server, "fay-back")
-    match_id = seated(server, [eli, fay], {"game": "jester", "seats": 2,
-                                          "turn_limit": {"seconds": 1.5, "on_timeout": "claim"}})
-    first = read(server, match_id)["to_act"]["seats"][0]
-    late, present = ([eli, fay][first], [eli, fay][1 - first])
+    match_id, late, present = jester_with_a_late_seat(server, ("eli-back", "fay-back"), 1.5)
     late_context, late_page, late_errors = signed_in(browser, server, late)
     late_page.goto(f"{server}/#/match/{match_id}")
 

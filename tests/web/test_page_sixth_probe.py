@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from tests.web.test_page_fifth_probe import finished_fools_crown, read, seated
+from tests.web.test_page_fifth_probe import finished_fools_crown, jester_with_a_late_seat, read
 from tests.web.test_page_followups import auth, register, signed_in, started_swiss
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
@@ -39,11 +39,7 @@ def test_a_voided_table_reads_voided_on_its_tournament(server, browser):
 
 
 def test_a_claimed_match_says_who_was_away_and_offers_no_return(server, browser):
-    eli, fay = register(server, "eli-claimed"), register(server, "fay-claimed")
-    match_id = seated(server, [eli, fay], {"game": "jester", "seats": 2,
-                                          "turn_limit": {"seconds": 1.0, "on_timeout": "claim"}})
-    first = read(server, match_id)["to_act"]["seats"][0]
-    late, present = [eli, fay][first], [eli, fay][1 - first]
+    match_id, late, present = jester_with_a_late_seat(server, ("eli-claimed", "fay-claimed"), 1.0)
     for _ in range(100):
         if read(server, match_id, present)["can_claim"]:
             break
