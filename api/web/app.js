@@ -819,7 +819,9 @@ function matchHeader(match) {
   return h("div", { class: "match-head" },
     // tabindex -1: focus may be put on it (a redraw took the button pressed away), never reached by Tab.
     h("h1", { id: "match-title", tabindex: -1 }, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
-    h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · you are `,
+    h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · `,
+      // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
+      h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
       countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
     match.voided !== null && match.voided !== undefined
@@ -1722,7 +1724,18 @@ async function route() {
   }
 }
 
-window.addEventListener("hashchange", route);
+// A navigation (a link followed, a fork, a match created) draws a new page over the control that had the
+// focus, which falls to the page's body: a keyboard or screen-reader user starts again from the top.
+// The new page's heading takes it instead (focusable from script only, as the table's own heading).
+window.addEventListener("hashchange", async () => {
+  await route();
+  const active = document.activeElement;
+  if (active && active !== document.body && active !== document.documentElement) return; // placed already
+  const heading = view.querySelector("h1");
+  if (!heading) return;
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+});
 // Another tab changed who this browser is: this one shows (and acts as) that identity at once, so no
 // screen naming one player sends another's key.
 identity.onChange(() => { renderMe(); route(); });

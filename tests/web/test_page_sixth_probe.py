@@ -9,7 +9,7 @@ import time
 import pytest
 import requests
 
-from tests.web.test_page_fifth_probe import finished_fools_crown, jester_with_a_late_seat, read
+from tests.web.test_page_fifth_probe import finished_fools_crown, jester_with_a_late_seat, open_replay, press, read
 from tests.web.test_page_followups import auth, register, signed_in, started_swiss
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
@@ -79,3 +79,27 @@ def test_a_forks_kept_seat_is_offered_as_yours(server, browser):
     assert other_page.inner_text("#take-seat") == "Take a seat"
     assert not other_errors, other_errors
     other.close()
+
+
+def test_a_fork_pressed_from_the_keyboard_lands_on_the_new_tables_heading_and_the_page_says_rated(server, browser):
+    """"Fork from this position" opened the new match with the focus on the page's body (a keyboard user
+    started again from the top): a navigation puts it on the new page's heading. The match's page did not
+    say whether it was rated (only the join screen did)."""
+    ivy, jon = register(server, "ivy-keys"), register(server, "jon-keys")
+    parent = finished_fools_crown(server, [ivy, jon], reveal_at_end=True)
+    unrated = requests.post(f"{server}/matches", headers=auth(ivy), timeout=10,
+                            json={"game": "jest", "seats": 3, "rated": False})
+    unrated.raise_for_status()
+    context, page, errors = signed_in(browser, server, ivy)
+    open_replay(page, server, parent)
+    press(page, "#fork")
+    page.wait_for_function("id => location.hash.startsWith('#/match/') && !location.hash.includes(id)", arg=parent)
+    page.wait_for_selector("#match-title")
+    page.wait_for_function("() => document.activeElement?.id === 'match-title'", timeout=10_000)
+    assert read(server, parent)["rated"] is True
+    page.goto(f"{server}/#/match/{parent}")
+    page.wait_for_function("() => document.querySelector('#rated')?.textContent === 'rated'", timeout=10_000)
+    page.goto(f"{server}/#/match/{unrated.json()['id']}")
+    page.wait_for_function("() => document.querySelector('#rated')?.textContent === 'not rated'", timeout=10_000)
+    assert not errors, errors
+    context.close()
