@@ -110,16 +110,20 @@ class Metrics(MethodView):
 def check_scraper(token: str) -> None:
     """A scrape sends the operator's metrics token as its bearer token (the scheme in any case, as for a
     key). A wrong one is a guess, counted and limited with the address's wrong keys (``auth_failures``):
-    uncounted, the token could be guessed at /metrics without end (a review)."""
+    uncounted, the token could be guessed at /metrics without end (a review). A scrape that sends no
+    credential at all guesses nothing and is not counted, as a request with no key (api/rates.py): 30
+    of them (a scraper not yet given the token, a health check) locked every key of the address out."""
     from api.rates import address
 
     rates = current_app.extensions.get("motley.rates")
-    if rates is not None:
-        rates.refuse_if_spent("auth_failures", address())
-    scheme, _, sent = request.headers.get("Authorization", "").partition(" ")
+    credential = request.headers.get("Authorization", "")
+    counted = rates if credential.strip() else None
+    if counted is not None:
+        counted.refuse_if_spent("auth_failures", address())
+    scheme, _, sent = credential.partition(" ")
     if scheme.lower() != "bearer" or not hmac.compare_digest(sent.strip().encode(), token.encode()):
-        if rates is not None:
-            rates.take("auth_failures", address())
+        if counted is not None:
+            counted.take("auth_failures", address())
             g.auth_failure_counted = True  # counted here, not again for its 401 (api/rates.py)
         raise errors.Unauthenticated("/metrics needs the metrics token (MOTLEY_METRICS_TOKEN) as its bearer token")
 

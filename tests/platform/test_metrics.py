@@ -198,6 +198,10 @@ def test_an_operator_may_keep_the_metrics_to_its_scraper(motley):
         scraped = client.http.get("/metrics", headers={"Authorization": "Bearer s3cret-scrape"})
         assert scraped.status_code == 200 and "motley_moves_total" in scraped.get_data(as_text=True)
         assert client.http.get("/metrics", headers={"Authorization": "bearer s3cret-scrape"}).status_code == 200
+        # A scrape with no credential guesses nothing: not counted, as a request without a key. Counted,
+        # 30 of them (a scraper not yet given the token) locked every key of the address out (a review).
+        assert {client.http.get("/metrics").status_code for _ in range(40)} == {401}
+        assert client.http.get("/players/me", headers={"Authorization": f"Bearer {player_key}"}).status_code == 200
         # Wrong tokens are guesses, limited as wrong keys are: they were answered without end.
         answers = [client.http.get("/metrics", headers={"Authorization": f"Bearer guess-{n}"}).status_code
                    for n in range(40)]
