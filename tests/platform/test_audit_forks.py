@@ -140,8 +140,9 @@ def test_an_auditors_fork_of_a_live_match_is_private_and_never_revealed(audit):
     assert answer.status == 201, answer.text
     fork = answer.body
     assert fork["unlisted"] and fork["invitation_code"]
-    listed = client.get("/matches", query={"open": "true", "after": answer.headers["Motley-Position"],
-                                           "limit": 200}).body["items"]
+    listing = client.get("/matches", query={"open": "true", "after": answer.headers["Motley-Position"], "limit": 200})
+    assert listing.status == 200, listing.text
+    listed = listing.body["items"]
     assert fork["id"] not in {row["id"] for row in listed}
 
     strangers = [client.register(f"s{i}")[1] for i in range(3)]

@@ -205,7 +205,7 @@ def test_a_match_still_played_here_cannot_be_ended_by_an_import_of_its_history(a
 def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):  # noqa: F811 - the fixture
     """A key more in a line's ``data`` (14 MB of it, in a probe) was taken and dropped: the history saved
     was not the one sent. So was an ``at`` that is no time, a name the API would have trimmed or composed,
-    and a viewer's redacted event. Each is refused on its line now."""
+    and a viewer's redacted event; a Finished line's result of null was taken. Each is refused on its line now."""
     container, client = audit
     match_id, _ = finished_match(container, client, game="jest", players=3)
     lines = export(client, match_id, AUDITOR)
@@ -223,7 +223,9 @@ def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):
               (changed(2, at="2026-12-05T10:00:00"), "'at'"),
               (changed(first["SeatTaken"], data={"name": "  p0  "}), "trimmed and in NFC"),
               (changed(first["SeatTaken"], data={"name": "Jose\u0301"}), "trimmed and in NFC"),
-              (changed(first["MoveMade"], data={"hidden": True}), "redacted")]
+              (changed(first["MoveMade"], data={"hidden": True}), "redacted"),
+              # a result of null matched an earlier form that did not apply (None), and verified (a review)
+              (changed(first["Finished"], data={"result": None}), "recorded result")]
     position = client.get("/matches").headers.get("Motley-Position")
     for tampered, said in cases:
         status, body = post_history(client, tampered)
