@@ -268,6 +268,8 @@ def check_read_if_match(match_id, version: Optional[int], who: Viewer) -> None:
     if not header or header == "*":
         return
     current = service().read_match(match_id)
+    if version is not None and not 1 <= version <= current.version:
+        return  # the read is a 404, which no precondition turns into a 412 (RFC 9110 §13.2.1; a review)
     if version is None:
         holds = stated_version(match_id) == current.version
     else:  # its own tag, the reader's mark aside (as everywhere, only what the tag says of the match counts)

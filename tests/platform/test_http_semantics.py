@@ -102,6 +102,11 @@ def test_a_rewound_read_answers_if_none_match_with_a_304_until_the_match_moves_o
     assert client.post(f"{path}/moves", offer, key=keys[0]).status == 201
     moved_on = client.get(path, key=keys[0], query={"version": 2}, headers={"If-None-Match": tag})
     assert moved_on.status == 200 and moved_on.headers["ETag"] != tag and moved_on.body["version"] == 2
+    # A version past the last is a 404 with or without If-Match: a precondition never turns a read that
+    # would fail into a 412 (RFC 9110 §13.2.1; it answered "stale" for a version that is not; a review).
+    past = client.get(path).body["version"] + 5
+    for headers in ({}, {"If-Match": tag}, {"If-Match": f'"{past}"'}):
+        assert client.get(path, key=keys[0], query={"version": past}, headers=headers).status == 404, headers
 
 
 def test_a_match_that_requires_versions_answers_a_move_without_one_with_428(client):
