@@ -241,7 +241,8 @@ DESCRIPTIONS = {
     404: ("NOT_FOUND", "No such player, game or match (or version)"),
     409: ("CONFLICT", "Not your turn, a stale version, a move overtaken, or the state does not allow it"),
     413: ("REQUEST_ENTITY_TOO_LARGE", "The body is larger than the service reads (64 KiB)"),
-    415: ("UNSUPPORTED_MEDIA_TYPE", "The body is not JSON: send Content-Type: application/json"),
+    415: ("UNSUPPORTED_MEDIA_TYPE", "The body is not JSON (send Content-Type: application/json; an import "
+                                    "takes any), or is sent with a Content-Encoding (send it as it is)"),
     422: ("UNPROCESSABLE_ENTITY", "Unknown fields, wrong types, or a move or option the rules refuse"),
     429: ("TOO_MANY_REQUESTS", "A rate limit or a game's cooldown: wait Retry-After seconds"),
     503: ("SERVICE_UNAVAILABLE", "The database cannot be reached now (or a read model has not caught up); "
@@ -441,9 +442,8 @@ class MotleyDocs(BasePlugin):
         elif path.startswith("/players/me"):
             statuses.append(403)  # the auditor's credential names no player (api/context.current_player)
         if "requestBody" in operation or method in ("post", "put", "patch"):
-            statuses.append(413)
-            if key != ("post", "/matches/import"):  # an import reads JSON Lines under any media type
-                statuses.append(415)
+            # An import reads JSON Lines under any media type, but no content coding either (a review)
+            statuses += [413, 415]
         for status in sorted(statuses):
             name, _ = DESCRIPTIONS[status]
             responses.setdefault(str(status), name)

@@ -12,6 +12,7 @@ import pytest
 
 from api import create_app
 from tests.platform.client import ApiClient
+from tests.platform.openapi_check import check_answer
 
 
 @pytest.fixture
@@ -303,6 +304,12 @@ def test_a_compressed_body_is_a_415_and_a_registration_says_where_its_player_is(
             "Content-Type": "application/json", "Content-Encoding": coding, "Authorization": f"Bearer {ann}"})
         assert refused.status_code == 415 and refused.mimetype == "application/problem+json", coding
         assert refused.headers["Accept-Encoding"] == "identity" and "Content-Encoding" in refused.get_json()["detail"]
+    # The import too, which takes JSON Lines under any media type; its 415 was not in the OpenAPI document.
+    imported = client.http.post("/matches/import", data=gzip.compress(b"{}\n"), headers={
+        "Content-Type": "application/x-ndjson", "Content-Encoding": "gzip", "Authorization": f"Bearer {ann}"})
+    assert imported.status_code == 415 and imported.headers["Accept-Encoding"] == "identity"
+    check_answer(client.http.application, imported)
+    assert "415" in client.get("/openapi.json").body["paths"]["/matches/import"]["post"]["responses"]
     plain = client.http.post("/matches", data=body, headers={
         "Content-Type": "application/json", "Content-Encoding": "identity", "Authorization": f"Bearer {ann}"})
     assert plain.status_code == 201
