@@ -184,12 +184,15 @@ class Tournament(Aggregate):
             del self.players[player_id]  # before the start a withdrawal leaves no trace in standings
         else:
             self.players[player_id]["status"] = WITHDRAWN
-            # Withdrawn while the round he sits out is played: he does not sit it out, he left. Its bye
-            # scored him a free win's points for a round he withdrew from (a probe). A bye of a round over
-            # (every table's result in) is earned, and kept.
-            last = self.rounds[-1] if self.rounds else None
-            if last is not None and player_id in last["byes"] and not self.round_complete(last):
-                self.players[player_id]["bye_forfeited"] = last["round"]
+            self._forfeit_bye_of_round_in_play(player_id)
+
+    def _forfeit_bye_of_round_in_play(self, player_id: str) -> None:
+        """Withdrawn (or disqualified) while the round he sits out is played: he does not sit it out, he
+        left. Its bye scored him a free win's points for a round he withdrew from (a probe). A bye of a
+        round over (every table's result in) is earned, and kept."""
+        last = self.rounds[-1] if self.rounds else None
+        if last is not None and player_id in last["byes"] and not self.round_complete(last):
+            self.players[player_id]["bye_forfeited"] = last["round"]
 
     # -- rounds -----------------------------------------------------------------------------------
     def start(self, by: str, now: datetime) -> list[dict]:
@@ -420,6 +423,7 @@ class Tournament(Aggregate):
     @event("PlayerDisqualified")
     def _disqualified(self, number: int, player_id: str, reason: str, by: str) -> None:
         self.players[player_id]["status"] = DISQUALIFIED
+        self._forfeit_bye_of_round_in_play(player_id)  # as a withdrawal does: his bye scored his past opponents
         self.sanctions.append({"number": number, "kind": "disqualify", "player_id": player_id, "reason": reason})
 
     def void_match(self, by: str, match_id: str, reason: str, now: datetime) -> tuple[int, list[dict]]:
@@ -457,7 +461,7 @@ def standings(tournament: Tournament) -> list[dict]:
     for round_ in tournament.rounds:
         for p in round_["byes"]:
             if tournament.players[p].get("bye_forfeited") == round_["round"]:
-                continue  # withdrawn during the round he had a bye in (``_withdrawn``)
+                continue  # withdrawn or disqualified during the round he had a bye in
             rows[p]["points"] += tournament.bye_points
             rows[p]["byes"] += 1
         for table in round_["tables"]:

@@ -685,7 +685,7 @@ def test_a_tournament_with_a_turn_limit_plays_on_when_its_players_vanish(client,
     assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]["how"] == "played"
 
 
-def test_a_player_withdrawn_during_the_round_of_his_bye_scores_nothing_for_it():
+def test_a_player_withdrawn_or_disqualified_during_the_round_of_his_bye_scores_nothing_for_it():
     """Four at tables of three: d sits round 1 out. Withdrawn while round 1 was played, he kept its bye,
     a free win's points for a round he left (a probe). A bye of a round already over is his."""
     t = new_tournament(rounds=2)
@@ -696,6 +696,14 @@ def test_a_player_withdrawn_during_the_round_of_his_bye_scores_nothing_for_it():
     t.withdraw("d", by="d")
     row = next(r for r in standings(t) if r["player_id"] == "d")
     assert (row["points"], row["byes"]) == (0, 0)
+    # Disqualified instead (a review): the same, for his points count in his past opponents' tie-breaks.
+    sanctioned = new_tournament(rounds=2)
+    for p in "abcd":
+        sanctioned.register(p, p.upper())
+    sanctioned.start("org", T0)
+    sanctioned.disqualify("org", "d", "a test")
+    row = next(r for r in standings(sanctioned) if r["player_id"] == "d")
+    assert (row["points"], row["byes"], row["status"]) == (0, 0, "disqualified")
     # The same bye, the round over: he withdraws after it, and keeps it.
     kept = new_tournament(rounds=2)
     for p in "abcd":
