@@ -12,6 +12,7 @@ from flask.views import MethodView
 from api import schemas
 from api.context import (
     api_key,
+    authenticated,
     container,
     current_player,
     event_stream,
@@ -44,7 +45,7 @@ def viewer() -> Viewer:
         return Viewer.spectator()
     if is_auditor_key(key):
         return Viewer.the_auditor()
-    return Viewer.player(str(service().authenticate(key).id))
+    return Viewer.player(str(authenticated(key).id))
 
 
 def last_event_id(version_now: int) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 import orjson
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, g, request, stream_with_context
 
 from application import errors
 from application.log_watcher import RECHECK_SECONDS
@@ -177,11 +177,23 @@ def is_auditor_key(key: Optional[str]) -> bool:
     return bool(expected) and key is not None and hmac.compare_digest(key.encode(), expected.encode())
 
 
+def authenticated(key: Optional[str]) -> Player:
+    """The player ``key`` names, looked up once a request: the view, its rate limits and its ETag's mark
+    (``reader_mark``) name the same player, and a key revoked meanwhile cannot mark a seat's view as a
+    spectator's (a review). A wrong key is a 401, each time it is asked."""
+    memo = g.get("motley_authenticated")
+    if memo is not None and memo[0] == key:
+        return memo[1]
+    player = service().authenticate(key)
+    g.motley_authenticated = (key, player)
+    return player
+
+
 def still_valid(key: Optional[str]) -> bool:
     """Whether ``key`` still names a player (verified keys are cached: a revocation in this process
     counts at once, in another within the cache's seconds)."""
     try:
-        service().authenticate(key)
+        authenticated(key)
     except errors.Unauthenticated:
         return False
     return True
@@ -194,7 +206,7 @@ def current_player() -> Player:
     key = api_key()
     if is_auditor_key(key):
         raise errors.Forbidden("the auditor's credential names no player: this needs a player's API key")
-    return service().authenticate(key)
+    return authenticated(key)
 
 
 def reader_mark() -> str:
@@ -209,7 +221,7 @@ def reader_mark() -> str:
     if is_auditor_key(key):
         return "-auditor"
     try:
-        player = service().authenticate(key)
+        player = authenticated(key)
     except errors.Unauthenticated:
         return ""  # refused elsewhere (a 401), before any tag is sent
     return "-" + player.id.hex[:12]

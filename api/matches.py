@@ -13,6 +13,7 @@ from api import schemas
 from api.audit import history, last_event_id, viewer, with_invitation
 from api.context import (
     api_key,
+    authenticated,
     check_game_filter,
     container,
     current_player,
@@ -171,7 +172,7 @@ def sees_unlisted(player_id: Optional[str]) -> bool:
     if is_auditor_key(key):
         return True
     try:
-        return player_id is not None and str(service().authenticate(key).id) == player_id
+        return player_id is not None and str(authenticated(key).id) == player_id
     except errors.Unauthenticated:
         return False
 

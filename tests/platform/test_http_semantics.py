@@ -358,3 +358,17 @@ def test_each_reader_of_a_match_has_its_own_etag(client):
     now = client.get(f"/matches/{match_id}", key=keys[1]).headers["ETag"]
     assert client.get(f"/matches/{match_id}", key=keys[1], query={"version": 2},
                       headers={"If-Match": now}).status == 412
+
+
+def test_a_read_looks_its_key_up_once_and_tags_the_view_for_the_player_it_was_built_for(motley, monkeypatch):
+    """A seat's read looked its key up for the view, for the rate limits and again for its ETag's mark:
+    a key revoked between them tagged a seat's view as a spectator's (a review). Once a request now."""
+    client = ApiClient(create_app(motley))
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    asked = []
+    authenticate = motley.app.authenticate
+    monkeypatch.setattr(motley.app, "authenticate", lambda key: asked.append(key) or authenticate(key))
+    read = client.get(f"/matches/{match_id}", key=keys[1])
+    assert read.status == 200 and read.body["viewer"]["kind"] == "seat" and asked == [keys[1]], asked
+    assert re.fullmatch(r'"\d+-[0-9a-f]{12}"', read.headers["ETag"])
