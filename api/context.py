@@ -189,11 +189,21 @@ def authenticated(key: Optional[str]) -> Player:
     return player
 
 
-def still_valid(key: Optional[str]) -> bool:
-    """Whether ``key`` still names a player (verified keys are cached: a revocation in this process
-    counts at once, in another within the cache's seconds)."""
+def names_a_player(key: Optional[str]) -> bool:
+    """Whether ``key`` names a player, as this request found it (``authenticated``: once a request)."""
     try:
         authenticated(key)
+    except errors.Unauthenticated:
+        return False
+    return True
+
+
+def still_valid(key: Optional[str]) -> bool:
+    """Whether ``key`` still names a player (verified keys are cached: a revocation in this process
+    counts at once, in another within the cache's seconds). Asked afresh each time, never from the
+    request's memo (``authenticated``): a stream asks it while it runs, and ends once its key is revoked."""
+    try:
+        service().authenticate(key)
     except errors.Unauthenticated:
         return False
     return True

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest
 
-from api.context import api_key, is_auditor_key, service, still_valid
+from api.context import api_key, is_auditor_key, names_a_player, service
 from api.keyless import tries_key
 from api.rates import address as client_address
 from application import errors
@@ -164,7 +164,7 @@ def check_credentials() -> None:
     rates = current_app.extensions.get("motley.rates")
     if rates is not None:  # an address that guessed too many keys is refused (429) before its key is tried
         rates.refuse_if_spent("auth_failures", client_address())
-    if not is_auditor_key(key) and not still_valid(key):
+    if not is_auditor_key(key) and not names_a_player(key):
         if rates is not None:
             # Counted now, in one step with the test: counted after its 401, 60 wrong keys sent at once
             # had 15 guesses answered with auth_failures=10/minute.

@@ -25,7 +25,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage, StorageTypes, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
-from api.context import api_key, is_auditor_key, service, still_valid
+from api.context import api_key, is_auditor_key, names_a_player, service
 from api.keyless import tries_key
 from application import errors
 from application.service import creation_scope
@@ -177,7 +177,7 @@ def holder() -> str:
     """Whom a stream or a waiting read counts against: the player of a valid key (several bots on one
     machine, each with its own stream, were refused past four together), else the client address."""
     key = api_key(strict=False)
-    if key is not None and not is_auditor_key(key) and still_valid(key):
+    if key is not None and not is_auditor_key(key) and names_a_player(key):
         return "player:" + key.partition(".")[0]
     return address()
 
@@ -333,7 +333,7 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         if key is not None and tries_key():  # a key that is never tried is no guess to refuse
             rates.refuse_if_spent("auth_failures", address())
         kinds = kinds_of_request()
-        if any(who != address() for _, who in kinds) and not (key is not None and still_valid(key)):
+        if any(who != address() for _, who in kinds) and not (key is not None and names_a_player(key)):
             return  # a key that is not valid: the view answers 401, and nothing is counted for the player it names
         for kind, who in kinds:  # a request refused for one limit spends none of the others
             rates.refuse_if_spent(kind, who)
