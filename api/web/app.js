@@ -1555,6 +1555,171 @@ function tournamentActions(t, error, after) {
       + `${t.organiser === me.id ? " · you organise it" : ""}`) : null);
 }
 
+// -- the organiser's controls on a tournament's page
+// What the API lets the organiser do besides Start, each beside what it acts on: void a table's match
+// (any round's, while the tournament runs or after, not void already), disqualify a player (in play or
+// withdrawn, while it runs or after), withdraw another player (in play, before the end; the organiser's
+// own entry has the Withdraw button above), and forfeit the absent players of an unsettled table of the
+// round being played once its deadline has passed. Drawn for the tournament's organiser only (the API
+// refuses anybody else; a player who is not the organiser sees none of them). `org` is the page's:
+// { t, names, note, error, forfeiting, after }.
+function organiserOf(t) {
+  const me = identity.key() ? identity.player() : null;
+  return Boolean(me) && t.organiser === me.id;
+}
+
+// Whether a round's deadline has passed on the server's clock, as the API decides whether a forfeit is
+// taken: a countdown (render.js) reads that clock (api.js serverNow), whatever the device's says.
+const deadlinePassed = (deadline) => Boolean(deadline) && deadlineNode(deadline, "deadline").classList.contains("over");
+
+const roundNumber = (round, r) => round.round ?? r + 1;
+const tableWhere = (round, r, table, i) => `table ${table.table ?? i + 1} of round ${roundNumber(round, r)}`;
+
+// The API's report of a sanction (what it changed: ranks, points, tie-breaks, ratings before and after),
+// the last one of the tournament's view the sanction answered with.
+function sanctionReport(tournamentId, view) {
+  const number = (view?.sanctions || []).at(-1)?.number;
+  // The API's JSON, in a tab of its own: the organiser's page stays where it was.
+  return number ? [" ", h("a", { href: `/tournaments/${tournamentId}/sanctions/${number}`, id: "organiser-report",
+    target: "_blank", rel: "noopener" }, "report (JSON)")] : null;
+}
+
+// An organiser's action, already confirmed: sent with its control disabled meanwhile; refused, the API's
+// words are shown in the organiser's box (brought into view: the control may be far down the rounds) and
+// nothing is redrawn (the focus goes back to the control); done, the page is read again and the focus goes
+// to the note saying what changed (the control pressed is gone with what it acted on).
+function organiserRun(org, control, work) {
+  return busy(control, () => attempt(org.error, async () => {
+    fill(org.note);
+    const said = await work();
+    const note = h("p", { class: "notice", id: "organiser-done", role: "status", tabindex: -1 }, said);
+    fill(org.note, note);
+    await org.after();
+    note.focus({ preventScroll: true });
+  })).then(() => { if (org.error.firstChild) org.error.scrollIntoView({ block: "nearest" }); });
+}
+
+// The reason of a sanction (its players read it), asked first; null: the organiser thought better of it.
+// A prompt, not a field on the page: the page is drawn again every few seconds, a half-typed reason lost.
+const askReason = (what) => {
+  const reason = prompt(`${what}\n\nThe reason (its players read it; empty for none):`, "");
+  return reason === null ? null : reason.trim();
+};
+
+// "Void…" beside a table's match: it then scores nothing for anybody and counts for no tie-break and no
+// rating; a match still played stops. A sanction is an event, never undone.
+function voidControl(org, round, r, table, i) {
+  const where = tableWhere(round, r, table, i);
+  return h("button", { type: "button", class: "small organiser", id: `void-${table.match_id}`, "aria-label": `Void ${where}…`,
+    onclick: (event) => {
+      const control = event.currentTarget;
+      const reason = askReason(`Void ${where}?`);
+      if (reason === null || !confirm(`Void ${where}${reason ? ` ("${reason}")` : ""}? It scores nothing for anybody and counts for `
+        + `no rating${table.result ? "" : "; its match stops now"}. A void is not undone.`)) return;
+      organiserRun(org, control, async () => {
+        const view = await post(`/tournaments/${org.t.id}/sanctions`, { kind: "void", match_id: table.match_id, reason });
+        return [`The ${where} is void: it scores nothing for anybody.`, sanctionReport(org.t.id, view)];
+      });
+    } }, "Void…");
+}
+
+// "Disqualify…" and "Withdraw…" in a standings row. Disqualified, a player is listed last without a rank
+// (a sanction, with its reason and report); withdrawn, not paired again, past results standing (no
+// reason: the API takes none). Either way a table the player sits at now is resigned.
+function playerControls(org, row) {
+  const { t } = org;
+  const name = row.name || "this player";
+  const controls = [];
+  if (["active", "finished"].includes(t.status) && ["registered", "withdrawn"].includes(row.status || "registered"))
+    controls.push(h("button", { type: "button", class: "small organiser", id: `disqualify-${row.player_id}`, "aria-label": `Disqualify ${name}…`,
+      onclick: (event) => {
+        const control = event.currentTarget;
+        const reason = askReason(`Disqualify ${name}?`);
+        if (reason === null || !confirm(`Disqualify ${name}${reason ? ` ("${reason}")` : ""}? They are not paired again and are listed `
+          + "last without a rank; a table they play now is resigned. A disqualification is not undone.")) return;
+        organiserRun(org, control, async () => {
+          const view = await post(`/tournaments/${t.id}/sanctions`, { kind: "disqualify", player_id: row.player_id, reason });
+          return [named(name), " is disqualified: not paired again, listed last without a rank.", sanctionReport(t.id, view)];
+        });
+      } }, "Disqualify…"));
+  if (["open", "active"].includes(t.status) && (row.status || "registered") === "registered" && row.player_id !== identity.player()?.id)
+    controls.push(h("button", { type: "button", class: "small organiser", id: `withdraw-${row.player_id}`, "aria-label": `Withdraw ${name}…`,
+      onclick: (event) => {
+        const control = event.currentTarget;
+        if (!confirm(t.status === "open" ? `Withdraw ${name} from this tournament?`
+          : `Withdraw ${name} from this tournament? They are not paired again (past results stand), and a table they play now is resigned.`)) return;
+        organiserRun(org, control, async () => {
+          await remove(`/tournaments/${t.id}/players/${encodeURIComponent(row.player_id)}`);
+          return [named(name), t.status === "open" ? " is withdrawn from this tournament." : " is withdrawn: not paired again; past results stand."];
+        });
+      } }, "Withdraw…"));
+  return controls;
+}
+
+// "Forfeit absent…" beside an unsettled table of the round being played, once its deadline has passed:
+// a small form of the table's players, the absent ticked; they share the table's last place, the
+// players present its first. The form's state (open, who is ticked) is the page's (org.forfeiting:
+// match id -> the ticked player ids), so a redraw while it is filled in draws it again as it was.
+function forfeitControls(org, round, r, table, i) {
+  const matchId = table.match_id;
+  const where = tableWhere(round, r, table, i);
+  const nameOf = (player) => (org.names.has(player) ? org.names.get(player) : "someone");
+  const form = () => {
+    const ticked = org.forfeiting.get(matchId);
+    const submit = h("button", { type: "submit", id: `forfeit-submit-${matchId}` }, "Record forfeits");
+    const box = h("form", { class: "controls forfeit", id: `forfeit-form-${matchId}`, "aria-label": `Forfeit absent players of ${where}`,
+      onsubmit: (event) => {
+        event.preventDefault();
+        const absent = table.players.filter((player) => ticked.has(player));
+        if (!absent.length) { fill(org.error, problemBox(new Error("Tick the absent players of the table first."))); return; }
+        const who = absent.map(nameOf).join(", ");
+        const present = absent.length < table.players.length;
+        if (!confirm(`Forfeit ${who} at ${where}? ${present ? "They share its last place, the players present its first."
+          : "Nobody is present: everyone takes its last place."} The round then goes on.`)) return;
+        organiserRun(org, submit, async () => {
+          await post(`/tournaments/${org.t.id}/forfeits`, { player_ids: absent });
+          org.forfeiting.delete(matchId);
+          return [`Forfeit recorded at ${where}: `, absent.map((player, k) => [k ? ", " : "", named(nameOf(player))]), " forfeited."];
+        });
+      } },
+    h("span", {}, "Absent:"),
+    table.players.map((player) => h("label", {}, h("input", { type: "checkbox", id: `forfeit-${matchId}-${player}`, value: player,
+      checked: ticked.has(player), onchange: (event) => (event.currentTarget.checked ? ticked.add(player) : ticked.delete(player)) }),
+    " ", named(nameOf(player)))),
+    submit,
+    h("button", { type: "button", id: `forfeit-cancel-${matchId}`, onclick: () => {
+      org.forfeiting.delete(matchId);
+      box.remove();
+      document.getElementById(`forfeit-${matchId}`)?.focus({ preventScroll: true });
+    } }, "Cancel"));
+    return box;
+  };
+  const open = h("button", { type: "button", class: "small organiser", id: `forfeit-${matchId}`, "aria-label": `Forfeit absent players of ${where}…`,
+    "aria-expanded": org.forfeiting.has(matchId) ? "true" : "false",
+    onclick: (event) => {
+      const control = event.currentTarget;
+      if (org.forfeiting.has(matchId)) return document.getElementById(`forfeit-form-${matchId}`)?.querySelector("input")?.focus();
+      org.forfeiting.set(matchId, new Set());
+      control.setAttribute("aria-expanded", "true");
+      const drawn = form();
+      control.after(drawn);
+      return drawn.querySelector("input")?.focus();
+    } }, "Forfeit absent…");
+  return [open, org.forfeiting.has(matchId) ? form() : null];
+}
+
+// The organiser's controls beside a table: Void… (a table with a match, not void yet, while the
+// tournament runs or after), Forfeit absent… (see forfeitControls).
+function tableControls(org, round, r, table, i, current) {
+  const { t } = org;
+  const controls = [];
+  if (table.match_id && ["active", "finished"].includes(t.status) && table.result?.how !== "void")
+    controls.push(" ", voidControl(org, round, r, table, i));
+  if (round === current && table.match_id && !table.result && deadlinePassed(round.deadline))
+    controls.push(" ", forfeitControls(org, round, r, table, i));
+  return controls;
+}
+
 const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
 const TOURNAMENT_READ_SECONDS = 5; // a tournament's reads while no stream tells what comes next
 
@@ -1566,6 +1731,14 @@ async function tournament(id) {
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
   const byeBox = h("div");
+  // The organiser's box: what their last action changed (a note, with a sanction's report), or the API's
+  // refusal of it. Empty for anybody else.
+  const organiserNote = h("div");
+  const organiserError = h("div", { id: "organiser-error" });
+  const organiserBox = h("div", { id: "organiser" }, organiserNote, organiserError);
+  const forfeiting = new Map(); // the organiser's open forfeit forms: match id -> the players ticked absent
+  let deadlineCheck = null; // the organiser's wait for the round's deadline (then Forfeit absent… is drawn)
+  leaving.push(() => clearTimeout(deadlineCheck));
   let acted = false; // one of the actions was just pressed (and disabled meanwhile): focus goes to the new ones
   const drawStandings = async () => {
     // The standings first, the tournament after: read side by side, the tournament could be read before
@@ -1584,13 +1757,26 @@ async function tournament(id) {
     // in play) is marked beside its name, while the tournament runs and after.
     const entryStatus = (row) => (row.status && row.status !== "registered"
       ? [" ", h("span", { class: "muted entry-status", "data-status": row.status }, `(${row.status})`)] : null);
-    fill(standingsBox, scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)))),
-      h("tbody", {}, standings.items.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
-        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
-        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · "))))))));
     // Who plays at each table: its players by name (the standings name every entrant).
     const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
+    // The organiser's controls (organiserOf): a column of the standings, and beside the tables.
+    const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
+    const organiser = organiserOf(t);
+    const org = organiser ? { t, names, note: organiserNote, error: organiserError, forfeiting, after: () => reread() } : null;
+    if (!organiser) { fill(organiserNote); fill(organiserError); forfeiting.clear(); }
+    // A forfeit form stays open only while its table may still be forfeited.
+    for (const matchId of [...forfeiting.keys()])
+      if (!current || !current.tables.some((table) => table.match_id === matchId && !table.result)) forfeiting.delete(matchId);
+    // Drawn again at each read: a control of the standings or rounds that had the focus (an organiser's
+    // Void…, a tick box of a forfeit form) has it again once drawn anew, not the page's body.
+    const kept = [standingsBox, roundsBox].some((box) => box.contains(document.activeElement)) ? document.activeElement.id : "";
+    fill(standingsBox, scrolling(h("table", { class: "grid" },
+      h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)),
+        organiser ? quietHeader("the organiser's actions") : null)),
+      h("tbody", {}, standings.items.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
+        h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
+        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")),
+        organiser ? h("td", { class: "row-actions" }, playerControls(org, row)) : null))))));
     const who = (table) => (table.players || []).map((player, i) => [i ? ", " : "", names.has(player) ? named(names.get(player)) : "someone"]);
     // A table the viewer sits at opens as their seat; any other as a spectator.
     const me = identity.key() ? identity.player()?.id : null;
@@ -1601,12 +1787,31 @@ async function tournament(id) {
     const byeItem = (round) => (byesOf(round).length ? h("li", { class: "byes" }, "bye: ",
       byesOf(round).map((player, i) => [i ? ", " : "", player === me ? h("b", { class: "your-bye" }, names.has(player) ? named(names.get(player)) : "you", " (you sit this round out)")
         : names.has(player) ? named(names.get(player)) : "someone"])) : null);
+    // The organiser is told the round's deadline (after it, absent players may be forfeited).
+    const deadlineOf = (round) => (organiser && round === current && round.deadline
+      ? h("p", { class: "muted round-deadline", id: "round-deadline" }, deadlinePassed(round.deadline)
+        ? "The round's deadline has passed: the absent players of an unfinished table may be forfeited."
+        : deadlineNode(round.deadline, "deadline")) : null);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", { "data-round": round.number ?? r + 1 }, h("h3", {}, `Round ${round.number ?? r + 1}`),
+      deadlineOf(round),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? [" (", who(table), ")"] : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) },
           !table.result ? "playing" : table.result.how === "void" ? "voided" : "finished") : "bye",
-        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null)), byeItem(round)))));
-    const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
+        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null,
+        organiser ? tableControls(org, round, r, table, i, current) : null)), byeItem(round)))));
+    if (kept && (!document.activeElement || document.activeElement === document.body)) document.getElementById(kept)?.focus({ preventScroll: true });
+    // The organiser's page waits for the round's deadline (on the server's clock, as deadlinePassed), then
+    // is drawn again: Forfeit absent… appears as the API starts taking forfeits, no reload needed.
+    clearTimeout(deadlineCheck);
+    deadlineCheck = null;
+    if (organiser && current?.deadline && !deadlinePassed(current.deadline)) {
+      const wait = () => {
+        if (!show.live()) return; // the page left (a draw in flight as it did must not keep waiting)
+        deadlineCheck = deadlinePassed(current.deadline) ? null : setTimeout(wait, 1000);
+        if (deadlineCheck === null) reread();
+      };
+      deadlineCheck = setTimeout(wait, 1000);
+    }
     const round = current ? current.number ?? t.rounds.length : null;
     // The viewer's own entry once it is out of play (withdrawn by themselves or the organiser, or
     // disqualified): said so above the standings, instead of a bye's "next table" that never comes.
@@ -1631,7 +1836,7 @@ async function tournament(id) {
   await games();
   const t = await drawStandings();
   if (!show.live()) return;
-  show(head, actionsBox, actionsError, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show(head, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
   // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
   // leaving one for the standings' read. The tournament is read again every few seconds whenever a

@@ -1,0 +1,199 @@
+"""The organiser's controls on a tournament's page: the API let the organiser void a table, disqualify or
+withdraw a player and forfeit the absent after a round's deadline, and the page offered none of it (only
+Start). Each is drawn for the organiser only, asks (a reason, then a confirmation), shows a refusal in
+words, and draws the tournament again."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import auth, register, signed_in, started_swiss
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def answering(page, reason: str = "") -> list[str]:
+    """Every dialog accepted (a prompt with ``reason``); their messages, in order."""
+    said: list[str] = []
+
+    def accept(dialog):
+        said.append(f"{dialog.type}: {dialog.message}")
+        dialog.accept(reason) if dialog.type == "prompt" else dialog.accept()
+
+    page.on("dialog", accept)
+    return said
+
+
+def tournament(server: str, tournament_id: str) -> dict:
+    answer = requests.get(f"{server}/tournaments/{tournament_id}", timeout=10)
+    answer.raise_for_status()
+    return answer.json()
+
+
+def entry_status(view: dict, player: dict) -> str:
+    return next(p["status"] for p in view["players"] if p["player_id"] == player["id"])
+
+
+def opened(browser, server: str, who: dict, tournament_id: str):
+    context, page, errors = signed_in(browser, server, who)
+    page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_selector("#rounds a[href*='#/match/']")
+    return context, page, errors
+
+
+def test_the_organiser_voids_a_table_from_the_page(server, browser):
+    org = register(server, "org-void-page")
+    players = [register(server, f"void-page-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Void from the page")
+    (table,) = started["rounds"][0]["tables"]
+    context, page, errors = opened(browser, server, org, started["id"])
+    said = answering(page, "a marked deck")
+    page.click(f"#void-{table['match_id']}")
+    page.wait_for_function("id => [...document.querySelectorAll('#rounds a')].some(a => a.href.includes(id)"
+                           " && a.textContent === 'voided')", arg=table["match_id"], timeout=10_000)
+    assert [line.split(":")[0] for line in said] == ["prompt", "confirm"], said
+    view = tournament(server, started["id"])
+    assert view["rounds"][0]["tables"][0]["result"]["how"] == "void"
+    assert view["sanctions"] == [{"number": 1, "kind": "void", "match_id": table["match_id"],
+                                  "reason": "a marked deck"}]
+    # Said what it changed, the focus there (the Void button went with the void), its report linked.
+    page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    assert "table 1 of round 1 is void" in page.inner_text("#organiser-done")
+    assert page.get_attribute("#organiser-report", "href") == f"/tournaments/{started['id']}/sanctions/1"
+    assert page.locator(f"#void-{table['match_id']}").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_the_organiser_disqualifies_a_player_from_the_standings(server, browser):
+    org = register(server, "org-dq-page")
+    players = [register(server, f"dq-page-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Disqualify from the page", rounds=2)
+    cheat = players[1]
+    context, page, errors = opened(browser, server, org, started["id"])
+    answering(page, "played for another")
+    page.click(f"#disqualify-{cheat['id']}")
+    page.wait_for_selector("#standings tr[data-status='disqualified']", timeout=10_000)
+    assert cheat["name"] in page.inner_text("#standings tr[data-status='disqualified']")
+    assert "(disqualified)" in page.inner_text("#standings tr[data-status='disqualified']")
+    view = tournament(server, started["id"])
+    assert entry_status(view, cheat) == "disqualified"
+    assert view["sanctions"][-1] == {"number": 1, "kind": "disqualify", "player_id": cheat["id"],
+                                     "reason": "played for another"}
+    page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    assert "is disqualified" in page.inner_text("#organiser-done")
+    # Disqualified: neither disqualified nor withdrawn again; the others still may be.
+    assert page.locator(f"#disqualify-{cheat['id']}, #withdraw-{cheat['id']}").count() == 0
+    assert page.locator(f"#disqualify-{players[0]['id']}").count() == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_the_organiser_withdraws_another_player(server, browser):
+    org = register(server, "org-wd-page")
+    players = [register(server, f"wd-page-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Withdraw from the page", rounds=2)
+    leaving = players[2]
+    context, page, errors = opened(browser, server, org, started["id"])
+    said = answering(page)
+    page.click(f"#withdraw-{leaving['id']}")
+    page.wait_for_selector("#standings tr[data-status='withdrawn']", timeout=10_000)
+    assert leaving["name"] in page.inner_text("#standings tr[data-status='withdrawn']")
+    assert [line.split(":")[0] for line in said] == ["confirm"], said  # no reason: the API takes none
+    assert entry_status(tournament(server, started["id"]), leaving) == "withdrawn"
+    # Withdrawn, the player may still be disqualified, not withdrawn again.
+    assert page.locator(f"#withdraw-{leaving['id']}").count() == 0
+    assert page.locator(f"#disqualify-{leaving['id']}").count() == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_a_player_who_is_not_the_organiser_sees_no_organiser_controls(server, browser):
+    org = register(server, "org-not-mine")
+    players = [register(server, f"not-mine-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Not the organiser", rounds=2)
+    context, page, errors = opened(browser, server, players[0], started["id"])
+    page.wait_for_selector("#standings tr")
+    controls = "button.organiser, [id^='void-'], [id^='disqualify-'], [id^='withdraw-'], [id^='forfeit-']"
+    assert page.locator(controls).count() == 0
+    assert page.inner_text("#organiser") == ""
+    assert page.locator("#tournament-withdraw").count() == 1  # their own entry's Withdraw stays
+    assert not errors, errors
+    context.close()
+    # The organiser's page of the same tournament has them (the comparison above is not vacuous).
+    context, page, errors = opened(browser, server, org, started["id"])
+    page.wait_for_selector(f"#disqualify-{players[0]['id']}")
+    assert page.locator("[id^='void-']").count() == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_void_is_said_in_words_and_changes_nothing(server, browser):
+    org = register(server, "org-refused")
+    players = [register(server, f"refused-{i}") for i in range(3)]
+    started = started_swiss(server, org, players, "Refused")
+    (table,) = started["rounds"][0]["tables"]
+    context, page, errors = opened(browser, server, org, started["id"])
+    answering(page, "x" * 501)  # the API takes a reason of up to 500 characters
+    button = f"#void-{table['match_id']}"
+    page.focus(button)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#organiser-error .problem", timeout=10_000)
+    assert "reason" in page.inner_text("#organiser-error .problem")
+    # Nothing changed: the table plays on, no sanction, the button is there with the focus back on it.
+    view = tournament(server, started["id"])
+    assert view["sanctions"] == [] and view["rounds"][0]["tables"][0]["result"] is None
+    page.wait_for_function("id => document.activeElement?.id === id", arg=button[1:], timeout=10_000)
+    assert page.inner_text("#organiser").strip() != "" and page.locator("#organiser-done").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, browser):
+    org = register(server, "org-forfeit")
+    players = [register(server, f"forfeit-{i}") for i in range(3)]
+    created = requests.post(f"{server}/tournaments", headers=auth(org), timeout=10, json={
+        "game": "jest", "name": "Forfeits", "format": "swiss", "rounds": 1, "table_size": 3,
+        "round_deadline_seconds": 4})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    for player in players:
+        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(org), timeout=10)
+    started.raise_for_status()
+    (table,) = started.json()["rounds"][0]["tables"]
+    match_id = table["match_id"]
+    context, page, errors = opened(browser, server, org, tournament_id)
+    # Before the deadline: its countdown, no forfeit (the API would refuse it); after it, drawn by itself.
+    before = page.evaluate("id => [!!document.getElementById(`forfeit-${id}`),"
+                           " !!document.querySelector('#round-deadline .timer')]", match_id)
+    assert before in ([False, True], [True, False]), before  # a countdown, or (opened late) the forfeit
+    page.wait_for_selector(f"#forfeit-{match_id}", timeout=15_000)
+    assert "deadline has passed" in page.inner_text("#round-deadline")
+    said = answering(page)
+    page.click(f"#forfeit-{match_id}")
+    page.wait_for_selector(f"#forfeit-form-{match_id}")
+    page.click(f"#forfeit-submit-{match_id}")  # nobody ticked: said on the page, nothing sent
+    page.wait_for_selector("#organiser-error .problem")
+    assert "Tick the absent players" in page.inner_text("#organiser-error")
+    absent = table["players"][:2]
+    for player in absent:
+        page.check(f"#forfeit-{match_id}-{player}")
+    page.click(f"#forfeit-submit-{match_id}")
+    page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    assert "Forfeit recorded at table 1 of round 1" in page.inner_text("#organiser-done")
+    assert [line.split(":")[0] for line in said] == ["confirm"], said
+    result = tournament(server, tournament_id)["rounds"][0]["tables"][0]["result"]
+    assert result["how"] == "forfeit"
+    ranks = dict(zip(table["players"], result["ranks"]))
+    assert all(ranks[p] > ranks[table["players"][2]] for p in absent), ranks
+    assert page.locator(f"#forfeit-{match_id}, #forfeit-form-{match_id}").count() == 0
+    assert not errors, errors
+    context.close()
