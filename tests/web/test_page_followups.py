@@ -43,10 +43,12 @@ def auth(player: dict) -> dict:
     return {"Authorization": f"Bearer {player['api_key']}"}
 
 
-def started_swiss(base: str, organiser: dict, players, name: str, rounds: int = 1, table_size: int = 3) -> dict:
-    """A Jest Swiss tournament of ``players`` (each registered), started by ``organiser``: its view."""
+def started_swiss(base: str, organiser: dict, players, name: str, rounds: int = 1, table_size: int = 3,
+                  **terms) -> dict:
+    """A Jest Swiss tournament of ``players`` (each registered), started by ``organiser``: its view.
+    ``terms``: more of the creation's fields (``round_deadline_seconds``...)."""
     created = requests.post(f"{base}/tournaments", headers=auth(organiser), timeout=10, json={
-        "game": "jest", "name": name, "format": "swiss", "rounds": rounds, "table_size": table_size})
+        "game": "jest", "name": name, "format": "swiss", "rounds": rounds, "table_size": table_size, **terms})
     created.raise_for_status()
     tournament_id = created.json()["id"]
     for player in players:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.web.test_page_followups import auth, register, signed_in, started_swiss
+from tests.web.test_page_followups import register, signed_in, started_swiss
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -158,17 +158,9 @@ def test_a_refused_void_is_said_in_words_and_changes_nothing(server, browser):
 def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, browser):
     org = register(server, "org-forfeit")
     players = [register(server, f"forfeit-{i}") for i in range(3)]
-    created = requests.post(f"{server}/tournaments", headers=auth(org), timeout=10, json={
-        "game": "jest", "name": "Forfeits", "format": "swiss", "rounds": 1, "table_size": 3,
-        "round_deadline_seconds": 4})
-    created.raise_for_status()
-    tournament_id = created.json()["id"]
-    for player in players:
-        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
-                      timeout=10).raise_for_status()
-    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(org), timeout=10)
-    started.raise_for_status()
-    (table,) = started.json()["rounds"][0]["tables"]
+    started = started_swiss(server, org, players, "Forfeits", round_deadline_seconds=4)
+    tournament_id = started["id"]
+    (table,) = started["rounds"][0]["tables"]
     match_id = table["match_id"]
     context, page, errors = opened(browser, server, org, tournament_id)
     # Before the deadline: its countdown, no forfeit (the API would refuse it); after it, drawn by itself.
