@@ -47,10 +47,16 @@ def opened(browser, server: str, who: dict, tournament_id: str):
     return context, page, errors
 
 
+def organised(server: str, label: str, **terms) -> tuple[dict, list[dict], dict]:
+    """An organiser and three players of a started Swiss Jest tournament named ``label``: the organiser,
+    the players and the tournament's view (``terms``: started_swiss's)."""
+    org = register(server, f"org-{label}")
+    players = [register(server, f"{label}-{i}") for i in range(3)]
+    return org, players, started_swiss(server, org, players, label, **terms)
+
+
 def test_the_organiser_voids_a_table_from_the_page(server, browser):
-    org = register(server, "org-void-page")
-    players = [register(server, f"void-page-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Void from the page")
+    org, players, started = organised(server, "void-page")
     (table,) = started["rounds"][0]["tables"]
     context, page, errors = opened(browser, server, org, started["id"])
     said = answering(page, "a marked deck")
@@ -72,9 +78,7 @@ def test_the_organiser_voids_a_table_from_the_page(server, browser):
 
 
 def test_the_organiser_disqualifies_a_player_from_the_standings(server, browser):
-    org = register(server, "org-dq-page")
-    players = [register(server, f"dq-page-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Disqualify from the page", rounds=2)
+    org, players, started = organised(server, "dq-page", rounds=2)
     cheat = players[1]
     context, page, errors = opened(browser, server, org, started["id"])
     answering(page, "played for another")
@@ -96,9 +100,7 @@ def test_the_organiser_disqualifies_a_player_from_the_standings(server, browser)
 
 
 def test_the_organiser_withdraws_another_player(server, browser):
-    org = register(server, "org-wd-page")
-    players = [register(server, f"wd-page-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Withdraw from the page", rounds=2)
+    org, players, started = organised(server, "wd-page", rounds=2)
     leaving = players[2]
     context, page, errors = opened(browser, server, org, started["id"])
     said = answering(page)
@@ -115,9 +117,7 @@ def test_the_organiser_withdraws_another_player(server, browser):
 
 
 def test_a_player_who_is_not_the_organiser_sees_no_organiser_controls(server, browser):
-    org = register(server, "org-not-mine")
-    players = [register(server, f"not-mine-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Not the organiser", rounds=2)
+    org, players, started = organised(server, "not-mine", rounds=2)
     context, page, errors = opened(browser, server, players[0], started["id"])
     page.wait_for_selector("#standings tr")
     controls = "button.organiser, [id^='void-'], [id^='disqualify-'], [id^='withdraw-'], [id^='forfeit-']"
@@ -135,9 +135,7 @@ def test_a_player_who_is_not_the_organiser_sees_no_organiser_controls(server, br
 
 
 def test_a_refused_void_is_said_in_words_and_changes_nothing(server, browser):
-    org = register(server, "org-refused")
-    players = [register(server, f"refused-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Refused")
+    org, players, started = organised(server, "refused")
     (table,) = started["rounds"][0]["tables"]
     context, page, errors = opened(browser, server, org, started["id"])
     answering(page, "x" * 501)  # the API takes a reason of up to 500 characters
@@ -156,9 +154,7 @@ def test_a_refused_void_is_said_in_words_and_changes_nothing(server, browser):
 
 
 def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, browser):
-    org = register(server, "org-forfeit")
-    players = [register(server, f"forfeit-{i}") for i in range(3)]
-    started = started_swiss(server, org, players, "Forfeits", round_deadline_seconds=4)
+    org, players, started = organised(server, "forfeit", round_deadline_seconds=4)
     tournament_id = started["id"]
     (table,) = started["rounds"][0]["tables"]
     match_id = table["match_id"]
