@@ -1664,6 +1664,16 @@ function forfeitControls(org, round, r, table, i) {
   const matchId = table.match_id;
   const where = tableWhere(round, r, table, i);
   const nameOf = (player) => (org.names.has(player) ? org.names.get(player) : "someone");
+  // A player of the table withdrawn or disqualified during it resigned its match: not present, never
+  // ticked, and below the absent (docs/tournaments.md). Counted as present, the confirmation promised the
+  // others a shared first place the API does not give when nobody else is there (a review).
+  const gone = (player) => (org.statuses.get(player) || "registered") !== "registered";
+  const close = (control) => {
+    org.forfeiting.delete(matchId);
+    document.getElementById(`forfeit-form-${matchId}`)?.remove();
+    control?.setAttribute("aria-expanded", "false");
+    control?.focus({ preventScroll: true });
+  };
   const form = () => {
     const ticked = org.forfeiting.get(matchId);
     const submit = h("button", { type: "submit", id: `forfeit-submit-${matchId}` }, "Record forfeits");
@@ -1671,9 +1681,13 @@ function forfeitControls(org, round, r, table, i) {
       onsubmit: (event) => {
         event.preventDefault();
         const absent = table.players.filter((player) => ticked.has(player));
-        if (!absent.length) { fill(org.error, problemBox(new Error("Tick the absent players of the table first."))); return; }
+        if (!absent.length) {  // said beside the form, where the person looks (the organiser's box is at the top)
+          fill(org.error, problemBox(new Error("Tick the absent players of the table first.")));
+          org.error.scrollIntoView({ block: "nearest" });
+          return;
+        }
         const who = absent.map(nameOf).join(", ");
-        const present = absent.length < table.players.length;
+        const present = table.players.some((player) => !ticked.has(player) && !gone(player));
         if (!confirm(`Forfeit ${who} at ${where}? ${present ? "They share its last place, the players present its first."
           : "Nobody is present: everyone takes its last place."} The round then goes on.`)) return;
         organiserRun(org, submit, async () => {
@@ -1681,29 +1695,29 @@ function forfeitControls(org, round, r, table, i) {
           org.forfeiting.delete(matchId);
           return [`Forfeit recorded at ${where}: `, absent.map((player, k) => [k ? ", " : "", named(nameOf(player))]), " forfeited."];
         });
-      } },
+      },
+      // Escape closes it, as Cancel does.
+      onkeydown: (event) => { if (event.key === "Escape") { event.preventDefault(); close(document.getElementById(`forfeit-${matchId}`)); } } },
     h("span", {}, "Absent:"),
     table.players.map((player) => h("label", {}, h("input", { type: "checkbox", id: `forfeit-${matchId}-${player}`, value: player,
-      checked: ticked.has(player), onchange: (event) => (event.currentTarget.checked ? ticked.add(player) : ticked.delete(player)) }),
-    " ", named(nameOf(player)))),
+      checked: ticked.has(player) && !gone(player), disabled: gone(player),
+      onchange: (event) => (event.currentTarget.checked ? ticked.add(player) : ticked.delete(player)) }),
+    " ", named(nameOf(player)), gone(player) ? ` (${org.statuses.get(player)}: not present)` : "")),
     submit,
-    h("button", { type: "button", id: `forfeit-cancel-${matchId}`, onclick: () => {
-      org.forfeiting.delete(matchId);
-      box.remove();
-      document.getElementById(`forfeit-${matchId}`)?.focus({ preventScroll: true });
-    } }, "Cancel"));
+    h("button", { type: "button", id: `forfeit-cancel-${matchId}`, onclick: () => close(document.getElementById(`forfeit-${matchId}`)) },
+      "Cancel"));
     return box;
   };
   const open = h("button", { type: "button", class: "small organiser", id: `forfeit-${matchId}`, "aria-label": `Forfeit absent players of ${where}…`,
     "aria-expanded": org.forfeiting.has(matchId) ? "true" : "false",
     onclick: (event) => {
       const control = event.currentTarget;
-      if (org.forfeiting.has(matchId)) return document.getElementById(`forfeit-form-${matchId}`)?.querySelector("input")?.focus();
+      if (org.forfeiting.has(matchId)) return document.getElementById(`forfeit-form-${matchId}`)?.querySelector("input:enabled")?.focus();
       org.forfeiting.set(matchId, new Set());
       control.setAttribute("aria-expanded", "true");
       const drawn = form();
       control.after(drawn);
-      return drawn.querySelector("input")?.focus();
+      return drawn.querySelector("input:enabled")?.focus();
     } }, "Forfeit absent…");
   return [open, org.forfeiting.has(matchId) ? form() : null];
 }
@@ -1759,10 +1773,11 @@ async function tournament(id) {
       ? [" ", h("span", { class: "muted entry-status", "data-status": row.status }, `(${row.status})`)] : null);
     // Who plays at each table: its players by name (the standings name every entrant).
     const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
+    const statuses = new Map(standings.items.map((row) => [row.player_id, row.status || "registered"]));
     // The organiser's controls (organiserOf): a column of the standings, and beside the tables.
     const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
     const organiser = organiserOf(t);
-    const org = organiser ? { t, names, note: organiserNote, error: organiserError, forfeiting, after: () => reread() } : null;
+    const org = organiser ? { t, names, statuses, note: organiserNote, error: organiserError, forfeiting, after: () => reread() } : null;
     if (!organiser) { fill(organiserNote); fill(organiserError); forfeiting.clear(); }
     // A forfeit form stays open only while its table may still be forfeited.
     for (const matchId of [...forfeiting.keys()])

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.web.test_page_followups import register, signed_in, started_swiss
+from tests.web.test_page_followups import auth, register, signed_in, started_swiss
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -183,5 +183,39 @@ def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, bro
     ranks = dict(zip(table["players"], result["ranks"]))
     assert all(ranks[p] > ranks[table["players"][2]] for p in absent), ranks
     assert page.locator(f"#forfeit-{match_id}, #forfeit-form-{match_id}").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_a_forfeit_beside_a_withdrawn_player_says_nobody_is_present_and_cancel_closes_the_form(server, browser):
+    """A player withdrawn during the round resigned the table's match: he is not present. The form offered
+    him as any player and the confirmation promised the two ticked "the players present its first" while
+    the API ranked all three last (a review). Cancel left the button saying its form was open."""
+    org, players, started = organised(server, "ff-gone", round_deadline_seconds=3)
+    (table,) = started["rounds"][0]["tables"]
+    match_id, gone = table["match_id"], table["players"][0]
+    requests.delete(f"{server}/tournaments/{started['id']}/players/{gone}", headers=auth(org),
+                    timeout=10).raise_for_status()
+    context, page, errors = opened(browser, server, org, started["id"])
+    page.wait_for_selector(f"#forfeit-{match_id}", timeout=15_000)
+    said = answering(page)
+    page.click(f"#forfeit-{match_id}")
+    assert page.get_attribute(f"#forfeit-{match_id}", "aria-expanded") == "true"
+    page.click(f"#forfeit-cancel-{match_id}")
+    assert page.locator(f"#forfeit-form-{match_id}").count() == 0
+    assert page.get_attribute(f"#forfeit-{match_id}", "aria-expanded") == "false"
+    page.click(f"#forfeit-{match_id}")
+    page.keyboard.press("Escape")
+    assert page.locator(f"#forfeit-form-{match_id}").count() == 0
+    page.click(f"#forfeit-{match_id}")
+    assert page.is_disabled(f"#forfeit-{match_id}-{gone}")
+    assert "withdrawn: not present" in page.inner_text(f"#forfeit-form-{match_id}")
+    for player in table["players"][1:]:
+        page.check(f"#forfeit-{match_id}-{player}")
+    page.click(f"#forfeit-submit-{match_id}")
+    page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    assert len(said) == 1 and "Nobody is present" in said[0], said
+    result = tournament(server, started["id"])["rounds"][0]["tables"][0]["result"]
+    assert result == {"ranks": [3, 3, 3], "how": "forfeit"}, result
     assert not errors, errors
     context.close()
