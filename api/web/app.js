@@ -1947,10 +1947,15 @@ async function route() {
 // A navigation (a link followed, a fork, a match created) draws a new page over the control that had the
 // focus, which falls to the page's body: a keyboard or screen-reader user starts again from the top.
 // The new page's heading takes it instead (focusable from script only, as the table's own heading).
+// A control that changed the hash and is drawn again on the new page (the leaderboard's game picker, its
+// Next and Previous) keeps the focus, so a keyboard user steps on from it.
 window.addEventListener("hashchange", async () => {
+  const from = document.activeElement?.id || "";
   await route();
   const active = document.activeElement;
   if (active && active !== document.body && active !== document.documentElement) return; // placed already
+  const again = from ? document.getElementById(from) : null;
+  if (again && view.contains(again)) return again.focus({ preventScroll: true });
   const heading = view.querySelector("h1");
   if (!heading) return;
   if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");

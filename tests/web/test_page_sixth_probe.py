@@ -103,3 +103,27 @@ def test_a_fork_pressed_from_the_keyboard_lands_on_the_new_tables_heading_and_th
     page.wait_for_function("() => document.querySelector('#rated')?.textContent === 'not rated'", timeout=10_000)
     assert not errors, errors
     context.close()
+
+
+def test_the_leaderboards_game_picker_keeps_the_focus_as_the_arrow_keys_step_through_the_games(server, browser):
+    """A navigation puts the focus on the new page's heading; the leaderboard's game picker changes the
+    page's address itself, so the arrow keys stepped one game, then the focus was on the heading (a
+    review). A control drawn again on the new page keeps it."""
+    kit = register(server, "kit-board")
+    context, page, errors = signed_in(browser, server, kit)
+    page.goto(f"{server}/#/leaderboard/jest")
+    page.wait_for_selector("#board-game")
+    first = page.evaluate("() => location.hash")
+    page.focus("#board-game")
+    for step in range(2):
+        before = page.evaluate("() => { document.querySelector('#board-game').dataset.old = 'yes';"
+                               " return location.hash; }")
+        page.keyboard.press("ArrowDown")
+        page.wait_for_function("h => location.hash !== h", arg=before, timeout=10_000)
+        # The page drawn again (a new picker), and the hash change's handler done with the focus.
+        page.wait_for_function("() => document.querySelector('#board-game:not([data-old])')", timeout=10_000)
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => document.activeElement?.id") == "board-game", step
+    assert page.evaluate("() => location.hash") not in (first, before)
+    assert not errors, errors
+    context.close()
