@@ -815,6 +815,10 @@ class Sanction(StrictSchema):
 class Forfeit(StrictSchema):
     player_ids = fields.List(Id(), required=True,
                              validate=validate.Length(min=1, max=12))
+    match_id = Id(load_default=None, metadata={
+        "description": "The match of the table meant: refused (409) unless the players sit at that table of "
+                       "the current round. Without it, the players' table of the current round, whichever it "
+                       "is: a forfeit asked about one round could settle a table of the next (a probe)"})
 
 
 TOURNAMENT_STATUSES = [tournaments.STATUS_OPEN, tournaments.STATUS_ACTIVE, tournaments.STATUS_FINISHED]

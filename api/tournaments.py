@@ -133,7 +133,7 @@ class Forfeits(MethodView):
     def post(self, body, tournament_id):
         """Forfeit absent players of a table of the current round, once its deadline has passed
         (the organiser): they share the last place, the players present the first."""
-        tournaments().forfeit(tournament_id, current_player(), body["player_ids"])
+        tournaments().forfeit(tournament_id, current_player(), body["player_ids"], body["match_id"])
         return tournament_out(tournaments().get(tournament_id)), 200, written()
 
 

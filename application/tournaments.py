@@ -161,7 +161,8 @@ class Tournaments:
     def start(self, tournament_id: Any, by: Player) -> None:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
 
-    def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str]) -> None:
+    def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str],
+                match_id: Optional[str] = None) -> None:
         """The organiser forfeits absent players of a table; they resign its match, in the same save.
 
         The tournament refuses a forfeit of a table whose match has finished (its result is the
@@ -175,7 +176,7 @@ class Tournaments:
         def act(tournament: Tournament) -> Any:
             read.clear()
             return tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
-                                      match_over=partial(self._match_over, read))
+                                      match_over=partial(self._match_over, read), match_id=match_id)
 
         self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)])
 

@@ -349,11 +349,15 @@ class Tournament(Aggregate):
         self.rounds[round - 1]["tables"][table - 1]["result"] = {"ranks": ranks, "how": how}
 
     def forfeit(self, by: str, player_ids: Sequence[str], now: datetime,
-                match_over: Optional[Callable[[str], bool]] = None) -> Optional[list[dict]]:
+                match_over: Optional[Callable[[str], bool]] = None,
+                match_id: Optional[str] = None) -> Optional[list[dict]]:
         """The organiser forfeits absent players of an unfinished table of the current round once its
         deadline has passed: they share the last place, the players present share the first (with
         nobody present, everyone takes the table's last place). ``match_over(match_id)`` says whether
-        the table's match has finished (the application reads it; the aggregate holds no matches)."""
+        the table's match has finished (the application reads it; the aggregate holds no matches).
+        ``match_id``, when given, names the table meant: a forfeit decided about one round's table, sent
+        as that round ended and the next one's deadline passed, forfeited the players at their next
+        table (a probe). A player withdrawn or disqualified is not absent: he resigned (below)."""
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE)
         player_ids = list(dict.fromkeys(player_ids))  # a player named twice is one absent player
@@ -368,6 +372,13 @@ class Tournament(Aggregate):
         table = next(t for t in round_["tables"] if t["table"] in tables)
         if not set(player_ids) <= set(table["players"]):
             raise TournamentStateError("every forfeited player must sit at that table")
+        if match_id is not None and table["match_id"] != match_id:
+            raise TournamentStateError(f"match {match_id} is not the table of these players in round "
+                                       f"{round_['round']}, the current one")
+        left = [p for p in player_ids if self.players[p]["status"] != ENTRANT]
+        if left:  # forfeited, he shared the absent's place, above the last he takes as one who left
+            raise TournamentStateError(f"{', '.join(self.players[p]['name'] for p in left)} left the tournament "
+                                       "(withdrawn or disqualified): not absent, and ranks last at the table already")
         if table["result"] is not None:
             raise TournamentStateError(f"table {table['table']} already has its result")
         if match_over is not None and match_over(table["match_id"]):

@@ -1563,6 +1563,12 @@ function tournamentActions(t, error, after) {
 // round being played once its deadline has passed. Drawn for the tournament's organiser only (the API
 // refuses anybody else; a player who is not the organiser sees none of them). `org` is the page's:
 // { t, names, note, error, forfeiting, after }.
+// The reason the organiser gave for disqualifying ``player`` (the sanction's), told to the player.
+function disqualifiedFor(t, player) {
+  const reason = (t.sanctions || []).filter((s) => s.kind === "disqualify" && s.player_id === player).at(-1)?.reason;
+  return reason ? [" The organiser's reason: ", h("q", { id: "disqualified-reason" }, reason), "."] : null;
+}
+
 function organiserOf(t) {
   const me = identity.key() ? identity.player() : null;
   return Boolean(me) && t.organiser === me.id;
@@ -1596,6 +1602,7 @@ function organiserRun(org, control, work) {
     fill(org.note, note);
     await org.after();
     note.focus({ preventScroll: true });
+    note.scrollIntoView({ block: "nearest" }); // the organiser's box is at the top, the control may be far below
   })).then(() => { if (org.error.firstChild) org.error.scrollIntoView({ block: "nearest" }); });
 }
 
@@ -1618,7 +1625,7 @@ function voidControl(org, round, r, table, i) {
         + `no rating${table.result ? "" : "; its match stops now"}. A void is not undone.`)) return;
       organiserRun(org, control, async () => {
         const view = await post(`/tournaments/${org.t.id}/sanctions`, { kind: "void", match_id: table.match_id, reason });
-        return [`The ${where} is void: it scores nothing for anybody.`, sanctionReport(org.t.id, view)];
+        return [`${where[0].toUpperCase()}${where.slice(1)} is void: it scores nothing for anybody.`, sanctionReport(org.t.id, view)];
       });
     } }, "Void…");
 }
@@ -1691,7 +1698,9 @@ function forfeitControls(org, round, r, table, i) {
         if (!confirm(`Forfeit ${who} at ${where}? ${present ? "They share its last place, the players present its first."
           : "Nobody is present: everyone takes its last place."} The round then goes on.`)) return;
         organiserRun(org, submit, async () => {
-          await post(`/tournaments/${org.t.id}/forfeits`, { player_ids: absent });
+          // The table's match named: the round may have ended while the form was open, and without it the
+          // API forfeits the players at their table of the round now being played (a 409 instead).
+          await post(`/tournaments/${org.t.id}/forfeits`, { player_ids: absent, match_id: matchId });
           org.forfeiting.delete(matchId);
           return [`Forfeit recorded at ${where}: `, absent.map((player, k) => [k ? ", " : "", named(nameOf(player))]), " forfeited."];
         });
@@ -1811,7 +1820,8 @@ async function tournament(id) {
       deadlineOf(round),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? [" (", who(table), ")"] : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) },
-          !table.result ? "playing" : table.result.how === "void" ? "voided" : "finished") : "bye",
+          // forfeited: the table's result is the organiser's (its match may play on, computers in the absent seats)
+          !table.result ? "playing" : table.result.how === "void" ? "voided" : table.result.how === "forfeit" ? "forfeited" : "finished") : "bye",
         " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null,
         organiser ? tableControls(org, round, r, table, i, current) : null)), byeItem(round)))));
     if (kept && (!document.activeElement || document.activeElement === document.body)) document.getElementById(kept)?.focus({ preventScroll: true });
@@ -1836,7 +1846,8 @@ async function tournament(id) {
     fill(byeBox, out
       ? h("p", { class: "notice", id: "your-bye", role: "status", tabindex: -1, "data-status": out },
         out === "withdrawn" ? "You are withdrawn from this tournament: you are not paired again."
-          : out === "disqualified" ? "You were disqualified from this tournament: you are not paired again."
+          : out === "disqualified" ? ["You were disqualified from this tournament: you are not paired again.",
+            disqualifiedFor(t, me)]
             : `Your entry is ${out}: you are not paired again.`)
       : current && me && byesOf(current).includes(me)
         ? h("p", { class: "notice", id: "your-bye", role: "status" },

@@ -133,6 +133,40 @@ def test_a_player_gone_from_a_table_does_not_share_its_forfeit_win(sanction):
     assert rows[present]["wins"] == 1 and rows[gone]["wins"] == rows[absent]["wins"] == 0
 
 
+
+@pytest.mark.parametrize("sanction", ["withdraw", "disqualify"])
+def test_a_player_gone_from_a_table_is_not_forfeited_as_absent(sanction):
+    """Named absent, a player who withdrew (or was disqualified) during the table shared the absent's
+    place, above the last he takes as one who left: one disqualified scored a point (an organiser's
+    walk through the page). Refused: he is not absent."""
+    t = new_tournament(rounds=1, deadline=60)
+    for p in "abc":
+        t.register(p, p.upper())
+    (table,) = t.start("org", T0)
+    gone, absent, present = table["players"]
+    t.withdraw(gone, gone) if sanction == "withdraw" else t.disqualify("org", gone, "abuse")
+    with pytest.raises(TournamentStateError, match="left the tournament"):
+        t.forfeit("org", [gone, absent], T0 + timedelta(seconds=61))
+    assert table["result"] is None
+
+
+def test_a_forfeit_naming_its_tables_match_is_refused_once_the_players_sit_elsewhere():
+    """A forfeit decided about a table of round 1, sent once round 1 was over and round 2's deadline had
+    passed, forfeited the players at their round-2 table (the page said "round 1"; an organiser's walk).
+    Naming the table's match, it is refused unless that is the players' table of the current round."""
+    t = new_tournament(rounds=2, deadline=60)
+    for p in "abc":
+        t.register(p, p.upper())
+    (first,) = t.start("org", T0)
+    (second,) = t.record_result(first["match_id"], [1, 2, 3], T0 + timedelta(seconds=10))
+    late = T0 + timedelta(seconds=200)
+    with pytest.raises(TournamentStateError, match="not the table of these players"):
+        t.forfeit("org", ["c"], late, match_id=first["match_id"])
+    assert second["result"] is None
+    t.forfeit("org", ["c"], late, match_id=second["match_id"])
+    assert second["result"]["how"] == "forfeit"
+
+
 def test_a_table_forfeited_whole_is_lost_by_all_not_won_by_all():
     t = new_tournament(rounds=1, deadline=60)
     for p in "abcdef":
@@ -568,7 +602,12 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     assert early.status == 409 and "runs until" in early.body["detail"]
     time.sleep(1.1)
     assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=keys[ann]).status == 403
-    done = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=org)
+    # Naming a table's match that is not the players' table of the current round: a 409, nothing settled.
+    elsewhere = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy], "match_id": str(uuid4())},
+                            key=org)
+    assert elsewhere.status == 409 and "not the table of these players" in elsewhere.body["detail"], elsewhere.text
+    assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"] is None
+    done = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy], "match_id": table["match_id"]}, key=org)
     assert done.status == 200, done.text
     first = done.body["rounds"][0]["tables"][0]
     assert first["result"]["how"] == "forfeit"

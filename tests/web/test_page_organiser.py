@@ -70,7 +70,7 @@ def test_the_organiser_voids_a_table_from_the_page(server, browser):
                                   "reason": "a marked deck"}]
     # Said what it changed, the focus there (the Void button went with the void), its report linked.
     page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
-    assert "table 1 of round 1 is void" in page.inner_text("#organiser-done")
+    assert "Table 1 of round 1 is void" in page.inner_text("#organiser-done")
     assert page.get_attribute("#organiser-report", "href") == f"/tournaments/{started['id']}/sanctions/1"
     assert page.locator(f"#void-{table['match_id']}").count() == 0
     assert not errors, errors
@@ -95,6 +95,12 @@ def test_the_organiser_disqualifies_a_player_from_the_standings(server, browser)
     # Disqualified: neither disqualified nor withdrawn again; the others still may be.
     assert page.locator(f"#disqualify-{cheat['id']}, #withdraw-{cheat['id']}").count() == 0
     assert page.locator(f"#disqualify-{players[0]['id']}").count() == 1
+    assert not errors, errors
+    context.close()
+    # The player is told why: the reason was asked "its players read it" and shown nowhere (a walk).
+    context, page, errors = opened(browser, server, cheat, started["id"])
+    page.wait_for_selector("#disqualified-reason")
+    assert page.inner_text("#disqualified-reason") == "played for another"
     assert not errors, errors
     context.close()
 
@@ -174,8 +180,13 @@ def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, bro
     absent = table["players"][:2]
     for player in absent:
         page.check(f"#forfeit-{match_id}-{player}")
+    sent = []
+    page.on("request", lambda request: sent.append(request.post_data_json)
+            if request.method == "POST" and request.url.endswith("/forfeits") else None)
     page.click(f"#forfeit-submit-{match_id}")
     page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    # The table's match is named: the forfeit settles that table or none (the round may have moved on).
+    assert sent == [{"player_ids": absent, "match_id": match_id}], sent
     assert "Forfeit recorded at table 1 of round 1" in page.inner_text("#organiser-done")
     assert [line.split(":")[0] for line in said] == ["confirm"], said
     result = tournament(server, tournament_id)["rounds"][0]["tables"][0]["result"]
@@ -183,6 +194,9 @@ def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, bro
     ranks = dict(zip(table["players"], result["ranks"]))
     assert all(ranks[p] > ranks[table["players"][2]] for p in absent), ranks
     assert page.locator(f"#forfeit-{match_id}, #forfeit-form-{match_id}").count() == 0
+    # The table reads forfeited (it read finished, its match still played on by the computers).
+    page.wait_for_function("id => [...document.querySelectorAll('#rounds a')].some(a => a.href.includes(id)"
+                           " && a.textContent === 'forfeited')", arg=match_id, timeout=10_000)
     assert not errors, errors
     context.close()
 
