@@ -1569,6 +1569,11 @@ function disqualifiedFor(t, player) {
   return reason ? [" The organiser's reason: ", h("q", { id: "disqualified-reason" }, reason), "."] : null;
 }
 
+// A bye of the round being played scores nothing once its player has left (docs/tournaments.md): said
+// before a withdrawal or a disqualification takes it.
+const byeNote = (t, player) => (t.status === "active" && (t.rounds.at(-1)?.byes || []).includes(player)
+  ? " Their bye in this round then scores nothing." : "");
+
 function organiserOf(t) {
   const me = identity.key() ? identity.player() : null;
   return Boolean(me) && t.organiser === me.id;
@@ -1643,7 +1648,7 @@ function playerControls(org, row) {
         const control = event.currentTarget;
         const reason = askReason(`Disqualify ${name}?`);
         if (reason === null || !confirm(`Disqualify ${name}${reason ? ` ("${reason}")` : ""}? They are not paired again and are listed `
-          + "last without a rank; a table they play now is resigned. A disqualification is not undone.")) return;
+          + `last without a rank; a table they play now is resigned.${byeNote(t, row.player_id)} A disqualification is not undone.`)) return;
         organiserRun(org, control, async () => {
           const view = await post(`/tournaments/${t.id}/sanctions`, { kind: "disqualify", player_id: row.player_id, reason });
           return [named(name), " is disqualified: not paired again, listed last without a rank.", sanctionReport(t.id, view)];
@@ -1654,7 +1659,8 @@ function playerControls(org, row) {
       onclick: (event) => {
         const control = event.currentTarget;
         if (!confirm(t.status === "open" ? `Withdraw ${name} from this tournament?`
-          : `Withdraw ${name} from this tournament? They are not paired again (past results stand), and a table they play now is resigned.`)) return;
+          : `Withdraw ${name} from this tournament? They are not paired again (past results stand), and a table they play now is resigned.`
+            + byeNote(t, row.player_id))) return;
         organiserRun(org, control, async () => {
           await remove(`/tournaments/${t.id}/players/${encodeURIComponent(row.player_id)}`);
           return [named(name), t.status === "open" ? " is withdrawn from this tournament." : " is withdrawn: not paired again; past results stand."];

@@ -233,3 +233,21 @@ def test_a_forfeit_beside_a_withdrawn_player_says_nobody_is_present_and_cancel_c
     assert result == {"ranks": [3, 3, 3], "how": "forfeit"}, result
     assert not errors, errors
     context.close()
+
+
+def test_withdrawing_a_player_during_his_bye_says_the_bye_then_scores_nothing(server, browser):
+    """Four players at tables of three: one sits the round out. Withdrawn (or disqualified) during it,
+    his bye scores nothing (docs/tournaments.md); the confirmation did not say so (an organiser's walk)."""
+    org = register(server, "org-bye-page")
+    players = [register(server, f"bye-page-{i}") for i in range(4)]
+    started = started_swiss(server, org, players, "Bye from the page", rounds=2)
+    (bye,) = started["rounds"][0]["byes"]
+    context, page, errors = opened(browser, server, org, started["id"])
+    said = answering(page)
+    page.click(f"#withdraw-{bye}")
+    page.wait_for_selector("#standings tr[data-status='withdrawn']", timeout=10_000)
+    assert len(said) == 1 and "Their bye in this round then scores nothing." in said[0], said
+    rows = requests.get(f"{server}/tournaments/{started['id']}/standings", timeout=10).json()["items"]
+    assert next(r for r in rows if r["player_id"] == bye)["points"] == 0
+    assert not errors, errors
+    context.close()
