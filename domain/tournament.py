@@ -170,12 +170,23 @@ class Tournament(Aggregate):
         self.players.pop(player_id, None)  # one registered again after withdrawing moves to the end
         self.players[player_id] = {"name": name, "status": ENTRANT}
 
+    def who(self, player_id: str) -> str:
+        """A player as a refusal names him: by name where the tournament knows him (an organiser read
+        "player f3364f11-... is not registered"), else by id."""
+        entry = self.players.get(player_id)
+        return f"{entry['name']} ({player_id})" if entry else f"player {player_id}"
+
+    def now_is(self, player_id: str) -> str:
+        status = self.players.get(player_id, {}).get("status")
+        return f" ({status} already)" if status in (WITHDRAWN, DISQUALIFIED) else ""
+
     def withdraw(self, player_id: str, by: str) -> None:
         if by != player_id:
             self.check_organiser(by)
         self.check_status(STATUS_OPEN, STATUS_ACTIVE)
         if self.players.get(player_id, {}).get("status") != ENTRANT:
-            raise RegistrationError(f"player {player_id} is not registered for this tournament")
+            raise RegistrationError(f"{self.who(player_id)} is not registered for this tournament"
+                                    + self.now_is(player_id))
         self._withdrawn(player_id=player_id, by=by)
 
     @event("PlayerWithdrawn")
@@ -426,7 +437,7 @@ class Tournament(Aggregate):
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE, STATUS_FINISHED)
         if self.players.get(player_id, {}).get("status") not in (ENTRANT, WITHDRAWN):
-            raise RegistrationError(f"player {player_id} is not in this tournament (or is already disqualified)")
+            raise RegistrationError(f"{self.who(player_id)} is not in this tournament" + self.now_is(player_id))
         number = len(self.sanctions) + 1
         self._disqualified(number=number, player_id=player_id, reason=reason, by=by)
         return number

@@ -753,3 +753,20 @@ def test_a_player_withdrawn_or_disqualified_during_the_round_of_his_bye_scores_n
     kept.withdraw("d", by="d")
     row = next(r for r in standings(kept) if r["player_id"] == "d")
     assert (row["points"], row["byes"]) == (1, 1)
+
+
+def test_a_refusal_about_a_player_names_him():
+    """The organiser read "player f3364f11-... is not registered" for a player he knows by name, withdrawn
+    a moment before in another tab (an organiser's walk): the refusal names him and says why."""
+    t = new_tournament(rounds=2)
+    for p in "abcd":
+        t.register(p, p.upper())
+    t.start("org", T0)
+    t.withdraw("d", by="org")
+    with pytest.raises(RegistrationError, match=r"^D \(d\) is not registered for this tournament \(withdrawn already"):
+        t.withdraw("d", by="org")
+    t.disqualify("org", "c", "a test")
+    with pytest.raises(RegistrationError, match=r"^C \(c\) is not in this tournament \(disqualified already\)$"):
+        t.disqualify("org", "c", "again")
+    with pytest.raises(RegistrationError, match=r"^player zed is not in this tournament$"):
+        t.disqualify("org", "zed", "unknown")
