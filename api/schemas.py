@@ -608,6 +608,9 @@ class MatchOut(Answer):
                                                                  "rated or counted)"})
     resigned = fields.List(fields.Integer(), metadata={"description": "Seats that resigned (ranked last, tied; "
                                                                       "the computer plays them on)"})
+    forfeited = fields.List(fields.Integer(), metadata={"description": "Seats its tournament's organiser "
+                                                                       "forfeited, absent after the round's "
+                                                                       "deadline (among the resigned too)"})
     rematch = fields.Nested(RematchOut, metadata={"description": "of: the match this one is the rematch of; "
                                                                  "next: the rematch of this one (ids, or null; "
                                                                  "both null for an imported copy, whose "

@@ -35,7 +35,8 @@ INTERVAL = 25
 #: 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock;
 #: 6: ``closed`` keeps its "earlier" closes (an older snapshot forgot them: a late move's answer differed).
 #: 7: ``people_moved``, the seats whose people moved (``Match.no_shows``).
-MATCH_LAYOUT = 7
+#: 8: ``forfeited``, the seats its tournament's organiser forfeited.
+MATCH_LAYOUT = 8
 #: How many older snapshots a read looks through for one with a valid key.
 LOOKBACK = 4
 #: How many of its latest events a rebuild reads first: back to the creation, no snapshot is looked up.

@@ -158,6 +158,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "chance": chance_view(match.chance, lens),
         "lineage": lineage_view(match, forks),
         "resigned": list(match.resigned),
+        "forfeited": list(match.forfeited),
         # An imported copy's history links the original's matches, never the copy: shown, the copy
         # claimed the original's rematch, which links back only to the original.
         "rematch": ({"of": None, "next": None} if getattr(match, "imported", False)

@@ -77,6 +77,9 @@ class Match(Aggregate):
     # replay unchanged; each is only ever replaced, never mutated in place. Unannotated (typed by
     # cast) so the library's dataclass treatment leaves them class attributes, not fields.
     resigned = cast("tuple[int, ...]", ())  # seats that resigned, in order; the computer plays them on
+    # Seats its tournament's organiser forfeited (absent after the round's deadline; they resigned too):
+    # their players read only "resigned", and were never told by whom (an organiser's walk).
+    forfeited = cast("tuple[int, ...]", ())
     rematch_of = cast(Optional[str], None)  # the match this one is the rematch of
     rematch = cast(Optional[str], None)  # the rematch of this match, once a player asked for one
     turn_limit = cast(Optional[dict], None)  # {"seconds", "on_timeout": "computer" | "claim"}
@@ -341,7 +344,7 @@ class Match(Aggregate):
 
     @event("Forfeited")
     def _forfeited(self, seats: list) -> None:
-        pass
+        self.forfeited = (*self.forfeited, *seats)
 
     def void(self, reason: str) -> None:
         """A tournament's organiser voided this match while it was played: it stops here, called off

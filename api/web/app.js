@@ -829,7 +829,8 @@ function matchHeader(match) {
       : null,
     h("ol", { class: "seats", start: 0 }, match.seats.map((seat, i) => h("li", { class: acting.has(i) ? "acting" : "" },
       seatLabel(match.seats, i), acting.has(i) ? " — to act" : "",
-      (match.resigned || []).includes(i) ? " (resigned)" : "",
+      // forfeited by its tournament's organiser (absent after the round's deadline): resigned by him, not them
+      (match.forfeited || []).includes(i) ? " (forfeited by the organiser)" : (match.resigned || []).includes(i) ? " (resigned)" : "",
       // its turn ran out: a computer plays it, or the match waits for a claim, until its player is back
       (match.absent || []).includes(i) ? h("span", { class: "absent" }, absentLabel(match, i)) : null))),
   );
@@ -902,7 +903,10 @@ function resultView(match) {
   // Who left the table (the result's resigned and absent lists: a claim ranks the absent seats last,
   // and a match claimed has scores of 0, docs/clients.md): the places alone did not say why.
   const left = (seats, why) => (seats || []).map((s) => `${seatName(match.seats, s)} ${why}`);
-  const how = [...left(result.absent, "was away at the end"), ...left(result.resigned, "resigned")];
+  const forfeited = match.forfeited || [];
+  const how = [...left(result.absent, "was away at the end"),
+    ...left(forfeited, "was forfeited by the tournament's organiser (absent after the round's deadline)"),
+    ...left((result.resigned || []).filter((s) => !forfeited.includes(s)), "resigned")];
   return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),
     how.length ? h("p", { id: "result-how" }, `${how.join("; ")}.`) : null,
     h("ol", {}, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>

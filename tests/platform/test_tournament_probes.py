@@ -159,6 +159,9 @@ def test_a_forfeit_at_a_bigger_table_hands_the_absent_seat_to_a_computer(tmp_pat
         assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
         match = client.get(f"/matches/{table['match_id']}").body
         assert match["status"] == "active" and match["resigned"] == [2]
+        # Said as the organiser's forfeit, not the player's resignation (its player was never told; a walk).
+        assert match["forfeited"] == [2] and client.get(f"/matches/{table['match_id']}",
+                                                          query={"version": match["version"]}).body["forfeited"] == [2]
         assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"] == {
             "ranks": [1, 1, 3], "how": "forfeit"}
     finally:
@@ -232,6 +235,7 @@ def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
             assert [line["data"] for line in lines if line["event"] == "Forfeited"] == [{"seats": [1]}]
             status, view = post_history(audit, lines)
             assert status == 201 and view["result"]["ranks"] == [1, 2], view
+            assert view["forfeited"] == [1] and audit.get(f"/matches/{table['match_id']}").body["forfeited"] == [1]
             bad = [dict(line, data={"seats": [5]}) if line["event"] == "Forfeited" else line for line in lines]
             status, refusal = post_history(audit, json.loads(json.dumps(bad)))
             assert status == 422 and "forfeit" in refusal["detail"], refusal

@@ -197,6 +197,11 @@ def test_the_organiser_forfeits_the_absent_after_the_rounds_deadline(server, bro
     # The table reads forfeited (it read finished, its match still played on by the computers).
     page.wait_for_function("id => [...document.querySelectorAll('#rounds a')].some(a => a.href.includes(id)"
                            " && a.textContent === 'forfeited')", arg=match_id, timeout=10_000)
+    # The match's page says who forfeited them (it said they "resigned").
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#result-how")
+    how = page.inner_text("#result-how")
+    assert how.count("was forfeited by the tournament's organiser") == 2 and "resigned" not in how, how
     assert not errors, errors
     context.close()
 
