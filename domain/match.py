@@ -344,7 +344,8 @@ class Match(Aggregate):
 
     @event("Forfeited")
     def _forfeited(self, seats: list) -> None:
-        self.forfeited = (*self.forfeited, *seats)
+        # A seat that had resigned itself before was not absent: it stays "resigned" (a review).
+        self.forfeited = (*self.forfeited, *(seat for seat in seats if seat not in self.resigned))
 
     def void(self, reason: str) -> None:
         """A tournament's organiser voided this match while it was played: it stops here, called off

@@ -1697,7 +1697,9 @@ function forfeitControls(org, round, r, table, i) {
     const box = h("form", { class: "controls forfeit", id: `forfeit-form-${matchId}`, "aria-label": `Forfeit absent players of ${where}`,
       onsubmit: (event) => {
         event.preventDefault();
-        const absent = table.players.filter((player) => ticked.has(player));
+        // A player ticked, then gone (withdrawn meanwhile, here or elsewhere) is no longer absent: never sent
+        // (the API refuses him, and his box, disabled, could not be unticked; a review).
+        const absent = table.players.filter((player) => ticked.has(player) && !gone(player));
         if (!absent.length) {  // said beside the form, where the person looks (the organiser's box is at the top)
           fill(org.error, problemBox(new Error("Tick the absent players of the table first.")));
           org.error.scrollIntoView({ block: "nearest" });

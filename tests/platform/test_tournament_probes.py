@@ -221,6 +221,21 @@ def test_a_forfeit_of_a_player_who_resigned_racing_the_tables_end_is_refused(tmp
         idle.close()
 
 
+def test_a_player_who_resigned_himself_before_his_forfeit_is_listed_as_resigned_not_forfeited(tmp_path):
+    """Cy resigned the match himself, then the organiser forfeited him: his seat read "forfeited by the
+    organiser (absent after the round's deadline)" (a review). He was not absent: he stays resigned."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 3)
+    try:
+        gone, absent = table["players"][2], table["players"][1]
+        assert client.post(f"/matches/{table['match_id']}/resign", key=keys[gone]).status == 200
+        forfeit = {"player_ids": [gone, absent], "match_id": table["match_id"]}
+        assert client.post(f"/tournaments/{tid}/forfeits", forfeit, key=org).status == 200
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert match["forfeited"] == [1] and set(match["resigned"]) == {1, 2}, match
+    finally:
+        idle.close()
+
+
 def test_a_forfeited_tables_match_travels_by_export_and_import(tmp_path):
     """The match's history says who was forfeited (``Forfeited``), and an import checks it."""
     import json

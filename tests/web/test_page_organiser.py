@@ -256,3 +256,29 @@ def test_withdrawing_a_player_during_his_bye_says_the_bye_then_scores_nothing(se
     assert next(r for r in rows if r["player_id"] == bye)["points"] == 0
     assert not errors, errors
     context.close()
+
+
+def test_a_player_ticked_absent_then_withdrawn_is_not_sent_with_the_forfeit(server, browser):
+    """Ticked absent, then withdrawn with the page's own button: the form drew his box disabled but still
+    sent him, each try a 409, and his box could not be unticked (a review). He is left out."""
+    org, players, started = organised(server, "ff-ticked", round_deadline_seconds=3)
+    (table,) = started["rounds"][0]["tables"]
+    match_id, (absent, leaving, present) = table["match_id"], table["players"]
+    context, page, errors = opened(browser, server, org, started["id"])
+    page.wait_for_selector(f"#forfeit-{match_id}", timeout=15_000)
+    said = answering(page)
+    page.click(f"#forfeit-{match_id}")
+    for player in (absent, leaving):
+        page.check(f"#forfeit-{match_id}-{player}")
+    page.click(f"#withdraw-{leaving}")
+    page.wait_for_selector(f"#forfeit-{match_id}-{leaving}:disabled", timeout=10_000)
+    sent = []
+    page.on("request", lambda request: sent.append(request.post_data_json)
+            if request.method == "POST" and request.url.endswith("/forfeits") else None)
+    page.click(f"#forfeit-submit-{match_id}")
+    page.wait_for_function("() => document.activeElement?.id === 'organiser-done'", timeout=10_000)
+    assert sent == [{"player_ids": [absent], "match_id": match_id}], sent
+    assert "Forfeit" in said[-1] and "withdrawn" not in said[-1], said
+    assert tournament(server, started["id"])["rounds"][0]["tables"][0]["result"]["how"] == "forfeit"
+    assert not errors, errors
+    context.close()
