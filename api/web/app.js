@@ -1880,8 +1880,8 @@ async function tournament(id) {
   // leaving one for the standings' read. The tournament is read again every few seconds whenever a
   // stream cannot tell the page what comes next: while it is open (no tables yet: its start), while
   // no table is playing (a round being paired), while more tables play than are followed (which also
-  // starts following the next table as one is done), or while a followed stream is refused. A finished
-  // tournament is not read again.
+  // starts following the next table as one is done), or while a followed stream is refused; and on the
+  // organiser's page all along. A finished tournament is not read again.
   const following = new Map(); // match id -> stop() of its stream
   const paused = new Set(); // followed tables whose stream is refused or broken now
   const done = new Set();
@@ -1923,7 +1923,10 @@ async function tournament(id) {
       leaving.push(stop);
     }
     if (over) { clearTimeout(later); later = null; return; }
-    if ((unfollowed || following.size === 0 || paused.size) && later === null)
+    // The organiser's page too, always: it acts on entries and tables that change without a match's stream
+    // telling (a player withdrawing himself, another tab's sanction), and offered the organiser a player
+    // gone for ~20 s, whose forfeit was then a 409 (a walk).
+    if ((unfollowed || following.size === 0 || paused.size || organiserOf(tour)) && later === null)
       later = setTimeout(() => { later = null; if (show.live()) reread(); }, TOURNAMENT_READ_SECONDS * 1000);
   };
   watch(t);

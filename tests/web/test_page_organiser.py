@@ -282,3 +282,18 @@ def test_a_player_ticked_absent_then_withdrawn_is_not_sent_with_the_forfeit(serv
     assert tournament(server, started["id"])["rounds"][0]["tables"][0]["result"]["how"] == "forfeit"
     assert not errors, errors
     context.close()
+
+
+def test_the_organisers_page_shows_a_withdrawal_made_elsewhere_while_its_tables_play(server, browser):
+    """While the page followed its playing tables' streams it read the tournament again only when a match
+    finished: a player withdrawing himself showed up on the organiser's page ~20 s later, offered all the
+    while (a walk). The organiser's page reads it again every few seconds."""
+    org, players, started = organised(server, "wd-elsewhere", rounds=2)
+    context, page, errors = opened(browser, server, org, started["id"])
+    page.wait_for_selector(f"#withdraw-{players[0]['id']}")
+    requests.delete(f"{server}/tournaments/{started['id']}/players/{players[0]['id']}", headers=auth(players[0]),
+                    timeout=10).raise_for_status()
+    page.wait_for_selector("#standings tr[data-status='withdrawn']", timeout=12_000)
+    assert page.locator(f"#withdraw-{players[0]['id']}").count() == 0
+    assert not errors, errors
+    context.close()
