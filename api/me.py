@@ -113,13 +113,20 @@ class MyStream(MethodView):
                                                 "to be claimed: you may claim it), `finished` and "
                                                 "`cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
-                                                "your legal actions}. A comment line (`: still here`) is a "
+                                                "your legal actions}; of your tournaments: `bye`, "
+                                                "`forfeited`, `withdrawn`, `disqualified` and "
+                                                "`tournament-finished`, data = {type, tournament_id, "
+                                                "version, tournament, and round and points (bye), round, "
+                                                "table and match_id (forfeited), by (withdrawn), reason "
+                                                "(disqualified), standing (tournament-finished)} "
+                                                "(docs/tournaments.md). A comment line (`: still here`) is a "
                                                 "heartbeat",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query):
         """Everything that concerns you across all your matches, pushed as it happens: you are invited
         (or a seat is kept for you), a match started, it is your turn (once per match version), a match
-        finished, an open match you sat at was cancelled. A new connection first
+        finished, an open match you sat at was cancelled; and of your tournaments: a bye, your table
+        forfeited, your withdrawal or disqualification, the tournament's end. A new connection first
         sends a your-turn for each match already waiting for you. One connection, no polling."""
         player_id = str(current_player().id)
         last = request.headers.get("Last-Event-ID", "").strip()

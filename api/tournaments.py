@@ -9,6 +9,7 @@ from api.schemas import Blueprint
 from application import errors
 from application.freshness import wait_until_applied
 from application.league import changed_at, standings_rows, tournament_page
+from application.views import tournament_view
 
 blp = Blueprint("tournaments", __name__, url_prefix="/tournaments",
                 description="Tournaments: rounds of matches paired by the workers, standings, sanctions")
@@ -26,28 +27,6 @@ def fresh(after) -> None:
 
 def written(status=200, **extra):
     return {"Motley-Position": str(service().log_position()), **extra}
-
-
-def tournament_out(tournament) -> dict:
-    rounds = [
-        {**r, "deadline": None if r["deadline"] is None else r["deadline"].isoformat(),
-         # Tables paired before tournaments could fill seats with computers stored no "computers": none.
-         "tables": [{"computers": 0, **table} for table in r["tables"]]}
-        for r in tournament.rounds
-    ]
-    return {
-        "id": str(tournament.id), "game": tournament.game, "name": tournament.name, "status": tournament.status,
-        "organiser": tournament.organiser, "format": tournament.format, "table_size": tournament.table_size,
-        "rounds_planned": tournament.rounds_planned, "points": tournament.points,
-        "bye_points": tournament.bye_points, "tie_breaks": tournament.tie_breaks,
-        "match_options": tournament.match_options, "rated": tournament.rated,
-        "round_deadline_seconds": tournament.round_deadline_seconds,
-        "computer": tournament.computer,
-        "turn_limit": tournament.turn_limit,
-        "players": [{"player_id": p, "name": info["name"], "status": info["status"]}
-                    for p, info in tournament.players.items()],
-        "rounds": rounds, "sanctions": tournament.sanctions,
-    }
 
 
 @blp.route("")
@@ -79,7 +58,7 @@ class Tournaments(MethodView):
         headers = written(Location=f"/tournaments/{tournament_id}")
         if replayed:  # a retry: the first tournament
             headers["Idempotent-Replayed"] = "true"
-        return tournament_out(tournaments().get(tournament_id)), 201, headers
+        return tournament_view(tournaments().get(tournament_id)), 201, headers
 
 
 @blp.route("/<tournament_id>")
@@ -93,7 +72,7 @@ class TournamentById(MethodView):
         tag = f"tournament-{tournament.version}"  # everything shown is the aggregate's, at its version
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
-        return tournament_out(tournament), {"ETag": f'"{tag}"'}
+        return tournament_view(tournament), {"ETag": f'"{tag}"'}
 
 
 @blp.route("/<tournament_id>/players")
@@ -103,7 +82,7 @@ class Players(MethodView):
     def post(self, _body, tournament_id):
         """Register the caller."""
         tournaments().register(tournament_id, current_player())
-        return tournament_out(tournaments().get(tournament_id)), 201, written()
+        return tournament_view(tournaments().get(tournament_id)), 201, written()
 
 
 @blp.route("/<tournament_id>/players/<player_id>")
@@ -113,7 +92,7 @@ class PlayerById(MethodView):
     def delete(self, _body, tournament_id, player_id):
         """Withdraw a player (the player or the organiser): not paired again; past results stand."""
         tournaments().withdraw(tournament_id, player_id, current_player())
-        return tournament_out(tournaments().get(tournament_id)), 200, written()
+        return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
 @blp.route("/<tournament_id>/start")
@@ -123,7 +102,7 @@ class Start(MethodView):
     def post(self, _body, tournament_id):
         """Start (the organiser): round 1 is paired and its matches are created and started."""
         tournaments().start(tournament_id, current_player())
-        return tournament_out(tournaments().get(tournament_id)), 200, written()
+        return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
 @blp.route("/<tournament_id>/forfeits")
@@ -134,7 +113,7 @@ class Forfeits(MethodView):
         """Forfeit absent players of a table of the current round, once its deadline has passed
         (the organiser): they share the last place, the players present the first."""
         tournaments().forfeit(tournament_id, current_player(), body["player_ids"], body["match_id"])
-        return tournament_out(tournaments().get(tournament_id)), 200, written()
+        return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
 @blp.route("/<tournament_id>/standings")
@@ -169,7 +148,7 @@ class Sanctions(MethodView):
         """Disqualify a player or void a match (the organiser). Standings and ratings are computed
         again from the events; the report is at the Location."""
         number = tournaments().sanction(tournament_id, current_player(), body)
-        return (tournament_out(tournaments().get(tournament_id)), 201,
+        return (tournament_view(tournaments().get(tournament_id)), 201,
                 written(Location=f"/tournaments/{tournament_id}/sanctions/{number}"))
 
 

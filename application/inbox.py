@@ -1,6 +1,7 @@
 """What concerns one player across all its matches, as a feed (issue 13): it was invited to a match (or
 a seat is kept for it at a rematch or a fork), a match it sits at started, it is its turn, a match
-finished, an open match it sat at was cancelled. ``feed`` follows the application's event
+finished, an open match it sat at was cancelled; and of its tournaments: a bye, its table forfeited, its
+own withdrawal or disqualification, the tournament's end. ``feed`` follows the application's event
 log, so a client resumes exactly where it stopped (the position is the log's notification id, sent
 as the SSE id), and a bot needs one connection and no polling of its matches (like Lichess's event
 stream).
@@ -14,9 +15,10 @@ from typing import Any, Optional
 
 from application.following import HEARTBEAT_SECONDS
 from application.service import Motley
-from application.views import Viewer, lens_for, match_view
+from application.views import Viewer, lens_for, match_view, tournament_view
 from domain.engine import Phase
 from domain.match import Match
+from domain.tournament import Tournament, standings
 
 BATCH = 200
 MATCH_TOPIC = f"{Match.__module__}:Match."
@@ -27,6 +29,12 @@ STARTED, FINISHED, CANCELLED = ("Started", "Resumed"), ("Finished",), ("Cancelle
 TIMED_OUT = ("SeatsTimedOut",)
 #: Events that keep a seat for a named player: a rematch opened, a fork reopened.
 KEPT = ("RematchOpened", "Reopened")
+TOURNAMENT_TOPIC = f"{Tournament.__module__}:Tournament."
+#: A tournament's events and the item each gives the players it names (a bye, a table's absent players,
+#: the one withdrawn or disqualified) or, at the end, every player it lists. The rest reach the player
+#: through its matches (a round's tables start, a void table is cancelled) or are not its own.
+TOURNAMENT_ITEMS = {"RoundPaired": "bye", "PlayersForfeited": "forfeited", "PlayerWithdrawn": "withdrawn",
+                    "PlayerDisqualified": "disqualified", "Finished": "tournament-finished"}
 
 
 def waiting_for(match: Match, player_id: str) -> bool:
@@ -48,6 +56,48 @@ def item(kind: str, match: Match, player_id: str) -> dict:
     """A feed item carries the match as the player sees it, so a bot can move from it alone."""
     return {"type": kind, "match_id": str(match.id), "version": match.version,
             "match": match_view(match, lens_for(match, Viewer.player(player_id)))}
+
+
+def tournament_item(kind: str, tournament: Tournament, **about: Any) -> dict:
+    """A tournament's item carries the tournament as of its event (as everyone sees it), so a bot
+    learns what changed without another read."""
+    return {"type": kind, "tournament_id": str(tournament.id), "version": tournament.version, **about,
+            "tournament": tournament_view(tournament)}
+
+
+def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dict]:
+    """What the tournament event of ``notification`` tells ``player_id``: one item, or none if the event
+    does not name it. Decided on the event alone, so a stream reads no tournament it is not in (a
+    tournament's players are told its end: those it still lists, withdrawn and disqualified ones too)."""
+    kind = TOURNAMENT_ITEMS.get(notification.topic.removeprefix(TOURNAMENT_TOPIC))
+    if kind is None:
+        return []
+    event: Any = app.mapper.to_domain_event(notification)
+    if kind == "bye":
+        named = player_id in event.byes
+    elif kind == "forfeited":
+        named = player_id in event.player_ids
+    elif kind in ("withdrawn", "disqualified"):
+        named = event.player_id == player_id
+    else:  # its end; a player is left out of a tournament's list only by withdrawing before it started
+        named = player_id in app.read_tournament(notification.originator_id).players
+    if not named:
+        return []
+    tournament = app.read_tournament(notification.originator_id, notification.originator_version)
+    if kind == "bye":
+        # A bye scores ``bye_points`` (docs/tournaments.md, "Byes"); the round's deadline says when the
+        # next one is paired at the latest.
+        return [tournament_item(kind, tournament, round=event.round, points=tournament.bye_points)]
+    if kind == "forfeited":
+        table = tournament.rounds[event.round - 1]["tables"][event.table - 1]
+        return [tournament_item(kind, tournament, round=event.round, table=event.table,
+                                match_id=table["match_id"])]
+    if kind == "withdrawn":
+        return [tournament_item(kind, tournament, by=event.by)]
+    if kind == "disqualified":
+        return [tournament_item(kind, tournament, reason=event.reason)]
+    standing = next(row for row in standings(tournament) if row["player_id"] == player_id)
+    return [tournament_item(kind, tournament, standing=standing)]
 
 
 def grouped(position: int, items: list[dict]) -> Iterator[tuple[Optional[int], dict]]:
@@ -111,15 +161,27 @@ def feed(
     while monotonic() < deadline:
         notifications = app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
         touched: dict[str, tuple[int, int, set[str]]] = {}  # match id -> (last position, its version, kinds)
+        tournaments: list[tuple[int, list[dict]]] = []  # (position, items) of each tournament event
         for notification in notifications:
             if notification.topic.startswith(MATCH_TOPIC):
                 key = str(notification.originator_id)
                 kinds = touched.get(key, (0, 0, set()))[2]
                 kinds.add(notification.topic.removeprefix(MATCH_TOPIC))
                 touched[key] = (notification.id, notification.originator_version, kinds)
-        # In log order of each match's last event, so a client resuming at an item's position has
-        # every item before it and misses nothing after it.
-        for match_id, (position, version, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
+            elif notification.topic.startswith(TOURNAMENT_TOPIC):
+                if found := tournament_items(app, notification, player_id):
+                    tournaments.append((notification.id, found))
+        # In log order of each match's last event (and of each tournament event), so a client resuming at
+        # an item's position has every item before it and misses nothing after it.
+        entries: list[tuple[int, Optional[str], Any]] = [
+            (position, match_id, (version, kinds)) for match_id, (position, version, kinds) in touched.items()]
+        entries += [(position, None, items) for position, items in tournaments]
+        for position, match_id, about in sorted(entries, key=lambda entry: entry[0]):
+            if match_id is None:  # a tournament event's items
+                yield from grouped(position, about)
+                beat = monotonic()
+                continue
+            version, kinds = about
             # The match as of the item's position, not as it is now: read now, a match that moved on
             # meanwhile gave a your-turn stamped with its join's position, before its ``started``, and
             # a client resuming from that id was sent both again. Only for a match that concerns the

@@ -38,6 +38,7 @@ from domain.engine import IllegalAction, InvalidOptions, Phase, same_json
 from domain.games import UnknownGame, available_engines, get_engine, rules_versions
 from domain.match import Match
 from domain.player import KeyRefused, Player, hash_secret, key_id
+from domain.tournament import Tournament
 
 RETRIES = 20
 #: Events that may come between a computer's choice and its save without making its seat's decision
@@ -349,6 +350,14 @@ class Motley(Application):
         earlier = self._get(match.id, "match", version, shared=True)
         assert isinstance(earlier, Match)
         return earlier
+
+    def read_tournament(self, tournament_id: Any, version: Optional[int] = None) -> Tournament:
+        """The tournament now, or as it was at ``version``, shared with other readers like ``read_match``:
+        for reading only."""
+        tournament = self._get(parse_id(tournament_id, "tournament"), "tournament", version, shared=True)
+        if not isinstance(tournament, Tournament):
+            raise errors.NotFound(f"no tournament with id {tournament_id}")
+        return tournament
 
     def get_match(self, match_id: Any, version: Optional[int] = None) -> Match:
         match_uuid = parse_id(match_id, "match")

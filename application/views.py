@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
 from domain.match import STATUS_ACTIVE, STATUS_FINISHED, Match
+from domain.tournament import Tournament
 
 SEAT = "seat"
 SPECTATOR = "spectator"
@@ -260,3 +261,26 @@ def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict
     elif kind == "Finished" and not lens.sees_seed:
         data["seed"] = None
     return data
+
+
+def tournament_view(tournament: Tournament) -> dict:
+    """A tournament as everyone sees it (nothing of it is hidden): its players, rounds, tables, sanctions."""
+    rounds = [
+        {**r, "deadline": None if r["deadline"] is None else r["deadline"].isoformat(),
+         # Tables paired before tournaments could fill seats with computers stored no "computers": none.
+         "tables": [{"computers": 0, **table} for table in r["tables"]]}
+        for r in tournament.rounds
+    ]
+    return {
+        "id": str(tournament.id), "game": tournament.game, "name": tournament.name, "status": tournament.status,
+        "organiser": tournament.organiser, "format": tournament.format, "table_size": tournament.table_size,
+        "rounds_planned": tournament.rounds_planned, "points": tournament.points,
+        "bye_points": tournament.bye_points, "tie_breaks": tournament.tie_breaks,
+        "match_options": tournament.match_options, "rated": tournament.rated,
+        "round_deadline_seconds": tournament.round_deadline_seconds,
+        "computer": tournament.computer,
+        "turn_limit": tournament.turn_limit,
+        "players": [{"player_id": p, "name": info["name"], "status": info["status"]}
+                    for p, info in tournament.players.items()],
+        "rounds": rounds, "sanctions": tournament.sanctions,
+    }

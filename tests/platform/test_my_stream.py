@@ -191,3 +191,77 @@ def test_a_new_stream_with_nothing_waiting_sends_its_position_to_resume_from(cli
     client.post(f"/matches/{match_id}/cancel", key=ann)  # while bob's stream is away
     resumed = list(sse(client, bob, last_event_id=position, seconds=0.5))
     assert [(kind, data["match_id"]) for _, kind, data in resumed] == [("cancelled", match_id)]
+
+
+def tournament_items(client, key, since):
+    """The tournament items of ``key``'s stream from log position ``since``, as (type, data)."""
+    return [(kind, data) for _, kind, data in sse(client, key, last_event_id=since, seconds=1.0)
+            if "tournament_id" in data]
+
+
+def test_a_tournament_tells_its_players_of_a_bye_a_withdrawal_a_disqualification_and_its_end(client, motley):
+    """A bot in a tournament learns from its stream alone what is not one of its matches: it sits a round
+    out (a bye, and what it scores), it was withdrawn or disqualified (and why), the tournament ended
+    (its final standing). Before, nothing on the stream told it, and it had to poll the tournament."""
+    _, org = client.register("org")
+    tid = client.post("/tournaments", {"game": "fools-crown", "name": "told", "rounds": 2, "table_size": 2},
+                      key=org).body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    since = motley.app.log_position()
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    first = client.get(f"/tournaments/{tid}").body["rounds"][0]
+    (table,), (sitting_out,) = first["tables"], first["byes"]
+    leaver, cheat = table["players"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{leaver}", key=keys[leaver]).status == 200
+    motley.tasks.drain()  # his table resigned and recorded: round 2 pairs the two left
+    (second,) = client.get(f"/tournaments/{tid}").body["rounds"][1]["tables"]
+    assert sorted(second["players"]) == sorted([cheat, sitting_out])
+    sanction = client.post(f"/tournaments/{tid}/sanctions",
+                           {"kind": "disqualify", "player_id": cheat, "reason": "collusion"}, key=org)
+    assert sanction.status == 201, sanction.text
+    motley.tasks.drain()
+    assert client.get(f"/tournaments/{tid}").body["status"] == "finished"
+
+    told = {pid: tournament_items(client, key, since) for pid, key in keys.items()}
+    assert [kind for kind, _ in told[sitting_out]] == ["bye", "tournament-finished"]
+    bye, end = (data for _, data in told[sitting_out])
+    assert bye["tournament_id"] == tid and bye["round"] == 1 and bye["points"] == 1
+    assert bye["tournament"]["rounds"][0]["byes"] == [sitting_out] and len(bye["tournament"]["rounds"]) == 1
+    assert end["standing"]["rank"] == 1 and end["tournament"]["status"] == "finished"
+    assert [kind for kind, _ in told[leaver]] == ["withdrawn", "tournament-finished"]
+    assert told[leaver][0][1]["by"] == leaver
+    assert told[leaver][1][1]["standing"]["status"] == "withdrawn"
+    assert [kind for kind, _ in told[cheat]] == ["disqualified", "tournament-finished"]
+    assert told[cheat][0][1]["reason"] == "collusion"
+    assert told[cheat][1][1]["standing"]["rank"] is None  # disqualified: listed last, without a rank
+    # Each item carries the tournament as of its event, and its version.
+    versions = [data["version"] for pid in keys for _, data in told[pid]]
+    assert all(data["tournament"]["id"] == tid for pid in keys for _, data in told[pid]) and min(versions) > 1
+
+
+def test_a_forfeit_tells_the_absent_players_their_table_is_settled(client, motley):
+    import time
+
+    _, org = client.register("org")
+    tid = client.post("/tournaments", {"game": "jest", "name": "late", "rounds": 1, "table_size": 3,
+                                       "round_deadline_seconds": 1}, key=org).body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        client.post(f"/tournaments/{tid}/players", key=key)
+    since = motley.app.log_position()
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    ann, bob, cy = keys
+    time.sleep(1.1)
+    assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy]}, key=org).status == 200
+    (forfeited, end) = tournament_items(client, keys[cy], since)
+    assert forfeited[0] == "forfeited" and end[0] == "tournament-finished"
+    assert (forfeited[1]["round"], forfeited[1]["table"], forfeited[1]["match_id"]) == (1, 1, table["match_id"])
+    assert end[1]["standing"]["rank"] == 3
+    assert [kind for kind, _ in tournament_items(client, keys[ann], since)] == ["tournament-finished"]

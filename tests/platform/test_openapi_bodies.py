@@ -38,8 +38,8 @@ from werkzeug.wrappers import Response
 
 from api import create_app, schemas
 from api.openapi import split_sentence
-from api.tournaments import tournament_out
 from application.league import leaderboard, player_league, rating_history, standings_rows
+from application.views import tournament_view
 from domain.engine import Phase
 from tests.platform.openapi_check import AnsweredRequest
 
@@ -567,7 +567,7 @@ def test_a_played_tournament_and_its_matches_answer_as_the_strict_document_says(
 
     # The answers that go through their schema's dump hold everything the service built.
     league, tournament = motley.league_view, motley.tournaments.get(tid)
-    assert api.get(f"/tournaments/{tid}", status=200) == as_json(tournament_out(tournament))
+    assert api.get(f"/tournaments/{tid}", status=200) == as_json(tournament_view(tournament))
     assert api.get(f"/tournaments/{tid}/standings", status=200)["items"] == as_json(standings_rows(league, tid))
     items, _ = leaderboard(league, "jester", 50, 0)
     assert items and api.get("/leaderboards/jester", status=200)["items"] == as_json(items)

@@ -72,14 +72,14 @@ def test_a_field_smaller_than_the_table_size_starts_at_one_smaller_table():
 def test_a_table_paired_before_computers_filled_seats_is_answered_with_none():
     """Tables paired before tournaments could fill seats with computers hold no "computers": the answer
     lists it (0), as the OpenAPI document says it always does."""
-    from api.tournaments import tournament_out
+    from application.views import tournament_view
 
     t = new_tournament(rounds=1)
     for p in "abc":
         t.register(p, p.upper())
     t.start("org", T0)
     t.rounds[0]["tables"][0].pop("computers")  # as stored before the key existed
-    (table,) = tournament_out(t)["rounds"][0]["tables"]
+    (table,) = tournament_view(t)["rounds"][0]["tables"]
     assert table["computers"] == 0 and table["players"] == ["a", "b", "c"]
 
 
