@@ -173,10 +173,11 @@ function refusedNote() {
 }
 
 // What this browser kept about a player besides the key: the invitations its lobby heard, its stream's
-// position and the dismissed ones. A player's sign-out (or a refused key) leaves none of it behind.
+// position, the dismissed ones and its tournament news. A player's sign-out (or a refused key) leaves none
+// of it behind.
 function forgetPlayerData(playerId) {
   if (!playerId) return;
-  for (const name of [FEED(playerId), INVITES(playerId), DISMISSED(playerId)]) localStorage.removeItem(name);
+  for (const name of [FEED(playerId), INVITES(playerId), DISMISSED(playerId), NEWS(playerId)]) localStorage.removeItem(name);
 }
 
 function keyReveal(key) {
@@ -306,7 +307,7 @@ async function lobby() {
   const invitations = identity.player() ? invitationsBox() : null;
   show(
     h("h1", {}, "Lobby"),
-    invitations ? invitations.box : null,
+    invitations ? [invitations.box, invitations.news] : null,
     identity.player() ? [createForm(all), joinForm()]
       : identity.auditor() ? auditorPanel()
         : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
@@ -331,6 +332,37 @@ async function lobby() {
 const FEED = (player) => `motley.feed.${player}`;
 const INVITES = (player) => `motley.invitations.${player}`;
 const DISMISSED = (player) => `motley.dismissed.${player}`;
+const NEWS = (player) => `motley.tournament-news.${player}`;
+// The tournament news kept per player (the newest first).
+const NEWS_KEPT = 20;
+
+// What the stream tells a player of their tournaments (docs/tournaments.md, "A bot in a tournament"), as a
+// line of the lobby's "Your tournaments"; null for an item of another kind.
+function newsText(kind, item, playerId) {
+  const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+  switch (kind) {
+    case "bye": return `you sit out round ${item.round} (a bye, worth ${points(item.points)})`;
+    case "forfeited": return `you were forfeited as absent from table ${item.table} of round ${item.round}`;
+    case "withdrawn": return item.by === playerId ? "you withdrew" : "the organiser withdrew you";
+    case "disqualified": return `the organiser disqualified you${item.reason ? `: ${item.reason}` : ""}`;
+    case "tournament-finished": {
+      const standing = item.standing || {};
+      return Number.isInteger(standing.rank)
+        ? `it is over: you finished ${standing.rank} of ${item.tournament.players.length} with ${points(standing.points)}`
+        : "it is over";
+    }
+    default: return null;
+  }
+}
+
+function storedNews(player) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(NEWS(player)) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
+  }
+}
 
 function storedInvitations(player) {
   try {
@@ -366,6 +398,30 @@ function invitationsBox() {
   const error = h("div", { id: "invitation-error" });
   const box = h("section", { id: "invitations", class: "panel", hidden: true, "aria-live": "polite" },
     h("h2", {}, "Invitations"), list, error);
+  // The player's tournament news from the same stream: a bye, a forfeit, a withdrawal or disqualification,
+  // the end and their place, each until dismissed (a bye said nowhere else but the tournament's page).
+  const newsList = h("ul", { class: "list", id: "tournament-news-list" });
+  const newsBox = h("section", { id: "tournament-news", class: "panel", hidden: true, "aria-live": "polite" },
+    h("h2", {}, "Your tournaments"), newsList);
+  let news = storedNews(me.id);
+  const keepNews = () => { if (identity.key() === key) localStorage.setItem(NEWS(me.id), JSON.stringify(news)); };
+  const drawNews = () => {
+    newsBox.hidden = news.length === 0;
+    fill(newsList, news.map((entry) => h("li", { "data-tournament": entry.tournament_id, "data-kind": entry.kind },
+      h("a", { href: `#/tournament/${entry.tournament_id}` }, h("bdi", {}, entry.name)), `: ${entry.text} `,
+      h("button", { class: "small", type: "button", "aria-label": `dismiss the news of ${entry.name}`,
+        onclick: () => { news = news.filter((other) => other.id !== entry.id); keepNews(); drawNews(); } }, "dismiss"))));
+  };
+  // An item heard again (a stream resumed inside a group of one position) is told once.
+  const tell = (kind, item) => {
+    const text = newsText(kind, item, me.id);
+    const id = `${item.tournament_id}:${item.version}:${kind}`;
+    if (!text || news.some((entry) => entry.id === id)) return;
+    news = [{ id, kind, tournament_id: item.tournament_id, name: item.tournament.name, text }, ...news].slice(0, NEWS_KEPT);
+    keepNews();
+    drawNews();
+  };
+  drawNews();
   let held = storedInvitations(me.id);
   // Kept only while this lobby shows the player it was opened as (another tab may sign out meanwhile).
   const keep = () => { if (identity.key() === key) keepInvitations(me.id, held); };
@@ -473,6 +529,7 @@ function invitationsBox() {
     if (!box.isConnected) return; // the lobby was left meanwhile
     const listen = (since) => follow("/players/me/stream?seconds=300", (name, item) => {
       if (name === "invitation" && item?.match) hear(item.match);
+      else if (item?.tournament_id && item.tournament) tell(name, item);
       else if (item?.match_id && held[item.match_id] && item.match) hear(item.match); // started, cancelled: gone
       return undefined;
     }, { key, since, onId: (id) => { if (identity.key() === key) localStorage.setItem(FEED(me.id), id); },
@@ -485,7 +542,7 @@ function invitationsBox() {
       } });
     leaving.push(listen(localStorage.getItem(FEED(me.id))));
   };
-  return { box, start, refresh };
+  return { box, news: newsBox, start, refresh };
 }
 
 // -- the auditor -----------------------------------------------------------------------------------
