@@ -67,8 +67,9 @@ def tournament_item(kind: str, tournament: Tournament, **about: Any) -> dict:
 
 def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dict]:
     """What the tournament event of ``notification`` tells ``player_id``: one item, or none if the event
-    does not name it. Decided on the event alone, so a stream reads no tournament it is not in (a
-    tournament's players are told its end: those it still lists, withdrawn and disqualified ones too)."""
+    does not name it. Decided on the event alone, except for the end: a tournament's players are told
+    it (those it still lists, withdrawn and disqualified ones too), so its list is read (the cached
+    tournament, once per stream); a historical read is only for an event that names the player."""
     kind = TOURNAMENT_ITEMS.get(notification.topic.removeprefix(TOURNAMENT_TOPIC))
     if kind is None:
         return []
@@ -104,6 +105,58 @@ def grouped(position: int, items: list[dict]) -> Iterator[tuple[Optional[int], d
     """``items`` of one log position: the last carries it, the others None (see ``feed``)."""
     for index, each in enumerate(items):
         yield (position if index == len(items) - 1 else None), each
+
+
+def match_items(app: Motley, player_id: str, match_id: str, version: int, kinds: set[str],
+                told: dict[str, int], away: set[str]) -> list[dict]:
+    """What the events ``kinds`` of ``match_id`` (up to ``version``) tell ``player_id`` (see ``feed``);
+    ``told`` and ``away`` are the stream's memory of the your-turns and absences it sent."""
+    # The match as of the item's position, not as it is now: read now, a match that moved on
+    # meanwhile gave a your-turn stamped with its join's position, before its ``started``, and
+    # a client resuming from that id was sent both again. Only for a match that concerns the
+    # player: the others (most of a busy log) cost no historical read.
+    match = app.read_match(match_id, at_least=version)
+    if not concerns(match, player_id):
+        return []
+    if match.version != version:
+        match = app.read_match_at(match_id, version)
+    items: list[dict] = []
+    if match.seat_of(player_id) is None:
+        # Invited by id, or a seat kept for the player (a rematch, a fork): it may join.
+        invited = "Invited" in kinds and player_id in match.invited
+        kept = bool(kinds & set(KEPT)) and player_id in match.reserved.values()
+        if (invited or kept) and match.status == "open":
+            items.append(item("invitation", match, player_id))
+        # Called off: its invitation is gone. Only seated players were told, and a client kept
+        # offering to accept an invitation whose join could only be refused.
+        if kinds & set(CANCELLED):
+            items.append(item("cancelled", match, player_id))
+    else:
+        if kinds & set(STARTED):
+            items.append(item("started", match, player_id))
+        # The turn clock ran out on the player: the computer plays its seat (or the others may
+        # claim) until it comes back (POST /matches/{id}/return, or a move). Said once an absence:
+        # the your-turns just stopped, and a bot that used this stream alone never learnt why.
+        seat = match.seat_of(player_id)
+        if seat in match.absent and seat not in match.resigned:  # resigned: the computer's for good
+            if kinds & set(TIMED_OUT) and match_id not in away:
+                away.add(match_id)
+                items.append(item("absent", match, player_id))
+        else:
+            away.discard(match_id)
+            # Another seat's time ran out in a match to be claimed: the player may end it. It was
+            # told nothing (it is not to act), so a bot that used this stream alone waited for ever.
+            if kinds & set(TIMED_OUT) and match.may_claim(match.seat_of(player_id)):
+                items.append(item("claimable", match, player_id))
+        if waiting_for(match, player_id) and told.get(match_id) != match.version:
+            told[match_id] = match.version
+            items.append(item("your-turn", match, player_id))
+        if kinds & set(FINISHED):
+            items.append(item("finished", match, player_id))
+        # Last, as finished: a match voided in the batch that started it was started first.
+        if kinds & set(CANCELLED):
+            items.append(item("cancelled", match, player_id))
+    return items
 
 
 def feed(
@@ -156,12 +209,23 @@ def feed(
             # The position the connection starts at, with no item: a client cut off before its first
             # item had no id to resume from, and lost what came meanwhile (a start, a cancellation).
             yield start, None
+
+    def matches_told(touched: dict[str, tuple[int, int, set[str]]]) -> Iterator[tuple[Optional[int], dict]]:
+        # In log order of each match's last event, each match as of that event.
+        for match_id, (position, version, kinds) in sorted(touched.items(), key=lambda entry: entry[1][0]):
+            if items := match_items(app, player_id, match_id, version, kinds, told, away):
+                yield from grouped(position, items)
+
     deadline = monotonic() + seconds
     beat = monotonic()
     while monotonic() < deadline:
         notifications = app.recorder.select_notifications(start=start, limit=BATCH, inclusive_of_start=False)
+        # In log order: the matches touched so far are told (each as of its last event so far) before a
+        # tournament event's items, so a client resuming at an item's position has every item before it
+        # and misses nothing after it. A withdrawal's event lands between its table's start and its end:
+        # told after the match's last event, the table's ``started`` came after the ``withdrawn``, and a
+        # client resuming from the withdrawal's id never had it (a review).
         touched: dict[str, tuple[int, int, set[str]]] = {}  # match id -> (last position, its version, kinds)
-        tournaments: list[tuple[int, list[dict]]] = []  # (position, items) of each tournament event
         for notification in notifications:
             if notification.topic.startswith(MATCH_TOPIC):
                 key = str(notification.originator_id)
@@ -170,66 +234,15 @@ def feed(
                 touched[key] = (notification.id, notification.originator_version, kinds)
             elif notification.topic.startswith(TOURNAMENT_TOPIC):
                 if found := tournament_items(app, notification, player_id):
-                    tournaments.append((notification.id, found))
-        # In log order of each match's last event (and of each tournament event), so a client resuming at
-        # an item's position has every item before it and misses nothing after it.
-        entries: list[tuple[int, Optional[str], Any]] = [
-            (position, match_id, (version, kinds)) for match_id, (position, version, kinds) in touched.items()]
-        entries += [(position, None, items) for position, items in tournaments]
-        for position, match_id, about in sorted(entries, key=lambda entry: entry[0]):
-            if match_id is None:  # a tournament event's items
-                yield from grouped(position, about)
-                beat = monotonic()
-                continue
-            version, kinds = about
-            # The match as of the item's position, not as it is now: read now, a match that moved on
-            # meanwhile gave a your-turn stamped with its join's position, before its ``started``, and
-            # a client resuming from that id was sent both again. Only for a match that concerns the
-            # player: the others (most of a busy log) cost no historical read.
-            match = app.read_match(match_id, at_least=version)
-            if not concerns(match, player_id):
-                continue
-            if match.version != version:
-                match = app.read_match_at(match_id, version)
-            items: list[dict] = []
-            if match.seat_of(player_id) is None:
-                # Invited by id, or a seat kept for the player (a rematch, a fork): it may join.
-                invited = "Invited" in kinds and player_id in match.invited
-                kept = bool(kinds & set(KEPT)) and player_id in match.reserved.values()
-                if (invited or kept) and match.status == "open":
-                    items.append(item("invitation", match, player_id))
-                # Called off: its invitation is gone. Only seated players were told, and a client kept
-                # offering to accept an invitation whose join could only be refused.
-                if kinds & set(CANCELLED):
-                    items.append(item("cancelled", match, player_id))
-            else:
-                if kinds & set(STARTED):
-                    items.append(item("started", match, player_id))
-                # The turn clock ran out on the player: the computer plays its seat (or the others may
-                # claim) until it comes back (POST /matches/{id}/return, or a move). Said once an absence:
-                # the your-turns just stopped, and a bot that used this stream alone never learnt why.
-                seat = match.seat_of(player_id)
-                if seat in match.absent and seat not in match.resigned:  # resigned: the computer's for good
-                    if kinds & set(TIMED_OUT) and match_id not in away:
-                        away.add(match_id)
-                        items.append(item("absent", match, player_id))
-                else:
-                    away.discard(match_id)
-                    # Another seat's time ran out in a match to be claimed: the player may end it. It was
-                    # told nothing (it is not to act), so a bot that used this stream alone waited for ever.
-                    if kinds & set(TIMED_OUT) and match.may_claim(match.seat_of(player_id)):
-                        items.append(item("claimable", match, player_id))
-                if waiting_for(match, player_id) and told.get(match_id) != match.version:
-                    told[match_id] = match.version
-                    items.append(item("your-turn", match, player_id))
-                if kinds & set(FINISHED):
-                    items.append(item("finished", match, player_id))
-                # Last, as finished: a match voided in the batch that started it was started first.
-                if kinds & set(CANCELLED):
-                    items.append(item("cancelled", match, player_id))
-            if items:
-                yield from grouped(position, items)
-                beat = monotonic()
+                    for entry in matches_told(touched):
+                        beat = monotonic()
+                        yield entry
+                    touched = {}
+                    beat = monotonic()
+                    yield from grouped(notification.id, found)
+        for entry in matches_told(touched):
+            beat = monotonic()
+            yield entry
         # A heartbeat after HEARTBEAT_SECONDS with nothing for this player, busy log or not: it was reset
         # by every match the log touched (others' included) and skipped while the log moved, so a bot
         # waiting for its opponents got no byte for a minute on a busy server, and its read timeout or a

@@ -348,7 +348,7 @@ function newsText(kind, item, playerId) {
     case "tournament-finished": {
       const standing = item.standing || {};
       return Number.isInteger(standing.rank)
-        ? `it is over: you finished ${standing.rank} of ${item.tournament.players.length} with ${points(standing.points)}`
+        ? `it is over: you finished ${standing.rank} of ${item.tournament.players.filter((p) => p.status !== "disqualified").length} with ${points(standing.points)}`
         : "it is over";
     }
     default: return null;

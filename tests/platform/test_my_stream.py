@@ -265,3 +265,31 @@ def test_a_forfeit_tells_the_absent_players_their_table_is_settled(client, motle
     assert (forfeited[1]["round"], forfeited[1]["table"], forfeited[1]["match_id"]) == (1, 1, table["match_id"])
     assert end[1]["standing"]["rank"] == 3
     assert [kind for kind, _ in tournament_items(client, keys[ann], since)] == ["tournament-finished"]
+
+
+def test_a_withdrawal_is_told_after_its_tables_start_and_a_stream_resumed_from_it_loses_nothing(client, motley):
+    """A withdrawal's event lands between its table's start and its end in the log: the table's items were
+    told as of its last event, after the ``withdrawn``, and a client resuming from the withdrawal's id
+    never had the table's ``started`` (a review)."""
+    _, org = client.register("org")
+    tid = client.post("/tournaments", {"game": "fools-crown", "name": "t", "rounds": 2, "table_size": 2},
+                      key=org).body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        client.post(f"/tournaments/{tid}/players", key=key)
+    since = motley.app.log_position()
+    client.post(f"/tournaments/{tid}/start", key=org)
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    leaver = table["players"][0]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{leaver}", key=keys[leaver]).status == 200
+    motley.tasks.drain()
+    whole = list(sse(client, keys[leaver], last_event_id=since, seconds=1.0))
+    kinds = [kind for _, kind, _ in whole]
+    assert kinds.index("started") < kinds.index("withdrawn") < kinds.index("finished"), kinds
+    positions = [position for position, _, _ in whole if position is not None]
+    assert positions == sorted(positions)
+    withdrawn_at = next(position for position, kind, _ in whole if kind == "withdrawn")
+    resumed = [kind for _, kind, _ in sse(client, keys[leaver], last_event_id=withdrawn_at, seconds=1.0)]
+    assert kinds[:kinds.index("withdrawn") + 1] + resumed == kinds
