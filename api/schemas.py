@@ -566,6 +566,12 @@ class RematchOut(Answer):
     next = fields.String(allow_none=True, metadata={"description": "The rematch of this one, or null"})
 
 
+class MatchTournamentOut(Answer):
+    id = fields.String(metadata={"description": "The tournament (GET /tournaments/{id})"})
+    round = fields.Integer(metadata={"description": "The round this match is a table of"})
+    table = fields.Integer(metadata={"description": "Its table's number in that round"})
+
+
 class MatchOut(Answer):
     # invitation_code: an unlisted match, to its creator and the auditor (api/audit.with_invitation);
     # state: the auditor, or anyone once a finished match is revealed (application/views.match_view).
@@ -611,6 +617,9 @@ class MatchOut(Answer):
     forfeited = fields.List(fields.Integer(), metadata={"description": "Seats its tournament's organiser "
                                                                        "forfeited, absent after the round's "
                                                                        "deadline (among the resigned too)"})
+    tournament = fields.Nested(MatchTournamentOut, allow_none=True, metadata={
+        "description": "The tournament table this match is (id, round, table), or null: any other match, "
+                       "and its forks and imported copies (docs/tournaments.md)"})
     rematch = fields.Nested(RematchOut, metadata={"description": "of: the match this one is the rematch of; "
                                                                  "next: the rematch of this one (ids, or null; "
                                                                  "both null for an imported copy, whose "

@@ -265,6 +265,7 @@ class Tournaments:
         engine = get_engine(tournament.game)
         humans = len(table["players"])
         seats = humans + table.get("computers", 0)
+        round_, _ = tournament.table_of_match(table["match_id"])  # type: ignore[misc]  # paired just now
         match = new_match(
             UUID(table["match_id"]),
             game=tournament.game,
@@ -275,6 +276,7 @@ class Tournaments:
             created_by=tournament.organiser,
             rated=tournament.rated,
             chance=new_chance(),  # committed like every match's chance (application/chance.py)
+            tournament={"id": str(tournament.id), "round": round_["round"], "table": table["table"]},
         )
         if tournament.turn_limit is not None:  # absent players, as a match created with it (issue 13)
             match.limit_turns(tournament.turn_limit["seconds"], tournament.turn_limit["on_timeout"])

@@ -160,6 +160,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
         "lineage": lineage_view(match, forks),
         "resigned": list(match.resigned),
         "forfeited": list(match.forfeited),
+        "tournament": copy_json(match.tournament),
         # An imported copy's history links the original's matches, never the copy: shown, the copy
         # claimed the original's rematch, which links back only to the original.
         "rematch": ({"of": None, "next": None} if getattr(match, "imported", False)

@@ -100,6 +100,9 @@ class Match(Aggregate):
     people_moves = cast(Optional[int], None)
     # The seats whose people made a move themselves; None for a match stored before it was kept.
     people_moved = cast("Optional[tuple[int, ...]]", None)
+    # The tournament table this match is ({"id", "round", "table"}); None for every other match, and for
+    # a tournament's match created before it was kept (a match's view did not name its tournament).
+    tournament = cast(Optional[dict], None)
 
     @event("Created")
     def __init__(
@@ -116,6 +119,7 @@ class Match(Aggregate):
         rated: bool = True,
         imported: bool = False,
         id: Optional[UUID] = None,
+        tournament: Optional[dict] = None,
     ):
         # ``id``: the library's own, given for an idempotent creation (application/service.py); the
         # library sets ``self.id`` and keeps it out of the stored Created event.
@@ -148,6 +152,7 @@ class Match(Aggregate):
         # A copy rebuilt from an auditor's export (POST /matches/import): audited, never counted in
         # anyone's ratings or statistics again (the match it copies was, where it was played).
         self.imported = imported
+        self.tournament = tournament
         self.reserved: dict = {}  # a fork's seats kept for a player: seat (str) -> player id
         self.seed_revealed = False
 

@@ -770,3 +770,30 @@ def test_a_refusal_about_a_player_names_him():
         t.disqualify("org", "c", "again")
     with pytest.raises(RegistrationError, match=r"^player zed is not in this tournament$"):
         t.disqualify("org", "zed", "unknown")
+
+
+def test_a_tables_match_names_its_tournament_round_and_table_and_its_fork_does_not(client, motley):
+    """A bot or a page reading a match learns which tournament table it is (a match's view did not name
+    its tournament: only the tournament's rounds said which tables were whose)."""
+    _, org = client.register("org")
+    tid = client.post("/tournaments", {"game": "fools-crown", "name": "named", "rounds": 2, "table_size": 2},
+                      key=org).body["id"]
+    keys = {}
+    for name in ("ann", "bob", "cy", "dan"):
+        pid, key = client.register(name)
+        keys[pid] = key
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    tables = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    for table in tables:
+        seen = client.get(f"/matches/{table['match_id']}", key=keys[table["players"][0]]).body
+        assert seen["tournament"] == {"id": tid, "round": 1, "table": table["table"]}
+    for table in tables:  # one of each table leaves: his table is resigned, and round 2 pairs the others
+        assert client.call("DELETE", f"/tournaments/{tid}/players/{table['players'][0]}", key=org).status == 200
+    motley.tasks.drain()
+    (second,) = client.get(f"/tournaments/{tid}").body["rounds"][1]["tables"]
+    assert client.get(f"/matches/{second['match_id']}").body["tournament"] == {"id": tid, "round": 2, "table": 1}
+    stayer = tables[0]["players"][1]
+    fork = client.post(f"/matches/{tables[0]['match_id']}/forks", {"version": 3}, key=keys[stayer])
+    assert fork.status == 201, fork.text
+    assert fork.body["tournament"] is None  # a fork is nobody's table
