@@ -76,6 +76,20 @@ class ApiClient:
         return match_id
 
 
+def entered_tournament(client: ApiClient, names, **terms) -> tuple[str, str, dict[str, str]]:
+    """A tournament of ``terms`` (game, name, rounds, table_size...) created by a new organiser, ``names``
+    registered as new players and entered: (the organiser's key, its id, player id -> key)."""
+    _, organiser = client.register("org")
+    created = client.post("/tournaments", terms, key=organiser)
+    assert created.status == 201, created.text
+    keys = {}
+    for name in names:
+        player_id, key = client.register(name)
+        keys[player_id] = key
+        assert client.post(f"/tournaments/{created.body['id']}/players", key=key).status == 201
+    return organiser, created.body["id"], keys
+
+
 def same_kind(a, b) -> bool:
     """Two actions of one kind (a cooldown is per kind: house rule 4.5's peeks)."""
     return a == b or (isinstance(a, dict) and isinstance(b, dict) and a.get("type") == b.get("type"))

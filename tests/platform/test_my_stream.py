@@ -10,7 +10,7 @@ import random
 import pytest
 
 from api import create_app
-from tests.platform.client import ApiClient
+from tests.platform.client import ApiClient, entered_tournament
 
 
 @pytest.fixture
@@ -203,14 +203,8 @@ def test_a_tournament_tells_its_players_of_a_bye_a_withdrawal_a_disqualification
     """A bot in a tournament learns from its stream alone what is not one of its matches: it sits a round
     out (a bye, and what it scores), it was withdrawn or disqualified (and why), the tournament ended
     (its final standing). Before, nothing on the stream told it, and it had to poll the tournament."""
-    _, org = client.register("org")
-    tid = client.post("/tournaments", {"game": "fools-crown", "name": "told", "rounds": 2, "table_size": 2},
-                      key=org).body["id"]
-    keys = {}
-    for name in ("ann", "bob", "cy"):
-        pid, key = client.register(name)
-        keys[pid] = key
-        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy"), game="fools-crown", name="told", rounds=2,
+                                        table_size=2)
     since = motley.app.log_position()
     assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
     first = client.get(f"/tournaments/{tid}").body["rounds"][0]
@@ -246,14 +240,8 @@ def test_a_tournament_tells_its_players_of_a_bye_a_withdrawal_a_disqualification
 def test_a_forfeit_tells_the_absent_players_their_table_is_settled(client, motley):
     import time
 
-    _, org = client.register("org")
-    tid = client.post("/tournaments", {"game": "jest", "name": "late", "rounds": 1, "table_size": 3,
-                                       "round_deadline_seconds": 1}, key=org).body["id"]
-    keys = {}
-    for name in ("ann", "bob", "cy"):
-        pid, key = client.register(name)
-        keys[pid] = key
-        client.post(f"/tournaments/{tid}/players", key=key)
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy"), game="jest", name="late", rounds=1,
+                                        table_size=3, round_deadline_seconds=1)
     since = motley.app.log_position()
     assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
     (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
@@ -271,14 +259,8 @@ def test_a_withdrawal_is_told_after_its_tables_start_and_a_stream_resumed_from_i
     """A withdrawal's event lands between its table's start and its end in the log: the table's items were
     told as of its last event, after the ``withdrawn``, and a client resuming from the withdrawal's id
     never had the table's ``started`` (a review)."""
-    _, org = client.register("org")
-    tid = client.post("/tournaments", {"game": "fools-crown", "name": "t", "rounds": 2, "table_size": 2},
-                      key=org).body["id"]
-    keys = {}
-    for name in ("ann", "bob", "cy"):
-        pid, key = client.register(name)
-        keys[pid] = key
-        client.post(f"/tournaments/{tid}/players", key=key)
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy"), game="fools-crown", name="t", rounds=2,
+                                        table_size=2)
     since = motley.app.log_position()
     client.post(f"/tournaments/{tid}/start", key=org)
     (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]

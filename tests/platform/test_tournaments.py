@@ -12,7 +12,7 @@ import pytest
 from api import create_app
 from domain import pairing
 from domain.tournament import RegistrationError, Tournament, TournamentStateError, match_id_for, standings
-from tests.platform.client import ApiClient, play_randomly
+from tests.platform.client import ApiClient, entered_tournament, play_randomly
 
 T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -631,15 +631,8 @@ def test_a_player_who_leaves_mid_round_resigns_his_table_and_the_round_goes_on(c
     """Withdrawn (or disqualified) while his table was being played, a player left it waiting for his
     moves: with no round deadline nothing but a void (which scores nothing for his opponent) let the
     round, and the tournament, go on. He now resigns it: ranked last there, the round completes."""
-    _, org = client.register("org")
-    created = client.post("/tournaments", {"game": "fools-crown", "name": "leavers", "rounds": 2,
-                                           "table_size": 2}, key=org)
-    tid = created.body["id"]
-    keys = {}
-    for name in ("ann", "bob", "cy", "dan"):
-        pid, key = client.register(name)
-        keys[pid] = key
-        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy", "dan"), game="fools-crown", name="leavers",
+                                        rounds=2, table_size=2)
     assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
     first, second = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
     leaver, stayer = first["players"]
@@ -775,14 +768,8 @@ def test_a_refusal_about_a_player_names_him():
 def test_a_tables_match_names_its_tournament_round_and_table_and_its_fork_does_not(client, motley):
     """A bot or a page reading a match learns which tournament table it is (a match's view did not name
     its tournament: only the tournament's rounds said which tables were whose)."""
-    _, org = client.register("org")
-    tid = client.post("/tournaments", {"game": "fools-crown", "name": "named", "rounds": 2, "table_size": 2},
-                      key=org).body["id"]
-    keys = {}
-    for name in ("ann", "bob", "cy", "dan"):
-        pid, key = client.register(name)
-        keys[pid] = key
-        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy", "dan"), game="fools-crown", name="named",
+                                        rounds=2, table_size=2)
     assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
     tables = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
     for table in tables:
