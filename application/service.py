@@ -497,7 +497,7 @@ class Motley(Application):
         if key is not None and key in match.request_keys:
             # A retry of a move that was made: the first answer again, whatever happened since (a
             # resignation after the lost answer made it a 409 for a move that had been played).
-            return self._replayed(match, key, action)
+            return self._replayed(match, key, action, expected_version)
         # The stated version before the resignation's 409, as before every other refusal of a move
         # (docs/problems.md: a move's 412 comes before its 409s; a resigned seat's stale move was a 409).
         self._check_version(match.version, expected_version)
@@ -656,7 +656,7 @@ class Motley(Application):
         for _ in range(RETRIES):
             match, loaded = loaded or self.get_match(match_id), None
             if request_key is not None and request_key in match.request_keys:
-                return self._replayed(match, request_key, action)
+                return self._replayed(match, request_key, action, expected_version)
             self._check_version(match.version, expected_version)
             now = self.clock()  # one instant for the move and its save: a clock it starts starts as it lands
             try:
@@ -680,9 +680,11 @@ class Motley(Application):
                 current_version=version,
             )
 
-    def _replayed(self, match: Match, request_key: str, action: Any) -> MoveReceipt:
+    def _replayed(self, match: Match, request_key: str, action: Any, expected_version: Optional[int]) -> MoveReceipt:
         """The receipt of the first answer: the version at the end of the save that held the move
-        (its chance draws, timer and resolution events), and a log position at or past it."""
+        (its chance draws, timer and resolution events), and a log position at or past it. A retry is
+        the same request: the same action and, if it states one, the version the move was played at
+        (the only one the first request could have stated and been answered 201)."""
         version = match.request_keys[request_key]
         saved = list(self.events.get(match.id, gt=version - 1, limit=REPLAY_LOOKAHEAD))
         # Compared as JSON, not by Python's ==: {"from": false} or {"from": 0.0} is another request than
@@ -690,6 +692,13 @@ class Motley(Application):
         if not same_json(cast(Any, saved[0]).action, action):  # a MoveMade, by its request key
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
+            )
+        if expected_version is not None and expected_version != version - 1:
+            # Another precondition is another request: answered as a replay, the client was told its move
+            # was played at the version it stated, which was never checked (a stress probe: 133 such).
+            raise errors.Conflict(
+                f"this idempotency key was already used for a move played at version {version - 1}, not at "
+                f"version {expected_version}", rule="idempotency"
             )
         end, clocked = version, False
         for later in saved[1:]:

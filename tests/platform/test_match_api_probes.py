@@ -52,6 +52,32 @@ def test_an_idempotency_key_reused_for_a_move_of_other_json_types_is_a_conflict(
     assert again.body["version"] == first.body["version"]
 
 
+def test_an_idempotency_key_reused_with_another_stated_version_is_a_conflict(client):
+    """A retry with the same action but another ``expected_version`` (or If-Match) than the version the move
+    was played at is another request: it was answered 201 Idempotent-Replayed, telling the client its move
+    was played at a version never checked (a stress probe). Stating the right one, or none, is a retry."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}/moves"
+    at = view(client, match_id, keys[0])["version"]
+    offer = view(client, match_id, keys[0])["legal_actions"][0]
+    first = client.post(path, {"action": offer, "expected_version": at}, key=keys[0],
+                        headers={"Idempotency-Key": "offer-1"})
+    assert first.status == 201
+    for stated in ({"expected_version": at + 3}, {"expected_version": at - 1}):
+        refused = client.post(path, {"action": offer, **stated}, key=keys[0], headers={"Idempotency-Key": "offer-1"})
+        assert refused.status == 409 and refused.body["rule"] == "idempotency", refused.text
+        assert refused.headers["Content-Type"] == "application/problem+json"
+    refused = client.post(path, {"action": offer}, key=keys[0],
+                          headers={"Idempotency-Key": "offer-1", "If-Match": f'"{at + 1}"'})
+    assert refused.status == 409 and refused.body["rule"] == "idempotency", refused.text
+    for same in ({"expected_version": at}, {}):
+        again = client.post(path, {"action": offer, **same}, key=keys[0], headers={"Idempotency-Key": "offer-1"})
+        assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true", again.text
+        assert again.body["version"] == first.body["version"]
+    assert view(client, match_id, None)["version"] == first.body["version"]  # nothing played twice
+
+
 def test_a_resigned_seat_is_offered_no_legal_actions(client):
     """The computer plays a resigned seat and its player's moves are refused (409, rule resignation):
     its view listed the seat's legal actions all the same, and a bot playing the first of them was refused."""
