@@ -253,9 +253,9 @@ class Tournaments:
             number, tables = outcome if isinstance(outcome, tuple) else (None, outcome)
             if not tournament.pending_events:
                 return None if number is None else number
-            matches = [self._match_for(tournament, table) for table in tables or []] + also()
+            paired = [self._match_for(tournament, table) for table in tables or []]
             try:
-                self._save(tournament, matches)
+                self._save(tournament, paired, changed=also())
             except IntegrityError:
                 continue
             return outcome if number is None else number
@@ -286,10 +286,13 @@ class Tournaments:
         match.settle(self.app.rng, self.app.clock())
         return match
 
-    def _save(self, tournament: Tournament, matches: list[Match]) -> None:
-        self.app.save(tournament, *matches)  # one transaction: the round and all its matches
+    def _save(self, tournament: Tournament, paired: list[Match], changed: Sequence[Match] = ()) -> None:
+        """One transaction: the matches the act changed (a forfeited or voided table), the tournament, the
+        matches of the round it paired, in that log order: a forfeit that settled the last table told its
+        players the tournament's end before their table's (a bot stopping at the end never had it)."""
+        self.app.save(*changed, tournament, *paired)
         self.app.tasks.enqueue(Task(TASK_PROJECT))
-        for match in matches:
+        for match in [*changed, *paired]:
             self.app.repository.remember(match)  # the newest: no read is answered with the one before
             for task in self.app.follow_ups(match):
                 if task.name != TASK_PROJECT:

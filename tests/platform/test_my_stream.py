@@ -275,3 +275,22 @@ def test_a_withdrawal_is_told_after_its_tables_start_and_a_stream_resumed_from_i
     withdrawn_at = next(position for position, kind, _ in whole if kind == "withdrawn")
     resumed = [kind for _, kind, _ in sse(client, keys[leaver], last_event_id=withdrawn_at, seconds=1.0)]
     assert kinds[:kinds.index("withdrawn") + 1] + resumed == kinds
+
+
+def test_a_forfeit_that_ends_the_tournament_tells_the_tables_finish_before_the_tournaments(client, motley):
+    """The forfeit of the last table saved the tournament's events ahead of the match's: its players were
+    told the tournament's end, then their table's, and a bot stopping at the end never had its result
+    (a tournament bot's probe)."""
+    import time
+
+    org, tid, keys = entered_tournament(client, ("ann", "bob"), game="fools-crown", name="last", rounds=1,
+                                        table_size=2, round_deadline_seconds=1)
+    since = motley.app.log_position()
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    present, absent = table["players"]
+    time.sleep(1.1)
+    assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [absent]}, key=org).status == 200
+    for player in (present, absent):
+        kinds = [kind for _, kind, _ in sse(client, keys[player], last_event_id=since, seconds=1.0)]
+        assert kinds.index("finished") < kinds.index("tournament-finished"), kinds
