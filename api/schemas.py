@@ -369,6 +369,11 @@ class MatchQuery(StrictSchema):
                   metadata={"description": "Rewind: the match as it was at this version"})
 
 
+class TournamentQuery(StrictSchema):
+    version = Count(min=1, load_default=None,
+                  metadata={"description": "The tournament as it was at this version (a stream item's version)"})
+
+
 class MatchListQuery(StrictSchema):
     game = Text(load_default=None, validate_also=[validate.Length(min=1, max=100)])
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished", "cancelled"]))
@@ -888,6 +893,8 @@ class SanctionOut(Answer):
 
 class TournamentOut(Answer):
     id = fields.String()
+    version = fields.Integer(metadata={"description": "Its version (the ETag's number): a read with ?version= "
+                                                      "shows it as it was then"})
     game = fields.String()
     name = fields.String()
     status = fields.String(validate=validate.OneOf(TOURNAMENT_STATUSES))

@@ -63,12 +63,14 @@ class Tournaments(MethodView):
 
 @blp.route("/<tournament_id>")
 class TournamentById(MethodView):
+    @blp.arguments(schemas.TournamentQuery, location="query")
     @blp.response(200, schemas.TournamentOut)
     @blp.alt_response(304, description="Not modified: the tournament is still at the version of the ETag sent "
                                        "as If-None-Match (cheap polling)")
-    def get(self, tournament_id):
-        """The tournament: its players, rounds and tables (with their match ids), sanctions, status."""
-        tournament = tournaments().get(tournament_id)
+    def get(self, query, tournament_id):
+        """The tournament: its players, rounds and tables (with their match ids), sanctions, status; with
+        ``version``, as it was then (a player stream's tournament item names its version)."""
+        tournament = tournaments().get(tournament_id, query["version"])
         tag = f"tournament-{tournament.version}"  # everything shown is the aggregate's, at its version
         if (unchanged := not_modified(tag)) is not None:
             return unchanged

@@ -16,6 +16,7 @@ from typing import Any, Optional
 from application.following import HEARTBEAT_SECONDS
 from application.service import Motley
 from application.views import Viewer, lens_for, match_view, tournament_view
+from domain import tournament as tournament_domain
 from domain.engine import Phase
 from domain.match import Match
 from domain.tournament import Tournament, standings
@@ -31,10 +32,14 @@ TIMED_OUT = ("SeatsTimedOut",)
 KEPT = ("RematchOpened", "Reopened")
 TOURNAMENT_TOPIC = f"{Tournament.__module__}:Tournament."
 #: A tournament's events and the item each gives the players it names (a bye, a table's absent players,
-#: the one withdrawn or disqualified) or, at the end, every player it lists. The rest reach the player
-#: through its matches (a round's tables start, a void table is cancelled) or are not its own.
+#: the one withdrawn or disqualified) or, at the end, every player it lists; after the end, a sanction
+#: (a disqualification, a void) tells every other player it lists its new standing. The rest reach the
+#: player through its matches (a round's tables start, a void table is cancelled) or are not its own.
 TOURNAMENT_ITEMS = {"RoundPaired": "bye", "PlayersForfeited": "forfeited", "PlayerWithdrawn": "withdrawn",
-                    "PlayerDisqualified": "disqualified", "Finished": "tournament-finished"}
+                    "PlayerDisqualified": "disqualified", "Finished": "tournament-finished",
+                    "MatchVoided": "standings-changed"}
+#: The items that tell every player a tournament lists (not only those its event names).
+TO_EVERY_PLAYER = ("tournament-finished", "standings-changed")
 
 
 def waiting_for(match: Match, player_id: str) -> bool:
@@ -78,13 +83,27 @@ def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dic
         named = player_id in event.byes
     elif kind == "forfeited":
         named = player_id in event.player_ids
-    elif kind in ("withdrawn", "disqualified"):
+    elif kind == "withdrawn":
         named = event.player_id == player_id
-    else:  # its end; a player is left out of a tournament's list only by withdrawing before it started
+    elif kind == "disqualified":
+        named = event.player_id == player_id
+        if not named:
+            kind = "standings-changed"  # another's: it moves this player's final standing, if it is final
+    if kind in TO_EVERY_PLAYER:
+        # A player is left out of a tournament's list only by withdrawing before it started.
         named = player_id in app.read_tournament(notification.originator_id).players
     if not named:
         return []
     tournament = app.read_tournament(notification.originator_id, notification.originator_version)
+    if kind == "standings-changed":
+        # A sanction after the end changes the final standings every player was told: a disqualified
+        # player leaves the ranks, a voided result scores nothing. The others' tournament-finished
+        # items said ranks that no longer held (a tournament bot's probe). During play, nobody is told
+        # standings (its matches' items tell each player its own).
+        if tournament.status != tournament_domain.STATUS_FINISHED:
+            return []
+        return [tournament_item(kind, tournament, sanction=tournament.sanctions[-1],
+                                standing=standing_of(tournament, player_id))]
     if kind == "bye":
         # A bye scores ``bye_points`` (docs/tournaments.md, "Byes"); the round's deadline says when the
         # next one is paired at the latest.
@@ -97,8 +116,11 @@ def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dic
         return [tournament_item(kind, tournament, by=event.by)]
     if kind == "disqualified":
         return [tournament_item(kind, tournament, reason=event.reason)]
-    standing = next(row for row in standings(tournament) if row["player_id"] == player_id)
-    return [tournament_item(kind, tournament, standing=standing)]
+    return [tournament_item(kind, tournament, standing=standing_of(tournament, player_id))]
+
+
+def standing_of(tournament: Tournament, player_id: str) -> dict:
+    return next(row for row in standings(tournament) if row["player_id"] == player_id)
 
 
 def grouped(position: int, items: list[dict]) -> Iterator[tuple[Optional[int], dict]]:

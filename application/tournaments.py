@@ -127,7 +127,8 @@ class Tournaments:
             return first.id, True
         return tournament.id, False
 
-    def get(self, tournament_id: Any) -> Tournament:
+    def get(self, tournament_id: Any, version: Optional[int] = None) -> Tournament:
+        """The tournament now, or as it was at ``version`` (a 404 past its last)."""
         tournament: Any
         try:
             tournament = self.app.repository.get(parse_id(tournament_id, "tournament"))
@@ -135,7 +136,12 @@ class Tournaments:
             tournament = None
         if not isinstance(tournament, Tournament):
             raise errors.NotFound(f"no tournament with id {tournament_id}")
-        return tournament
+        if version is None or version == tournament.version:
+            return tournament
+        if version > tournament.version:
+            raise errors.NotFound(f"tournament {tournament_id} has no version {version}: it is at version "
+                                  f"{tournament.version}")
+        return self.app.read_tournament(tournament.id, version)
 
     def register(self, tournament_id: Any, player: Player) -> None:
         self._command(tournament_id, lambda t: t.register(str(player.id), player.name))

@@ -273,7 +273,8 @@ def tournament_view(tournament: Tournament) -> dict:
         for r in tournament.rounds
     ]
     return {
-        "id": str(tournament.id), "game": tournament.game, "name": tournament.name, "status": tournament.status,
+        "id": str(tournament.id), "version": tournament.version, "game": tournament.game, "name": tournament.name,
+        "status": tournament.status,
         "organiser": tournament.organiser, "format": tournament.format, "table_size": tournament.table_size,
         "rounds_planned": tournament.rounds_planned, "points": tournament.points,
         "bye_points": tournament.bye_points, "tie_breaks": tournament.tie_breaks,

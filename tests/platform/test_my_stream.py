@@ -235,6 +235,15 @@ def test_a_tournament_tells_its_players_of_a_bye_a_withdrawal_a_disqualification
     # Each item carries the tournament as of its event, and its version.
     versions = [data["version"] for pid in keys for _, data in told[pid]]
     assert all(data["tournament"]["id"] == tid for pid in keys for _, data in told[pid]) and min(versions) > 1
+    # ... the tournament as GET /tournaments/{id}?version= shows it then.
+    for _, data in told[sitting_out] + told[cheat]:
+        then = client.get(f"/tournaments/{tid}", query={"version": data["version"]})
+        assert then.status == 200 and then.body == data["tournament"] and then.body["version"] == data["version"]
+    last = client.get(f"/tournaments/{tid}").body["version"]
+    assert client.get(f"/tournaments/{tid}", query={"version": last + 1}).status == 404
+    for wrong in ("0", "x", "-1"):
+        refused = client.get(f"/tournaments/{tid}", query={"version": wrong})
+        assert refused.status == 422 and refused.headers["Content-Type"] == "application/problem+json"
 
 
 def test_a_forfeit_tells_the_absent_players_their_table_is_settled(client, motley):
@@ -294,3 +303,31 @@ def test_a_forfeit_that_ends_the_tournament_tells_the_tables_finish_before_the_t
     for player in (present, absent):
         kinds = [kind for _, kind, _ in sse(client, keys[player], last_event_id=since, seconds=1.0)]
         assert kinds.index("finished") < kinds.index("tournament-finished"), kinds
+
+
+def test_a_sanction_after_the_end_tells_the_other_players_their_new_standing(client, motley):
+    """A tournament that finished may still be sanctioned (docs/tournaments.md): a disqualification then
+    left the others' tournament-finished items with ranks that no longer held, and nothing told them."""
+    org, tid, keys = entered_tournament(client, ("ann", "bob"), game="fools-crown", name="after", rounds=1,
+                                        table_size=2)
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    winner, leaver = table["players"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{leaver}", key=keys[leaver]).status == 200
+    motley.tasks.drain()
+    assert client.get(f"/tournaments/{tid}").body["status"] == "finished"
+    since = motley.app.log_position()
+    disqualified = client.post(f"/tournaments/{tid}/sanctions",
+                               {"kind": "disqualify", "player_id": winner, "reason": "a ringer"}, key=org)
+    assert disqualified.status == 201, disqualified.text
+    voided = client.post(f"/tournaments/{tid}/sanctions",
+                         {"kind": "void", "match_id": table["match_id"], "reason": "unfair"}, key=org)
+    assert voided.status == 201, voided.text
+    told = tournament_items(client, keys[leaver], since)
+    assert [kind for kind, _ in told] == ["standings-changed", "standings-changed"]
+    (_, first), (_, second) = told
+    assert first["sanction"]["kind"] == "disqualify" and first["sanction"]["reason"] == "a ringer"
+    assert first["standing"]["rank"] == 1 and first["standing"]["points"] == 0  # the only one ranked now
+    assert second["sanction"]["kind"] == "void" and second["standing"]["played"] == 0
+    # The disqualified player is told its own sanction, then the void (it stays listed, unranked).
+    assert [kind for kind, _ in tournament_items(client, keys[winner], since)] == ["disqualified", "standings-changed"]
