@@ -24,15 +24,16 @@ function screen() {
 const show = (...nodes) => fill(view, ...nodes);
 
 // A validation problem's `errors` ({"json": {"turn_limit": {"seconds": ["Must be ..."]}}}: keyed by where
-// the field was sent, then by field): one "field: message" line each.
+// the field was sent, then by field): one {field, message} each, the field as "turn_limit.seconds" ("" for
+// the request as a whole).
 const LOCATIONS = new Set(["json", "query", "querystring", "headers", "form", "path", "view_args", "cookies", "files"]);
-function problemErrors(errors, path = []) {
+function problemFields(errors, path = []) {
   if (typeof errors === "string") {
     const field = path.filter((part, i) => !(i === 0 && LOCATIONS.has(part)) && part !== "_schema").join(".");
-    return [field ? `${field}: ${errors}` : errors];
+    return [{ field, message: errors }];
   }
-  if (Array.isArray(errors)) return errors.flatMap((item) => problemErrors(item, path));
-  if (errors && typeof errors === "object") return Object.entries(errors).flatMap(([key, item]) => problemErrors(item, [...path, key]));
+  if (Array.isArray(errors)) return errors.flatMap((item) => problemFields(item, path));
+  if (errors && typeof errors === "object") return Object.entries(errors).flatMap(([key, item]) => problemFields(item, [...path, key]));
   return [];
 }
 
@@ -52,31 +53,65 @@ const PLAIN = {
 const PASSING = new Set(["urn:motley:problem:time-is-up"]); // said once: the box goes by itself
 const PASSING_SECONDS = 8;
 
+let problems = 0; // problem boxes drawn (their ids)
 function problemBox(error) {
   const detail = error instanceof Problem ? error.message : String(error.message || error);
-  const lines = error instanceof Problem ? problemErrors(error.problem.errors) : [];
+  const lines = error instanceof Problem ? problemFields(error.problem.errors) : [];
   const type = error instanceof Problem ? error.problem.type : undefined;
   const plain = PLAIN[type];
   // tabindex -1: focus may be put on it (busy(), when the button pressed is gone), never reached by Tab.
   const unreached = error instanceof Problem && error.problem.status === 0; // no answer at all (api.js call)
-  const box = h("div", { class: "problem", role: "alert", tabindex: -1, "data-type": type, "data-unreached": unreached,
+  // An id, and one per field's line: a field at fault is described by its line (attempt's fieldAt).
+  const id = `problem-${++problems}`;
+  const box = h("div", { class: "problem", role: "alert", tabindex: -1, id, "data-type": type, "data-unreached": unreached,
     title: plain ? detail : null }, plain || detail,
-    lines.length ? h("ul", { class: "problem-errors" }, lines.map((line) => h("li", {}, line))) : null);
+    lines.length ? h("ul", { class: "problem-errors" }, lines.map(({ field, message }, k) =>
+      h("li", { id: `${id}-${k}`, "data-field": field }, field ? `${field}: ${message}` : message))) : null);
   if (PASSING.has(type)) setTimeout(() => box.remove(), PASSING_SECONDS * 1000);
   return box;
 }
 
 // Run an action from a click; a refusal is shown where the person looks (the problem's detail).
+// `fieldAt(field, error)`: the form's field a refusal is about, or null; `field` is a validation
+// problem's field ("turn_limit.seconds"), or "" for a refusal naming none (a key refused). That field is
+// marked invalid and described by its message (aria-invalid, aria-describedby): a screen-reader user who
+// goes back to it hears what is wrong, not only the alert said once. The next attempt clears the marks.
 let lastRefusal = null; // the refusal shown last (busy() may put focus on it)
-async function attempt(slot, work) {
+async function attempt(slot, work, fieldAt = null) {
   fill(slot);
+  unblame(slot);
   try {
     return await work();
   } catch (error) {
     lastRefusal = problemBox(error);
     fill(slot, lastRefusal);
+    if (fieldAt) blame(slot, lastRefusal, error, fieldAt);
     return undefined;
   }
+}
+
+const blamed = new WeakMap(); // a refusal's slot -> the fields it marked invalid, with what described them before
+
+function blame(slot, box, error, fieldAt) {
+  const lines = [...box.querySelectorAll("li[data-field]")];
+  const faults = lines.length ? lines.map((line) => [fieldAt(line.dataset.field, error), line]) : [[fieldAt("", error), box]];
+  const marked = new Map();
+  for (const [field, line] of faults) {
+    if (!field) continue;
+    if (!marked.has(field)) marked.set(field, field.getAttribute("aria-describedby"));
+    field.setAttribute("aria-invalid", "true");
+    field.setAttribute("aria-describedby", [field.getAttribute("aria-describedby"), line.id].filter(Boolean).join(" "));
+  }
+  blamed.set(slot, marked);
+}
+
+function unblame(slot) {
+  for (const [field, before] of blamed.get(slot) || []) {
+    field.removeAttribute("aria-invalid");
+    if (before) field.setAttribute("aria-describedby", before);
+    else field.removeAttribute("aria-describedby");
+  }
+  blamed.delete(slot);
 }
 
 // A control that sends a request (a button, a form's submit button): disabled while its request is in
@@ -140,13 +175,14 @@ function renderMe() {
   if (identity.auditor()) {
     // The auditor's credential names no player: it reads every match unredacted, exports, imports.
     fill(slot,
-      h("span", { id: "whoami", class: "auditor" }, "Auditor"),
+      h("span", { id: "whoami", class: "auditor", tabindex: -1 }, "Auditor"),
       h("button", { class: "small", id: "sign-out", onclick: () => { identity.forget(); renderMe(); route(); } }, "sign out"));
     return;
   }
   if (player && identity.key()) {
     fill(slot,
-      h("span", { id: "whoami" }, "Playing as ", h("a", { href: `#/player/${player.id}` }, named(player.name))),
+      // tabindex -1: focus is put on it once signed in (signedIn()), never reached by Tab.
+      h("span", { id: "whoami", tabindex: -1 }, "Playing as ", h("a", { href: `#/player/${player.id}` }, named(player.name))),
       keyReveal(identity.key()),
       h("button", { class: "small", id: "sign-out", onclick: () => signOut(player) }, "sign out"),
     );
@@ -155,10 +191,20 @@ function renderMe() {
   const name = h("input", { id: "register-name", placeholder: "your name", "aria-label": "your name", maxlength: 40, required: true });
   const error = h("span");
   const form = h("form", { id: "register", onsubmit: submitting(async () => {
-    const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }));
-    if (registered) { identity.remember(registered); await rememberFeedStart(registered.id); renderMe(); route(); }
+    const registered = await attempt(error, () => post("/players", { name: name.value.trim() }, { anonymous: true }),
+      (field) => (field === "name" ? name : null));
+    if (registered) { identity.remember(registered); await rememberFeedStart(registered.id); signedIn(); }
   }) }, name, h("button", { type: "submit" }, "Register"), error);
   fill(slot, refusedNote(), form, signInForm());
+}
+
+// Registered or signed in: the header and the view are drawn anew, the form used gone with the focus (to
+// the page's body: a keyboard or screen-reader user started again from the top). It goes to the header's
+// "Playing as …", which says who the page now acts as; Tab goes on from there.
+function signedIn() {
+  renderMe();
+  route();
+  document.getElementById("whoami")?.focus({ preventScroll: true });
 }
 
 // Why the page shows nobody signed in, when the server refused the key it held (revoked, or replaced in
@@ -270,11 +316,12 @@ function signInForm() {
         // The auditor's credential is valid but names no player: /players/me answers it 403 so.
         if (refusal instanceof Problem && refusal.problem.status === 403 && /auditor/i.test(refusal.problem.detail || ""))
           return { auditor: true };
-        throw refusal instanceof Problem && refusal.problem.status === 401 ? new Error(`That key was refused: ${refusal.message}`) : refusal;
+        throw refusal instanceof Problem && refusal.problem.status === 401
+          ? Object.assign(new Error(`That key was refused: ${refusal.message}`), { keyRefused: true }) : refusal;
       }
-    });
-    if (me?.auditor) { identity.rememberAuditor(typed); renderMe(); route(); }
-    else if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); renderMe(); route(); }
+    }, (field, refusal) => (refusal.keyRefused ? key : null));
+    if (me?.auditor) { identity.rememberAuditor(typed); signedIn(); }
+    else if (me) { identity.remember({ api_key: typed, id: me.id, name: me.name }); signedIn(); }
   }) }, key, h("button", { type: "submit" }, "Sign in"), error);
   return h("details", { class: "sign-in", id: "sign-in-box" }, h("summary", {}, "sign in with a key"), form);
 }
@@ -340,17 +387,17 @@ const NEWS_KEPT = 20;
 // line of the lobby's "Your tournaments"; null for an item of another kind.
 function newsText(kind, item, playerId) {
   const points = (n) => `${n} point${n === 1 ? "" : "s"}`;
+  const standing = item.standing || {};
+  const ranked = (item.tournament.players || []).filter((entry) => entry.status !== "disqualified").length;
+  const place = Number.isInteger(standing.rank) ? `${standing.rank} of ${ranked} with ${points(standing.points)}` : null;
   switch (kind) {
     case "bye": return `you sit out round ${item.round} (a bye, worth ${points(item.points)})`;
     case "forfeited": return `you were forfeited as absent from table ${item.table} of round ${item.round}`;
     case "withdrawn": return item.by === playerId ? "you withdrew" : "the organiser withdrew you";
     case "disqualified": return `the organiser disqualified you${item.reason ? `: ${item.reason}` : ""}`;
-    case "tournament-finished": {
-      const standing = item.standing || {};
-      return Number.isInteger(standing.rank)
-        ? `it is over: you finished ${standing.rank} of ${item.tournament.players.filter((p) => p.status !== "disqualified").length} with ${points(standing.points)}`
-        : "it is over";
-    }
+    case "tournament-finished": return place ? `it is over: you finished ${place}` : "it is over";
+    // After the end, a sanction (another's disqualification, a void) moved the final standings.
+    case "standings-changed": return `a sanction changed the final standings${place ? `: you are now ${place}` : ""}`;
     default: return null;
   }
 }
@@ -628,13 +675,26 @@ function createForm(all) {
   const seatsInput = h("input", { id: "create-seats", type: "number" });
   const optionsBox = h("div", { class: "options" });
   const seatsBox = h("div", { class: "seats" });
-  const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, max: 604800, placeholder: "none" });
+  const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, max: 604800, placeholder: "none",
+    "aria-describedby": "create-turn-limit-help" });
   // What happens to a seat whose turn ran out (turn_limit.on_timeout): chosen with a turn limit only.
   const onTimeoutSelect = h("select", { id: "create-on-timeout", disabled: true, "aria-describedby": "create-on-timeout-help" },
     h("option", { value: "computer" }, "a computer plays"), h("option", { value: "claim" }, "the others may claim"));
   turnLimit.addEventListener("input", () => { onTimeoutSelect.disabled = !turnLimit.value; });
-  const unlisted = h("input", { id: "create-unlisted", type: "checkbox" });
+  const unlisted = h("input", { id: "create-unlisted", type: "checkbox", "aria-describedby": "create-unlisted-help" });
   const error = h("div");
+  // The field a refusal is about: the request's own fields, a game option (a validation problem names it,
+  // or the game's refusal of its options does, in its detail: "option 'deals' must be between 1 and 100").
+  const optionNamed = (test) => [...optionsBox.querySelectorAll("[name]")].find((input) => test(input.name)) || null;
+  const fieldAt = (field, refusal) => {
+    if (field === "seats") return seatsInput;
+    if (field === "game") return gameSelect;
+    if (field.startsWith("turn_limit.on_timeout")) return onTimeoutSelect;
+    if (field.startsWith("turn_limit")) return turnLimit;
+    if (field.startsWith("options.")) return optionNamed((name) => name === field.split(".")[1]);
+    const said = refusal instanceof Problem && / options$/.test(refusal.problem.rule || "") ? refusal.problem.detail || "" : "";
+    return field === "" && said ? optionNamed((name) => new RegExp(`\\b${name}\\b`).test(said)) : null;
+  };
   const current = () => all.find((game) => game.name === gameSelect.value);
   const drawSeats = () => {
     const game = current();
@@ -672,15 +732,18 @@ function createForm(all) {
       // Seat 0 is ours and the rest computers: nobody else to wait for, so start at once.
       if (joined.match.seats.every((seat) => seat.player_id || seat.computer)) await post(`/matches/${match.id}/start`);
       location.hash = `#/match/${match.id}`;
-    });
+    }, fieldAt);
   });
   return h("form", { id: "create", class: "panel", onsubmit: submit },
     h("h2", {}, "New match"),
     h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
-    h("label", { title: "seconds each turn may take; then the seat is absent until its player is back" }, "turn limit (s) ", turnLimit),
+    // Each field's help shown under it (a tooltip is out of reach on a phone or from the keyboard).
+    h("label", { class: "option" }, "turn limit (s) ", turnLimit, h("small", { class: "option-help", id: "create-turn-limit-help" },
+      "seconds each turn may take; then the seat is absent until its player is back")),
     h("label", { class: "option" }, "when a turn runs out ", onTimeoutSelect, h("small", { class: "option-help", id: "create-on-timeout-help" },
       "a computer plays the seat until its player is back; or nobody does, and the others may claim the match (it ends, that seat last)")),
-    h("label", { title: "kept out of the open list; people join with the invitation code shown on its table" }, unlisted, " private (invitation code)"),
+    h("label", { class: "option" }, h("span", {}, unlisted, " private (invitation code)"), h("small", { class: "option-help", id: "create-unlisted-help" },
+      "kept out of the open list; people join with the invitation code shown on its table")),
     optionsBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
 }
@@ -871,11 +934,14 @@ function absenceNote(match, seated) {
   return null;
 }
 
-function matchHeader(match) {
+// `heading`: the title's level: the table's own page heading (h1), or a section of another page (the
+// replay's h2: a page has one h1, and the board's h3 follow an h2).
+function matchHeader(match, heading = "h1") {
   const acting = new Set(match.to_act ? match.to_act.seats : []);
   return h("div", { class: "match-head" },
-    // tabindex -1: focus may be put on it (a redraw took the button pressed away), never reached by Tab.
-    h("h1", { id: "match-title", tabindex: -1 }, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
+    // tabindex -1: focus may be put on the table's (a redraw took the button pressed away), never reached by Tab.
+    h(heading, heading === "h1" ? { id: "match-title", tabindex: -1 } : {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
+    tournamentTable(match),
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · `,
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
       h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",
@@ -891,6 +957,15 @@ function matchHeader(match) {
       // its turn ran out: a computer plays it, or the match waits for a claim, until its player is back
       (match.absent || []).includes(i) ? h("span", { class: "absent" }, absentLabel(match, i)) : null))),
   );
+}
+
+// A tournament's table (the view's `tournament`: id, round, table; null for any other match): said in
+// the header, with the way to its tournament's page.
+function tournamentTable(match) {
+  const at = match.tournament;
+  if (!at) return null;
+  return h("p", { class: "tournament-table", id: "tournament-table" }, h("a", { href: `#/tournament/${at.id}` },
+    `Tournament table: round ${at.round}, table ${at.table}`));
 }
 
 // Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
@@ -985,23 +1060,42 @@ function takeSeat(id, match, error, draw, landing = null) {
     kept ? "Take your kept seat" : "Take a seat")];
 }
 
-// What a screen reader is told as the table changes (the #announce status line): the match started or
-// ended, whose turn it is now.
+// What a screen reader is told as the table changes (the #announce status line): `changes`, the match
+// started or ended; `turn`, whose turn it is now, with the version (a text the same as the last one is not
+// said again by every screen reader, and "Your turn." came back after every round of the computers).
 function announcement(before, match) {
   if (!before || (match.version <= before.version && match.status === before.status)) return null;
-  const bits = [];
+  const changes = [];
   if (match.status !== before.status)
-    bits.push({ active: "The match has started.", finished: "The match is over.", cancelled: "The match was called off." }[match.status]
+    changes.push({ active: "The match has started.", finished: "The match is over.", cancelled: "The match was called off." }[match.status]
       || `The match is ${match.status}.`);
+  let turn = null;
   if (match.status === "active") {
-    if (match.legal_actions.length) bits.push("Your turn.");
-    else {
-      const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
-      if (waiting.length) bits.push(`Version ${match.version}: ${waiting.join(", ")} to act.`);
-      else bits.push(`Version ${match.version}.`);
-    }
+    const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
+    turn = match.legal_actions.length ? `Version ${match.version}: your turn.`
+      : waiting.length ? `Version ${match.version}: ${waiting.join(", ")} to act.` : `Version ${match.version}.`;
   }
-  return bits.join(" ");
+  return { changes, turn };
+}
+
+// The status line's updates that come within ANNOUNCE_MS of the first (the person's move, the computers'
+// answers, their turn again: a few milliseconds apart) are said as one: a polite status line replaced that
+// fast is heard at its last text only, if at all. The changes are all kept, the turn the last one's.
+const ANNOUNCE_MS = 400;
+function announcer(line) {
+  let held = null;
+  let timer = null;
+  leaving.push(() => clearTimeout(timer));
+  return (said) => {
+    if (!said) return;
+    held = held ? { changes: [...held.changes, ...said.changes], turn: said.turn } : said;
+    if (timer !== null) return;
+    timer = setTimeout(() => {
+      timer = null;
+      line.textContent = [...held.changes, held.turn].filter(Boolean).join(" ");
+      held = null;
+    }, ANNOUNCE_MS);
+  };
 }
 
 // Where the person acts: their legal actions, or, while a seated player waits, a line saying so (a place
@@ -1065,6 +1159,7 @@ async function table(id, params) {
   // The stream's state: empty while live, else why the page reads on a timer meanwhile.
   const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
   const announce = h("p", { id: "announce", class: "announce", role: "status" });
+  const tell = announcer(announce);
   let latest = null;
   let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
@@ -1171,8 +1266,7 @@ async function table(id, params) {
     }
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
-    const said = announcement(latest, match);
-    if (said) announce.textContent = said;
+    tell(announcement(latest, match));
     // A refusal shown is about the table as it was: once the match has moved on, it goes.
     if (latest && match.version > latest.version) fill(error);
     latest = match;
@@ -1355,9 +1449,9 @@ async function allEvents(id, options) {
   }
 }
 
-// One line per event: its number, kind, who, and the action in the table's words.
-function eventText(event, match) {
-  const bits = [`${event.version}. ${event.type}`];
+// One line per event: its number (unless `numbered` is false), kind, who, and the action in the table's words.
+function eventText(event, match, numbered = true) {
+  const bits = [numbered ? `${event.version}. ${event.type}` : event.type];
   if (typeof event.seat === "number") bits.push(seatName(match.seats, event.seat));
   if (event.action && typeof event.action === "object") bits.push(describeAction(event.action, match));
   else if (event.name && typeof event.seat !== "number") bits.push(event.name);
@@ -1387,6 +1481,9 @@ async function replay(id, params) {
     version = Math.max(1, Math.min(last, version));
     slider.value = version;
     at.textContent = `version ${version} of ${last}`;
+    // The slider says which event it reached, not only its number (as the event list does).
+    const reached = events.find((event) => event.version === version);
+    slider.setAttribute("aria-valuetext", `version ${version} of ${last}${reached ? `: ${eventText(reached, latest, false)}` : ""}`);
     for (const item of list.children) {
       const current = Number(item.dataset.version) === version;
       item.classList.toggle("current", current);
@@ -1401,7 +1498,7 @@ async function replay(id, params) {
     started.set(version, match.status !== "open");
     if (ticket !== asked) return; // a later step overtook this read
     forkNote(version);
-    fill(board, matchHeader(match), resultView(match), observation(match));
+    fill(board, matchHeader(match, "h2"), resultView(match), observation(match));
     // A past version's timers are what they were, not a countdown against today's clock: only the last
     // version of a match still running counts down.
     if (version < last || latest.status !== "active") pastDeadlines(board);
@@ -1426,7 +1523,11 @@ async function replay(id, params) {
     if (!started.has(version)) started.set(version, (await get(`/matches/${id}?version=${version}`, options)).status !== "open");
     return started.get(version);
   };
-  const fork = mayFork ? h("button", { type: "button", id: "fork", title: "a new match from the version shown, its seats open again",
+  // What a fork keeps, shown beside it (a tooltip is out of reach on a phone or from the keyboard), and its
+  // title as before.
+  const forkSays = "a new match from the version shown, its seats open again";
+  const forkHelp = mayFork ? h("small", { class: "option-help", id: "fork-help" }, forkSays) : null;
+  const fork = mayFork ? h("button", { type: "button", id: "fork", "aria-describedby": "fork-help", title: forkSays,
     onclick: (event) => busy(event.currentTarget, () => attempt(toolsError, async () => {
       const version = Number(slider.value);
       const keep = mySeat >= 0 && (await startedAt(version));
@@ -1437,7 +1538,7 @@ async function replay(id, params) {
   const forkNote = (version) => {
     if (!fork || mySeat < 0) return;
     const before = started.get(version) === false;
-    fork.title = before ? "before the match started: a new open match with every seat free (none kept for you)"
+    fork.title = forkHelp.textContent = before ? "before the match started: a new open match with every seat free (none kept for you)"
       : "a new match from the version shown, your seat kept for you";
     fork.dataset.keepsSeat = before ? "false" : "true";
   };
@@ -1450,7 +1551,7 @@ async function replay(id, params) {
     h("div", { class: "controls" },
       h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
       slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
-    h("div", { class: "controls", id: "replay-tools" }, fork, exportButton(id, options, toolsError), verifyButton(id, options, toolsError)),
+    h("div", { class: "controls", id: "replay-tools" }, fork, forkHelp, exportButton(id, options, toolsError), verifyButton(id, options, toolsError)),
     toolsError,
     h("div", { class: "replay" }, board, eventsBox),
   );
@@ -1485,6 +1586,7 @@ async function fresh(path) {
 }
 
 // -- leaderboards and ratings --------------------------------------------------------------------
+const PICK_MS = 500; // the leaderboard's game picker: how long it waits for another step before opening the board
 const BOARD_PAGE = 100; // rows a leaderboard page shows by default (it stopped at 100, the rest unsaid)
 
 async function leaderboard(game, params = new URLSearchParams()) {
@@ -1501,7 +1603,15 @@ async function leaderboard(game, params = new URLSearchParams()) {
       : `No players on this page: the board has ${board.total}. `,
     offset > 0 ? page(Math.max(0, Math.min(offset - limit, last)), "Previous", "board-previous") : null, " ",
     offset + board.items.length < board.total ? page(offset + limit, "Next", "board-next") : null) : null;
-  const select = h("select", { id: "board-game", "aria-label": "game", onchange: () => { location.hash = `#/leaderboard/${select.value}`; } },
+  // The arrow keys step a closed select through its games, a change at each step: the board opens once the
+  // person stops on one (PICK_MS), so a keyboard user passes games by without loading each.
+  let picking = null;
+  leaving.push(() => clearTimeout(picking));
+  const pick = () => {
+    clearTimeout(picking);
+    picking = setTimeout(() => { if (select.isConnected) location.hash = `#/leaderboard/${select.value}`; }, PICK_MS);
+  };
+  const select = h("select", { id: "board-game", "aria-label": "game", onchange: pick },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
     board.items.length ? scrolling(h("table", { class: "grid", id: "leaderboard" },
@@ -1527,7 +1637,8 @@ async function player(id, game) {
     label: `match ${i + 1}: place ${row.place}, μ ${row.mu.toFixed(2)} ± ${row.sigma.toFixed(2)}`,
   }));
   show(h("h1", {}, named(profile.name)),
-    h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "" }, g.title), " "])),
+    h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "",
+      "aria-current": g.name === chosen ? "page" : null }, g.title), " "])),
     h("h2", {}, `Rating history in ${titleOf(chosen)} (μ, bars ± σ)`),
     chart(points, { title: `rating history in ${chosen}` }),
     h("ol", { class: "list" }, history.history.map((row) => h("li", {},
@@ -1576,12 +1687,14 @@ function tournamentForm(all) {
   };
   gameSelect.addEventListener("change", sizes);
   sizes();
+  // The field a refusal is about (a validation problem names it).
+  const fields = { game: gameSelect, name, table_size: tableSize, format, rounds };
   const submit = submitting(() => attempt(error, async () => {
       const body = { game: gameSelect.value, name: name.value.trim(), format: format.value, rounds: Number(rounds.value) };
       if (tableSize.value.trim() !== "") body.table_size = Number(tableSize.value);
       const created = await post("/tournaments", body);
       location.hash = `#/tournament/${created.id}`;
-    }));
+    }, (field) => (Object.hasOwn(fields, field.split(".")[0]) ? fields[field.split(".")[0]] : null)));
   return h("form", { id: "create-tournament", class: "panel", onsubmit: submit },
     h("h2", {}, "New tournament"),
     h("label", {}, "game ", gameSelect), h("label", {}, "name ", name),
@@ -1988,6 +2101,22 @@ async function tournament(id) {
   };
   watch(t);
 }
+
+// -- the keyboard in what the views draw ------------------------------------------------------------
+
+// A control inside a box that scrolls sideways (the organiser's Disqualify… at the end of a standings row,
+// on a phone) is scrolled into the box's view as it takes the focus: Chromium left it half cut off, its
+// focus ring with it. Only the box scrolls, not the document.
+view.addEventListener("focusin", (event) => {
+  const box = event.target.closest?.(".scroll-x");
+  if (!box || box === event.target) return;
+  const left = box.getBoundingClientRect().left + box.clientLeft;
+  const right = left + box.clientWidth;
+  const { left: from, right: to } = event.target.getBoundingClientRect();
+  const margin = 4; // the focus ring drawn outside the control
+  if (from < left + margin || to - from > box.clientWidth) box.scrollLeft -= left + margin - from;
+  else if (to > right - margin) box.scrollLeft += to - (right - margin);
+});
 
 // -- the router ----------------------------------------------------------------------------------
 const ROUTES = [

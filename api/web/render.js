@@ -51,10 +51,32 @@ export const faceDown = () => h("span", { class: "chip card back", title: "face 
 const overflowing = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
   for (const { target } of entries) {
     if (!target.isConnected) overflowing.unobserve(target);
-    else if (target.scrollWidth > target.clientWidth) target.setAttribute("tabindex", "0");
-    else target.removeAttribute("tabindex");
+    else if (target.scrollWidth > target.clientWidth) tabStop(target);
+    else {
+      target.removeAttribute("tabindex");
+      target.removeAttribute("role");
+      target.removeAttribute("aria-label");
+    }
   }
 }) : null;
+
+// While a box is a Tab stop it is a region named after the heading it sits under and its table's columns:
+// a screen reader landed on an unnamed stop (an accessibility probe, WCAG 4.1.2).
+function tabStop(box) {
+  box.setAttribute("tabindex", "0");
+  const heading = [...document.querySelectorAll("h1, h2, h3, h4")]
+    .filter((node) => node.compareDocumentPosition(box) & Node.DOCUMENT_POSITION_FOLLOWING && node.parentElement.contains(box)).at(-1);
+  const columns = [...box.querySelectorAll("thead th")].map((th) => th.textContent.trim()).filter(Boolean);
+  box.setAttribute("role", "region");
+  box.setAttribute("aria-label", `${heading ? `${headingText(heading)}: ` : ""}${columns.length ? `table of ${columns.join(", ")}` : "table"}, scrolls sideways`);
+}
+
+// A heading's words, without the options of a select inside it (the leaderboard's game picker).
+function headingText(heading) {
+  const copy = heading.cloneNode(true);
+  for (const control of copy.querySelectorAll("select, input, button")) control.remove();
+  return copy.textContent.replace(/\s+/g, " ").trim();
+}
 
 export function scrolling(table) {
   const box = h("div", { class: "scroll-x" }, table);

@@ -69,8 +69,12 @@ function board(obs, targets) {
     const classes = ["field", `f-${letter === "?" ? "down" : letter}`, down ? "was-down" : "", owner !== "." ? `owner-${owner}` : "",
       targets.has(field) ? "target" : "", c % 3 === 2 && c < width - 1 ? "region-edge" : "", r % 3 === 2 && r < types.length - 1 ? "region-bottom" : ""];
     const title = `field ${field}: ${FIELDS[letter] || letter}${down ? " (face down: revealed)" : ""}${owner !== "." ? `, seat ${owner}` : ""}`;
+    // Said in words too (a title is not read by every screen reader, colour by none), so a move's button
+    // ("first statue on field 18 (pasture)") matches a cell; the letter and statue drawn for the eye are not.
     return h("td", { class: classes.filter(Boolean).join(" "), title, "data-field": field },
-      h("span", { class: "letter" }, letter === "?" ? "" : letter), owner !== "." ? h("span", { class: "statue" }, owner) : null);
+      h("span", { class: "letter", "aria-hidden": "true" }, letter === "?" ? "" : letter),
+      owner !== "." ? h("span", { class: "statue", "aria-hidden": "true" }, owner) : null,
+      h("span", { class: "visually-hidden" }, `${title}${targets.has(field) ? " (you may put a statue here)" : ""}`));
   }))));
 }
 
@@ -82,9 +86,12 @@ function slots(obs, you) {
   return h("div", { class: "slots" }, [...obs.slots].map((mark, i) => {
     const code = mark !== "k" ? under[i] : null;
     const what = code ? `${SLOTS[mark] || mark}, ${TILE[code[0]] || code} ${code.slice(1)}${mark === "d" ? " (revealed)" : ""}` : SLOTS[mark] || mark;
-    return h("span", { class: `slot ${mark}${code ? ` shown ${TILE[code[0]] || ""}` : ""}${i === mine ? " mine" : ""}`, title: `tile ${i}: ${what}`, "data-tile": code || null },
-      mark === "h" ? (obs.holding || []).map((held, s) => (held === i ? `${s}` : "")).join("")
-        : mark === "k" ? "✓" : code || String(i));
+    const holders = mark === "h" ? (obs.holding || []).map((held, s) => (held === i ? `${s}` : "")).join("") : "";
+    // An image named in words: face down, held (by whom, whether by you) or kept were told by colour and outline.
+    const said = `tile ${i}: ${what}${holders ? ` by seat ${[...holders].join(", ")}` : ""}${i === mine ? " (yours: you hold it)" : ""}`;
+    return h("span", { class: `slot ${mark}${code ? ` shown ${TILE[code[0]] || ""}` : ""}${i === mine ? " mine" : ""}`, title: `tile ${i}: ${what}`,
+      "data-tile": code || null, role: "img", "aria-label": said },
+      mark === "h" ? holders : mark === "k" ? "✓" : code || String(i));
   }));
 }
 
