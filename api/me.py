@@ -114,11 +114,13 @@ class MyStream(MethodView):
                                                 "`cancelled`, data = {type, "
                                                 "match_id, version, match: the match as you see it, with "
                                                 "your legal actions}; of your tournaments: `bye`, "
-                                                "`forfeited`, `withdrawn`, `disqualified` and "
-                                                "`tournament-finished`, data = {type, tournament_id, "
-                                                "version, tournament, and round and points (bye), round, "
-                                                "table and match_id (forfeited), by (withdrawn), reason "
-                                                "(disqualified), standing (tournament-finished)} "
+                                                "`forfeited`, `withdrawn`, `disqualified`, "
+                                                "`tournament-finished` and `standings-changed`, data = "
+                                                "{type, tournament_id, version, tournament, and round and "
+                                                "points (bye), round, table and match_id (forfeited), by "
+                                                "(withdrawn), reason (disqualified), standing "
+                                                "(tournament-finished), sanction and standing "
+                                                "(standings-changed)} "
                                                 "(docs/tournaments.md). A comment line (`: still here`) is a "
                                                 "heartbeat",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
@@ -126,8 +128,10 @@ class MyStream(MethodView):
         """Everything that concerns you across all your matches, pushed as it happens: you are invited
         (or a seat is kept for you), a match started, it is your turn (once per match version), a match
         finished, an open match you sat at was cancelled; and of your tournaments: a bye, your table
-        forfeited, your withdrawal or disqualification, the tournament's end. A new connection first
-        sends a your-turn for each match already waiting for you. One connection, no polling."""
+        forfeited, your withdrawal or disqualification, the tournament's end, a sanction after it. A new
+        connection (no Last-Event-ID) first sends, for each of your active matches that needs you, an
+        `absent` (your time ran out), a `claimable` and a `your-turn`; with nothing waiting, its starting
+        position as an id alone. One connection, no polling."""
         player_id = str(current_player().id)
         last = request.headers.get("Last-Event-ID", "").strip()
         after = int(last) if last.isascii() and last.isdigit() else None
