@@ -387,6 +387,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/tournaments/{tournament_id}/start"): "startTournament",
     ("post", "/tournaments/{tournament_id}/forfeits"): "forfeitAbsentPlayers",
     ("get", "/tournaments/{tournament_id}/standings"): "getStandings",
+    ("get", "/tournaments/{tournament_id}/stream"): "followTournament",
     ("post", "/tournaments/{tournament_id}/sanctions"): "imposeSanction",
     ("get", "/tournaments/{tournament_id}/sanctions/{number}"): "getSanction",
     ("get", "/leaderboards/{game}"): "getLeaderboard",

@@ -4,9 +4,19 @@ from flask import request
 from flask.views import MethodView
 
 from api import schemas
-from api.context import check_game_filter, container, current_player, not_modified, service
+from api.context import (
+    check_game_filter,
+    container,
+    current_player,
+    event_stream,
+    json_text,
+    not_modified,
+    service,
+    stream_waits,
+)
 from api.schemas import Blueprint
 from application import errors
+from application.following import follow_tournament
 from application.freshness import wait_until_applied
 from application.league import changed_at, standings_rows, tournament_page
 from application.views import tournament_view
@@ -169,3 +179,41 @@ class SanctionReport(MethodView):
         if doc is None:  # the workers have not projected it yet: say so rather than answer nothing
             raise errors.Unavailable("the report is not computed yet; retry shortly", retry_after=1)
         return doc.data
+
+
+@blp.route("/<tournament_id>/stream")
+class Stream(MethodView):
+    @blp.arguments(schemas.EventStreamQuery, location="query")
+    @blp.doc(responses={"200": {"description": "Server-sent events, id = the tournament's version: one "
+                                                "`tournament` event whenever it changes (a registration, the "
+                                                "start, a round paired, a table's result, a withdrawal, a "
+                                                "forfeit, a sanction), data = {tournament: as GET "
+                                                "/tournaments/{tournament_id} answers, standings: as "
+                                                "GET /tournaments/{tournament_id}/standings lists them at that "
+                                                "version}; the stream ends once the tournament is finished. A "
+                                                "comment line (`: still here`) is a heartbeat. Reconnecting "
+                                                "with Last-Event-ID = the version you hold sends nothing until "
+                                                "it moves on",
+                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    def get(self, query, tournament_id):
+        """Follow a tournament live, as its organiser or anyone watching: its view and standings are pushed
+        (server-sent events) whenever it changes, until it is finished or ``seconds`` pass; reconnect with
+        Last-Event-ID. Its tables' matches have streams of their own (GET /matches/{id}/stream)."""
+        current = tournaments().get(tournament_id)  # an unknown tournament is a 404, before the stream starts
+        text = (request.headers.get("Last-Event-ID") or "").strip()
+        seen = int(text) if text.isascii() and text.isdigit() else 0
+        if seen > current.version:
+            raise errors.InvalidRequest(f"Last-Event-ID ({seen}) is past the tournament's last version "
+                                        f"({current.version})")
+        poll, sleep = stream_waits(current.id, query["poll"])
+        updates = follow_tournament(service(), current.id, seen, query["seconds"], poll, sleep=sleep)
+
+        def events():
+            for update in updates:
+                if update is None:
+                    yield ": still here\n\n"
+                else:
+                    version, frame = update
+                    yield f"id: {version}\nevent: tournament\ndata: {json_text(frame)}\n\n"
+
+        return event_stream(events(), quiet_at_first=seen >= current.version)

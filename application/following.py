@@ -13,8 +13,10 @@ from typing import Any, Optional
 
 from application.history import History
 from application.service import Motley
-from application.views import Viewer, lens_for, match_view
+from application.views import Viewer, lens_for, match_view, tournament_view
+from domain import tournament as tournament_domain
 from domain.match import STATUS_CANCELLED, STATUS_FINISHED
+from domain.tournament import standings
 
 #: Seconds of quiet after which a heartbeat is yielded, so that proxies keep the connection open.
 HEARTBEAT_SECONDS = 10.0
@@ -87,3 +89,34 @@ def follow_events(
             yield None
             beat = monotonic()
         sleep(max(0.0, min(poll, deadline - monotonic())))
+
+
+def follow_tournament(
+    app: Motley,
+    tournament_id: Any,
+    seen: int,
+    seconds: float,
+    poll: float,
+    monotonic: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> Iterator[Optional[tuple[int, dict]]]:
+    """Yield ``(version, {"tournament", "standings"})`` whenever the tournament is past version ``seen``
+    (its view, as everyone sees it, and the standings at that version, as its standings read model has
+    them once it catches up), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once it
+    is finished or ``seconds`` have passed. An organiser or a spectator polled GET /tournaments/{id} for
+    every round paired and every table's result (a tournament bot's probe)."""
+    current = app.read_tournament(tournament_id)
+    deadline = monotonic() + seconds
+    beat = monotonic()
+    while True:
+        if current.version > seen:
+            seen = current.version
+            yield seen, {"tournament": tournament_view(current), "standings": standings(current)}
+            beat = monotonic()
+        if current.status == tournament_domain.STATUS_FINISHED or monotonic() >= deadline:
+            return
+        if monotonic() - beat > HEARTBEAT_SECONDS:
+            yield None
+            beat = monotonic()
+        sleep(max(0.0, min(poll, deadline - monotonic())))
+        current = app.read_tournament(current.id)

@@ -18,13 +18,13 @@ def client(motley):
     return ApiClient(create_app(motley))
 
 
-def sse(client, key, last_event_id=None, seconds=60.0):
+def sse(client, key, last_event_id=None, seconds=60.0, path="/players/me/stream"):
     """The stream's events as (id, event, data), read as they come (id None: an item that shares its
-    log position with the next one)."""
-    headers = {"Authorization": f"Bearer {key}"}
+    log position with the next one); the player's stream, or another at ``path``."""
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
     if last_event_id is not None:
         headers["Last-Event-ID"] = str(last_event_id)
-    response = client.http.get("/players/me/stream", query_string={"seconds": seconds, "poll": 0.05},
+    response = client.http.get(path, query_string={"seconds": seconds, "poll": 0.05},
                                headers=headers, buffered=False)
     assert response.status_code == 200 and response.mimetype == "text/event-stream"
     text = ""

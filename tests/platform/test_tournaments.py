@@ -784,3 +784,51 @@ def test_a_tables_match_names_its_tournament_round_and_table_and_its_fork_does_n
     fork = client.post(f"/matches/{tables[0]['match_id']}/forks", {"version": 3}, key=keys[stayer])
     assert fork.status == 201, fork.text
     assert fork.body["tournament"] is None  # a fork is nobody's table
+
+
+def test_a_tournament_is_followed_live_to_its_end_with_its_standings(client, motley):
+    """An organiser or a spectator follows a tournament on one stream (its view and standings at each
+    version) instead of polling it for every round and result (a tournament bot's probe)."""
+    import threading
+    import time
+
+    from tests.platform.test_my_stream import sse
+
+    org, tid, keys = entered_tournament(client, ("ann", "bob", "cy"), game="fools-crown", name="live", rounds=2,
+                                        table_size=2)
+    path = f"/tournaments/{tid}/stream"
+    ((opened, kind, frame),) = list(sse(client, None, seconds=0.5, path=path))
+    assert kind == "tournament" and frame["tournament"]["status"] == "open" and opened == frame["tournament"]["version"]
+    assert sorted(row["player_id"] for row in frame["standings"]) == sorted(keys)
+    # Followed from there while the organiser runs it: each change is pushed as it happens.
+    frames: list = []
+    follower = threading.Thread(target=lambda: frames.extend(sse(client, None, last_event_id=opened, seconds=30,
+                                                                 path=path)))
+    began = time.monotonic()
+    follower.start()
+    time.sleep(0.5)
+    assert client.post(f"/tournaments/{tid}/start", key=org).status == 200
+    time.sleep(0.5)
+    (table,) = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{table['players'][0]}", key=org).status == 200
+    motley.tasks.drain()
+    time.sleep(0.5)
+    (second,) = client.get(f"/tournaments/{tid}").body["rounds"][1]["tables"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{second['players'][0]}", key=org).status == 200
+    motley.tasks.drain()
+    follower.join(timeout=30)
+    assert time.monotonic() - began < 15  # it ends once the tournament is finished, not after 30 s
+    versions = [version for version, _, _ in frames]
+    assert versions == sorted(set(versions)) and versions[0] > opened
+    shown = [(frame["tournament"]["status"], len(frame["tournament"]["rounds"])) for _, _, frame in frames]
+    assert ("active", 1) in shown and ("active", 2) in shown and shown[-1] == ("finished", 2), shown
+    last = frames[-1][2]
+    assert last["tournament"] == client.get(f"/tournaments/{tid}").body
+    final = client.get(f"/tournaments/{tid}/standings", query={"after": motley.app.log_position()}).body["items"]
+    assert last["standings"] == final
+    # Resumed at the last version of a finished tournament: nothing to send, and it ends at once.
+    assert list(sse(client, None, last_event_id=versions[-1], seconds=30, path=path)) == []
+    # A version this stream never sent, and a tournament that is not, are refused before it starts.
+    past = client.get(path, headers={"Last-Event-ID": str(versions[-1] + 1)})
+    assert past.status == 422 and past.headers["Content-Type"] == "application/problem+json"
+    assert client.get(f"/tournaments/{uuid4()}/stream").status == 404
