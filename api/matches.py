@@ -124,16 +124,23 @@ T = TypeVar("T")
 NEVER_A_VERSION = -1
 
 
+def strong_versions() -> Optional[set[int]]:
+    """The versions of ``If-Match``'s strong tags: None without one or with ``*``."""
+    etag = (request.headers.get("If-Match") or "").strip()
+    if not etag or etag == "*":
+        return None
+    return {version_from_etag(tag) for tag in etag.split(",") if not tag.strip().startswith("W/")}
+
+
 def stated_version(match_id) -> Optional[int]:
     """The version a write's ``If-Match`` states: None without one, or with ``*`` (any current version
     will do, RFC 9110 §13.1.1). A weak tag never matches (strong comparison): ``NEVER_A_VERSION``. A
     list holds when any of its strong tags is the match's version: that version is the one stated (the
     command still compares it as it saves, so a write landing in between makes it stale), else one of
     the list's, which is stale."""
-    etag = (request.headers.get("If-Match") or "").strip()
-    if not etag or etag == "*":
+    strong = strong_versions()
+    if strong is None:
         return None
-    strong = {version_from_etag(tag) for tag in etag.split(",") if not tag.strip().startswith("W/")}
     if not strong:
         return NEVER_A_VERSION
     if len(strong) == 1:
@@ -365,7 +372,9 @@ class Moves(MethodView):
             else:
                 expected = stated
         try:
-            receipt = service().submit_move(match_id, player, body["action"], expected, key)
+            # A retry's If-Match list holds when any of its tags is the version the move was played at.
+            receipt = service().submit_move(match_id, player, body["action"], expected, key,
+                                            stated=(strong_versions() or None) if precondition else None)
         except StaleVersion as stale:
             if not precondition:
                 raise

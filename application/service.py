@@ -14,7 +14,7 @@ import threading
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from time import monotonic, perf_counter
-from typing import Any, Callable, Iterable, NamedTuple, Optional, cast
+from typing import Any, Callable, Collection, Iterable, NamedTuple, Optional, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -468,8 +468,12 @@ class Motley(Application):
         action: Any,
         expected_version: Optional[int] = None,
         request_key: Optional[str] = None,
+        stated: Optional[Collection[int]] = None,
     ) -> MoveReceipt:
-        """A player's move. It is tried first on a copy of the cached match, without asking the store
+        """A player's move. ``stated``: the versions the request states, any of which may be the one it was
+        played at, for a retry's check (an If-Match list's; by default ``expected_version`` alone).
+
+        It is tried first on a copy of the cached match, without asking the store
         whether the match moved on (a round trip a move, issue 16): if another process did move it, the
         save's versions collide with the stored ones and the move is tried again on the match read
         afresh (``_move``), and a refusal is only given once the store confirms the cached match was
@@ -477,19 +481,20 @@ class Motley(Application):
         process wait for each other (application/keyed_locks.py), so that players of a simultaneous
         phase do not collide with each other here."""
         match_uuid = parse_id(match_id, "match")
+        states = frozenset(stated if stated is not None else () if expected_version is None else (expected_version,))
         with self.moving.hold(match_uuid):
             cached = self._get(match_uuid, "match", at_least=0)
             if not isinstance(cached, Match):
                 raise errors.NotFound(f"no match with id {match_id}")
             try:
-                return self._submit(cached, player, action, expected_version, request_key)
+                return self._submit(cached, player, action, expected_version, request_key, states)
             except errors.ServiceError:
                 if not list(self.events.get(match_uuid, gt=cached.version, limit=1)):
                     raise  # the cached match was the latest: the refusal stands
-            return self._submit(self.get_match(match_uuid), player, action, expected_version, request_key)
+            return self._submit(self.get_match(match_uuid), player, action, expected_version, request_key, states)
 
     def _submit(self, match: Match, player: Player, action: Any, expected_version: Optional[int],
-                request_key: Optional[str]) -> MoveReceipt:
+                request_key: Optional[str], stated: frozenset = frozenset()) -> MoveReceipt:
         seat = match.seat_of(str(player.id))
         if seat is None:
             raise errors.Forbidden("you hold no seat at this match")
@@ -497,7 +502,7 @@ class Motley(Application):
         if key is not None and key in match.request_keys:
             # A retry of a move that was made: the first answer again, whatever happened since (a
             # resignation after the lost answer made it a 409 for a move that had been played).
-            return self._replayed(match, key, action, expected_version)
+            return self._replayed(match, key, action, stated)
         # The stated version before the resignation's 409, as before every other refusal of a move
         # (docs/problems.md: a move's 412 comes before its 409s; a resigned seat's stale move was a 409).
         self._check_version(match.version, expected_version)
@@ -508,7 +513,7 @@ class Motley(Application):
         if match.versions_required and expected_version is None:
             raise errors.PreconditionRequired("this match requires each move to state the version it was based "
                                               "on: send If-Match or expected_version", rule="versions required")
-        return self._move(match.id, seat, action, expected_version, key, loaded=match)
+        return self._move(match.id, seat, action, expected_version, key, loaded=match, stated=stated)
 
     def play_computer_move(self, match_id: Any, seat: int, since: Optional[int] = None) -> bool:
         """A computer opponent in ``seat`` sees its own observation and moves through the same path
@@ -651,12 +656,13 @@ class Motley(Application):
         request_key: Optional[str],
         loaded: Optional[Match] = None,
         by_player: bool = True,
+        stated: frozenset = frozenset(),
     ) -> MoveReceipt:
         raced = False
         for _ in range(RETRIES):
             match, loaded = loaded or self.get_match(match_id), None
             if request_key is not None and request_key in match.request_keys:
-                return self._replayed(match, request_key, action, expected_version)
+                return self._replayed(match, request_key, action, stated)
             self._check_version(match.version, expected_version)
             now = self.clock()  # one instant for the move and its save: a clock it starts starts as it lands
             try:
@@ -680,25 +686,30 @@ class Motley(Application):
                 current_version=version,
             )
 
-    def _replayed(self, match: Match, request_key: str, action: Any, expected_version: Optional[int]) -> MoveReceipt:
+    def _replayed(self, match: Match, request_key: str, action: Any, stated: frozenset) -> MoveReceipt:
         """The receipt of the first answer: the version at the end of the save that held the move
         (its chance draws, timer and resolution events), and a log position at or past it. A retry is
-        the same request: the same action and, if it states one, the version the move was played at
-        (the only one the first request could have stated and been answered 201)."""
+        the same request: the same action and, if it states versions (``stated``), one the move was
+        played at (the only ones the first request could have stated and been answered 201)."""
         version = match.request_keys[request_key]
-        saved = list(self.events.get(match.id, gt=version - 1, limit=REPLAY_LOOKAHEAD))
+        saved = list(self.events.get(match.id, gt=max(0, version - 2), limit=REPLAY_LOOKAHEAD + 1))
+        before = saved.pop(0) if saved[0].originator_version < version else None
         # Compared as JSON, not by Python's ==: {"from": false} or {"from": 0.0} is another request than
         # {"from": 0} (the engine would refuse it), not a retry to answer as the first was.
         if not same_json(cast(Any, saved[0]).action, action):  # a MoveMade, by its request key
             raise errors.Conflict(
                 "this idempotency key was already used for a different move", rule="idempotency"
             )
-        if expected_version is not None and expected_version != version - 1:
+        played_at = {version - 1}
+        returned = before is not None and type(before).__name__ == "SeatReturned"
+        if returned and cast(Any, before).seat == cast(Any, saved[0]).seat:
+            played_at.add(version - 2)  # an absent seat's move returns it first, in the move's own save
+        if stated and not stated & played_at:
             # Another precondition is another request: answered as a replay, the client was told its move
             # was played at the version it stated, which was never checked (a stress probe: 133 such).
             raise errors.Conflict(
-                f"this idempotency key was already used for a move played at version {version - 1}, not at "
-                f"version {expected_version}", rule="idempotency"
+                f"this idempotency key was already used for a move played at version {min(played_at)}, not at "
+                f"version {', '.join(map(str, sorted(stated)))}", rule="idempotency"
             )
         end, clocked = version, False
         for later in saved[1:]:

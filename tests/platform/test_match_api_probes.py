@@ -78,6 +78,53 @@ def test_an_idempotency_key_reused_with_another_stated_version_is_a_conflict(cli
     assert view(client, match_id, None)["version"] == first.body["version"]  # nothing played twice
 
 
+def test_a_retry_of_an_absent_seats_move_stating_its_version_is_a_replay(client):
+    """An absent seat's move returns it first, in the same save (SeatReturned, then MoveMade): its retry
+    stating the version it was played at was refused as another request (a review)."""
+    import time
+
+    keys = players(client, "ann", "bob", "cy")
+    timed = {"game": "jest", "seats": 3, "turn_limit": {"seconds": 0.5, "on_timeout": "claim"}}
+    match_id = client.post("/matches", timed, key=keys[0]).body["id"]
+    for key in keys:
+        client.post(f"/matches/{match_id}/seats", {}, key=key)
+    client.post(f"/matches/{match_id}/start", key=keys[0])
+    for seat in (0, 1):
+        offer = view(client, match_id, keys[seat])["legal_actions"][0]
+        assert client.post(f"/matches/{match_id}/moves", {"action": offer}, key=keys[seat]).status == 201
+    deadline = time.monotonic() + 30
+    while view(client, match_id, None)["absent"] != [2]:
+        assert time.monotonic() < deadline, "the turn clock never ran out"
+        time.sleep(0.05)
+    seen = view(client, match_id, keys[2])
+    body = {"action": seen["legal_actions"][0], "expected_version": seen["version"]}
+    path = f"/matches/{match_id}/moves"
+    first = client.post(path, body, key=keys[2], headers={"Idempotency-Key": "back-1"})
+    assert first.status == 201, first.text
+    again = client.post(path, body, key=keys[2], headers={"Idempotency-Key": "back-1"})
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true", again.text
+    by_tag = client.post(path, {"action": body["action"]}, key=keys[2],
+                         headers={"Idempotency-Key": "back-1", "If-Match": f'"{seen["version"]}"'})
+    assert by_tag.status == 201 and by_tag.headers["Idempotent-Replayed"] == "true", by_tag.text
+
+
+def test_a_retry_with_the_same_if_match_list_is_a_replay(client):
+    """A list holds when any of its strong tags is the version (RFC 9110 §13.1.1): the same list again, once
+    the move landed, was refused as stating another version (a review)."""
+    keys = players(client, "ann", "bob", "cy")
+    match_id = client.new_match("jest", 3, keys)
+    seen = view(client, match_id, keys[0])
+    headers = {"Idempotency-Key": "listed-1", "If-Match": f'"{seen["version"]}", "{seen["version"] + 5}"'}
+    path = f"/matches/{match_id}/moves"
+    first = client.post(path, {"action": seen["legal_actions"][0]}, key=keys[0], headers=headers)
+    assert first.status == 201, first.text
+    again = client.post(path, {"action": seen["legal_actions"][0]}, key=keys[0], headers=headers)
+    assert again.status == 201 and again.headers["Idempotent-Replayed"] == "true", again.text
+    other = client.post(path, {"action": seen["legal_actions"][0]}, key=keys[0],
+                        headers={**headers, "If-Match": f'"{seen["version"] + 4}", "{seen["version"] + 5}"'})
+    assert other.status == 409 and other.body["rule"] == "idempotency", other.text
+
+
 def test_a_resigned_seat_is_offered_no_legal_actions(client):
     """The computer plays a resigned seat and its player's moves are refused (409, rule resignation):
     its view listed the seat's legal actions all the same, and a bot playing the first of them was refused."""
