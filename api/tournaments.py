@@ -164,7 +164,7 @@ class Sanctions(MethodView):
                 written(Location=f"/tournaments/{tournament_id}/sanctions/{number}"))
 
 
-@blp.route("/<tournament_id>/sanctions/<int:number>")
+@blp.route("/<tournament_id>/sanctions/<int(signed=True):number>")
 class SanctionReport(MethodView):
     @blp.arguments(schemas.AfterQuery, location="query")
     @blp.response(200, schemas.SanctionReportOut)

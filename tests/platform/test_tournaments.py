@@ -516,6 +516,9 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     assert client.get("/leaderboards/nope").status == 404
     assert client.call("DELETE", f"/tournaments/{tid}/players/{uuid4()}", key=org).status == 409
     assert len(client.get(f"/tournaments/{tid}").body["players"]) == 1
+    for number in ("0", "1", "-1"):  # a negative number said how many there are, as the others do (a probe)
+        missing = client.get(f"/tournaments/{tid}/sanctions/{number}")
+        assert missing.status == 404 and "has 0 sanctions" in missing.body["detail"], missing.text
 
 
 def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_motley, tmp_path, monkeypatch):
