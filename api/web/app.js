@@ -1604,14 +1604,19 @@ async function leaderboard(game, params = new URLSearchParams()) {
     offset > 0 ? page(Math.max(0, Math.min(offset - limit, last)), "Previous", "board-previous") : null, " ",
     offset + board.items.length < board.total ? page(offset + limit, "Next", "board-next") : null) : null;
   // The arrow keys step a closed select through its games, a change at each step: the board opens once the
-  // person stops on one (PICK_MS), so a keyboard user passes games by without loading each.
+  // person stops on one (PICK_MS), so a keyboard user passes games by without loading each. A game picked
+  // from the open list (a click, a tap: no key since) opens at once.
   let picking = null;
+  let keyed = false;
   leaving.push(() => clearTimeout(picking));
+  const open = () => { if (select.isConnected) location.hash = `#/leaderboard/${select.value}`; };
   const pick = () => {
     clearTimeout(picking);
-    picking = setTimeout(() => { if (select.isConnected) location.hash = `#/leaderboard/${select.value}`; }, PICK_MS);
+    if (keyed) picking = setTimeout(open, PICK_MS);
+    else open();
   };
-  const select = h("select", { id: "board-game", "aria-label": "game", onchange: pick },
+  const select = h("select", { id: "board-game", "aria-label": "game", onchange: pick,
+    onkeydown: () => { keyed = true; }, onpointerdown: () => { keyed = false; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
   show(h("h1", {}, "Leaderboard ", select),
     board.items.length ? scrolling(h("table", { class: "grid", id: "leaderboard" },
