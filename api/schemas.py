@@ -801,6 +801,8 @@ class CreateTournament(StrictSchema):
 
 class TournamentListQuery(StrictSchema):
     game = Text(load_default=None, validate_also=[validate.Length(min=1, max=100)])
+    player = Id(load_default=None, metadata={"description": "Only tournaments this player entered (registered, "
+                                                            "playing, withdrawn during play or disqualified)"})
     status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
     limit = Count(load_default=20, min=1, max=200)
     offset = Count(load_default=0)

@@ -46,7 +46,8 @@ class Tournaments(MethodView):
     @blp.alt_response(304, description="Not modified: the tournament list has not moved since the ETag sent "
                                        "as If-None-Match (cheap polling)")
     def get(self, query):
-        """List tournaments (the read model kept by the workers), newest first."""
+        """List tournaments (the read model kept by the workers), newest first; with ``player``, those the
+        player entered (a bot started again finds its tournaments)."""
         check_game_filter(query["game"])  # a misspelt game is a 422, as the match list's
         fresh(query["after"])
         motley = container()
@@ -54,7 +55,7 @@ class Tournaments(MethodView):
         if (unchanged := not_modified(tag)) is not None:
             return unchanged
         items, total = tournament_page(motley.league_view, query["game"], query["status"],
-                                       query["limit"], query["offset"])
+                                       query["limit"], query["offset"], query["player"])
         return {"items": items, "total": total, "limit": query["limit"], "offset": query["offset"]}, \
             {"ETag": f'"{tag}"'}
 

@@ -22,6 +22,7 @@ from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking
 from application.ports import Doc, LeagueView
 from application.ratings import Rating, rate
 from application.service import Motley
+from domain.games import available_engines
 from domain.tournament import Tournament, standings
 
 log = logging.getLogger(__name__)
@@ -280,9 +281,19 @@ class LeagueProjection:
 
 # -- reads ----------------------------------------------------------------------------------------
 def tournament_page(view: LeagueView, game: Optional[str], status: Optional[str], limit: int,
-                    offset: int) -> tuple[list[dict], int]:
-    page = view.page("tournament", group=game, tag=status, by_sort=True, limit=limit, offset=offset)
-    return [d.data for d in page.rows], page.total
+                    offset: int, player: Optional[str] = None) -> tuple[list[dict], int]:
+    """Tournaments newest first, of ``game`` and in ``status`` if given; with ``player``, only those
+    that list the player (registered, playing, withdrawn or disqualified: as its standings do)."""
+    if player is None:
+        page = view.page("tournament", group=game, tag=status, by_sort=True, limit=limit, offset=offset)
+        return [d.data for d in page.rows], page.total
+    # The player's standing rows name its tournaments (their group); each one's row is read by its game
+    # (the tournament rows' group), all of them at once: a player is in a few tournaments, not thousands.
+    entered = list(dict.fromkeys(d.group for d in view.page("standing", tag=player).rows))
+    games = [game] if game is not None else list(available_engines())
+    found = view.get_many([("tournament", each, tid) for tid in entered for each in games])
+    rows = sorted((d for d in found.values() if status is None or d.tag == status), key=lambda d: d.sort, reverse=True)
+    return [d.data for d in rows[offset:offset + limit]], len(rows)
 
 
 def standings_rows(view: LeagueView, tournament_id: str) -> list[dict]:

@@ -835,3 +835,33 @@ def test_a_tournament_is_followed_live_to_its_end_with_its_standings(client, mot
     past = client.get(path, headers={"Last-Event-ID": str(versions[-1] + 1)})
     assert past.status == 422 and past.headers["Content-Type"] == "application/problem+json"
     assert client.get(f"/tournaments/{uuid4()}/stream").status == 404
+
+
+def test_the_tournament_list_names_those_a_player_entered(client, motley):
+    """A bot started again (or a player's page) finds the tournaments it entered: the list had no filter
+    by player, and a bot that lost its ids had to read every tournament."""
+    org, first, keys = entered_tournament(client, ("ann", "bob", "cy"), game="fools-crown", name="first", rounds=1,
+                                          table_size=2)
+    ann, bob, cy = keys
+    _, second = client.register("org2")
+    other = client.post("/tournaments", {"game": "jest", "name": "second", "rounds": 1}, key=second).body["id"]
+    assert client.post(f"/tournaments/{other}/players", key=keys[ann]).status == 201
+    assert client.post(f"/tournaments/{first}/start", key=org).status == 200
+    position = client.call("DELETE", f"/tournaments/{other}/players/{ann}", key=keys[ann]).headers["Motley-Position"]
+    listed = client.get("/tournaments", query={"player": ann, "after": position}).body
+    # Withdrawn before the start she is no longer in the second: only the first lists her.
+    assert [t["id"] for t in listed["items"]] == [first] and listed["total"] == 1
+    assert client.post(f"/tournaments/{other}/players", key=keys[ann]).status == 201
+    position = client.post(f"/tournaments/{other}/players", key=keys[bob]).headers["Motley-Position"]
+    both = client.get("/tournaments", query={"player": ann, "after": position}).body
+    assert [t["id"] for t in both["items"]] == [other, first]  # newest first
+    def ids(**query):
+        return [t["id"] for t in client.get("/tournaments", query={"player": ann, **query}).body["items"]]
+
+    assert ids(status="active") == [first] and ids(game="jest") == [other] and ids(status="finished") == []
+    paged = client.get("/tournaments", query={"player": ann, "limit": 1, "offset": 1}).body
+    assert [t["id"] for t in paged["items"]] == [first] and paged["total"] == 2
+    assert client.get("/tournaments", query={"player": cy}).body["total"] == 1
+    for nobody in (str(uuid4()), "not-an-id"):  # an unknown player, as the match list's filter: none
+        assert client.get("/tournaments", query={"player": nobody}).body == {"items": [], "total": 0, "limit": 20,
+                                                                            "offset": 0}
