@@ -1636,7 +1636,9 @@ async function player(id, game) {
   const all = await games();
   const rated = Array.isArray(profile.ratings) ? profile.ratings.map((r) => r.game) : Object.keys(profile.ratings || {});
   const chosen = game || rated[0] || "jest";
-  const history = await get(`/players/${id}/ratings/${chosen}`);
+  // The tournaments the player entered (GET /tournaments?player=), newest first.
+  const [history, entered] = await Promise.all([get(`/players/${id}/ratings/${chosen}`),
+    get(`/tournaments?player=${encodeURIComponent(id)}&limit=20`)]);
   const points = history.history.map((row, i) => ({
     y: row.mu, low: row.mu - row.sigma, high: row.mu + row.sigma,
     label: `match ${i + 1}: place ${row.place}, μ ${row.mu.toFixed(2)} ± ${row.sigma.toFixed(2)}`,
@@ -1651,7 +1653,11 @@ async function player(id, game) {
     h("h2", {}, "Statistics"), statistics(profile.statistics),
     h("h2", {}, "Recent matches"), (profile.recent_matches || []).length ? h("ul", { class: "list", id: "recent" },
       profile.recent_matches.map((m) => h("li", {}, `${titleOf(m.game)} · ${m.status} · `,
-        h("a", { href: `#/match/${m.id}` }, "table"), " ", h("a", { href: `#/replay/${m.id}` }, "replay")))) : h("p", { class: "muted" }, "none"));
+        h("a", { href: `#/match/${m.id}` }, "table"), " ", h("a", { href: `#/replay/${m.id}` }, "replay")))) : h("p", { class: "muted" }, "none"),
+    h("h2", {}, "Tournaments"), entered.items.length ? h("ul", { class: "list", id: "entered" },
+      entered.items.map((t) => h("li", {}, h("a", { href: `#/tournament/${t.id}` }, h("bdi", {}, t.name)),
+        ` · ${titleOf(t.game)} · ${t.status}`))) : h("p", { class: "muted" }, "none"),
+    entered.total > entered.items.length ? h("p", { class: "muted" }, `the ${entered.items.length} newest of ${entered.total}`) : null);
 }
 
 function statistics(rows) {

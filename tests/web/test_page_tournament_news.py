@@ -62,3 +62,21 @@ def test_the_lobby_tells_a_player_of_a_bye_a_disqualification_and_the_end(server
     assert [kind for kind, _ in news(page)] == ["tournament-finished", "disqualified"]
     assert not errors, errors
     context.close()
+
+
+def test_a_players_page_lists_the_tournaments_they_entered(server, browser):
+    organiser, eve, fay, gus = (register(server, name) for name in ["org", "eve", "fay", "gus"])
+    tournament = started_swiss(server, organiser, [eve, fay, gus], "Entered <b>cup</b>")
+    position = requests.get(f"{server}/health", timeout=10).json()["position"]
+    requests.get(f"{server}/tournaments", params={"after": position}, timeout=10).raise_for_status()  # projected
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/#/player/{eve['id']}")
+    page.wait_for_selector("#entered li", timeout=15_000)
+    assert page.locator("#entered li").all_inner_texts() == ["Entered <b>cup</b> · Jest · active"]
+    assert page.get_attribute("#entered li a", "href") == f"#/tournament/{tournament['id']}"
+    page.goto(f"{server}/#/player/{organiser['id']}")  # the organiser did not enter it
+    page.wait_for_selector("#view h1")
+    page.wait_for_function("[...document.querySelectorAll('#view h2')].some((h) => h.textContent === 'Tournaments')")
+    assert page.locator("#entered").count() == 0
+    assert not errors, errors
+    context.close()
