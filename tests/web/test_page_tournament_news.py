@@ -75,8 +75,8 @@ def test_a_players_page_lists_the_tournaments_they_entered(server, browser):
     assert page.locator("#entered li").all_inner_texts() == ["Entered <b>cup</b> · Jest · active"]
     assert page.get_attribute("#entered li a", "href") == f"#/tournament/{tournament['id']}"
     page.goto(f"{server}/#/player/{organiser['id']}")  # the organiser did not enter it
-    page.wait_for_selector("#view h1")
-    page.wait_for_function("[...document.querySelectorAll('#view h2')].some((h) => h.textContent === 'Tournaments')")
+    page.wait_for_function("document.querySelector('#view h1')?.textContent === 'org'"
+                           " && [...document.querySelectorAll('#view h2')].some((h) => h.textContent === 'Tournaments')")
     assert page.locator("#entered").count() == 0
     assert not errors, errors
     context.close()
