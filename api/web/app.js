@@ -402,6 +402,23 @@ function newsText(kind, item, playerId) {
   }
 }
 
+// A list's item was dismissed and the list drawn anew, the pressed button gone (the focus fell to the page's
+// body: a keyboard user started again from the top): the focus goes to the button now at its place, else the
+// last one, else the page's heading.
+function focusAfterDismissal(list, index) {
+  const buttons = [...list.querySelectorAll("button")].filter((button) => button.textContent === "dismiss");
+  const next = buttons[Math.min(index, buttons.length - 1)];
+  if (next && list.offsetParent !== null) {
+    next.focus();
+    return;
+  }
+  const heading = document.querySelector("#view h1");
+  if (heading) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus();
+  }
+}
+
 function storedNews(player) {
   try {
     const kept = JSON.parse(localStorage.getItem(NEWS(player)) || "[]");
@@ -451,22 +468,50 @@ function invitationsBox() {
   const newsBox = h("section", { id: "tournament-news", class: "panel", hidden: true, "aria-live": "polite" },
     h("h2", {}, "Your tournaments"), newsList);
   let news = storedNews(me.id);
-  const keepNews = () => { if (identity.key() === key) localStorage.setItem(NEWS(me.id), JSON.stringify(news)); };
+  // Read again before each change and at another tab's: two tabs of one player each saved its own list over
+  // the other's, a dismissal in one undone by the next item heard in the other.
+  const change = (edit) => {
+    const mine = identity.key() === key;
+    if (mine) news = storedNews(me.id);
+    news = edit(news);
+    if (mine) localStorage.setItem(NEWS(me.id), JSON.stringify(news));
+    drawNews();
+  };
+  const onStorage = (event) => {
+    if (event.key === NEWS(me.id) && identity.key() === key) {
+      news = storedNews(me.id);
+      drawNews();
+    }
+  };
+  window.addEventListener("storage", onStorage);
+  leaving.push(() => window.removeEventListener("storage", onStorage));
+  const dismiss = (entry) => {
+    const index = news.findIndex((other) => other.id === entry.id);
+    change((list) => list.filter((other) => other.id !== entry.id));
+    focusAfterDismissal(newsList, index);
+  };
   const drawNews = () => {
     newsBox.hidden = news.length === 0;
     fill(newsList, news.map((entry) => h("li", { "data-tournament": entry.tournament_id, "data-kind": entry.kind },
       h("a", { href: `#/tournament/${entry.tournament_id}` }, h("bdi", {}, entry.name)), `: ${entry.text} `,
-      h("button", { class: "small", type: "button", "aria-label": `dismiss the news of ${entry.name}`,
-        onclick: () => { news = news.filter((other) => other.id !== entry.id); keepNews(); drawNews(); } }, "dismiss"))));
+      // Named by its words: several items of one tournament had buttons of one name.
+      h("button", { class: "small", type: "button", "aria-label": `dismiss "${entry.text}" (${entry.name})`,
+        onclick: () => dismiss(entry) }, "dismiss"))));
   };
-  // An item heard again (a stream resumed inside a group of one position) is told once.
+  // An item heard again (a stream resumed inside a group of one position) is told once. A place (the end, a
+  // sanction after it) replaces the tournament's earlier one: both read as the present.
+  const PLACED = new Set(["tournament-finished", "standings-changed"]);
   const tell = (kind, item) => {
     const text = newsText(kind, item, me.id);
     const id = `${item.tournament_id}:${item.version}:${kind}`;
-    if (!text || news.some((entry) => entry.id === id)) return;
-    news = [{ id, kind, tournament_id: item.tournament_id, name: item.tournament.name, text }, ...news].slice(0, NEWS_KEPT);
-    keepNews();
-    drawNews();
+    if (!text) return;
+    change((list) => {
+      const placed = (entry) => entry.tournament_id === item.tournament_id && PLACED.has(entry.kind);
+      if (list.some((entry) => entry.id === id || (PLACED.has(kind) && placed(entry) && entry.version > item.version))) return list;
+      const kept = PLACED.has(kind) ? list.filter((entry) => !placed(entry)) : list;
+      return [{ id, kind, version: item.version, tournament_id: item.tournament_id, name: item.tournament.name, text },
+        ...kept].slice(0, NEWS_KEPT);
+    });
   };
   drawNews();
   let held = storedInvitations(me.id);
@@ -502,10 +547,12 @@ function invitationsBox() {
     draw(); // a refusal stays in sight though no invitation is left
   });
   const decline = (matchId) => {
+    const index = [...list.children].findIndex((item) => item.dataset.match === matchId);
     drop(matchId);
     dismissed.add(matchId);
     if (identity.key() === key) localStorage.setItem(DISMISSED(me.id), JSON.stringify([...dismissed].slice(-200)));
     draw();
+    focusAfterDismissal(list, index);
   };
   const draw = () => {
     const items = Object.values(held).sort((a, b) => (a.at < b.at ? 1 : -1));

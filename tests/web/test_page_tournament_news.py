@@ -5,6 +5,8 @@ sitting a round out learned it only from the tournament's own page."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -75,8 +77,53 @@ def test_a_players_page_lists_the_tournaments_they_entered(server, browser):
     assert page.locator("#entered li").all_inner_texts() == ["Entered <b>cup</b> · Jest · active"]
     assert page.get_attribute("#entered li a", "href") == f"#/tournament/{tournament['id']}"
     page.goto(f"{server}/#/player/{organiser['id']}")  # the organiser did not enter it
-    page.wait_for_function("document.querySelector('#view h1')?.textContent === 'org'"
-                           " && [...document.querySelectorAll('#view h2')].some((h) => h.textContent === 'Tournaments')")
+    page.wait_for_function("document.querySelector('#view h1')?.textContent === 'org' && [...document"
+                           ".querySelectorAll('#view h2')].some((h) => h.textContent === 'Tournaments')")
     assert page.locator("#entered").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_a_place_replaces_the_earlier_one_and_a_dismissal_keeps_the_focus_and_holds_in_every_tab(server, browser):
+    """A sanction after the end told a second place beside the first, both as the present; a dismissal by
+    keyboard dropped the focus to the page's body; a second tab of the player saved its own list over a
+    dismissal made in the first (a probe of the page's tournaments)."""
+    organiser, ida, jon = (register(server, name) for name in ["org", "ida", "jon"])
+    context, page, errors = signed_in(browser, server, ida)
+    other = context.new_page()
+    for tab in (page, other):
+        tab.goto(f"{server}/#/")
+        tab.wait_for_selector("#invitations[data-live='true']", state="attached")
+    created = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jester", "name": "Short", "rounds": 1, "table_size": 2, "round_deadline_seconds": 1})
+    tournament_id = created.json()["id"]
+    for player in (ida, jon):
+        entered = requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player), timeout=10)
+        entered.raise_for_status()
+    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(organiser), timeout=10).json()
+    (table,) = started["rounds"][0]["tables"]
+    time.sleep(1.1)
+    forfeit = requests.post(f"{server}/tournaments/{tournament_id}/forfeits", headers=auth(organiser), timeout=10,
+                            json={"player_ids": [jon["id"]]})
+    assert forfeit.status_code == 200, forfeit.text
+    page.wait_for_selector("#tournament-news li[data-kind='tournament-finished']", timeout=15_000)
+    assert "you finished 1 of 2" in news(page)[0][1]
+    void = requests.post(f"{server}/tournaments/{tournament_id}/sanctions", headers=auth(organiser), timeout=10,
+                         json={"kind": "void", "match_id": table["match_id"], "reason": "a test"})
+    assert void.status_code == 201, void.text
+    page.wait_for_selector("#tournament-news li[data-kind='standings-changed']", timeout=15_000)
+    assert [kind for kind, _ in news(page)] == ["standings-changed"]  # the end's place is replaced
+    other.wait_for_selector("#tournament-news li[data-kind='standings-changed']", timeout=15_000)
+
+    # Dismissed by keyboard in one tab: the focus stays on the page, and the other tab drops it too.
+    page.focus("#tournament-news li button")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelectorAll('#tournament-news li').length === 0")
+    assert page.evaluate("document.activeElement?.tagName") == "H1"
+    other.wait_for_function("document.querySelectorAll('#tournament-news li').length === 0", timeout=5_000)
+    other.reload()
+    other.wait_for_selector("#invitations[data-live='true']", state="attached")
+    other.wait_for_timeout(1_000)
+    assert news(other) == []
     assert not errors, errors
     context.close()
