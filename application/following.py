@@ -40,22 +40,40 @@ def follow(
     finished or ``seconds`` have passed. The match is read first, so an unknown id raises NotFound
     before anything is yielded."""
     current = app.read_match(match_id)  # the first read asks the store: the match as it is now
-    match_uuid = current.id
+    news = getattr(sleep, "news", None)  # the log watcher's newest version of the match, after a wake
+    return versions(current, lambda match: app.read_match(match.id, at_least=None if news is None else news()),
+                    lambda match: match_view(match, lens_for(match, viewer)), lambda match: match.status in OVER,
+                    seen, seconds, poll, monotonic, sleep)
+
+
+def versions(
+    current: Any,
+    again: Callable[[Any], Any],
+    view: Callable[[Any], dict],
+    over: Callable[[Any], bool],
+    seen: int,
+    seconds: float,
+    poll: float,
+    monotonic: Callable[[], float],
+    sleep: Callable[[float], None],
+) -> Iterator[Optional[tuple[int, dict]]]:
+    """``(version, view(aggregate))`` whenever the aggregate (``current``, read ``again`` after each wait)
+    is past version ``seen``, ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once it
+    is ``over`` or ``seconds`` have passed."""
     deadline = monotonic() + seconds
     beat = monotonic()
-    news = getattr(sleep, "news", None)  # the log watcher's newest version of the match, after a wake
     while True:
         if current.version > seen:
             seen = current.version
-            yield seen, match_view(current, lens_for(current, viewer))
+            yield seen, view(current)
             beat = monotonic()
-        if current.status in OVER or monotonic() >= deadline:
+        if over(current) or monotonic() >= deadline:
             return
         if monotonic() - beat > HEARTBEAT_SECONDS:
             yield None
             beat = monotonic()
         sleep(max(0.0, min(poll, deadline - monotonic())))
-        current = app.read_match(match_uuid, at_least=None if news is None else news())
+        current = again(current)
 
 
 def follow_events(
@@ -105,18 +123,7 @@ def follow_tournament(
     them once it catches up), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once it
     is finished or ``seconds`` have passed. An organiser or a spectator polled GET /tournaments/{id} for
     every round paired and every table's result (a tournament bot's probe)."""
-    current = app.read_tournament(tournament_id)
-    deadline = monotonic() + seconds
-    beat = monotonic()
-    while True:
-        if current.version > seen:
-            seen = current.version
-            yield seen, {"tournament": tournament_view(current), "standings": standings(current)}
-            beat = monotonic()
-        if current.status == tournament_domain.STATUS_FINISHED or monotonic() >= deadline:
-            return
-        if monotonic() - beat > HEARTBEAT_SECONDS:
-            yield None
-            beat = monotonic()
-        sleep(max(0.0, min(poll, deadline - monotonic())))
-        current = app.read_tournament(current.id)
+    return versions(app.read_tournament(tournament_id), lambda tournament: app.read_tournament(tournament.id),
+                    lambda tournament: {"tournament": tournament_view(tournament), "standings": standings(tournament)},
+                    lambda tournament: tournament.status == tournament_domain.STATUS_FINISHED,
+                    seen, seconds, poll, monotonic, sleep)
