@@ -39,6 +39,16 @@ class Problem(Schema):
     instance = fields.String(metadata={"description": "The request path"})
     rule = fields.String(allow_none=True, metadata={"description": "The rule a refused move or option breaks"})
     errors = fields.Dict(metadata={"description": "422 validation: the wrong fields, by location and name"})
+    # The members some refusals add (docs/problems.md): named, so a client generated from this document
+    # reads them (they were sent, and undeclared: a spec-driven client's probe).
+    current_version = fields.Integer(metadata={"description": "409 stale-version, 412: the match's version now"})
+    retry_after = fields.Float(metadata={"description": "429 too-soon (a game's cooldown): seconds to wait, exactly"})
+    line = fields.Integer(metadata={"description": "422 of an import: the history's line refused (0: the whole)"})
+    reason = fields.String(metadata={"description": "422 of an import: why that line was refused"})
+    games = fields.List(fields.String(), metadata={"description": "404 or 422 for an unknown game: the games"})
+    rules_versions = fields.List(fields.String(), metadata={
+        "description": "404 for an unknown rules version: the game's rules versions"})
+    types = fields.List(fields.String(), metadata={"description": "404 for an unknown problem type: the slugs"})
 
 
 HEADERS: dict[str, dict[str, Any]] = {
@@ -133,6 +143,7 @@ READS = {
     ("post", "/matches/{match_id}/forks"): ["Idempotency-Key"],
     ("post", "/tournaments"): ["Idempotency-Key"],
     ("get", "/players/me/stream"): ["Last-Event-ID (position)"],
+    ("get", "/tournaments/{tournament_id}/stream"): ["Last-Event-ID"],
 }
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {

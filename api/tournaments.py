@@ -189,9 +189,9 @@ class Stream(MethodView):
                                                 "`tournament` event whenever it changes (a registration, the "
                                                 "start, a round paired, a table's result, a withdrawal, a "
                                                 "forfeit, a sanction), data = {tournament: as GET "
-                                                "/tournaments/{tournament_id} answers, standings: as "
-                                                "GET /tournaments/{tournament_id}/standings lists them at that "
-                                                "version}; the stream ends once the tournament is finished. A "
+                                                "/tournaments/{tournament_id} answers, standings: the list "
+                                                "of GET /tournaments/{tournament_id}/standings's items at "
+                                                "that version}; the stream ends once the tournament is finished. A "
                                                 "comment line (`: still here`) is a heartbeat. Reconnecting "
                                                 "with Last-Event-ID = the version you hold sends nothing until "
                                                 "it moves on",

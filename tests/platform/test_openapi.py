@@ -223,3 +223,23 @@ def test_each_request_example_is_a_body_the_service_takes(document, sqlite_motle
     assert created.status == 201 and created.body["seats"][2]["computer"] == "basic", created.text
     tournament = client.post("/tournaments", examples[("post", "/tournaments")], key=key)
     assert tournament.status == 201, tournament.text
+
+
+def test_the_members_refusals_add_are_declared_and_a_stale_move_sends_one(document, sqlite_motley):
+    """A client generated from the document read no ``current_version`` from a stale move's 409 (it was
+    sent, undeclared), nor a refused import's ``line`` (a spec-driven client's probe)."""
+    from api import create_app
+    from tests.platform.client import ApiClient
+
+    declared = document["components"]["schemas"]["Problem"]["properties"]
+    assert {"current_version", "retry_after", "line", "reason", "games", "rules_versions", "types"} <= set(declared)
+    client = ApiClient(create_app(sqlite_motley))
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    seen = client.get(f"/matches/{match_id}", key=keys[0]).body
+    stale = client.post(f"/matches/{match_id}/moves", {"action": seen["legal_actions"][0],
+                                                       "expected_version": seen["version"] - 1}, key=keys[0])
+    assert stale.status == 409 and stale.body["current_version"] == seen["version"], stale.text
+    assert set(stale.body) <= set(declared)
+    stream = document["paths"]["/tournaments/{tournament_id}/stream"]["get"]
+    assert "Last-Event-ID" in [parameter["name"] for parameter in stream["parameters"]]
