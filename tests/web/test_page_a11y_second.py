@@ -94,12 +94,18 @@ def assert_headings_in_order(page) -> None:
         assert after <= before + 1, levels
 
 
-def test_the_replay_slider_names_the_event_it_reaches(server, browser):
-    ada, ben = register(server, "ada-slider"), register(server, "ben-slider")
+def replay_on_a_phone(server, browser, label: str):
+    """A finished, revealed Fool's Crown match of two new players, its replay opened by the first at 360 px:
+    (its last version, the context, the page, the page's errors)."""
+    ada, ben = register(server, f"ada-{label}"), register(server, f"ben-{label}")
     match_id = finished_fools_crown(server, [ada, ben], reveal_at_end=True)
-    last = read(server, match_id)["version"]
     context, page, errors = signed_in(browser, server, ada, viewport=PHONE)
     open_replay(page, server, match_id)
+    return read(server, match_id)["version"], context, page, errors
+
+
+def test_the_replay_slider_names_the_event_it_reaches(server, browser):
+    last, context, page, errors = replay_on_a_phone(server, browser, "slider")
     page.focus("#slider")
     for step in range(1, 4):
         page.keyboard.press("ArrowLeft")
@@ -115,11 +121,7 @@ def test_the_replay_slider_names_the_event_it_reaches(server, browser):
 
 
 def test_the_replay_has_one_h1_and_skips_no_heading_level(server, browser):
-    ada, ben = register(server, "ada-headings"), register(server, "ben-headings")
-    match_id = finished_fools_crown(server, [ada, ben], reveal_at_end=True)
-    last = read(server, match_id)["version"]
-    context, page, errors = signed_in(browser, server, ada, viewport=PHONE)
-    open_replay(page, server, match_id)
+    last, context, page, errors = replay_on_a_phone(server, browser, "headings")
     assert_headings_in_order(page)
     # Rewound to a version being played: the board's headings under the page's one h1.
     page.focus("#slider")
