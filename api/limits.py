@@ -131,7 +131,7 @@ def check_headers() -> None:
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version on a "
-                                    "match's streams, an event log position on /players/me/stream)")
+                                    "match's or a tournament's stream, an event log position on /players/me/stream)")
 
 
 def check_positions() -> None:

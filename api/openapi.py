@@ -42,7 +42,11 @@ class Problem(Schema):
     # The members some refusals add (docs/problems.md): named, so a client generated from this document
     # reads them (they were sent, and undeclared: a spec-driven client's probe).
     current_version = fields.Integer(metadata={"description": "409 stale-version, 412: the match's version now"})
-    retry_after = fields.Float(metadata={"description": "429 too-soon (a game's cooldown): seconds to wait, exactly"})
+    retry_after = fields.Float(metadata={"description": "429 and 503: seconds to wait (a game's cooldown's exactly; "
+                                                        "the Retry-After header rounds it up)"})
+    limit = fields.String(metadata={"description": "429 rate-limited: the limit reached (held_requests: the streams "
+                                                  "and waiting reads a client may hold)"})
+    dependencies = fields.Dict(metadata={"description": "503 of GET /ready: each dependency, ok or why not"})
     line = fields.Integer(metadata={"description": "422 of an import: the history's line refused (0: the whole)"})
     reason = fields.String(metadata={"description": "422 of an import: why that line was refused"})
     games = fields.List(fields.String(), metadata={"description": "404 or 422 for an unknown game: the games"})

@@ -508,7 +508,9 @@ function invitationsBox() {
     change((list) => {
       const placed = (entry) => entry.tournament_id === item.tournament_id && PLACED.has(entry.kind);
       if (list.some((entry) => entry.id === id || (PLACED.has(kind) && placed(entry) && entry.version > item.version))) return list;
-      const kept = PLACED.has(kind) ? list.filter((entry) => !placed(entry)) : list;
+      // Disqualified, the player has no place any more: the tournament's earlier place goes too.
+      const kept = PLACED.has(kind) || kind === "disqualified"
+        ? list.filter((entry) => !(placed(entry) && entry.version < item.version)) : list;
       return [{ id, kind, version: item.version, tournament_id: item.tournament_id, name: item.tournament.name, text },
         ...kept].slice(0, NEWS_KEPT);
     });

@@ -232,7 +232,8 @@ def test_the_members_refusals_add_are_declared_and_a_stale_move_sends_one(docume
     from tests.platform.client import ApiClient
 
     declared = document["components"]["schemas"]["Problem"]["properties"]
-    assert {"current_version", "retry_after", "line", "reason", "games", "rules_versions", "types"} <= set(declared)
+    assert {"current_version", "retry_after", "line", "reason", "games", "rules_versions", "types", "limit",
+            "dependencies"} <= set(declared)
     client = ApiClient(create_app(sqlite_motley))
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     match_id = client.new_match("jest", 3, keys)

@@ -114,6 +114,13 @@ def test_a_place_replaces_the_earlier_one_and_a_dismissal_keeps_the_focus_and_ho
     page.wait_for_selector("#tournament-news li[data-kind='standings-changed']", timeout=15_000)
     assert [kind for kind, _ in news(page)] == ["standings-changed"]  # the end's place is replaced
     other.wait_for_selector("#tournament-news li[data-kind='standings-changed']", timeout=15_000)
+    # Disqualified after the end, she has no place any more: the place line goes with it.
+    disqualified = requests.post(f"{server}/tournaments/{tournament_id}/sanctions", headers=auth(organiser),
+                                 timeout=10, json={"kind": "disqualify", "player_id": ida["id"], "reason": "late"})
+    assert disqualified.status_code == 201, disqualified.text
+    page.wait_for_selector("#tournament-news li[data-kind='disqualified']", timeout=15_000)
+    assert [kind for kind, _ in news(page)] == ["disqualified"]
+    other.wait_for_selector("#tournament-news li[data-kind='disqualified']", timeout=15_000)
 
     # Dismissed by keyboard in one tab: the focus stays on the page, and the other tab drops it too.
     page.focus("#tournament-news li button")
