@@ -1,7 +1,7 @@
 """What concerns one player across all its matches, as a feed (issue 13): it was invited to a match (or
 a seat is kept for it at a rematch or a fork), a match it sits at started, it is its turn, a match
 finished, an open match it sat at was cancelled; and of its tournaments: a bye, its table forfeited, its
-own withdrawal or disqualification, the tournament's end. ``feed`` follows the application's event
+own withdrawal or disqualification, the tournament's end, a sanction after it. ``feed`` follows the application's event
 log, so a client resumes exactly where it stopped (the position is the log's notification id, sent
 as the SSE id), and a bot needs one connection and no polling of its matches (like Lichess's event
 stream).
@@ -72,9 +72,9 @@ def tournament_item(kind: str, tournament: Tournament, **about: Any) -> dict:
 
 def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dict]:
     """What the tournament event of ``notification`` tells ``player_id``: one item, or none if the event
-    does not name it. Decided on the event alone, except for the end: a tournament's players are told
-    it (those it still lists, withdrawn and disqualified ones too), so its list is read (the cached
-    tournament, once per stream); a historical read is only for an event that names the player."""
+    does not name it. Decided on the event alone, except for what every player a tournament lists is
+    told (withdrawn and disqualified ones too: its end, a sanction after it), where its list is read
+    (the cached tournament); a historical read is only for an event that concerns the player."""
     kind = TOURNAMENT_ITEMS.get(notification.topic.removeprefix(TOURNAMENT_TOPIC))
     if kind is None:
         return []
