@@ -76,6 +76,9 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
     api.ma_plugin.converter.add_attribute_function(openapi.nullable_reference)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.spec.components.security_scheme("apiKey", {"type": "apiKey", "in": "header", "name": "X-API-Key"})
+    api.spec.components.security_scheme("metricsToken", {
+        "type": "http", "scheme": "bearer",
+        "description": "The operator's MOTLEY_METRICS_TOKEN, asked of a scrape of /metrics only when it is set"})
     app.url_map.converters["match_id"] = matches.MatchIdConverter
     api.register_converter(matches.MatchIdConverter, matches.match_id_schema)
     for blueprint in (me.blp, players.blp, games.blp, matches.blp, lifecycle.blp, audit.blp, tournaments.blp,

@@ -449,6 +449,8 @@ class MotleyDocs(BasePlugin):
                 operation["security"] = [{"bearer": []}, {"apiKey": []}]
             else:
                 operation["security"] = [{}, {"bearer": []}, {"apiKey": []}]  # a spectator, or a seat with its key
+        elif key == ("get", "/metrics"):
+            operation["security"] = [{}, {"metricsToken": []}]  # open, unless the operator set a token
         else:
             operation["security"] = []
         if "{" in path or key in NAMES_A_GAME:

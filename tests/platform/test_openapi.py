@@ -75,6 +75,9 @@ def test_the_document_states_security_headers_and_links(document):
     assert document["paths"]["/players/me"]["get"]["security"] == [{"bearer": []}, {"apiKey": []}]
     api_key = {"type": "apiKey", "in": "header", "name": "X-API-Key"}
     assert document["components"]["securitySchemes"]["apiKey"] == api_key
+    # /metrics is open unless the operator set a token; its 401 names the token, not a player's key
+    assert document["paths"]["/metrics"]["get"]["security"] == [{}, {"metricsToken": []}]
+    assert document["components"]["securitySchemes"]["metricsToken"]["scheme"] == "bearer"
 
     def headers(method, path):
         return {p["name"]: p for p in document["paths"][path][method]["parameters"] if p["in"] == "header"}
