@@ -276,6 +276,7 @@ class History:
         """A history of a match of this server may not reveal more than that match does: an export of a
         match created ``reveal_at_end: false``, imported with the flag turned true, made a copy in which
         anyone with its id read every hand its players were promised stays hidden."""
+        self.check_parent_hidden(importer, copy)
         named = (importer.header or {}).get("match")
         if not is_uuid(named):
             return
@@ -300,6 +301,22 @@ class History:
             # finished copy that showed anyone with its id the live match's deck, hands and seed.
             raise importer.refuse(f"match {named} is still being played on this server: a history of it "
                                   "cannot end it elsewhere")
+
+
+    def check_parent_hidden(self, importer: Importer, copy: Match) -> None:
+        """A fork's history copies its parent's opening, hidden cards and all: while the public has not
+        seen the parent's secrets (it is still played, or never revealed) the fork is private and never
+        revealed (``fork``), and so is a copy of it. The auditor's private fork of a live match, exported
+        and imported under a new id with ``reveal_at_end`` true, showed anyone the live match's deal."""
+        parent = copy.parent or {}
+        if not copy.reveal_at_end or not is_uuid(parent.get("match_id")):
+            return
+        original = self.app.read_match(parent["match_id"])  # on this server: check_parent has read it
+        if not (original.status == STATUS_FINISHED and original.reveal_at_end):
+            importer.line = 1
+            raise importer.refuse(f"the parent match {parent['match_id']} has not shown its hidden cards (it is "
+                                  "still played, or never reveals them): a fork's history that copies them "
+                                  "cannot be imported to reveal them")
 
 
 def earlier_form(result: dict) -> Optional[dict]:

@@ -291,3 +291,33 @@ def test_a_fork_answers_with_its_readers_own_etag(audit):  # noqa: F811 - the fi
     assert forked.headers["ETag"].endswith('-auditor"')
     spectator = client.get(f"/matches/{forked.body['id']}", headers={"If-None-Match": forked.headers["ETag"]})
     assert spectator.status == 200
+
+
+def test_a_copy_of_a_private_fork_of_a_live_match_cannot_be_imported_to_reveal_it(audit):  # noqa: F811
+    """The auditor's fork of a live match is private and never revealed: it copies the parent's hidden
+    deal. Its export, given a new id and ``reveal_at_end`` true, imported as a finished copy in which a
+    spectator with no key read the live parent's deal (an auditor's probe). Refused now; the copy as
+    exported (never revealed) imports."""
+    container, client = audit
+    keys = [client.register(f"live{i}")[1] for i in range(3)]
+    live = client.new_match("jest", 3, keys)
+    client.post(f"/matches/{live}/start", key=keys[0])
+    fork = client.post(f"/matches/{live}/forks", {"version": 4}, key=AUDITOR).body
+    assert fork["unlisted"] and fork["invitation_code"]
+    for key in keys:
+        joined = client.post(f"/matches/{fork['id']}/seats", {"invitation_code": fork["invitation_code"]}, key=key)
+        assert joined.status == 201, joined.text
+    assert client.post(f"/matches/{fork['id']}/start", key=keys[0]).status == 200
+    play_randomly(client, fork["id"], keys, random.Random(3), settle=container.tasks.drain)
+    lines = export(client, fork["id"], AUDITOR)
+    assert lines[0]["data"]["reveal_at_end"] is False and lines[-1]["event"] == "Finished"
+    renamed = [{**line, "match": "00000000-0000-4000-8000-00000000f0c1"} for line in json.loads(json.dumps(lines))]
+    revealed = json.loads(json.dumps(renamed))
+    revealed[0]["data"]["reveal_at_end"] = True
+    status, refused = post_history(client, revealed)
+    assert status == 422 and refused["line"] == 1 and "hidden cards" in refused["detail"], refused
+    assert client.get(f"/matches/{live}").body["status"] == "active"
+    status, copy = post_history(client, renamed)
+    assert status == 201, copy
+    spectator = client.get(f"/matches/{copy['id']}/events").body
+    assert spectator["viewer"]["sees_all"] is False
