@@ -1,7 +1,8 @@
 // The views (lobby, table, replay, leaderboards, a player's ratings, tournaments), routed by the URL
-// fragment. Every datum comes from the public JSON API (api.js). Live views follow the match streams; a
-// table whose stream is refused or broken says so and reads the match on a timer until the stream is
-// back, and a tournament is read again while it waits for its start or for a round's pairing.
+// fragment. Every datum comes from the public JSON API (api.js). Live views follow streams: a table its
+// match's, a tournament's page the tournament's own; a table whose stream is refused or broken says so
+// and reads the match on a timer until the stream is back, and a tournament's page reads the tournament
+// on a slow timer while its stream is refused or broken.
 import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove } from "./api.js";
 import {
   actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
@@ -1846,7 +1847,7 @@ function organiserRun(org, control, work) {
 }
 
 // The reason of a sanction (its players read it), asked first; null: the organiser thought better of it.
-// A prompt, not a field on the page: the page is drawn again every few seconds, a half-typed reason lost.
+// A prompt, not a field on the page: the page is drawn again at each version of the tournament, a half-typed reason lost.
 const askReason = (what) => {
   const reason = prompt(`${what}\n\nThe reason (its players read it; empty for none):`, "");
   return reason === null ? null : reason.trim();
@@ -1985,8 +1986,8 @@ function tableControls(org, round, r, table, i, current) {
   return controls;
 }
 
-const FOLLOWED_TABLES = 3; // a tournament page's table streams at once (the API holds 4 per client)
-const TOURNAMENT_READ_SECONDS = 5; // a tournament's reads while no stream tells what comes next
+// A tournament page's reads, slow: only while its stream (which pushes every version) is refused or broken.
+const TOURNAMENT_READ_SECONDS = 10;
 
 async function tournament(id) {
   const show = screen();
@@ -2005,16 +2006,27 @@ async function tournament(id) {
   let deadlineCheck = null; // the organiser's wait for the round's deadline (then Forfeit absent… is drawn)
   leaving.push(() => clearTimeout(deadlineCheck));
   let acted = false; // one of the actions was just pressed (and disabled meanwhile): focus goes to the new ones
-  const drawStandings = async () => {
-    // The standings first, the tournament after: read side by side, the tournament could be read before
-    // the last table's result reached it while the standings (read later, after /health) say finished.
-    const standings = await fresh(`/tournaments/${id}/standings`);
-    const t = await get(`/tournaments/${id}`);
+  let shown = null; // the version drawn, { t, standings }: read, or pushed by the tournament's stream
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  // Draws a version of the tournament with its standings' items. One older than drawn (a read sent before
+  // the stream's last push, answered after it) draws the newest instead, never going back; the stream's
+  // push of what is drawn already (its first, at the version the page read) is not drawn again.
+  const draw = (t, standings, pushed = false) => {
+    if (shown && (t.version < shown.t.version || (pushed && t.version === shown.t.version && same(standings, shown.standings)))) {
+      if (pushed) return shown.t;
+      ({ t, standings } = shown);
+    }
+    shown = { t, standings };
+    // The focus on the heading or on the notice of the viewer's entry (where an action that took every
+    // button away put it) is put back once they are drawn anew: a version read and then pushed (or the
+    // other way round) drew them twice, and the second draw left the focus on the page's body.
+    const held = document.activeElement;
+    const heldId = held && held.id && [head, byeBox].some((box) => box.contains(held)) ? held.id : "";
     const status = t.status;
     // tabindex -1: focus may be put on it (an action pressed took every button away), never reached by Tab.
     fill(head, h("h1", { id: "tournament-title", tabindex: -1 }, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
-    // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one.
+    // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one.
     const focused = acted || actionsBox.contains(document.activeElement);
     acted = false;
     fill(actionsBox, tournamentActions(t, actionsError, () => { acted = true; return reread(); }));
@@ -2023,8 +2035,8 @@ async function tournament(id) {
     const entryStatus = (row) => (row.status && row.status !== "registered"
       ? [" ", h("span", { class: "muted entry-status", "data-status": row.status }, `(${row.status})`)] : null);
     // Who plays at each table: its players by name (the standings name every entrant).
-    const names = new Map(standings.items.map((row) => [row.player_id, row.name]));
-    const statuses = new Map(standings.items.map((row) => [row.player_id, row.status || "registered"]));
+    const names = new Map(standings.map((row) => [row.player_id, row.name]));
+    const statuses = new Map(standings.map((row) => [row.player_id, row.status || "registered"]));
     // The organiser's controls (organiserOf): a column of the standings, and beside the tables.
     const current = t.status === "active" ? t.rounds[t.rounds.length - 1] : null;
     const organiser = organiserOf(t);
@@ -2033,13 +2045,13 @@ async function tournament(id) {
     // A forfeit form stays open only while its table may still be forfeited.
     for (const matchId of [...forfeiting.keys()])
       if (!current || !current.tables.some((table) => table.match_id === matchId && !table.result)) forfeiting.delete(matchId);
-    // Drawn again at each read: a control of the standings or rounds that had the focus (an organiser's
+    // Drawn again at each version (read or pushed): a control of the standings or rounds that had the focus (an organiser's
     // Void…, a tick box of a forfeit form) has it again once drawn anew, not the page's body.
     const kept = [standingsBox, roundsBox].some((box) => box.contains(document.activeElement)) ? document.activeElement.id : "";
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)),
         organiser ? quietHeader("the organiser's actions") : null)),
-      h("tbody", {}, standings.items.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
+      h("tbody", {}, standings.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
         h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")),
         organiser ? h("td", { class: "row-actions" }, playerControls(org, row)) : null))))));
@@ -2071,11 +2083,12 @@ async function tournament(id) {
     // is drawn again: Forfeit absent… appears as the API starts taking forfeits, no reload needed.
     clearTimeout(deadlineCheck);
     deadlineCheck = null;
+    // Drawn from what it holds: the tournament does not change at the deadline, so there is nothing to read.
     if (organiser && current?.deadline && !deadlinePassed(current.deadline)) {
       const wait = () => {
         if (!show.live()) return; // the page left (a draw in flight as it did must not keep waiting)
         deadlineCheck = deadlinePassed(current.deadline) ? null : setTimeout(wait, 1000);
-        if (deadlineCheck === null) reread();
+        if (deadlineCheck === null) draw(shown.t, shown.standings);
       };
       deadlineCheck = setTimeout(wait, 1000);
     }
@@ -2095,71 +2108,75 @@ async function tournament(id) {
         ? h("p", { class: "notice", id: "your-bye", role: "status" },
           `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
         : null);
-    // Drawn again at each read: the focus on one of its buttons (just pressed) goes to the first new one,
+    // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one,
     // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
     if (focused) (actionsBox.querySelector("button") || byeBox.querySelector("#your-bye[tabindex]") || head.querySelector("h1"))
       ?.focus({ preventScroll: true });
+    else if (heldId && document.activeElement !== held) document.getElementById(heldId)?.focus({ preventScroll: true });
     return t;
   };
+  // The standings first, the tournament after: read side by side, the tournament could be read before
+  // the last table's result reached it while the standings (read later, after /health) say finished.
+  const read = async () => {
+    const standings = await fresh(`/tournaments/${id}/standings`);
+    return draw(await get(`/tournaments/${id}`), standings.items);
+  };
   await games();
-  const t = await drawStandings();
+  const t = await read();
   if (!show.live()) return;
   show(head, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
-  // Live: follow the playing tables' streams; when one finishes, read the standings again. The API holds
-  // at most 4 streams or waiting reads per client (api/rates.py): at most 3 tables are followed at once,
-  // leaving one for the standings' read. The tournament is read again every few seconds whenever a
-  // stream cannot tell the page what comes next: while it is open (no tables yet: its start), while
-  // no table is playing (a round being paired), while more tables play than are followed (which also
-  // starts following the next table as one is done), or while a followed stream is refused; and on the
-  // organiser's page all along. A finished tournament is not read again.
-  const following = new Map(); // match id -> stop() of its stream
-  const paused = new Set(); // followed tables whose stream is refused or broken now
-  const done = new Set();
-  let later = null;
-  leaving.push(() => clearTimeout(later));
-  const unfollow = (matchId) => {
-    following.get(matchId)?.();
-    following.delete(matchId);
-    paused.delete(matchId);
-    done.add(matchId);
-  };
+  // Live: the tournament's own stream (GET /tournaments/{id}/stream, docs/tournaments.md) pushes each new
+  // version with its standings, whoever made it (a player registering or withdrawing, the start, the round
+  // keeper pairing a round, a table's result, a forfeit, another tab's sanction): drawn as it comes,
+  // nothing read. One stream of the client's 4 (api/rates.py), where the page once followed up to 3 of
+  // its tables' streams and still read the tournament every few seconds (and the organiser's all along).
+  // While it is refused or broken (the client's 4 held elsewhere, the server away; follow() tries it
+  // again by itself), and until it is first answered, the tournament is read every
+  // TOURNAMENT_READ_SECONDS. An action pressed here reads it at once (its button stays disabled until it
+  // is drawn again). A finished tournament opens no stream and is not read again; the stream ends with it.
   const finished = (tour) => tour.status === "finished" || tour.status === "cancelled";
-  const reread = () => drawStandings().then(watch).catch(() => watch(null));
-  let last = t;
-  const watch = (tour) => {
-    if (!show.live()) return;
-    tour = tour || last; // a failed read: the timer tries again
-    last = tour;
-    const over = finished(tour);
-    let unfollowed = 0;
-    for (const round of tour.rounds) for (const table of round.tables) {
-      const matchId = table.match_id;
-      if (matchId && (table.result || over) && following.has(matchId)) unfollow(matchId); // its finish read, not streamed
-      if (over || !matchId || table.result || done.has(matchId) || following.has(matchId)) continue;
-      if (following.size >= FOLLOWED_TABLES) { unfollowed += 1; continue; }
-      const stop = follow(`/matches/${matchId}/stream?seconds=300`, (name, match) => {
-        // Finished, or called off (the organiser voided it while it was played): either way it is over.
-        if (name !== "match" || (match.status !== "finished" && match.status !== "cancelled")) return undefined;
-        unfollow(matchId);
-        // The standings wait for the log (fresh); the round keeper pairs the next round just after a
-        // round's last finish, so the tournament is read again twice more to show the new tables.
-        for (const delay of [0, 1000, 3000]) setTimeout(() => show.live() && !finished(last) && reread(), delay);
-        return "stop";
-      // With the viewer's key where the page has one: a signed-in viewer's streams count against their own
-      // 4, not their address's (several people behind one address, each a tab of the tournament).
-      }, { key: identity.key() || undefined, anonymous: !identity.key(),
-        onState: (state) => (state === "live" ? paused.delete(matchId) : paused.add(matchId)) });
-      following.set(matchId, stop);
-      leaving.push(stop);
-    }
-    if (over) { clearTimeout(later); later = null; return; }
-    // The organiser's page too, always: it acts on entries and tables that change without a match's stream
-    // telling (a player withdrawing himself, another tab's sanction), and offered the organiser a player
-    // gone for ~20 s, whose forfeit was then a 409 (a walk).
-    if ((unfollowed || following.size === 0 || paused.size || organiserOf(tour)) && later === null)
-      later = setTimeout(() => { later = null; if (show.live()) reread(); }, TOURNAMENT_READ_SECONDS * 1000);
+  const over = () => finished(shown.t);
+  let live = false; // the stream is answered now
+  let later = null; // the next read while it is not
+  let stopStream = () => {};
+  leaving.push(() => clearTimeout(later));
+  const ended = () => {
+    if (!over()) return;
+    stopStream();
+    clearTimeout(later);
+    later = null;
   };
-  watch(t);
+  // A failed read (the server away) leaves what is drawn: the stream, or the next read, tells.
+  const reread = () => read().then(ended, () => {});
+  const readLater = () => {
+    if (later !== null || live || over() || !show.live()) return;
+    later = setTimeout(() => {
+      later = null;
+      if (show.live() && !live && !over()) reread().then(readLater);
+    }, TOURNAMENT_READ_SECONDS * 1000);
+  };
+  if (finished(t)) return;
+  stopStream = follow(`/tournaments/${id}/stream?seconds=300`, (name, pushed) => {
+    if (name !== "tournament" || !pushed?.tournament) return undefined;
+    draw(pushed.tournament, pushed.standings || [], true);
+    if (!over()) return undefined;
+    clearTimeout(later); // finished: the server ends the stream, and a reconnection would find nothing new
+    later = null;
+    return "stop";
+  // With the viewer's key where the page has one: a signed-in viewer's stream counts against their own 4,
+  // not their address's (several people behind one address, each a tab of the tournament).
+  }, { key: identity.key() || undefined, anonymous: !identity.key(),
+    onState: (state) => {
+      live = state === "live";
+      if (!live) return readLater();
+      clearTimeout(later);
+      later = null;
+      return undefined;
+    },
+    // Refused for good (a 4xx but 429: follow() tries no more): the timer reads from now on.
+    onError: () => { live = false; readLater(); } });
+  leaving.push(stopStream);
+  readLater();
 }
 
 // -- the keyboard in what the views draw ------------------------------------------------------------

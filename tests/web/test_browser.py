@@ -216,8 +216,8 @@ def test_a_spectator_follows_a_match_live(server, browser, shots):
 
 
 def test_tournament_standings_follow_the_tables_live(server, browser, shots):
-    # Five tables: more than the page may follow streams of at once (the API holds 4 streams or waiting
-    # reads per client; app.js FOLLOWED_TABLES), so the last table's finish must reach the page too.
+    # Five tables: the page follows the tournament's one stream (not its tables'; the API holds 4 streams
+    # or waiting reads per client), so every table's finish must reach the page.
     organiser, *players = (register(server, name) for name in ["organiser", *(f"p{i}" for i in range(15))])
     keys = {player["id"]: player["api_key"] for player in players}
     tournament = requests.post(f"{server}/tournaments", headers={"Authorization": f"Bearer {organiser['api_key']}"},
@@ -243,8 +243,8 @@ def test_tournament_standings_follow_the_tables_live(server, browser, shots):
     assert page.locator(f"#rounds a[href='#/match/{last}?as=spectator']").count() == 1
     page.screenshot(path=shots / "1-tournament.png", full_page=True)
 
-    # The last table is played through the API; the page reads the standings again when it learns of the
-    # finish (no reload): the winner has the first place's 3 points.
+    # The last table is played through the API; the tournament's stream pushes its result and the
+    # standings (no reload): the winner has the first place's 3 points.
     play_out(server, last, [keys[player_id] for player_id in tables[-1]["players"]])
     page.wait_for_function("[...document.querySelectorAll('#standings tbody tr td:nth-child(3)')]"
                            ".some(cell => cell.textContent === '3')", timeout=30_000)

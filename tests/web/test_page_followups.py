@@ -124,7 +124,7 @@ def test_a_tournament_page_opened_before_the_start_follows_it_to_the_finish(serv
     match_id = table["match_id"]
     assert players[0]["id"] in table["players"]
 
-    # The page reads the tournament again while it is open: the start and the table show without a reload,
+    # The tournament's stream pushes the start: the start and the table show without a reload,
     # and the entrant's own table links to their seat's view, not a spectator's.
     page.wait_for_function("document.querySelector('#tournament-status').textContent === 'active'", timeout=15_000)
     page.wait_for_selector(f"#rounds a[href='#/match/{match_id}']")

@@ -1,0 +1,229 @@
+"""A tournament's page follows the tournament's own stream (GET /tournaments/{id}/stream, docs/tournaments.md
+"Following a tournament"): each version it pushes (tournament and standings) is drawn as it comes, whoever
+made it, with nothing read. Before, the page followed up to 3 of its tables' match streams only to learn of
+a finish, then read the tournament three times, and read it every 5 s whenever those streams could not
+tell what came next (before the start, a player withdrawing, another tab's sanction), and always on the
+organiser's page. It reads the tournament on a slow timer only while its stream is refused or broken.
+Debian's chromium driven by Playwright against a real `motley serve` process (tests/web/conftest.py)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import auth, play_out, register, signed_in, started_swiss
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+#: How soon what another client did shows on the page: pushed by the stream, not read on a timer.
+PUSHED_MS = 4_000
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def traffic(page, tournament_id: str) -> dict[str, list[str]]:
+    """What the page asks the API of the tournament from now on: its reads (GET /tournaments/{id} and its
+    standings), its stream's connections, and any match stream it opens."""
+    seen: dict[str, list[str]] = {"reads": [], "streams": [], "match_streams": []}
+
+    def sort(request) -> None:
+        path = urlparse(request.url).path
+        if path in (f"/tournaments/{tournament_id}", f"/tournaments/{tournament_id}/standings"):
+            seen["reads"].append(path)
+        elif path == f"/tournaments/{tournament_id}/stream":
+            seen["streams"].append(path)
+        elif path.startswith("/matches/") and path.endswith("/stream"):
+            seen["match_streams"].append(path)
+
+    page.on("request", sort)
+    return seen
+
+
+def open_live(browser, server: str, who: dict, tournament_id: str):
+    """``who``'s page of the tournament, drawn and its stream answered (200)."""
+    context, page, errors = signed_in(browser, server, who)
+    with page.expect_response(lambda answer: urlparse(answer.url).path == f"/tournaments/{tournament_id}/stream"
+                              and answer.status == 200, timeout=15_000):
+        page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_selector("#standings tbody tr")
+    return context, page, errors
+
+
+def points(page) -> list[int]:
+    return sorted(int(cell) for cell in page.locator("#standings tbody tr td:nth-child(3)").all_inner_texts())
+
+
+def test_a_spectators_page_draws_results_and_the_next_round_as_the_stream_pushes_them(server, browser):
+    organiser, *players = (register(server, name) for name in ["org", *(f"sp{i}" for i in range(6))])
+    viewer = register(server, "watcher")
+    keys = {player["id"]: player for player in players}
+    started = started_swiss(server, organiser, players, "Pushed cup", rounds=2, points=[3, 1, 0])
+    tournament_id = started["id"]
+    first, second = started["rounds"][0]["tables"]
+
+    context, page, errors = open_live(browser, server, viewer, tournament_id)
+    asked = traffic(page, tournament_id)
+    assert page.locator("#rounds section").count() == 1
+
+    # A table's result, played elsewhere: its table and the standings are drawn from the stream's push.
+    play_out(server, first["match_id"], [keys[p] for p in first["players"]])
+    page.wait_for_selector(f"#rounds a[href*='{first['match_id']}'] >> text=finished", timeout=PUSHED_MS)
+    page.wait_for_function("[...document.querySelectorAll('#standings tbody tr td:nth-child(3)')]"
+                           ".some((cell) => cell.textContent === '3')", timeout=PUSHED_MS)
+    assert points(page) == [0, 0, 0, 0, 1, 3]
+
+    # The round's last table: the round keeper pairs round 2, and its tables show without a read.
+    play_out(server, second["match_id"], [keys[p] for p in second["players"]])
+    page.wait_for_selector("#rounds section[data-round='2'] a[href*='#/match/']", timeout=PUSHED_MS)
+    assert points(page) == [0, 0, 1, 1, 3, 3]
+    # Nothing read, no table followed: the tournament's one stream told it all.
+    assert asked["reads"] == [] and asked["match_streams"] == [], asked
+
+    # The last round played: finished, drawn so, and the stream is not opened again.
+    for table in requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()["rounds"][1]["tables"]:
+        play_out(server, table["match_id"], [keys[p] for p in table["players"]])
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'finished'",
+                           timeout=PUSHED_MS)
+    assert page.locator("#rounds >> text=finished").count() == 4
+    assert sum(points(page)) == 2 * 2 * (3 + 1)
+    connections = len(asked["streams"])
+    page.wait_for_timeout(3_000)
+    assert asked["reads"] == [] and len(asked["streams"]) == connections, asked
+
+    # A finished tournament's page opens no stream and is not read again.
+    again = traffic(page, tournament_id)
+    page.reload()
+    page.wait_for_function("document.querySelector('#tournament-status')?.textContent === 'finished'")
+    page.wait_for_timeout(3_000)
+    assert again["streams"] == [] and again["match_streams"] == [], again
+    assert len(again["reads"]) == 2, again  # the page's first read: the standings and the tournament
+    assert not errors, errors
+    context.close()
+
+
+def test_the_organisers_page_draws_what_other_clients_do_without_reading_on_a_timer(server, browser):
+    organiser, *players = (register(server, name) for name in ["boss", *(f"op{i}" for i in range(4))])
+    created = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Organised", "format": "swiss", "rounds": 1, "table_size": 3})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    for player in players[:3]:
+        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+
+    context, page, errors = open_live(browser, server, organiser, tournament_id)
+    asked = traffic(page, tournament_id)
+    assert page.inner_text("#tournament-actions .muted") == "3 registered · you organise it"
+
+    # A fourth player registers: the organiser's page counts him and lists him.
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(players[3]),
+                  timeout=10).raise_for_status()
+    page.wait_for_function("document.querySelector('#tournament-actions .muted')?.textContent"
+                           " === '4 registered · you organise it'", timeout=PUSHED_MS)
+    assert page.locator("#standings tbody tr").count() == 4
+
+    # Started from another tab of the organiser's: the round and its tables, and the controls beside them.
+    started = requests.post(f"{server}/tournaments/{tournament_id}/start", headers=auth(organiser), timeout=10)
+    started.raise_for_status()
+    (table,) = started.json()["rounds"][0]["tables"]
+    bye = started.json()["rounds"][0]["byes"]
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'active'",
+                           timeout=PUSHED_MS)
+    page.wait_for_selector(f"#void-{table['match_id']}", timeout=PUSHED_MS)
+    assert page.locator("#rounds li.byes").count() == len(bye) == 1
+
+    # A player at the table withdraws himself, the organiser disqualifies another in another tab: both
+    # are marked in the standings, and their rows lose the controls they no longer take.
+    leaver, cheat = table["players"][0], table["players"][1]
+    requests.delete(f"{server}/tournaments/{tournament_id}/players/{leaver}",
+                    headers=auth(next(p for p in players if p["id"] == leaver)), timeout=10).raise_for_status()
+    page.wait_for_selector("#standings .entry-status[data-status='withdrawn']", timeout=PUSHED_MS)
+    sanction = requests.post(f"{server}/tournaments/{tournament_id}/sanctions", headers=auth(organiser), timeout=10,
+                             json={"kind": "disqualify", "player_id": cheat, "reason": "two accounts"})
+    assert sanction.status_code == 201, sanction.text
+    page.wait_for_selector("#standings .entry-status[data-status='disqualified']", timeout=PUSHED_MS)
+
+    # All along (more than the 5 s the organiser's page was read at), nothing was read: the stream told.
+    page.wait_for_timeout(6_000)
+    assert asked["reads"] == [] and asked["match_streams"] == [], asked
+    assert len(asked["streams"]) <= 1, asked
+
+    # The organiser's own control on the page still works: the void is read back at once (its note said).
+    page.on("dialog", lambda dialog: dialog.accept("a test") if dialog.type == "prompt" else dialog.accept())
+    page.click(f"#void-{table['match_id']}")
+    page.wait_for_selector("#organiser-done", timeout=PUSHED_MS)
+    page.wait_for_function("document.querySelector('#tournament-status').textContent === 'finished'",
+                           timeout=PUSHED_MS)
+    page.wait_for_selector(f"#rounds a[href*='{table['match_id']}'] >> text=voided")
+    assert page.locator(".problem").count() == 0
+    assert not errors, errors
+    context.close()
+
+
+def test_a_refused_stream_falls_back_to_slow_reads_until_it_is_back(server, browser):
+    organiser, *players = (register(server, name) for name in ["host", *(f"rf{i}" for i in range(4))])
+    viewer = register(server, "onlooker")
+    created = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Refused", "format": "swiss", "rounds": 1, "table_size": 3})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(players[0]),
+                  timeout=10).raise_for_status()
+
+    # The stream refused as when the client holds its 4 (api/rates.py): 429, retry after a second.
+    context, page, errors = signed_in(browser, server, viewer)
+    refusals: list[str] = []
+
+    def refuse(route) -> None:
+        refusals.append(route.request.url)
+        route.fulfill(status=429, headers={"Retry-After": "1", "Content-Type": "application/problem+json"},
+                      body='{"status": 429, "title": "Too Many Requests", "retry_after": 1}')
+
+    stream = f"**/tournaments/{tournament_id}/stream*"
+    page.route(stream, refuse)
+    asked = traffic(page, tournament_id)
+    page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_selector("#standings tbody tr")
+    assert refusals
+
+    # Meanwhile the page reads the tournament on its slow timer: a registration shows all the same.
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(players[1]),
+                  timeout=10).raise_for_status()
+    page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 2", timeout=15_000)
+    assert 4 <= len(asked["reads"]) <= 6, asked  # the first read, then one or two more (each two requests)
+
+    # The stream is answered again: followed, and the timer stops.
+    with page.expect_response(lambda answer: urlparse(answer.url).path == f"/tournaments/{tournament_id}/stream"
+                              and answer.status == 200, timeout=40_000):
+        page.unroute(stream)
+    reads = len(asked["reads"])
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(players[2]),
+                  timeout=10).raise_for_status()
+    page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 3", timeout=PUSHED_MS)
+    page.wait_for_timeout(11_000)
+    assert len(asked["reads"]) == reads, asked
+    assert not errors, errors
+    context.close()
+
+
+def test_the_organisers_forfeit_control_appears_at_the_deadline_from_what_the_page_holds(server, browser):
+    organiser, *players = (register(server, name) for name in ["clock", *(f"dl{i}" for i in range(3))])
+    started = started_swiss(server, organiser, players, "Deadline", round_deadline_seconds=3)
+    (table,) = started["rounds"][0]["tables"]
+    context, page, errors = open_live(browser, server, organiser, started["id"])
+    asked = traffic(page, started["id"])
+    assert page.locator(f"#forfeit-{table['match_id']}").count() == 0
+    assert page.locator("#round-deadline").count() == 1
+
+    # The deadline is the server's clock: the page draws Forfeit absent… again from what it holds, no read.
+    page.wait_for_selector(f"#forfeit-{table['match_id']}", timeout=8_000)
+    assert "deadline has passed" in page.inner_text("#round-deadline")
+    page.wait_for_timeout(2_000)
+    assert asked["reads"] == [] and asked["match_streams"] == [], asked
+    assert not errors, errors
+    context.close()
