@@ -186,7 +186,7 @@ class History:
         prefix_end = 1 + (1 + len(steps) if started else 0)
         # The public has not seen the parent's secrets (it is live, or never revealed): the fork, which
         # holds them all, is unlisted (seats kept or the code the auditor passes on) and is never revealed.
-        private = not (parent.status == STATUS_FINISHED and parent.reveal_at_end)
+        private = not parent.secrets_shown
         fork = Match(
             game=parent.game, rules_version=parent.rules_version, seats=parent.num_seats,
             options=parent.options, bots=dict(parent.bots), created_by=creator_id,
@@ -312,7 +312,7 @@ class History:
         if not copy.reveal_at_end or not is_uuid(parent.get("match_id")):
             return
         original = self.app.read_match(parent["match_id"])  # on this server: check_parent has read it
-        if not (original.status == STATUS_FINISHED and original.reveal_at_end):
+        if not original.secrets_shown:
             importer.line = 1
             raise importer.refuse(f"the parent match {parent['match_id']} has not shown its hidden cards (it is "
                                   "still played, or never reveals them): a fork's history that copies them "

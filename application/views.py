@@ -23,7 +23,7 @@ from datetime import datetime
 from typing import Any, Optional
 
 from domain.engine import CHANCE, SYSTEM, Phase, copy_json
-from domain.match import STATUS_ACTIVE, STATUS_FINISHED, Match
+from domain.match import STATUS_ACTIVE, Match
 from domain.tournament import Tournament
 
 SEAT = "seat"
@@ -73,7 +73,7 @@ class Lens:
 def lens_for(latest: Match, viewer: Viewer) -> Lens:
     """The policy, decided on the match as it is now (a rewind to an early version of a finished
     match is revealed too): the one place that says who sees what."""
-    revealed = latest.status == STATUS_FINISHED and latest.reveal_at_end
+    revealed = latest.secrets_shown
     if viewer.auditor:
         return Lens(AUDITOR, None, True, True)
     seat = None if viewer.player_id is None else latest.seat_of(viewer.player_id)

@@ -380,6 +380,13 @@ class Match(Aggregate):
         self.voided = reason
 
     @property
+    def secrets_shown(self) -> bool:
+        """Whether the public has seen its hidden cards and chance seed: finished, and created to reveal
+        them at the end. Who sees what (application/views.lens_for), whether a fork of it is private and
+        whether an imported fork's history may reveal them all ask this one question."""
+        return self.status == STATUS_FINISHED and self.reveal_at_end
+
+    @property
     def counts_for_ratings(self) -> bool:
         """Whether its result is rated: created rated, not an imported copy, two or more seats for
         people (one person against computers teaches the ratings nothing: the view said rated all the
