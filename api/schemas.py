@@ -452,7 +452,11 @@ class MyStreamQuery(StrictSchema):
 class EventQuery(StrictSchema):
     after = Count(load_default=0, metadata={"description": "Only events after this version"})
     limit = Count(load_default=500, min=1, max=5000)
-    until = Count(load_default=None, min=1, metadata={"description": "Only events up to this version"})
+    # ``after`` past the end names events nobody can have seen (422); ``until`` past it is a bound on
+    # a match that may still grow, so it reads to the end, as no ``until`` does.
+    until = Count(load_default=None, min=1, metadata={
+        "description": "Only events up to this version. Past the match's last version it reads to the end "
+                       "(a live match grows); after past the last version is a 422"})
 
 
 # -- answers -----------------------------------------------------------------------------------------
