@@ -213,6 +213,20 @@ class InvalidOptions(RuleViolation):
 Bot = Callable[[JSON, Sequence[JSON], random.Random], JSON]
 
 
+@dataclass(frozen=True)
+class HouseRule:
+    """A rule Motley decided where the rulebook is silent or unplayable ([PROPOSAL] in house-rules.md
+    and docs/rules/<game>.md): not the publisher's rule, so the catalogue lists it and the page flags it
+    (house-rules.md: "Flag these in the UI and keep them configurable")."""
+
+    id: str  # its tag in docs/rules/<game>.md ("R4", "3.4 step 2", "FC-ORDER")
+    text: str  # what it decides, in one or two sentences
+    option: Optional[str] = None  # the option that switches it, where one does
+
+    def to_json(self) -> dict:
+        return {"id": self.id, "text": self.text, "option": self.option}
+
+
 class Engine(ABC):
     """One game's rules. Subclasses are stateless; every method is a pure function of its arguments."""
 
@@ -222,6 +236,8 @@ class Engine(ABC):
     min_players: int
     max_players: int
     summary: str = ""
+    #: Its house rules (``HouseRule``), in the order docs/rules/<game>.md gives them.
+    house_rules: tuple[HouseRule, ...] = ()
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
