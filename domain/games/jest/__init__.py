@@ -1,6 +1,14 @@
-"""Jest (Brett J. Gilbert), a pure rule engine: see docs/rules/jest.md."""
+"""Jest (Brett J. Gilbert), a pure rule engine: see docs/rules/jest.md.
+
+``ENGINE`` plays the current rules (1.1.0); ``ENGINES`` every older shipped version, which stored
+matches keep replaying with forever (1.0.0: no options; it plays as 1.1.0's defaults do).
+"""
 
 from .engine import ENGINE, JestEngine
+from .house_rules import HOUSE_RULES
 from .scoring import CARDS, JOKER, TROPHY_OF, award_trophies, score_jest, trophy_label
 
-__all__ = ["ENGINE", "JestEngine", "CARDS", "JOKER", "TROPHY_OF", "award_trophies", "score_jest", "trophy_label"]
+ENGINES = {"1.0.0": JestEngine(rules_version="1.0.0")}
+
+__all__ = ["ENGINE", "ENGINES", "HOUSE_RULES", "JestEngine", "CARDS", "JOKER", "TROPHY_OF", "award_trophies",
+           "score_jest", "trophy_label"]

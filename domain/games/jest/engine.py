@@ -14,19 +14,37 @@ State (plain JSON-like dict):
     taker        the seat that must take now (take phase), else None
     winners      {trophy card: seat or None} once scored, else None
     scores       final scores once scored, else None
+    options      rules 1.1.0 on: the match's options (``one_player_both_trophies``, ``ties``); a 1.0.0
+                 state has no such key and plays as the defaults do (docs/rules/jest.md, "Options")
+
+Rules versions (docs/rules/jest.md, "Changelog"): ``ENGINE`` plays 1.1.0; ``JestEngine("1.0.0")`` (in
+``domain.games.jest.ENGINES``) plays the stored 1.0.0 matches, with no options and states as 1.0.0 made them.
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any, Hashable, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct, copy_json
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct, copy_json
 
+from .house_rules import HOUSE_RULES
 from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
 
 _TROPHIES = {3: 2, 4: 1}  # [FOUND] 3 players: 2 trophies; 4 players: 1 trophy
 _ROUNDS = {3: 4, 4: 3}  # [DERIVED] house rules §2.5
+
+#: Shipped rules versions. 1.1.0: the options below (house rules R4 and R7 made configurable); their
+#: defaults play exactly as 1.0.0, which has no options.
+RULES_VERSIONS = ("1.0.0", "1.1.0")
+CURRENT = "1.1.0"
+
+#: ``ties`` (R7): "highest-card" breaks an equal score by the highest card, then its suit; "shared"
+#: lets the tied players share the rank.
+TIES = ("highest-card", "shared")
+#: The options of rules 1.1.0 and their defaults (a state without ``options``, 1.0.0's, plays these).
+DEFAULT_OPTIONS = {"one_player_both_trophies": True, "ties": "highest-card"}
 
 
 def _copy(state: dict) -> dict:
@@ -44,7 +62,13 @@ def _copy(state: dict) -> dict:
         "taker": state["taker"],
         "winners": None if state["winners"] is None else dict(state["winners"]),
         "scores": None if state["scores"] is None else list(state["scores"]),
+        **({"options": dict(state["options"])} if "options" in state else {}),
     }
+
+
+def _options(state: dict) -> dict:
+    """The match's options; a state without them (rules 1.0.0) plays the defaults."""
+    return state.get("options") or DEFAULT_OPTIONS
 
 
 def _complete(offer: Optional[dict]) -> bool:
@@ -59,19 +83,56 @@ def _offer_rank(offer: dict) -> tuple[int, int]:
 class JestEngine(Engine):
     name = "jest"
     title = "Jest"
-    rules_version = "1.0.0"
+    rules_version = CURRENT
     min_players = 3
     max_players = 4
     summary = (
         "Brett J. Gilbert's 17-card set-collection game: offer two cards (one face up, one face down), take "
         "cards from the others' offers, and build the best-scoring Jest; trophies reward or punish at the end."
     )
+    house_rules = HOUSE_RULES
+
+    def __init__(self, rules_version: str = CURRENT):
+        if rules_version not in RULES_VERSIONS:
+            raise ValueError(f"jest has no rules version {rules_version!r}")
+        self.rules_version = rules_version
+        self._has_options = rules_version != "1.0.0"
+        if not self._has_options:  # the same rules, but no option switches them under 1.0.0
+            self.house_rules = tuple(replace(rule, option=None) for rule in HOUSE_RULES)
+
+    def __repr__(self) -> str:
+        return f"JestEngine(rules_version={self.rules_version!r})"
 
     # -- setting up ----------------------------------------------------------------------------
+    def default_options(self) -> dict:
+        return dict(DEFAULT_OPTIONS) if self._has_options else {}
+
+    def describe_options(self) -> dict[str, dict]:
+        # What check_options enforces, as docs/rules/jest.md ("Options") states it.
+        described = super().describe_options()
+        if not self._has_options:
+            return described
+        described["one_player_both_trophies"]["description"] = (
+            "House rule R4 [PROPOSAL]: one player may win both trophies (the rulebook's sentence is garbled). "
+            "Off: the trophies are awarded in deal order and a player who won the first cannot win the second, "
+            "which goes to the best other player or stays unclaimed (docs/rules/jest.md)")
+        described["ties"].update(
+            enum=list(TIES),
+            description="House rule R7 [PROPOSAL], equal final scores: highest-card: the highest face-value card "
+                        "of the final Jest, then its suit, breaks the tie; shared: the tied players share the rank "
+                        "and all tied at the top win (docs/rules/jest.md)")
+        return described
+
+    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
+        merged = super().check_options(num_players, options)
+        if self._has_options and merged["ties"] not in TIES:
+            raise InvalidOptions(f"{self.name} options", f"option 'ties' must be one of {', '.join(TIES)}")
+        return merged
+
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
-        self.check_options(num_players, options)
+        merged = self.check_options(num_players, options)
         n = num_players
-        return {
+        state = {
             "n": n,
             "rounds": _ROUNDS[n],
             "round": 0,
@@ -86,6 +147,9 @@ class JestEngine(Engine):
             "winners": None,
             "scores": None,
         }
+        if self._has_options:
+            state["options"] = merged
+        return state
 
     def num_players(self, state: dict) -> int:
         return state["n"]
@@ -185,7 +249,10 @@ class JestEngine(Engine):
     # -- automatic steps -------------------------------------------------------------------------
     def _final(self, state: dict) -> tuple[dict, list[int]]:
         jests: dict[Hashable, Any] = {seat: jest for seat, jest in enumerate(state["jests"])}
-        winners = award_trophies(jests, state["trophies"])
+        # The trophies in deal order (``state["trophies"]`` is the first shuffle's order): R4, or with
+        # one_player_both_trophies off the "cannot" reading of rulebooks/jest.txt line 58.
+        one_player_both = _options(state)["one_player_both_trophies"]
+        winners = award_trophies(jests, state["trophies"], one_player_both=one_player_both)
         final_jests = [list(jest) for jest in state["jests"]]
         for trophy, seat in winners.items():
             if seat is not None:
@@ -356,8 +423,12 @@ class JestEngine(Engine):
             return None
         scores = state["scores"]
         n = state["n"]
-        # R7: highest score; tie → highest face value card, then its suit, in the final Jest.
-        keys = [(scores[s], best_card_key(state["jests"][s])) for s in range(n)]
+        if _options(state)["ties"] == "shared":
+            # Option ties "shared": equal scores share the rank (competition ranking: 1, 1, 3).
+            keys: list[tuple] = [(scores[s],) for s in range(n)]
+        else:
+            # R7: highest score; tie → highest face value card, then its suit, in the final Jest.
+            keys = [(scores[s], best_card_key(state["jests"][s])) for s in range(n)]
         ranks = tuple(1 + sum(1 for other in keys if other > keys[s]) for s in range(n))
         detail = {
             "trophies": dict(state["winners"]),

@@ -121,44 +121,65 @@ def _best_by_score(candidates: list, jests: Mapping) -> Optional[Hashable]:
     return max(candidates, key=lambda player: (score_jest(jests[player]), best_card_key(jests[player])))
 
 
-def award_trophies(jests: Mapping[Hashable, Sequence[str]], trophies: Sequence[str]) -> dict:
+def award_trophies(
+    jests: Mapping[Hashable, Sequence[str]], trophies: Sequence[str], one_player_both: bool = True
+) -> dict:
     """Who wins each trophy (house rule R4), decided on the Jests *before* any trophy is added.
 
-    Returns ``{trophy card: player key or None}``; None when nobody meets the condition.
+    ``trophies`` in deal order (the first trophy card dealt first). With ``one_player_both`` (the
+    default, R4 as house-rules.md reads the rulebook) every trophy goes to whoever meets its condition
+    best, so one player may win both. Without it (option ``one_player_both_trophies`` false), the
+    trophies are awarded in deal order and a player who won an earlier one cannot win a later one: the
+    later trophy goes to the best *other* player by its own condition and tie-breaks, and stays
+    unclaimed when no other player meets its condition. The rulebook's sentence is garbled either way
+    (rulebooks/jest.txt line 58: "a player 먹튀검증사이트 win one of the trophies after winning the
+    first"): "can" is R4's reading, "cannot" this one's.
+
+    Returns ``{trophy card: player key or None}``; None when nobody (eligible) meets the condition.
     """
     players = list(jests)
     awarded: dict = {}
     for trophy in trophies:
         kind, arg = TROPHY_OF[trophy]
-        winner = None
-        if kind in ("highest", "lowest"):
-            best = None
-            for player in players:
-                for card in jests[player]:
-                    if card != JOKER and card[1] == arg:
-                        value = _RANK_VALUE[card[0]]
-                        better = best is None or (value > best[0] if kind == "highest" else value < best[0])
-                        if better:
-                            best = (value, player)
-            winner = None if best is None else best[1]
-        elif kind == "majority":
-            rank = "A" if arg == 1 else str(arg)
-            best_key = None
-            for player in players:
-                held = [card for card in jests[player] if card != JOKER and card[0] == rank]
-                if not held:
-                    continue
-                key = (len(held), max(_SUIT_ORDER[card[1]] for card in held))
-                if best_key is None or key > best_key:
-                    best_key, winner = key, player
-        elif kind == "joker":
-            for player in players:
-                if JOKER in jests[player]:
-                    winner = player
-                    break
-        elif kind == "best-jest":
-            winner = _best_by_score(players, jests)
-        elif kind == "best-jest-no-joke":
-            winner = _best_by_score([p for p in players if JOKER not in jests[p]], jests)
-        awarded[trophy] = winner
+        if one_player_both:
+            eligible = players
+        else:
+            won = {player for player in awarded.values() if player is not None}
+            eligible = [player for player in players if player not in won]
+        awarded[trophy] = _trophy_winner(kind, arg, eligible, jests)
     return awarded
+
+
+def _trophy_winner(kind: str, arg: Any, players: list, jests: Mapping) -> Optional[Hashable]:
+    """The player among ``players`` who wins a trophy of ``kind`` (R4), or None."""
+    winner = None
+    if kind in ("highest", "lowest"):
+        best = None
+        for player in players:
+            for card in jests[player]:
+                if card != JOKER and card[1] == arg:
+                    value = _RANK_VALUE[card[0]]
+                    better = best is None or (value > best[0] if kind == "highest" else value < best[0])
+                    if better:
+                        best = (value, player)
+        winner = None if best is None else best[1]
+    elif kind == "majority":
+        rank = "A" if arg == 1 else str(arg)
+        best_key = None
+        for player in players:
+            held = [card for card in jests[player] if card != JOKER and card[0] == rank]
+            if not held:
+                continue
+            key = (len(held), max(_SUIT_ORDER[card[1]] for card in held))
+            if best_key is None or key > best_key:
+                best_key, winner = key, player
+    elif kind == "joker":
+        for player in players:
+            if JOKER in jests[player]:
+                winner = player
+                break
+    elif kind == "best-jest":
+        winner = _best_by_score(players, jests)
+    elif kind == "best-jest-no-joke":
+        winner = _best_by_score([p for p in players if JOKER not in jests[p]], jests)
+    return winner

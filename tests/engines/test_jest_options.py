@@ -1,0 +1,318 @@
+"""Jest rules 1.1.0: its two options, both house rules (docs/rules/jest.md, "Options"), its house-rule
+list, and rules 1.0.0 kept for stored matches. Hand-worked cases cite the rule they check:
+
+* ``one_player_both_trophies`` [PROPOSAL R4]: true (default), one player may win both trophies; false,
+  the "cannot" reading of the garbled sentence (rulebooks/jest.txt line 58): trophies in deal order, a
+  player who won an earlier one cannot win a later one (the best other player, or unclaimed);
+* ``ties`` [PROPOSAL R7]: "highest-card" (default) breaks an equal score by the highest card, then its
+  suit; "shared" lets equal scores share the rank (1, 1, 3), every seat tied at the top winning.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
+from domain.games import get_engine, rules_versions
+from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, score_jest
+from domain.playout import new_match
+from tests.engines.harness import random_playout
+from tests.engines.test_jest import scoring_state
+from tests.engines.test_jest_playouts import check_observation, check_redaction, invariant
+
+E = ENGINE
+V1_0 = ENGINES["1.0.0"]
+CANNOT = {"one_player_both_trophies": False}
+SHARED = {"ties": "shared"}
+
+
+def options_state(n, jests, trophies, **options):
+    """The final AUTO-phase state of ``tests.engines.test_jest.scoring_state`` with the match's options
+    (rules 1.1.0 keeps them in the state, the defaults filled in by ``check_options``)."""
+    state = scoring_state(n, jests, trophies)
+    state["options"] = E.check_options(n, options)
+    return state
+
+
+def finish(state):
+    """The final scoring through the checked ``step``: (the automatic step, the end state)."""
+    assert E.to_act(state).kind == Phase.AUTO
+    auto = E.auto_action(state)
+    end = E.step(state, SYSTEM, auto)
+    assert E.to_act(end).kind == Phase.OVER
+    return auto, end
+
+
+# -- the repro: one seat holds the highest club and the highest spade (R4) ------------------------------
+# Trophies, in deal order: A♠ (Highest ♣) then A♣ (Highest ♠). Seat 0 holds 4♣ and 4♠.
+BOTH_TO_SEAT_0 = [["4C", "4S", "2D", "3H", "AH"], ["3C", "2S", "3D", "4D", "JK"], ["2C", "3S", "4H", "2H", "AD"]]
+ONLY_SEAT_0_SPADES = [["4C", "4S", "3S", "2S", "AH"], ["3C", "2D", "3D", "4D", "JK"], ["2C", "AD", "4H", "2H", "3H"]]
+
+
+@pytest.mark.parametrize("jests", [BOTH_TO_SEAT_0, ONLY_SEAT_0_SPADES])
+def test_default_one_player_wins_both_trophies_r4(jests):
+    """R4 [PROPOSAL] as 1.0.0 plays it (option default true): seat 0 wins Highest ♣ (4♣) and Highest ♠ (4♠)."""
+    assert sorted(c for j in jests for c in j) == sorted(set(c for j in jests for c in j))  # 15 distinct cards
+    for state in (scoring_state(3, jests, ["AS", "AC"]), options_state(3, jests, ["AS", "AC"])):
+        auto, end = finish(state)
+        assert auto["trophies"] == {"AS": 0, "AC": 0}
+        assert end["jests"][0][-2:] == ["AS", "AC"] and end["trophies"] == []
+
+
+def test_cannot_reading_second_trophy_goes_to_the_best_other_seat_r4():
+    """Option false (rulebooks/jest.txt line 58 read as "cannot"): A♠ (Highest ♣), dealt first, goes to
+    seat 0 (4♣); seat 0 cannot win A♣ (Highest ♠) too, so the best other spade wins it: seat 2's 3♠
+    beats seat 1's 2♠."""
+    auto, end = finish(options_state(3, BOTH_TO_SEAT_0, ["AS", "AC"], **CANNOT))
+    assert auto["trophies"] == {"AS": 0, "AC": 2}
+    # Seat 0: 4♣ 4♠ A♠ (not alone in ♠: 1) −2♦, ♥ 0 without the Joker, ♠/♣ pair of 4s +2 = 9.
+    # Seat 1: 3♣ 2♠ −3♦ −4♦, the Joker +4 with no Heart = 2.
+    # Seat 2: 2♣ 3♠ A♣ (not alone in ♣: 1) −5♦ (A♦ alone in ♦), ♥ 0 = 1.
+    assert auto["scores"] == [9, 2, 1]
+    assert end["jests"][0][-1] == "AS" and end["jests"][2][-1] == "AC" and end["trophies"] == []
+    # The default gives seat 0 both: 4+4+1+1 −2 +2 (4s) +2 (Aces) = 12; seat 2 without A♣: 2+3−5 = 0.
+    assert finish(options_state(3, BOTH_TO_SEAT_0, ["AS", "AC"]))[0]["scores"] == [12, 2, 0]
+
+
+def test_cannot_reading_second_trophy_unclaimed_when_nobody_else_qualifies_r4():
+    """Option false: seat 0 holds every spade; after it wins A♠ (Highest ♣, dealt first) nobody else
+    meets Highest ♠, so A♣ stays unclaimed and aside (R4's unclaimed trophy)."""
+    auto, end = finish(options_state(3, ONLY_SEAT_0_SPADES, ["AS", "AC"], **CANNOT))
+    assert auto["trophies"] == {"AS": 0, "AC": None}
+    assert end["trophies"] == ["AC"] and all("AC" not in jest for jest in end["jests"])
+    assert E.public_observation(end)["trophy_winners"] == {"AS": 0, "AC": None}
+
+
+def test_cannot_reading_awards_in_deal_order_r4():
+    """Option false: deal order decides which trophy the double qualifier keeps. A♣ (Highest ♠) dealt
+    first goes to seat 0 (4♠); A♠ (Highest ♣) then goes to the best other club: seat 1's 3♣."""
+    auto, _ = finish(options_state(3, BOTH_TO_SEAT_0, ["AC", "AS"], **CANNOT))
+    assert auto["trophies"] == {"AC": 0, "AS": 1}
+    auto, _ = finish(options_state(3, ONLY_SEAT_0_SPADES, ["AC", "AS"], **CANNOT))
+    assert auto["trophies"] == {"AC": 0, "AS": 1}  # clubs: seat 1's 3♣ beats seat 2's 2♣
+
+
+def test_cannot_reading_keeps_the_later_trophys_own_tie_break_r4():
+    """Option false with Best Jest (Joker) dealt first and Majority 3s (2♠) second: seat 0 has the best
+    Jest and two 3s; the 3s go to the best other by Majority's own tie-break [FOUND]: one 3 each, the
+    higher suit wins, 3♦ (seat 1) over 3♥ (seat 2)."""
+    jests = [["3S", "3C", "4S", "4C", "AS"], ["3D", "AC", "2C", "AD", "2D"], ["3H", "4D", "AH", "2H", "4H"]]
+    assert finish(options_state(3, jests, ["JK", "2S"]))[0]["trophies"] == {"JK": 0, "2S": 0}
+    assert finish(options_state(3, jests, ["JK", "2S"], **CANNOT))[0]["trophies"] == {"JK": 0, "2S": 1}
+
+
+def test_cannot_reading_joker_trophy_unclaimed_when_the_first_winner_holds_the_joker_r4():
+    """Option false: seat 1 holds the Joker and the highest club; after Highest ♣ (A♠) nobody else holds
+    the Joker, so the Joker trophy (A♥) stays unclaimed."""
+    jests = [["2C", "4S", "2D"], ["4C", "JK"], ["3C", "3S"]]
+    assert finish(options_state(3, jests, ["AS", "AH"]))[0]["trophies"] == {"AS": 1, "AH": 1}
+    assert finish(options_state(3, jests, ["AS", "AH"], **CANNOT))[0]["trophies"] == {"AS": 1, "AH": None}
+
+
+def test_award_trophies_both_readings_directly():
+    jests = {"a": ["4C", "4S"], "b": ["3C"], "c": ["2S"]}
+    assert award_trophies(jests, ["AS", "AC"]) == {"AS": "a", "AC": "a"}
+    assert award_trophies(jests, ["AS", "AC"], one_player_both=False) == {"AS": "a", "AC": "c"}
+    assert award_trophies(jests, ["AC", "AS"], one_player_both=False) == {"AC": "a", "AS": "b"}
+
+
+def test_one_trophy_4p_plays_alike_under_both_values():
+    """4 players have one trophy: nothing to exclude."""
+    jests = [["4C", "2S"], ["3C"], ["2C", "AH"], ["4S"]]
+    assert finish(options_state(4, jests, ["AS"], **CANNOT))[0] == finish(options_state(4, jests, ["AS"]))[0]
+
+
+# -- ties (R7) --------------------------------------------------------------------------------------
+def test_ties_highest_card_default_and_shared_r7():
+    """R7 [PROPOSAL]: scores 3, 3, 2 (Joker trophies unclaimed). Default: seat 1's 4♥ breaks the tie
+    (ranks 2, 1, 3). "shared": seats 0 and 1 share rank 1 and both win; seat 2 is 3rd."""
+    jests = [["3C"], ["4H", "3S"], ["2C"]]
+    for state in (scoring_state(3, jests, ["2H", "AH"]), options_state(3, jests, ["2H", "AH"])):
+        _, end = finish(state)
+        assert end["scores"] == [3, 3, 2]
+        assert E.result(end).ranks == (2, 1, 3) and E.result(end).winners == (1,)
+    _, end = finish(options_state(3, jests, ["2H", "AH"], **SHARED))
+    result = E.result(end)
+    assert result.scores == (3, 3, 2) and result.ranks == (1, 1, 3) and result.winners == (0, 1)
+    assert result.to_json()["winners"] == [0, 1]
+    view = E.public_observation(end)
+    assert view["ranks"] == [1, 1, 3] and view["winners"] == [0, 1]
+    assert E.observation(end, 2)["winners"] == [0, 1]
+
+
+def test_ties_shared_below_the_top_and_everybody_tied_r7():
+    """"shared": 5, 2, 2 ranks 1, 2, 2 (highest-card: 2♠ over 2♣, 1, 2, 3); four Jests of one Heart
+    each score 0 (no Joker) and all four win (highest-card: by the Heart's value, 4, 3, 2, 1)."""
+    jests = [["AC"], ["2S"], ["2C"]]  # A♣ alone in ♣: 5
+    assert finish(options_state(3, jests, ["2H", "AH"], **SHARED))[1]["scores"] == [5, 2, 2]
+    assert E.result(finish(options_state(3, jests, ["2H", "AH"], **SHARED))[1]).ranks == (1, 2, 2)
+    assert E.result(finish(options_state(3, jests, ["2H", "AH"]))[1]).ranks == (1, 2, 3)
+    hearts = [["AH"], ["2H"], ["3H"], ["4H"]]  # Highest ♦ (2♦): nobody holds a Diamond, unclaimed
+    shared = E.result(finish(options_state(4, hearts, ["2D"], **SHARED))[1])
+    assert shared.scores == (0, 0, 0, 0) and shared.ranks == (1, 1, 1, 1) and shared.winners == (0, 1, 2, 3)
+    assert E.result(finish(options_state(4, hearts, ["2D"]))[1]).ranks == (4, 3, 2, 1)
+
+
+def test_both_options_together():
+    """Option false and "shared": seat 0 keeps A♠ only (9), seat 2 wins A♣; scores 9, 2, 1, no tie."""
+    _, end = finish(options_state(3, BOTH_TO_SEAT_0, ["AS", "AC"], one_player_both_trophies=False, ties="shared"))
+    assert end["winners"] == {"AS": 0, "AC": 2} and E.result(end).ranks == (1, 2, 3)
+
+
+# -- options: defaults, description, refusals ----------------------------------------------------------
+def test_options_defaults_and_description():
+    assert E.rules_version == "1.1.0" and get_engine("jest") is E
+    assert E.default_options() == {"one_player_both_trophies": True, "ties": "highest-card"}
+    described = E.describe_options()
+    assert described["one_player_both_trophies"]["type"] == "boolean"
+    assert described["one_player_both_trophies"]["default"] is True
+    assert described["ties"] == {**described["ties"], "type": "string", "default": "highest-card",
+                                 "enum": ["highest-card", "shared"]}
+    assert described["one_player_both_trophies"]["description"].startswith("House rule R4 [PROPOSAL]")
+    assert described["ties"]["description"].startswith("House rule R7 [PROPOSAL]")
+    assert E.check_options(3, {}) == E.default_options()
+    assert E.check_options(4, {"ties": "shared"}) == {"one_player_both_trophies": True, "ties": "shared"}
+    assert E.initial_state(3, CANNOT)["options"] == {"one_player_both_trophies": False, "ties": "highest-card"}
+
+
+@pytest.mark.parametrize("options", [
+    {"one_player_both_trophies": 1},  # a bool option takes no int (nor 0/1 for false/true)
+    {"one_player_both_trophies": "false"},
+    {"one_player_both_trophies": None},
+    {"ties": True},
+    {"ties": 1},
+    {"ties": "draw"},  # not one of the enum's values
+    {"ties": "Shared"},
+    {"ties": ""},
+    {"bogus": 1},
+])
+def test_check_options_refuses_wrong_types_and_values(options):
+    with pytest.raises(InvalidOptions) as refused:
+        E.check_options(3, options)
+    assert refused.value.rule == "jest options"
+    with pytest.raises(InvalidOptions):
+        E.initial_state(3, options)
+
+
+# -- the house-rule list -------------------------------------------------------------------------------
+def test_house_rules_list_every_proposal_in_the_docs_order():
+    assert E.house_rules is HOUSE_RULES and JestEngine.house_rules is HOUSE_RULES
+    assert all(isinstance(rule, HouseRule) and rule.text for rule in HOUSE_RULES)
+    assert [rule.id for rule in HOUSE_RULES] == ["R1", "R2", "R4 timing", "R4 both trophies",
+                                                 "R4 highest/lowest", "R4 best-jest ties", "R4 unclaimed",
+                                                 "R5", "R6", "R7"]
+    switched = {rule.option: rule.id for rule in HOUSE_RULES if rule.option is not None}
+    assert switched == {"one_player_both_trophies": "R4 both trophies", "ties": "R7"}
+    assert set(switched) == set(E.describe_options())
+    # Rules 1.0.0 has the same rules, switched by no option.
+    assert [r.to_json() for r in V1_0.house_rules] == [{**r.to_json(), "option": None} for r in HOUSE_RULES]
+
+
+# -- rules 1.0.0 ----------------------------------------------------------------------------------------
+def test_rules_1_0_0_is_kept_and_accepts_no_options():
+    assert set(rules_versions("jest")) == {"1.0.0", "1.1.0"}
+    assert get_engine("jest", "1.0.0") is V1_0 and V1_0.rules_version == "1.0.0"
+    assert V1_0.default_options() == {} and V1_0.describe_options() == {}
+    assert V1_0.check_options(3, {}) == {}
+    for options in (CANNOT, SHARED, {"one_player_both_trophies": True}, {"ties": "highest-card"}):
+        with pytest.raises(InvalidOptions, match="unknown option"):
+            V1_0.check_options(3, options)
+    assert "options" not in V1_0.initial_state(3, {})  # states as 1.0.0 made them (snapshots keep their key)
+    with pytest.raises(ValueError):
+        JestEngine(rules_version="9.9.9")
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_rules_1_0_0_plays_as_before_and_as_1_1_0_defaults(n):
+    """The same draws and moves: 1.0.0 and 1.1.0 with its default options make the same states (but for
+    1.1.0's ``options``), the same final scoring and the same result; the R4 repro still gives seat 0
+    both trophies under 1.0.0."""
+    for seed in range(10):
+        old = random_playout(V1_0, n, seed=seed, check_purity_every=25)
+        new = random_playout(E, n, seed=seed, check_purity_every=25)
+        assert old.log == new.log
+        strip = [{k: v for k, v in state.items() if k != "options"} for state in new.states]
+        assert strip == old.states and all("options" not in state for state in old.states)
+        assert V1_0.result(old.final) == E.result(new.final)
+    auto = V1_0.auto_action(scoring_state(3, BOTH_TO_SEAT_0, ["AS", "AC"]))
+    assert auto["trophies"] == {"AS": 0, "AC": 0}
+
+
+# -- random playouts with non-default options --------------------------------------------------------
+def check_final(playout, n, options):
+    """Scores, trophies and ranks agree with the rules and with each other at the end."""
+    final = playout.final
+    actor, last = playout.log[-1]
+    assert actor == SYSTEM and last["type"] == "final-scoring"
+    trophies = list(last["trophies"])
+    assert len(trophies) == {3: 2, 4: 1}[n]
+    before = [[card for card in jest if card not in trophies] for jest in final["jests"]]
+    assert [len(jest) for jest in before] == [{3: 5, 4: 4}[n]] * n
+    one_player_both = options.get("one_player_both_trophies", True)
+    awarded = award_trophies(dict(enumerate(before)), trophies, one_player_both=one_player_both)
+    assert awarded == last["trophies"] == final["winners"]
+    won = Counter(seat for seat in awarded.values() if seat is not None)
+    if not one_player_both:
+        assert all(count == 1 for count in won.values())  # nobody holds two trophies
+    assert [len(final["jests"][s]) for s in range(n)] == [len(before[s]) + won[s] for s in range(n)]
+    assert final["scores"] == last["scores"] == [score_jest(jest) for jest in final["jests"]]
+    result = E.result(final)
+    assert list(result.scores) == final["scores"]
+    if options.get("ties", "highest-card") == "shared":
+        assert list(result.ranks) == [1 + sum(1 for t in final["scores"] if t > s) for s in final["scores"]]
+    else:
+        assert sorted(result.ranks) == list(range(1, n + 1))  # R7 breaks every tie
+    top = tuple(s for s in range(n) if final["scores"][s] == max(final["scores"]))
+    if options.get("ties", "highest-card") == "shared":
+        assert result.winners == top  # every seat tied at the top wins
+    else:
+        assert len(result.winners) == 1 and result.winners[0] in top
+    return awarded != award_trophies(dict(enumerate(before)), trophies), len(result.winners) > 1
+
+
+@pytest.mark.parametrize("options", [CANNOT, SHARED, {**CANNOT, **SHARED}], ids=["cannot", "shared", "both"])
+def test_random_playouts_with_options(options):
+    """100 matches an option set (80 with 3 players, 20 with 4), 300 in all: each ends, replays through
+    ``apply`` to the live state (the harness), keeps the cards and secrets of the default playouts, and
+    scores consistently; the options change some outcomes."""
+    changed = shared = 0
+    for n, count in ((3, 80), (4, 20)):
+        for seed in range(count):
+            playout = random_playout(E, n, dict(options), seed=seed, check_observation=check_observation,
+                                     invariant=invariant, check_purity_every=1 if seed < 5 else 40)
+            assert playout.final["options"] == E.check_options(n, options)
+            check_redaction(playout, n)
+            differs, tied = check_final(playout, n, options)
+            changed += differs
+            shared += tied
+    if "one_player_both_trophies" in options:
+        assert changed > 0, "no playout had a player who would have won both trophies"
+    if "ties" in options:
+        assert shared > 0, "no playout ended in a shared first place"
+
+
+def test_options_survive_every_step_and_replay():
+    """The options stay in the state through every step, and a replay with ``apply`` from the same
+    options rebuilds it (the stored Created event holds them; replay never draws again)."""
+    rng = random.Random(3)
+    state = new_match(E, 3, {**CANNOT, **SHARED})
+    steps = []
+    while E.to_act(state).kind != Phase.OVER:
+        turn = E.to_act(state)
+        if turn.kind == Phase.CHANCE:
+            actor, action = CHANCE, E.sample_chance(state, rng)
+        elif turn.kind == Phase.AUTO:
+            actor, action = SYSTEM, E.auto_action(state)
+        else:
+            actor = turn.seats[0]
+            action = rng.choice(E.legal_actions(state, actor))
+        state = E.step(state, actor, action)
+        steps.append((actor, action))
+        assert state["options"] == {"one_player_both_trophies": False, "ties": "shared"}
+    replayed = new_match(E, 3, {**CANNOT, **SHARED})
+    for actor, action in steps:
+        replayed = E.apply(replayed, actor, action)
+    assert replayed == state
