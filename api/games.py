@@ -40,6 +40,7 @@ def game_out(name, engine):
         "default_options": engine.default_options(),
         "computer_levels": sorted(engine.bots()),
         "options_schema": options_schema(engine),
+        "house_rules": [rule.to_json() for rule in engine.house_rules],
         "schema_url": f"/games/{name}/schema" + (
             "" if engine is known_engine(name) else f"?rules_version={engine.rules_version}"),
     }

@@ -252,6 +252,14 @@ class KeyList(Answer):
 
 
 # -- games -----------------------------------------------------------------------------------------
+class HouseRuleOut(Answer):
+    id = fields.String(metadata={"description": "Its tag or section in the game's rules document "
+                                                "(docs/rules/<game>.md), as \"FC-ORDER\" or \"3.4 step 2\""})
+    text = fields.String(metadata={"description": "What the engine does under it, in a sentence or two"})
+    option = fields.String(allow_none=True, metadata={
+        "description": "The option (a key of options_schema) that switches it; null when none does"})
+
+
 class GameOut(Answer):
     name = fields.String()
     title = fields.String()
@@ -269,6 +277,10 @@ class GameOut(Answer):
         "description": "Every rules version a match of this game may be played under, oldest first: a "
                        "match keeps the version it started with (its view's rules_version); "
                        "?rules_version= reads this game as that version (its options and players)"})
+    house_rules = fields.List(fields.Nested(HouseRuleOut), metadata={
+        "description": "Motley's own rules, decided where the rulebook is silent or unplayable: not the "
+                       "publisher's (house-rules.md [PROPOSAL]), in the order the game's rules document "
+                       "gives them"})
 
 
 class GameSchemaQuery(StrictSchema):

@@ -364,6 +364,7 @@ async function lobby() {
       h("article", { class: "game" }, h("h3", {}, game.title),
         h("p", {}, game.summary),
         h("p", { class: "muted" }, `${game.min_players}–${game.max_players} players · rules ${game.rules_version}`),
+        houseRules(game, `house-rules-${game.name}`),
         h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
   );
   if (show.live()) keepFresh(lists, invitations ? invitations.refresh : null);
@@ -700,11 +701,30 @@ function optionInput(name, schema, help) {
   return h("input", { name, value: schema.default ?? "", ...described });
 }
 
-// An option with its description shown (a tooltip is out of reach on a phone or from the keyboard).
-function optionField(name, schema) {
+// An option with its description shown (a tooltip is out of reach on a phone or from the keyboard). An
+// option that switches house rules (`rules`: the game's house_rules naming it) says so in words, in its
+// label (part of its accessible name) and in a note naming the rules.
+function optionField(name, schema, rules = []) {
   const help = schema.description ? `option-help-${name}` : null;
-  return h("label", { class: "option" }, `${name.replace(/_/g, " ")} `, optionInput(name, schema, help),
-    help ? h("small", { class: "option-help", id: help }, schema.description) : null);
+  const note = rules.length ? `option-house-${name}` : null;
+  return h("label", { class: note ? "option house-ruled" : "option" }, `${name.replace(/_/g, " ")} `,
+    note ? h("span", { class: "house-rule-badge" }, "house rule") : null,
+    optionInput(name, schema, [help, note].filter(Boolean).join(" ") || null),
+    help ? h("small", { class: "option-help", id: help }, schema.description) : null,
+    note ? h("small", { class: "house-rule-note", id: note },
+      `switches Motley's house rule${rules.length > 1 ? "s" : ""} ${rules.map((rule) => rule.id).join(", ")} (not the publisher's)`) : null);
+}
+
+// A game's house rules (GET /games: house_rules), the rules Motley decided where the rulebook is silent:
+// flagged as not the publisher's (house-rules.md), each with its id in the game's rules document. Folded.
+function houseRules(game, id) {
+  const rules = game.house_rules || [];
+  if (!rules.length) return null;
+  return h("details", { class: "house-rules", id },
+    h("summary", {}, `House rules (Motley's, not the publisher's): ${rules.length}`),
+    h("ul", {}, rules.map((rule) => h("li", { "data-rule": rule.id },
+      h("span", { class: "house-rule-id" }, rule.id), " ", rule.text,
+      rule.option ? h("span", { class: "muted" }, ` (option ${rule.option.replace(/_/g, " ")})`) : null))));
 }
 
 // The options as the form holds them: an emptied number or text field is left out, so the server applies
@@ -724,6 +744,7 @@ function createForm(all) {
   const gameSelect = h("select", { id: "create-game" }, all.map((game) => h("option", { value: game.name }, game.title)));
   const seatsInput = h("input", { id: "create-seats", type: "number" });
   const optionsBox = h("div", { class: "options" });
+  const rulesBox = h("div");
   const seatsBox = h("div", { class: "seats" });
   const turnLimit = h("input", { id: "create-turn-limit", type: "number", min: 1, max: 604800, placeholder: "none",
     "aria-describedby": "create-turn-limit-help" });
@@ -762,7 +783,10 @@ function createForm(all) {
     fill(seatsBox); // another game: its own levels, nothing chosen yet
     Object.assign(seatsInput, { min: game.min_players, max: game.max_players, value: game.min_players });
     const properties = game.options_schema.properties || {};
-    fill(optionsBox, ...Object.entries(properties).map(([name, schema]) => optionField(name, schema)));
+    const rules = game.house_rules || [];
+    fill(optionsBox, ...Object.entries(properties).map(([name, schema]) =>
+      optionField(name, schema, rules.filter((rule) => rule.option === name))));
+    fill(rulesBox, houseRules(game, "create-house-rules"));
     drawSeats();
   };
   gameSelect.addEventListener("change", drawGame);
@@ -794,7 +818,7 @@ function createForm(all) {
       "a computer plays the seat until its player is back; or nobody does, and the others may claim the match (it ends, that seat last)")),
     h("label", { class: "option" }, h("span", {}, unlisted, " private (invitation code)"), h("small", { class: "option-help", id: "create-unlisted-help" },
       "kept out of the open list; people join with the invitation code shown on its table")),
-    optionsBox, seatsBox,
+    optionsBox, rulesBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
 }
 

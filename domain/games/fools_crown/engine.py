@@ -23,6 +23,7 @@ from . import observation
 from .bots import BOTS, blind, search_bot
 from .cards import sort_cards
 from .commit import commit_options
+from .house_rules import HOUSE_RULES
 from .phases import ACTION_KEYS, OUT_OF_PHASE, PHASES
 from .resolution import commit_strength
 from .state import COMMIT_ORDERS, CURRENT_VERSION, GAME, FoolsCrownState, Rules, copy_state, new_state
@@ -37,6 +38,7 @@ class FoolsCrownEngine(Engine):
     title = "Fool's Crown"
     min_players = 2
     max_players = 4
+    house_rules = HOUSE_RULES
     summary = (
         "Commit a Noble and a Squire, roll two dice to qualify, and the strongest qualifier claims a "
         "Crown Ace; hold all four Crowns to win. Jokers give a lasting +1 or fuel a gamble."

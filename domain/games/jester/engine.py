@@ -8,6 +8,7 @@ from domain.engine import Engine, IllegalAction, InvalidOptions, Result, ToAct, 
 
 from . import observation, round_end, rules, scoring, setup
 from .core import AUTO_KINDS, CHANCE_KINDS, settle, top
+from .house_rules import HOUSE_RULES
 
 SOURCED_GAINS = frozenset({"buy", "take-card", "keep"})  # a card from a pile or the table to a hand
 
@@ -42,6 +43,7 @@ class JesterEngine(Engine):
     rules_version = rules.CURRENT
     min_players = 2
     max_players = 4
+    house_rules = HOUSE_RULES
     summary = ("Medieval artists compete for the post of court Jester over three rounds: classes in "
                "the city, performances at the theater, intrigue at court and influence in the guilds.")
 

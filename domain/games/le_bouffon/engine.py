@@ -33,6 +33,7 @@ from .cards import (
     decks_for,
     sort_cards,
 )
+from .house_rules import HOUSE_RULES
 
 MAX_DEALS = 100
 
@@ -80,6 +81,7 @@ class LeBouffonEngine(Engine):
     rules_version = CURRENT
     min_players = 3
     max_players = 6
+    house_rules = HOUSE_RULES
     summary = (
         "A themed Président for 3 to 6 players: lay singles to quadruples of equal strength, beat them "
         "with higher sets (paladins and minotaures beat bigger sets), laugh as the bouffon, go out first "

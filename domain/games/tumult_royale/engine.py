@@ -26,6 +26,7 @@ from domain.engine import (
 
 from . import data as D
 from . import observation, round_end, setup
+from .house_rules import HOUSE_RULES
 from .phases import AUTO_PHASES, CHANCE_PHASES, PLAYER_PHASES, TIMED_PHASES
 from .state import CURRENT, RULES, TumultState, copy_state
 
@@ -38,6 +39,7 @@ class TumultRoyaleEngine(Engine):
     title = "Tumult Royale"
     min_players = 2
     max_players = 4
+    house_rules = HOUSE_RULES
     summary = (
         "Greedy royals grab commodity tiles in a timed tax collection, risk the people's tumult, "
         "and spend their loot on statues; most statues placed wins."

@@ -1,0 +1,33 @@
+"""Le Bouffon's house rules: what Motley decided where the rulebook is silent ([PROPOSAL], house rules
+5.4, docs/rules/le-bouffon.md), named "5.4 <topic>" as the engine's refusals cite them, in the order that
+document gives them. Not the publisher's rules."""
+
+from __future__ import annotations
+
+from domain.engine import HouseRule
+
+HOUSE_RULES: tuple[HouseRule, ...] = (
+    HouseRule("5.4 roles", "With 3 players the roles are roi, noble, bouffon; with 5, roi, héritier, noble, "
+                           "ouvrier, bouffon; with 6, roi, héritier, noble, marchand, ouvrier, bouffon."),
+    HouseRule("5.4 deal", "Cards are dealt one at a time in role order from the roi, so the higher roles take "
+                          "the extra cards."),
+    HouseRule("5.4 exchange", "There is no exchange in the first deal, and every exchange is worked out on the "
+                              "hands before any exchange, so the bouffon never hands back the roi's gift."),
+    HouseRule("5.4 sets", "A set is at most 4 cards, with two decks too."),
+    HouseRule("5.4 leads", "The leader of a trick must lay cards; when the last player to lay cards is out, the "
+                           "next player in role order who still holds cards leads."),
+    HouseRule("5.4 exceptions", "k paladins (k = 1–3) may be laid on k+1 cards weaker than paladin, and 1 "
+                                "minotaure on 2–4 cards weaker than minotaure; the new top counts as that many "
+                                "cards of the strength laid."),
+    HouseRule("5.4 rire du bouffon", "On his turn, with cards on the table, the player holding the bouffon role "
+                                     "may lay exactly the same cards as the top (the same number laid, the same "
+                                     "strength): the trick ends and he leads the next."),
+    HouseRule("5.4 going out", "A player may go out on any card, an exception or a laugh included."),
+    HouseRule("5.4 end of a deal", "A deal ends as soon as only one player holds cards: he is last and becomes "
+                                   "the bouffon."),
+    HouseRule("5.4 deals", "A match is 5 deals unless the option deals sets another number (1–100).", "deals"),
+    HouseRule("5.4 scoring", "Each deal scores players − finishing place (first n−1, last 0), and its finishing "
+                             "order sets the next deal's roles."),
+    HouseRule("5.4 match", "The highest total wins; ties go to the better finishing place in the last deal, so "
+                           "ranks never tie."),
+)

@@ -1,0 +1,87 @@
+"""The page flags the house rules (house-rules.md: every [PROPOSAL] rule "is not the publisher's rule.
+Flag these in the UI and keep them configurable"): each game in the lobby lists its house rules with their
+ids, and the create-match form lists the chosen game's and marks, in words, each option that switches one.
+Debian's chromium driven by Playwright against a real `motley serve` process (tests/web/conftest.py)."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import register, signed_in
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def catalogue(server: str) -> dict:
+    answer = requests.get(f"{server}/games", timeout=10)
+    answer.raise_for_status()
+    return {game["name"]: game for game in answer.json()}
+
+
+def test_the_lobby_lists_each_games_house_rules_with_their_ids(server, browser):
+    crown = catalogue(server)["fools-crown"]
+    assert crown["house_rules"]
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(server + "/")
+    box = page.locator("#house-rules-fools-crown")
+    box.wait_for()
+    summary = box.locator("summary")
+    assert "House rules (Motley's, not the publisher's)" in summary.inner_text()
+    summary.click()  # folded until opened
+    items = box.locator("li")
+    assert items.count() == len(crown["house_rules"])
+    for item, rule in zip(items.all(), crown["house_rules"]):
+        assert item.is_visible()
+        assert item.locator(".house-rule-id").inner_text() == rule["id"]
+        assert rule["text"] in item.inner_text()
+        if rule["option"]:
+            assert rule["option"].replace("_", " ") in item.inner_text()
+    assert not errors, errors
+    context.close()
+
+
+def test_the_create_form_flags_the_options_that_switch_a_house_rule(server, browser):
+    games = catalogue(server)
+    crown = games["fools-crown"]
+    switched = {rule["option"] for rule in crown["house_rules"] if rule["option"]}
+    assert {"commit_order", "safety_cap"} <= switched
+    context, page, errors = signed_in(browser, server, register(server, "hal-house"))
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    page.select_option("#create-game", "fools-crown")
+    for name in crown["options_schema"]["properties"]:
+        label = page.locator(f"#create label:has([name={name}])")
+        badge = label.locator(".house-rule-badge")
+        if name not in switched:
+            assert badge.count() == 0, name
+            continue
+        # In words, visible, and part of the field's accessible name and description.
+        assert badge.is_visible() and badge.inner_text() == "house rule", name
+        ids = [rule["id"] for rule in crown["house_rules"] if rule["option"] == name]
+        note = label.locator(".house-rule-note")
+        assert note.is_visible() and all(rule_id in note.inner_text() for rule_id in ids), name
+        field = page.locator(f"#create [name={name}]")
+        assert note.get_attribute("id") in field.get_attribute("aria-describedby").split(), name
+        assert "house rule" in label.inner_text()
+        # The description stays as the game gives it.
+        described = crown["options_schema"]["properties"][name].get("description")
+        if described:
+            assert label.locator(".option-help").inner_text() == described
+    rules = page.locator("#create-house-rules")
+    assert "House rules (Motley's, not the publisher's)" in rules.locator("summary").inner_text()
+    rules.locator("summary").click()
+    assert [item.inner_text() for item in rules.locator(".house-rule-id").all()] == [
+        rule["id"] for rule in crown["house_rules"]]
+    # Jester's red chairs are the rulebook's variant: no house rule switches them.
+    page.select_option("#create-game", "jester")
+    page.wait_for_selector("#create [name=red_chairs]")
+    assert page.locator("#create label:has([name=red_chairs]) .house-rule-badge").count() == 0
+    assert page.locator("#create-house-rules li").count() == len(games["jester"]["house_rules"])
+    assert not errors, errors
+    context.close()
