@@ -589,6 +589,11 @@ class Importer:
         cannot prove)."""
         if not (isinstance(parent, dict) and set(parent) == {"match_id", "version", "prefix_end"}):
             raise self.refuse("a parent names its match_id, version and prefix_end")
+        if not is_uuid(parent["match_id"]):
+            # A fork records its parent's id as the service writes it. Another spelling of it (upper
+            # case, urn:uuid:, braces) still found the parent, but the guard on the parent's hidden
+            # cards (check_parent_hidden) did not know it, and let a private fork's copy reveal them.
+            raise self.refuse("a parent's match_id is its id as the service writes it (lower-case, hyphenated)")
         prefix = self.parent_prefix(parent["match_id"], parent["version"])
         if prefix is None:
             raise self.refuse(f"the parent match {str(parent['match_id'])[:40]!r} at version "

@@ -316,6 +316,13 @@ def test_a_copy_of_a_private_fork_of_a_live_match_cannot_be_imported_to_reveal_i
     revealed[0]["data"]["reveal_at_end"] = True
     status, refused = post_history(client, revealed)
     assert status == 422 and refused["line"] == 1 and "hidden cards" in refused["detail"], refused
+    # The parent's id spelt otherwise (upper case, urn:uuid:, braces, bare hex) found the parent but not
+    # the guard, which let the copy in (a review of the guard): a fork records the id as written here.
+    for spelling in (live.upper(), f"urn:uuid:{live}", "{" + live + "}", live.replace("-", "")):
+        respelt = json.loads(json.dumps(revealed))
+        respelt[0]["data"]["parent"]["match_id"] = spelling
+        status, refused = post_history(client, respelt)
+        assert status == 422 and refused["line"] == 1 and "as the service writes it" in refused["detail"], refused
     assert client.get(f"/matches/{live}").body["status"] == "active"
     status, copy = post_history(client, renamed)
     assert status == 201, copy
