@@ -2030,7 +2030,7 @@ async function tournament(id) {
   let deadlineCheck = null; // the organiser's wait for the round's deadline (then Forfeit absent… is drawn)
   leaving.push(() => clearTimeout(deadlineCheck));
   let acted = false; // one of the actions was just pressed (and disabled meanwhile): focus goes to the new ones
-  let shown = null; // the version drawn, { t, standings }: read, or pushed by the tournament's stream
+  let shown = null; // the version drawn, { t, standings, pushed }: read, or pushed by the tournament's stream
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   // Draws a version of the tournament with its standings' items. One older than drawn (a read sent before
   // the stream's last push, answered after it) draws the newest instead, never going back; the stream's
@@ -2040,7 +2040,12 @@ async function tournament(id) {
       if (pushed) return shown.t;
       ({ t, standings } = shown);
     }
-    shown = { t, standings };
+    // A read of the version a push drew keeps the push's standings: the stream's are the version's own
+    // (computed with it), while a read takes the standings first and the tournament after, so a version
+    // made between the two (or a read model behind: fresh() waits 5 s at most) paired it with older ones.
+    const keptPush = !pushed && shown?.pushed && t.version === shown.t.version;
+    if (keptPush) standings = shown.standings;
+    shown = { t, standings, pushed: pushed || keptPush };
     // The focus on the heading or on the notice of the viewer's entry (where an action that took every
     // button away put it) is put back once they are drawn anew: a version read and then pushed (or the
     // other way round) drew them twice, and the second draw left the focus on the page's body.
@@ -2050,8 +2055,10 @@ async function tournament(id) {
     // tabindex -1: focus may be put on it (an action pressed took every button away), never reached by Tab.
     fill(head, h("h1", { id: "tournament-title", tabindex: -1 }, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
       h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
-    // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one.
+    // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one;
+    // on one not pressed (a keyboard user passing it as another client's change is pushed), to that button again.
     const focused = acted || actionsBox.contains(document.activeElement);
+    const passing = !acted && focused && document.activeElement.id ? document.activeElement.id : "";
     acted = false;
     fill(actionsBox, tournamentActions(t, actionsError, () => { acted = true; return reread(); }));
     // An entry no longer in play (the API's row status: "withdrawn", "disqualified"; "registered" is
@@ -2134,7 +2141,8 @@ async function tournament(id) {
         : null);
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one,
     // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
-    if (focused) (actionsBox.querySelector("button") || byeBox.querySelector("#your-bye[tabindex]") || head.querySelector("h1"))
+    if (focused) ((passing && actionsBox.querySelector(`#${passing}`)) || actionsBox.querySelector("button")
+      || byeBox.querySelector("#your-bye[tabindex]") || head.querySelector("h1"))
       ?.focus({ preventScroll: true });
     else if (heldId && document.activeElement !== held) document.getElementById(heldId)?.focus({ preventScroll: true });
     return t;

@@ -227,3 +227,62 @@ def test_the_organisers_forfeit_control_appears_at_the_deadline_from_what_the_pa
     assert asked["reads"] == [] and asked["match_streams"] == [], asked
     assert not errors, errors
     context.close()
+
+
+def test_a_read_answered_after_a_push_of_its_version_keeps_the_pushed_standings(server, browser):
+    """A read takes the standings first and the tournament after. When a version is made between the two
+    (here another player registers while the standings' answer is still on its way), the read pairs that
+    version with older standings. The stream has pushed the version with its own: they are kept. Before,
+    the read's were drawn over them and stayed until the next change (the review of the page, 2026-12-05)."""
+    organiser, first, second, late, viewer = (register(server, name) for name in
+                                              ("Organiser", "First", "Second", "Late", "Viewer"))
+    tournament = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Race cup", "format": "swiss", "rounds": 1, "table_size": 3}).json()
+    tournament_id = tournament["id"]
+    for player in (first, second):
+        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+    context, page, errors = open_live(browser, server, viewer, tournament_id)
+    held = []
+    page.route(f"**/tournaments/{tournament_id}/standings*",
+               lambda route: held.append((route, route.fetch())))  # answered by the server now, delivered later
+    page.click("#tournament-register")  # its POST, then the page's read: the standings (held), the tournament
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the read's standings were not asked for"
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(late), timeout=10).raise_for_status()
+    rows = "#standings tbody tr"
+    page.wait_for_function(f"document.querySelectorAll('{rows}').length === 4", timeout=PUSHED_MS)
+    route, answer = held.pop()
+    route.fulfill(response=answer)  # the viewer's registration without Late's: 3 rows
+    page.unroute(f"**/tournaments/{tournament_id}/standings*")
+    page.wait_for_function("!document.querySelector('#tournament-register')", timeout=PUSHED_MS)
+    page.wait_for_timeout(1_500)  # the read's tournament answered and drawn
+    names = sorted(page.locator(f"{rows} td:nth-child(2)").all_inner_texts())
+    assert names == ["First", "Late", "Second", "Viewer"], names
+    assert not errors, errors
+    context.close()
+
+
+def test_a_push_leaves_the_focus_on_the_action_a_keyboard_user_is_on(server, browser):
+    """A keyboard user on the organiser's Start (after Withdraw, their own entry's) as another player
+    registers: the stream's push draws the actions anew and the focus stays on Start. Before, any push
+    put it on the first button, Withdraw, one Enter from leaving the tournament (the review of the page)."""
+    organiser, first, late = (register(server, name) for name in ("Host", "Early", "Latecomer"))
+    tournament = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Focus cup", "format": "swiss", "rounds": 1, "table_size": 3}).json()
+    tournament_id = tournament["id"]
+    for player in (organiser, first):
+        requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player),
+                      timeout=10).raise_for_status()
+    context, page, errors = open_live(browser, server, organiser, tournament_id)
+    assert page.locator("#tournament-actions button").evaluate_all("bs => bs.map(b => b.id)")[:2] == [
+        "tournament-withdraw", "tournament-start"]
+    page.focus("#tournament-start")
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(late), timeout=10).raise_for_status()
+    page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 3", timeout=PUSHED_MS)
+    assert page.evaluate("document.activeElement.id") == "tournament-start"
+    assert not errors, errors
+    context.close()
