@@ -1,6 +1,8 @@
 """Fool's Crown's house rules: nothing of the game was found in public sources, so house rules §3.4
 ([PROPOSAL], tagged HR 3.4 in docs/rules/fools-crown.md) complete the rulebook, with the FC-… decisions
-on which of them apply. In the order that document gives them. Not the publisher's rules."""
+on which of them apply. In the order that document gives them. Not the publisher's rules: where the
+rulebook says it too ([RULEBOOK, HR 3.4 ...] in the document: the gamble, the qualification roll of 6-12
+with the Joker face counting 1, the tie rolls) it is not listed."""
 
 from __future__ import annotations
 
@@ -18,16 +20,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
                           "winner, the seat left of the previous round's first committer starts.", "commit_order"),
     HouseRule("FC-SEAL", "With commit_order \"simultaneous\" every seat commits at once and no commit is shown "
                          "until every seat has committed: a departure from 3.4 step 2.", "commit_order"),
-    HouseRule("3.4 step 1", "Once per round, on its own turn just before committing, a seat holding a Joker may "
-                            "discard 1–3 hand cards and shuffle a Joker into the draw deck, then draw back to "
-                            "five (FC-GAMBLE)."),
-    HouseRule("3.4 step 4", "Each committed seat rolls two dice and qualifies on a total of 6 or more (the "
-                            "Joker face counts 1); the dice never add to strength."),
-    HouseRule("3.4 steps 3–5", "Battle Strength is the two cards' values, +1 for a Noble and a Squire of one "
-                               "suit (Royal Alliance), +1 more when the seat holds that suit's Crown (Crown "
-                               "Alliance), and +1 per Joker held; the strongest qualifier wins the round."),
-    HouseRule("3.4 step 5", "Tied strongest qualifiers each roll two dice; the highest total wins, and those "
-                            "still tied roll again."),
+    HouseRule("3.4 steps 3–5", "A Royal Alliance (+1) is a Noble and a Squire of one suit, never two Squires; a "
+                               "Crown Alliance (+1 more) is a Royal Alliance whose suit's Crown the seat holds "
+                               "(the rulebook names both bonuses, not their conditions)."),
     HouseRule("3.4 step 6", "The round winner must claim a Crown of his choice from the centre; once the centre "
                             "is empty he may take one Crown of his choice from a holder who committed this "
                             "round, or pass. At most one Crown is gained per round."),
