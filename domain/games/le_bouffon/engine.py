@@ -1,12 +1,15 @@
 """Le Bouffon as a pure rule engine (rules: docs/rules/le-bouffon.md).
 
 The state is a plain JSON-like dict. ``apply`` copies only the parts it changes (structural sharing
-with the state it was given, which it never mutates).
+with the state it was given, which it never mutates). From rules 1.2.0 it keeps the match's option
+``ties`` (key ``ties``); an older state, or one the bots rebuild from an observation, has no such key
+and plays the default ("last-deal").
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from itertools import combinations, permutations
 from math import factorial
 from typing import Any, Mapping, Optional
@@ -39,8 +42,14 @@ MAX_DEALS = 100
 
 #: Shipped rules versions. 1.1.0: among identical cards the exchange takes the copies dealt first to the
 #: hand, not its highest copy numbers (which told the receiver which other copies the giver did not hold).
-RULES_VERSIONS = ("1.0.0", "1.1.0")
-CURRENT = "1.1.0"
+#: 1.2.0: option ``ties`` (house rule 5.4 match made configurable); its default plays exactly as 1.1.0.
+RULES_VERSIONS = ("1.0.0", "1.1.0", "1.2.0")
+CURRENT = "1.2.0"
+
+#: ``ties`` (house rule 5.4 match): "last-deal" breaks equal totals by the finishing place in the last
+#: deal; "shared" lets the tied players share the rank (competition ranking 1, 1, 3).
+TIES = ("last-deal", "shared")
+DEFAULT_TIES = "last-deal"
 
 
 def _play_rule(top: Optional[dict], strength: int, count: int) -> Optional[tuple[str, int]]:
@@ -93,30 +102,45 @@ class LeBouffonEngine(Engine):
             raise ValueError(f"le-bouffon has no rules version {rules_version!r}")
         self.rules_version = rules_version
         self._copies_by_deal = rules_version != "1.0.0"
+        self._has_ties = rules_version not in ("1.0.0", "1.1.0")
+        if not self._has_ties:  # the same house rule 5.4 match, but no option switches it before 1.2.0
+            self.house_rules = tuple(replace(rule, option=None) if rule.option == "ties" else rule
+                                     for rule in HOUSE_RULES)
 
     def __repr__(self) -> str:
         return f"LeBouffonEngine(rules_version={self.rules_version!r})"
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
+        if self._has_ties:
+            return {"deals": 5, "ties": DEFAULT_TIES}
         return {"deals": 5}
 
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
         described["deals"].update(minimum=1, maximum=MAX_DEALS,
                                   description="The number of deals (docs/rules/le-bouffon.md, PROPOSAL 5.4)")
+        if self._has_ties:
+            described["ties"].update(
+                enum=list(TIES),
+                description="House rule 5.4 match [PROPOSAL]: equal totals at the end of the match. last-deal: "
+                            "the better finishing place in the last deal breaks the tie, so ranks never tie; "
+                            "shared: the tied players share the rank (1, 1, 3) and all tied at the top win "
+                            "(docs/rules/le-bouffon.md)")
         return described
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         merged = super().check_options(num_players, options)
         if not 1 <= merged["deals"] <= MAX_DEALS:
             raise InvalidOptions("le-bouffon options", f"option 'deals' must be between 1 and {MAX_DEALS}")
+        if self._has_ties and merged["ties"] not in TIES:
+            raise InvalidOptions("le-bouffon options", f"option 'ties' must be one of {', '.join(TIES)}")
         return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
         options = self.check_options(num_players, dict(options))
         n = num_players
-        return {
+        state = {
             "n": n,
             "deals": options["deals"],
             "deal": 1,
@@ -132,6 +156,9 @@ class LeBouffonEngine(Engine):
             "scores": [0] * n,
             "history": [],  # one {"deal", "order", "points"} per finished deal
         }
+        if self._has_ties:  # 1.2.0 on: the option ties (older states stay as their version made them)
+            state["ties"] = options["ties"]
+        return state
 
     def num_players(self, state: dict) -> int:
         return state["n"]
@@ -570,6 +597,14 @@ class LeBouffonEngine(Engine):
             return None
         n = state["n"]
         scores = state["scores"]
+        if state.get("ties", DEFAULT_TIES) == "shared":
+            # Option ties "shared" (1.2.0): equal totals share the rank (competition ranking: 1, 1, 3),
+            # so every seat tied at the top wins.
+            return Result(
+                scores=tuple(scores),
+                ranks=tuple(1 + sum(1 for other in scores if other > scores[seat]) for seat in range(n)),
+                detail={"deals": copy_json(state["history"]), "tiebreak": "none: equal totals share the rank"},
+            )
         last_order = state["history"][-1]["order"]
         place = {seat: index for index, seat in enumerate(last_order)}
         # House rule 5.4 match: highest total wins; ties go to the better role in the last deal.

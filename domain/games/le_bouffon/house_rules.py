@@ -1,6 +1,8 @@
 """Le Bouffon's house rules: what Motley decided where the rulebook is silent ([PROPOSAL], house rules
 5.4, docs/rules/le-bouffon.md), named "5.4 <topic>" as the engine's refusals cite them, in the order that
-document gives them. Not the publisher's rules."""
+document gives them. Not the publisher's rules. Two are switched by an option: "5.4 deals" (``deals``) and,
+from rules 1.2.0, "5.4 match" (``ties``; the engines of older versions list it with ``option`` None). Each
+text says what the engine does by default; docs/rules/le-bouffon.md, section 5, says what the other values do."""
 
 from __future__ import annotations
 
@@ -29,5 +31,5 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("5.4 scoring", "Each deal scores players − finishing place (first n−1, last 0), and its finishing "
                              "order sets the next deal's roles."),
     HouseRule("5.4 match", "The highest total wins; ties go to the better finishing place in the last deal, so "
-                           "ranks never tie."),
+                           "ranks never tie.", "ties"),
 )
