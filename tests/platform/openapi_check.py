@@ -3,10 +3,12 @@
 headers are as the document says. Paths and methods the document does not list (the 404 and 405
 answers to them) are checked by the client only to be problem documents.
 
-Every refusal is checked. A success is checked each time for the first FULL answers of its operation
-and status in a test process, then one in EVERY: openapi-core took two thirds of the time of the tests
-that play many matches through the API (test_secrets, profiled), for the thousandth answer of a shape
-already checked. MOTLEY_CHECK_EVERY_ANSWER=1 checks them all."""
+An answer is checked each time for the first FULL answers of its operation and status (and, for a
+refusal, its problem type) in a test process, then one in EVERY: openapi-core took two thirds of the
+time of the tests that play many matches through the API (test_secrets, profiled), for the thousandth
+answer of a shape already checked; after successes were sampled so, the refusals checked every time (a
+Tumult Royale seat's cooldown 429s, a move racing a timer's 409s) still took a third of test_secrets'
+time. MOTLEY_CHECK_EVERY_ANSWER=1 checks them all."""
 
 from __future__ import annotations
 
@@ -26,17 +28,17 @@ from werkzeug.datastructures import Headers, ImmutableMultiDict
 _documents: dict[int, OpenAPI] = {}
 _lock = threading.Lock()
 FULL, EVERY = 30, 5
-_answered: dict[tuple[str, str, int], int] = {}
+_answered: dict[tuple[str, str, int, str], int] = {}
 _ALL = os.environ.get("MOTLEY_CHECK_EVERY_ANSWER", "") not in ("", "0")
 _IDS = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|(?<=/)\d+(?=/|$)")
 
 
-def _sampled_out(method: str, path: str, status: int) -> bool:
-    """Whether this success is left unchecked: its operation and status were checked FULL times, and
-    it is not the EVERYth since."""
-    if _ALL or status >= 400:
+def _sampled_out(method: str, path: str, status: int, problem: str = "") -> bool:
+    """Whether this answer is left unchecked: its operation, status and problem type were checked FULL
+    times, and it is not the EVERYth since."""
+    if _ALL:
         return False
-    key = (method, _IDS.sub("{}", path), status)
+    key = (method, _IDS.sub("{}", path), status, problem)
     with _lock:
         count = _answered[key] = _answered.get(key, 0) + 1
     return count > FULL and count % EVERY != 0
@@ -68,7 +70,11 @@ def check_answer(flask_app, response: Any) -> None:
     request = response.request
     if request.path in ("/openapi.json", "/docs") or request.path.startswith("/docs/"):
         return
-    if _sampled_out(request.method, request.path, response.status_code):
+    problem = ""
+    if response.status_code >= 400:  # each kind of refusal of an operation is counted on its own
+        body = response.get_json(silent=True)
+        problem = str(body.get("type", "")) if isinstance(body, dict) else ""
+    if _sampled_out(request.method, request.path, response.status_code, problem):
         return
     answered = AnsweredRequest(
         host_url=request.host_url, path=request.path, method=request.method.lower(),

@@ -106,8 +106,9 @@ SHORT = {"le-bouffon": {"deals": 1}, "tumult-royale": {"tax_seconds": 1, "ready_
 # timed collection waits real seconds per round; the single-match search of each game covers it.
 UNTIMED = {**SHORT, "tumult-royale": {"tax_mode": "async"}}
 # Matches per player count: one for the two longest games (a Tumult Royale or Jester match is many
-# times a Jest one; the single-match search plays each again), two for the others.
-MATCHES_PER_COUNT = {"tumult-royale": 1, "jester": 1}
+# times a Jest one; the single-match search plays each again) and for Le Bouffon (four player counts,
+# a 6-seat deal some 170 steps), two for the others.
+MATCHES_PER_COUNT = {"tumult-royale": 1, "jester": 1, "le-bouffon": 1}
 
 
 def strings_in(value) -> set[str]:
