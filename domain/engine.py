@@ -254,7 +254,9 @@ class Engine(ABC):
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
         """Validate the player count and options; return the full options (defaults filled in).
 
-        Raises :class:`InvalidOptions`. The default accepts no options at all.
+        Raises :class:`InvalidOptions`. The default accepts no options at all. An option's ``enum``,
+        ``minimum`` and ``maximum`` in ``describe_options`` are enforced here, so what the published
+        schema says is what is checked (an engine extends this for anything a schema cannot say).
         """
         if not self.min_players <= num_players <= self.max_players:
             raise InvalidOptions(
@@ -275,6 +277,15 @@ class Engine(ABC):
                     f"option {key!r} must be of type {type(merged[key]).__name__}",
                 )
             merged[key] = value
+        described = self.describe_options() if options else {}
+        for key, value in options.items():
+            schema = described.get(key, {})
+            if "enum" in schema and value not in schema["enum"]:
+                raise InvalidOptions(f"{self.name} options",
+                                     f"option {key!r} must be one of {', '.join(map(str, schema['enum']))}")
+            low, high = schema.get("minimum"), schema.get("maximum")
+            if (low is not None and merged[key] < low) or (high is not None and merged[key] > high):
+                raise InvalidOptions(f"{self.name} options", f"option {key!r} must be between {low} and {high}")
         return merged
 
     @abstractmethod

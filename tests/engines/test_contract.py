@@ -20,7 +20,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase, same_json, strictly_in
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Phase, same_json, strictly_in
 from domain.games import GAME_PACKAGES, available_engines, rules_versions
 from domain.playout import new_match, next_step, play
 from tests.engines.harness import check_observations
@@ -442,3 +442,23 @@ def test_apply_never_changes_the_state_it_is_given(name, version):
         frozen = copy.deepcopy(state)
         engine.apply(state, actor, action)
         assert same_json(state, frozen), f"apply({actor}, {action}) changed the state it was given"
+
+
+@pytest.mark.parametrize("name, version", VERSIONS, ids=IDS)
+def test_every_value_the_options_schema_allows_is_taken_and_every_other_refused(name, version):
+    """What GET /games publishes (``describe_options``: an option's enum, minimum and maximum) is what
+    ``check_options`` enforces: each engine checked its own by hand, so a schema and its check could part
+    (the base class now enforces the schema's bounds for every engine)."""
+    engine = rules_versions(name)[version]
+    players = engine.min_players
+    for key, schema in engine.describe_options().items():
+        for allowed in schema.get("enum", []):
+            assert engine.check_options(players, {key: allowed})[key] == allowed
+        if "enum" in schema:
+            with pytest.raises(InvalidOptions):
+                engine.check_options(players, {key: f"not {schema['enum'][0]}"})
+        for bound, outside in (("minimum", -1), ("maximum", 1)):
+            if bound in schema:
+                assert engine.check_options(players, {key: schema[bound]})[key] == schema[bound]
+                with pytest.raises(InvalidOptions):
+                    engine.check_options(players, {key: schema[bound] + outside})

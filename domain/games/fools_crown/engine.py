@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Optional
 
-from domain.engine import Actor, Engine, IllegalAction, InvalidOptions, Phase, Result, ToAct
+from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct
 
 from . import observation
 from .bots import BOTS, blind, search_bot
@@ -64,14 +64,6 @@ class FoolsCrownEngine(Engine):
                         "face-up card shown at once (HR 3.4 step 2) [FC-ORDER]; simultaneous: every seat commits "
                         "at once, sealed until all have [FC-SEAL]")
         return described
-
-    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
-        merged = super().check_options(num_players, options)
-        if merged["commit_order"] not in COMMIT_ORDERS:
-            raise InvalidOptions(
-                f"{self.name} options", f"commit_order must be one of {', '.join(COMMIT_ORDERS)}"
-            )
-        return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> FoolsCrownState:
         return new_state(num_players, self.check_options(num_players, options))  # type: ignore[arg-type]

@@ -27,7 +27,7 @@ import random
 from dataclasses import replace
 from typing import Any, Hashable, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, InvalidOptions, Result, ToAct, copy_json
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct, copy_json
 
 from .house_rules import HOUSE_RULES
 from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
@@ -108,7 +108,7 @@ class JestEngine(Engine):
         return dict(DEFAULT_OPTIONS) if self._has_options else {}
 
     def describe_options(self) -> dict[str, dict]:
-        # What check_options enforces, as docs/rules/jest.md ("Options") states it.
+        # What check_options enforces (the base class, from enum), as docs/rules/jest.md ("Options") states it.
         described = super().describe_options()
         if not self._has_options:
             return described
@@ -122,12 +122,6 @@ class JestEngine(Engine):
                         "of the final Jest, then its suit, breaks the tie; shared: the tied players share the rank "
                         "and all tied at the top win (docs/rules/jest.md)")
         return described
-
-    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
-        merged = super().check_options(num_players, options)
-        if self._has_options and merged["ties"] not in TIES:
-            raise InvalidOptions(f"{self.name} options", f"option 'ties' must be one of {', '.join(TIES)}")
-        return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
         merged = self.check_options(num_players, options)

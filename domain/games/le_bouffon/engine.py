@@ -19,7 +19,6 @@ from domain.engine import (
     SYSTEM,
     Engine,
     IllegalAction,
-    InvalidOptions,
     Phase,
     Result,
     ToAct,
@@ -128,14 +127,6 @@ class LeBouffonEngine(Engine):
                             "shared: the tied players share the rank (1, 1, 3) and all tied at the top win "
                             "(docs/rules/le-bouffon.md)")
         return described
-
-    def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
-        merged = super().check_options(num_players, options)
-        if not 1 <= merged["deals"] <= MAX_DEALS:
-            raise InvalidOptions("le-bouffon options", f"option 'deals' must be between 1 and {MAX_DEALS}")
-        if self._has_ties and merged["ties"] not in TIES:
-            raise InvalidOptions("le-bouffon options", f"option 'ties' must be one of {', '.join(TIES)}")
-        return merged
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
         options = self.check_options(num_players, dict(options))

@@ -78,8 +78,6 @@ class TumultRoyaleEngine(Engine):
             if type(value) not in (int, float) or not 1 <= value <= 600:
                 raise InvalidOptions("tumult-royale options", f"{key} must be a number from 1 to 600")
             merged[key] = value
-        if merged["tax_mode"] not in ("live", "async"):
-            raise InvalidOptions("tumult-royale options", "tax_mode must be 'live' or 'async'")
         return merged
 
     # -- setting up ----------------------------------------------------------------------------
