@@ -3,17 +3,17 @@
 switches name it; each text says what the engine does by default (rules 1.0.0 has these rules
 with no option: its engine lists them with ``option`` None). docs/rules/jest.md, "Options", says what
 the other values do. House rule R4 has five parts, each its own entry ("R4 <part>"): the catalogue's
-ids are unique, and an option switches only one of them."""
+ids are unique, and an option switches only one of them. R1 (the first taker) and R5 (a trophy joins
+its winner's Jest) are left out: the rulebook says them (R1's suit order is FOUND, not decided here)."""
 
 from __future__ import annotations
 
 from domain.engine import HouseRule
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
-    HouseRule("R1", "The player whose face-up card is highest takes first (Joker 0, Ace 1; equal values by "
-                    "suit ♠ > ♣ > ♦ > ♥)."),
-    HouseRule("R2", "Next takes the player whose offer was just taken from; if he has already taken, the waiting "
-                    "player with the highest face-up card (none ranks lowest; ties clockwise from the last taker)."),
+    HouseRule("R2", "When the player whose offer was just taken from has already taken, the next taker is the "
+                    "waiting player with the highest face-up card (none ranks lowest; ties clockwise from the "
+                    "last taker)."),
     HouseRule("R4 timing", "Trophies are decided on the Jests before any trophy joins them."),
     HouseRule("R4 both trophies", "One player may win both trophies (the rulebook's sentence on it is garbled).",
               option="one_player_both_trophies"),
@@ -22,8 +22,6 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
                                    "then its suit."),
     HouseRule("R4 unclaimed", "A trophy whose condition nobody meets is unclaimed: it scores for nobody "
                               "and stays aside."),
-    HouseRule("R5", "A won trophy joins its winner's Jest and scores like any card (a trophy Joker or Heart "
-                    "changes the Heart rule)."),
     HouseRule("R6", "Scoring order: each card's value first (an Ace alone in its suit counts 5), then its suit's "
                     "sign (so a lone A♦ scores −5)."),
     HouseRule("R7", "Equal final scores are broken by the highest face-value card of the final Jest (trophies "

@@ -21,15 +21,15 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("5.4 exceptions", "k paladins (k = 1–3) may be laid on k+1 cards weaker than paladin, and 1 "
                                 "minotaure on 2–4 cards weaker than minotaure; the new top counts as that many "
                                 "cards of the strength laid."),
-    HouseRule("5.4 rire du bouffon", "On his turn, with cards on the table, the player holding the bouffon role "
-                                     "may lay exactly the same cards as the top (the same number laid, the same "
-                                     "strength): the trick ends and he leads the next."),
+    HouseRule("5.4 rire du bouffon", "The rulebook's laugh (\"the same cards\" as the previous player's) is the "
+                                     "bouffon role's holder's only, on his own turn, with cards on the table: the "
+                                     "same number laid at the same strength; the trick ends and he leads the next "
+                                     "(or, his last cards laughed, the next active player in role order does)."),
     HouseRule("5.4 going out", "A player may go out on any card, an exception or a laugh included."),
     HouseRule("5.4 end of a deal", "A deal ends as soon as only one player holds cards: he is last and becomes "
                                    "the bouffon."),
     HouseRule("5.4 deals", "A match is 5 deals unless the option deals sets another number (1–100).", "deals"),
-    HouseRule("5.4 scoring", "Each deal scores players − finishing place (first n−1, last 0), and its finishing "
-                             "order sets the next deal's roles."),
+    HouseRule("5.4 scoring", "Each deal scores players − finishing place (first n−1, last 0)."),
     HouseRule("5.4 match", "The highest total wins; ties go to the better finishing place in the last deal, so "
                            "ranks never tie.", "ties"),
 )
