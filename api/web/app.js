@@ -1008,6 +1008,19 @@ function absenceNote(match, seated) {
   return null;
 }
 
+// The rules a match is played under, said on its page: its rules version and options (Jest's and Le
+// Bouffon's ties change who wins), each option that switches one of Motley's house rules saying so (GET
+// /games house_rules, the game's current version: an older version's match names none). Someone who
+// joined from the lobby's list saw none of it before.
+function matchRules(match) {
+  const game = (gamesCache || []).find((known) => known.name === match.game);
+  const current = game && game.rules_version === match.rules_version ? game.house_rules || [] : [];
+  const houseRules = (name) => current.filter((rule) => rule.option === name).map((rule) => rule.id);
+  return h("p", { class: "muted", id: "match-rules" }, `rules ${match.rules_version}`,
+    Object.entries(match.options || {}).map(([name, value]) => [" · ", `${name.replace(/_/g, " ")} ${JSON.stringify(value)}`,
+      houseRules(name).length ? ` (house rule ${houseRules(name).join(", ")})` : ""]));
+}
+
 // `heading`: the title's level: the table's own page heading (h1), or a section of another page (the
 // replay's h2: a page has one h1, and the board's h3 follow an h2).
 function matchHeader(match, heading = "h1") {
@@ -1016,6 +1029,7 @@ function matchHeader(match, heading = "h1") {
     // tabindex -1: focus may be put on the table's (a redraw took the button pressed away), never reached by Tab.
     h(heading, heading === "h1" ? { id: "match-title", tabindex: -1 } : {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
     tournamentTable(match),
+    matchRules(match),
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · `,
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
       h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",

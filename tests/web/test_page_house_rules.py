@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.web.test_page_followups import register, signed_in
+from tests.web.test_page_followups import auth, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -83,5 +83,27 @@ def test_the_create_form_flags_the_options_that_switch_a_house_rule(server, brow
     page.wait_for_selector("#create [name=red_chairs]")
     assert page.locator("#create label:has([name=red_chairs]) .house-rule-badge").count() == 0
     assert page.locator("#create-house-rules li").count() == len(games["jester"]["house_rules"])
+    assert not errors, errors
+    context.close()
+
+
+def test_a_tables_page_says_its_rules_version_and_options_and_which_switch_a_house_rule(server, browser):
+    """A person who joined from the lobby's list saw the match's options nowhere (a probe): a Jest match
+    with shared ties (house rule R7's option) is won by every player tied at the top, which its page must
+    say. Its header names the rules version and each option, marking those that switch a house rule."""
+    host, guest = register(server, "Rules host"), register(server, "Rules guest")
+    created = requests.post(f"{server}/matches", timeout=10, headers=auth(host),
+                            json={"game": "jest", "seats": 3, "options": {"ties": "shared"}})
+    assert created.status_code == 201, created.text
+    match = created.json()
+    context, page, errors = signed_in(browser, server, guest)
+    page.goto(f"{server}/#/match/{match['id']}?as=spectator")
+    rules = page.locator("#match-rules")
+    rules.wait_for()
+    text = rules.inner_text()
+    assert match["rules_version"] == catalogue(server)["jest"]["rules_version"]
+    assert f"rules {match['rules_version']}" in text, text
+    assert 'ties "shared" (house rule R7)' in text, text
+    assert 'one player both trophies true (house rule R4 both trophies)' in text, text
     assert not errors, errors
     context.close()
