@@ -707,9 +707,15 @@ function optionInput(name, schema, help) {
 function optionField(name, schema, rules = []) {
   const help = schema.description ? `option-help-${name}` : null;
   const note = rules.length ? `option-house-${name}` : null;
-  return h("label", { class: note ? "option house-ruled" : "option" }, `${name.replace(/_/g, " ")} `,
-    note ? h("span", { class: "house-rule-badge" }, "house rule") : null,
-    optionInput(name, schema, [help, note].filter(Boolean).join(" ") || null),
+  const input = optionInput(name, schema, [help, note].filter(Boolean).join(" ") || null);
+  input.id = `option-${name}`;
+  // The label names the field (and says "house rule"); the description and the note are outside it, so a
+  // screen reader reads the field's name short and its description once (aria-describedby), not a
+  // 300-character name with the description read again (a probe of the form).
+  return h("div", { class: note ? "option house-ruled" : "option" },
+    h("label", { for: input.id }, `${name.replace(/_/g, " ")} `,
+      note ? h("span", { class: "house-rule-badge" }, "house rule") : null),
+    input,
     help ? h("small", { class: "option-help", id: help }, schema.description) : null,
     note ? h("small", { class: "house-rule-note", id: note },
       `switches Motley's house rule${rules.length > 1 ? "s" : ""} ${rules.map((rule) => rule.id).join(", ")} (not the publisher's)`) : null);
