@@ -274,7 +274,8 @@ class Engine(ABC):
             if type(value) is not type(merged[key]):
                 raise InvalidOptions(
                     f"{self.name} options",
-                    f"option {key!r} must be of type {type(merged[key]).__name__}",
+                    # In the published schema's words (string, boolean, integer), not Python's (str, bool, int).
+                    f"option {key!r} must be of type {json_type(merged[key])}",
                 )
             merged[key] = value
         described = self.describe_options() if options else {}

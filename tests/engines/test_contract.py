@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import functools
 import random
+import re
 import sys
 import types
 from typing import Any, Iterator
@@ -457,6 +458,11 @@ def test_every_value_the_options_schema_allows_is_taken_and_every_other_refused(
         if "enum" in schema:
             with pytest.raises(InvalidOptions):
                 engine.check_options(players, {key: f"not {schema['enum'][0]}"})
+        # A value of another type is refused in the schema's words ("integer"), not Python's ("int").
+        wrong = "x" if schema["type"] != "string" else 0
+        with pytest.raises(InvalidOptions) as refused:
+            engine.check_options(players, {key: wrong})
+        assert not re.search(r"\b(str|bool|int|float|dict|list)\b", str(refused.value)), str(refused.value)
         for bound, outside in (("minimum", -1), ("maximum", 1)):
             if bound in schema:
                 assert engine.check_options(players, {key: schema[bound]})[key] == schema[bound]
