@@ -717,8 +717,9 @@ class VerifyOut(Answer):
 class TermsOut(Answer):
     # No key is always sent: a match list row written before the terms were listed holds {} until
     # `motley rebuild matches` (docs/tournaments.md, "Read models"; MatchSummaryOut.terms says so);
-    # every row written since holds all four (application/projections.match_row).
-    OPTIONAL = ("turn_limit", "rated", "versions_required", "unlisted")
+    # every row written since holds all four, and since 6 December 2026 the rules version and options
+    # too (application/projections.match_row).
+    OPTIONAL = ("turn_limit", "rated", "versions_required", "unlisted", "rules_version", "options")
 
     turn_limit = fields.Nested(TurnLimitOut, allow_none=True,
                                metadata={"description": "seconds per turn and on_timeout, or null"})
@@ -727,6 +728,10 @@ class TermsOut(Answer):
     versions_required = fields.Boolean(metadata={"description": "Moves must state the version they are based on"})
     unlisted = fields.Boolean(metadata={"description": "Joined by invitation code only (listed only to its "
                                                        "players, asking for their own, and the auditor)"})
+    rules_version = fields.String(metadata={"description": "The rules version it is played under (GET "
+                                                           "/games/{name}?rules_version= describes it)"})
+    options = fields.Dict(metadata={"description": "Its game's options, every one (an option that switches a "
+                                                   "house rule: GET /games house_rules)"})
 
 
 class MatchSummaryOut(Answer):

@@ -40,8 +40,11 @@ def match_row(match: Match) -> MatchRow:
         winners=[] if not match.result else match.result["winners"],
         created_at=match.created_on,
         updated_at=match.modified_on,
+        # The rules version and options too: a person choosing a match to join from the list sees
+        # what it is played under (Jest's and Le Bouffon's shared ties change who wins).
         terms={"turn_limit": match.turn_limit, "rated": match.counts_for_ratings,
-               "versions_required": match.versions_required, "unlisted": match.invitation is not None},
+               "versions_required": match.versions_required, "unlisted": match.invitation is not None,
+               "rules_version": match.rules_version, "options": match.options},
         awaiting=awaiting(match),
     )
 

@@ -946,12 +946,21 @@ function seatsText(seats) {
   return seats.map((seat, i) => seat.name || (seat.computer ? `computer (${seat.computer})` : `seat ${i} free`)).join(", ");
 }
 
+// A listed match's rules version and options (its row's terms; none in a row written before they were
+// listed), under its game: who joins from the list sees what it is played under before pressing join.
+function listedRules(match) {
+  const terms = match.terms || {};
+  if (!terms.rules_version) return null;
+  const options = Object.entries(terms.options || {}).map(([name, value]) => ` · ${name.replace(/_/g, " ")} ${JSON.stringify(value)}`);
+  return h("small", { class: "muted listed-rules" }, h("br"), `rules ${terms.rules_version}`, options.join(""));
+}
+
 function matchTable(items, status) {
   if (!items.length) return h("p", { class: "muted" }, "none");
   return scrolling(h("table", { class: "grid matches" },
     h("thead", {}, h("tr", {}, ["game", "seats", "version"].map((t) => h("th", {}, t)), quietHeader("actions"))),
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
-      h("td", {}, titleOf(match.game)), h("td", {}, seatsNodes(match.seats)), h("td", {}, match.version),
+      h("td", {}, titleOf(match.game), listedRules(match)), h("td", {}, seatsNodes(match.seats)), h("td", {}, match.version),
       h("td", { class: "row-actions" },
         // Join: a free seat, and not a match the person sits at already (the server would refuse it).
         status === "open" && identity.player() && match.open_seats > 0

@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from api import create_app
+from domain.games import get_engine
 from infrastructure.composition import build
 from infrastructure.settings import Settings
 from tests.conftest import PG
@@ -52,10 +53,24 @@ def test_the_list_shows_the_terms_and_an_unlisted_match_only_to_its_players(motl
     assert [m["id"] for m in client.get(f"/players/{ann_id}").body["recent_matches"]] == [public]
     assert {m["id"] for m in client.get(f"/players/{ann_id}", key=ann).body["recent_matches"]} == {private, public}
     rows = {row["id"]: row for row in client.get("/matches", query={"player": ann_id}, key=ann).body["items"]}
+    rules = {"rules_version": get_engine("jest").rules_version, "options": get_engine("jest").default_options()}
     assert rows[private]["terms"] == {"turn_limit": {"seconds": 0.5, "on_timeout": "claim"}, "rated": False,
-                                      "versions_required": True, "unlisted": True}
+                                      "versions_required": True, "unlisted": True, **rules}
     assert rows[public]["terms"] == {"turn_limit": None, "rated": True, "versions_required": False,
-                                     "unlisted": False}
+                                     "unlisted": False, **rules}
+
+
+def test_the_list_says_what_rules_and_options_an_open_match_is_played_under(motley):
+    """A person choosing a match to join from the list saw neither its rules version nor its options
+    (a probe: Jest's shared ties change who wins, and the lobby's join seats at once)."""
+    client = ApiClient(create_app(motley))
+    _, ann = client.register("ann")
+    shared = client.post("/matches", {"game": "le-bouffon", "seats": 3, "options": {"deals": 2, "ties": "shared"}},
+                         key=ann).body
+    motley.tasks.drain()
+    row = next(r for r in client.get("/matches", query={"status": "open"}).body["items"] if r["id"] == shared["id"])
+    assert row["terms"]["rules_version"] == shared["rules_version"] == "1.2.0"
+    assert row["terms"]["options"] == {"deals": 2, "ties": "shared"}
 
 
 OLD_SQLITE = ("CREATE TABLE motley_match_list (match_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "

@@ -113,3 +113,21 @@ def test_a_tables_page_says_its_rules_version_and_options_and_which_switch_a_hou
     assert 'one player both trophies true (house rule R4 both trophies)' in text, text
     assert not errors, errors
     context.close()
+
+
+def test_the_lobbys_list_says_what_an_open_match_is_played_under_before_join(server, browser):
+    """The lobby's join seats a person at once: its row now says the match's rules version and options
+    (the list's terms), which it did nowhere before (a probe)."""
+    host = register(server, "List host")
+    created = requests.post(f"{server}/matches", timeout=10, headers=auth(host),
+                            json={"game": "le-bouffon", "seats": 3, "options": {"deals": 2, "ties": "shared"}})
+    assert created.status_code == 201, created.text
+    match = created.json()
+    context, page, errors = signed_in(browser, server, register(server, "List guest"))
+    page.goto(server + "/")
+    listed = page.locator(f'tr[data-match="{match["id"]}"] .listed-rules')
+    listed.wait_for(timeout=15_000)
+    assert listed.inner_text().strip() == f'rules {match["rules_version"]} · deals 2 · ties "shared"'
+    assert page.locator(f'tr[data-match="{match["id"]}"] button', has_text="join").count() == 1
+    assert not errors, errors
+    context.close()
