@@ -65,7 +65,8 @@ TYPED = {
 #: Where the content is a game's own (its options, observation, state, actions, result's breakdown) or
 #: an event's fields, the object stays open: every other object an answer holds is typed.
 OPEN = {"MatchOut.options", "MatchOut.observation", "MatchOut.legal_actions[]", "MatchOut.state",
-        "ResultOut.detail", "TournamentOut.match_options", "EventPageOut.items[]", "DiffOut.events[]"}
+        "ResultOut.detail", "TournamentOut.match_options", "EventPageOut.items[]", "DiffOut.events[]",
+        "TermsOut.options"}
 #: Status-like fields: each one lists the values it takes.
 ENUMS = {("MatchOut", "status"), ("ToActOut", "kind"), ("ViewerOut", "kind"), ("MatchSummaryOut", "status"),
          ("TournamentOut", "status"), ("TournamentOut", "format"), ("TournamentPlayerOut", "status"),
@@ -80,7 +81,8 @@ NOTHING_ALWAYS_SENT = {
     # Each tournament answers its own tie-breaks only (none at all when created with "tie_breaks": []).
     "TieBreaksOut",
     # A match list row written before the terms were listed holds {} until `motley rebuild matches`
-    # (docs/tournaments.md, "Read models"), as MatchSummaryOut.terms says; rows written since hold all four.
+    # (docs/tournaments.md, "Read models"), as MatchSummaryOut.terms says; rows written since hold all four
+    # (and the rules version and options since 2026-12-06).
     "TermsOut",
 }
 #: Optional keys that the scenario's answers all held (each sent only in answers it does not give,
@@ -89,7 +91,7 @@ OPTIONAL_SEEN_ALWAYS = {
     # Every tournament of the scenario uses all three tie-breaks.
     "TieBreaksOut": {"opponents-points", "wins", "average-place"},
     # Only a match list row written before the terms were listed lacks them.
-    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted"},
+    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted", "rules_version", "options"},
     # Only a history that fails the check lacks it (a match stored before provable chance: no commitment).
     "VerifyOut": {"commitment", "last_version", "ended"},
 }
@@ -176,7 +178,7 @@ SOMETIMES = {
     "SanctionReportOut": {"player_id", "match_id"},
     "SanctionChangeOut": {"rank", "points", "tie_breaks"},  # a player in the tournament
     "TieBreaksOut": {"opponents-points", "wins", "average-place"},
-    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted"},
+    "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted", "rules_version", "options"},
 }
 
 
