@@ -219,7 +219,13 @@ def test_a_player_who_withdrew_is_told_so_and_the_standings_mark_the_withdrawal(
     # The tournament's stream may draw the withdrawal before the DELETE's answer; the focus is put on the
     # notice once the page has that answer (the button's action is done).
     page.wait_for_function(f"() => ({FOCUSED}) === 'your-bye'", timeout=5_000)
-    standings = requests.get(f"{server}/tournaments/{tournament_id}/standings", timeout=10).json()["items"]
+    # The standings are a read model, written once the worker has projected the withdrawal (it may lag
+    # the DELETE's answer by a moment; CI once read it before).
+    for _ in range(100):
+        standings = requests.get(f"{server}/tournaments/{tournament_id}/standings", timeout=10).json()["items"]
+        if {row["player_id"]: row["status"] for row in standings}[resting["id"]] == "withdrawn":
+            break
+        time.sleep(0.1)
     assert {row["player_id"]: row["status"] for row in standings}[resting["id"]] == "withdrawn"
     row = page.locator("#standings tbody tr", has_text=resting["name"])
     page.wait_for_function("() => document.querySelectorAll('#standings .entry-status').length === 1")
