@@ -31,8 +31,8 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable, Collection, Mapping, Optional, Sequence, Union
 
 JSON = Any
 State = Any
@@ -110,6 +110,12 @@ class Result:
             "winners": list(self.winners),
             "detail": self.detail,
         }
+
+
+def competition_ranks(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Ranks by key, highest first, equal keys sharing a rank and the next rank skipping past them
+    ("1224" competition ranking), as ``Result.ranks`` holds them: 1 plus the number of seats ahead."""
+    return tuple(1 + sum(1 for other in keys if other > key) for key in keys)
 
 
 def json_key(value: JSON) -> str:
@@ -219,12 +225,17 @@ class HouseRule:
     and docs/rules/<game>.md): not the publisher's rule, so the catalogue lists it and the page flags it
     (house-rules.md: "Flag these in the UI and keep them configurable")."""
 
-    id: str  # its tag in docs/rules/<game>.md ("R4", "3.4 step 2", "FC-ORDER")
+    id: str  # its tag in docs/rules/<game>.md ("R4 timing", "3.4 step 2", "FC-ORDER")
     text: str  # what it decides, in one or two sentences
     option: Optional[str] = None  # the option that switches it, where one does
 
     def to_json(self) -> dict:
         return {"id": self.id, "text": self.text, "option": self.option}
+
+
+def without_switches(rules: Sequence[HouseRule], options: Collection[str]) -> tuple[HouseRule, ...]:
+    """The house rules of an older rules version that played them without ``options`` switching them."""
+    return tuple(replace(rule, option=None) if rule.option in options else rule for rule in rules)
 
 
 class Engine(ABC):

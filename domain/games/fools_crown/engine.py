@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Optional
 
-from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct
+from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct, competition_ranks
 
 from . import observation
 from .bots import BOTS, blind, search_bot
@@ -160,10 +160,9 @@ class FoolsCrownEngine(Engine):
             return None
         n = state["players"]
         keys = [(len(state["crowns"][i]), len(state["jokers"][i])) for i in range(n)]
-        ranks = tuple(1 + sum(1 for k in keys if k > keys[i]) for i in range(n))
         return Result(
             scores=tuple(len(state["crowns"][i]) for i in range(n)),
-            ranks=ranks,
+            ranks=competition_ranks(keys),
             detail={
                 "reason": end["reason"],
                 "rounds": end["rounds"],

@@ -24,10 +24,19 @@ Rules versions (docs/rules/jest.md, "Changelog"): ``ENGINE`` plays 1.1.0; ``Jest
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any, Hashable, Mapping, Optional
 
-from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Result, ToAct, copy_json
+from domain.engine import (
+    CHANCE,
+    SYSTEM,
+    Engine,
+    IllegalAction,
+    Result,
+    ToAct,
+    competition_ranks,
+    copy_json,
+    without_switches,
+)
 
 from .house_rules import HOUSE_RULES
 from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
@@ -98,7 +107,7 @@ class JestEngine(Engine):
         self.rules_version = rules_version
         self._has_options = rules_version != "1.0.0"
         if not self._has_options:  # the same rules, but no option switches them under 1.0.0
-            self.house_rules = tuple(replace(rule, option=None) for rule in HOUSE_RULES)
+            self.house_rules = without_switches(HOUSE_RULES, ("one_player_both_trophies", "ties"))
 
     def __repr__(self) -> str:
         return f"JestEngine(rules_version={self.rules_version!r})"
@@ -423,7 +432,7 @@ class JestEngine(Engine):
         else:
             # R7: highest score; tie → highest face value card, then its suit, in the final Jest.
             keys = [(scores[s], best_card_key(state["jests"][s])) for s in range(n)]
-        ranks = tuple(1 + sum(1 for other in keys if other > keys[s]) for s in range(n))
+        ranks = competition_ranks(keys)
         detail = {
             "trophies": dict(state["winners"]),
             "jests": [list(jest) for jest in state["jests"]],

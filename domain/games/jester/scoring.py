@@ -3,6 +3,8 @@ the winner and tie-breaks."""
 
 from __future__ import annotations
 
+from domain.engine import competition_ranks
+
 from .core import Handler, markers_on_board, pl, pop
 from .data import SPEC_VP
 
@@ -71,9 +73,7 @@ def ranking_key(state, seat):
 
 
 def ranks(state):
-    n = state["n"]
-    keys = [ranking_key(state, s) for s in range(n)]
-    return [1 + sum(1 for o in range(n) if keys[o] > keys[s]) for s in range(n)]
+    return list(competition_ranks([ranking_key(state, s) for s in range(state["n"])]))
 
 
 HANDLERS = {

@@ -9,7 +9,6 @@ and plays the default ("last-deal").
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from itertools import combinations, permutations
 from math import factorial
 from typing import Any, Mapping, Optional
@@ -22,7 +21,9 @@ from domain.engine import (
     Phase,
     Result,
     ToAct,
+    competition_ranks,
     copy_json,
+    without_switches,
 )
 
 from .cards import (
@@ -103,8 +104,7 @@ class LeBouffonEngine(Engine):
         self._copies_by_deal = rules_version != "1.0.0"
         self._has_ties = rules_version not in ("1.0.0", "1.1.0")
         if not self._has_ties:  # the same house rule 5.4 match, but no option switches it before 1.2.0
-            self.house_rules = tuple(replace(rule, option=None) if rule.option == "ties" else rule
-                                     for rule in HOUSE_RULES)
+            self.house_rules = without_switches(HOUSE_RULES, ("ties",))
 
     def __repr__(self) -> str:
         return f"LeBouffonEngine(rules_version={self.rules_version!r})"
@@ -593,7 +593,7 @@ class LeBouffonEngine(Engine):
             # so every seat tied at the top wins.
             return Result(
                 scores=tuple(scores),
-                ranks=tuple(1 + sum(1 for other in scores if other > scores[seat]) for seat in range(n)),
+                ranks=competition_ranks(scores),
                 detail={"deals": copy_json(state["history"]), "tiebreak": "none: equal totals share the rank"},
             )
         last_order = state["history"][-1]["order"]
