@@ -15,7 +15,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
                           "the extra cards."),
     HouseRule("5.4 exchange", "There is no exchange in the first deal, and every exchange is worked out on the "
                               "hands before any exchange, so the bouffon never hands back the roi's gift."),
-    HouseRule("5.4 sets", "A set is at most 4 cards, with two decks too."),
+    HouseRule("5.4 sets", "With two decks (5–6 players), where a hand may hold up to 8 cards of a kind, a set "
+                          "is still at most 4 cards, the rulebook's quadruple."),
     HouseRule("5.4 leads", "The leader of a trick must lay cards; when the last player to lay cards is out, the "
                            "next player in role order who still holds cards leads."),
     HouseRule("5.4 exceptions", "k paladins (k = 1–3) may be laid on k+1 cards weaker than paladin, and 1 "
