@@ -334,7 +334,12 @@ def seat_number(value: str) -> None:
 class CreateMatch(StrictSchema):
     game = fields.String(required=True)
     seats = Int(required=True, validate=validate.Range(min=1, max=12))
-    options = fields.Dict(keys=fields.String(), load_default=dict)
+    options = fields.Dict(
+        keys=fields.String(), load_default=dict,
+        metadata={"description": "The game's options, as GET /games/{name} describes them in options_schema "
+                                 "(type, values, default, bounds); any left out take their default, and the "
+                                 "match stores them all. An unknown option or a value the schema does not allow "
+                                 "is refused: 422 invalid-request, its detail naming the option (docs/problems.md)"})
     computers = fields.Dict(
         keys=fields.String(validate=seat_number, metadata={"pattern": SEAT_NUMBER_PATTERN}),
         values=fields.String(),

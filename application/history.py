@@ -541,6 +541,9 @@ class Importer:
             raise self.refuse(f"invalid options: {getattr(error, 'detail', error)}") from None
         if json.loads(json.dumps(full)) != options:
             raise self.refuse("the options are not complete (an export lists every option)")
+        # Stored as the engine checked them, as POST /matches stores them: 2.0 passed as the integer 2
+        # (2 == 2.0), but kept as sent it showed as 2.0 in the copy's view, export and forks' match list.
+        options = json.loads(json.dumps(full))
         bots = data.get("bots") or {}
         if type(data.get("reveal_at_end", True)) is not bool:
             raise self.refuse("reveal_at_end is true or false")

@@ -328,3 +328,21 @@ def test_a_copy_of_a_private_fork_of_a_live_match_cannot_be_imported_to_reveal_i
     assert status == 201, copy
     spectator = client.get(f"/matches/{copy['id']}/events").body
     assert spectator["viewer"]["sees_all"] is False
+
+
+def test_an_imported_option_sent_as_a_float_is_stored_as_the_engine_checked_it(audit):  # noqa: F811
+    """A probe: {"deals": 2.0} passed the check (2 == 2.0) and was stored as sent, so the copy's view and
+    export, and its forks' match-list rows, said 2.0 where POST /matches stores 2."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, options={"deals": 2})
+    lines = export(client, match_id, AUDITOR)
+    assert lines[0]["data"]["options"]["deals"] == 2
+    text = "".join(json.dumps(line) + "\n" for line in lines).replace('"deals": 2,', '"deals": 2.0,', 1)
+    assert '"deals": 2.0' in text
+    status, body = post_history(client, text)
+    assert status == 201, body
+    read = client.get(f"/matches/{body['id']}", key=AUDITOR)
+    assert read.status == 200 and '"deals": 2.0' not in read.text and '"deals":2.0' not in read.text
+    assert read.body["options"]["deals"] == 2 and type(read.body["options"]["deals"]) is int, read.body["options"]
+    again = "".join(json.dumps(line) + "\n" for line in export(client, body["id"], AUDITOR))
+    assert '"deals": 2.0' not in again and '"deals": 2' in again
