@@ -23,6 +23,14 @@ function playText(ids) {
   return [...counts].map(([kind, k]) => `${k > 1 ? `${k} × ` : ""}${kindName(kind)}`).join(" + ");
 }
 
+// What the top counts as, which the next play must match: k paladins (1 minotaure) laid on a bigger set count
+// as that set's number of cards (house rule 5.4 exceptions), so the chips alone undercount it.
+function topCount(top) {
+  const counted = `${top.count} card${top.count === 1 ? "" : "s"} of strength ${top.strength}`;
+  return top.count === top.cards.length ? `${top.kind}, ${counted}`
+    : `${top.cards.length} ${top.kind}${top.cards.length === 1 ? "" : "s"} counting as ${counted}`;
+}
+
 const byStrength = (ids) => [...ids].sort((a, b) => strength(kindOf(a)) - strength(kindOf(b)));
 
 // A revealed match (finished: the whole state): every seat's hand, and the deal's exchanges (rulebook 3),
@@ -86,7 +94,7 @@ export function view(obs, seats, you) {
     everyExchange(obs, seats, you),
     h("div", { class: "trick" }, h("h3", {}, "The trick"),
       trick ? [h("p", {}, "led by ", seatLabel(seats, trick.leader), " · top: ", trick.top ? [cards(trick.top.cards),
-        ` (${trick.top.kind}, strength ${trick.top.strength}, by `, seatLabel(seats, trick.top.seat), ")"]
+        ` (${topCount(trick.top)}, by `, seatLabel(seats, trick.top.seat), ")"]
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
     scrolling(h("table", { class: "grid" },

@@ -1,0 +1,83 @@
+"""Le Bouffon's trick on the table says what its top counts as (api/web/games/le_bouffon.js): k paladins laid
+on k+1 weaker cards, or 1 minotaure on a set of 2–4, count as that set's number of cards (house rule 5.4
+exceptions; docs/rules/le-bouffon.md §4), which the next play must match. A probe found the page drew the
+paladin's chip alone, so a person saw one card where the next play must lay two.
+
+Debian's chromium driven by Playwright against a real `motley serve` process (tests/web/conftest.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import match_with, move, register, signed_in
+from tests.web.test_revealed_boards import first_version, open_version, seen
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def exception_top(view: dict) -> bool:
+    top = ((view["observation"] or {}).get("trick") or {}).get("top")
+    return bool(top) and top["count"] != len(top["cards"])
+
+
+def fewest_cards(view: dict) -> dict:
+    """The person lays an exception where one is legal (fewer cards than the top counts), else the smallest
+    play, so the match soon meets one; the computers play as they do."""
+    actions = view["legal_actions"]
+    top = ((view["observation"] or {}).get("trick") or {}).get("top")
+    plays = [a for a in actions if a["type"] == "play"]
+    if top:
+        exceptions = [a for a in plays if len(a["cards"]) < top["count"]]
+        if exceptions:
+            return exceptions[0]
+    return min(plays, key=lambda a: len(a["cards"])) if plays else actions[0]
+
+
+def played_out(base: str, match_id: str, person: dict, seconds: float = 120) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        view = seen(base, match_id, person)
+        if view["status"] == "finished":
+            return
+        if not view["legal_actions"]:
+            time.sleep(0.05)
+            continue
+        move(base, match_id, person, fewest_cards(view))
+    raise AssertionError("the match did not finish")
+
+
+def test_the_trick_says_what_a_paladin_or_minotaure_top_counts_as(server, browser):
+    person = register(server, "laid-as")
+    for _ in range(8):  # about one match in three meets an exception; the person's policy makes it likelier
+        match_id = match_with(server, person, "le-bouffon", 3, computers={"1": "basic", "2": "basic"},
+                              options={"deals": 2})
+        played_out(server, match_id, person)
+        try:
+            found = first_version(server, match_id, exception_top)
+        except AssertionError:
+            continue
+        break
+    else:
+        raise AssertionError("no paladin or minotaure exception in eight matches")
+    top = found["observation"]["trick"]["top"]
+    assert top["kind"] in ("paladin", "minotaure") and top["count"] > len(top["cards"]), top
+
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/#/replay/{match_id}")
+    page.wait_for_selector("#events li")
+    open_version(page, found["version"])
+    trick = page.inner_text("#replay-board .trick")
+    laid = len(top["cards"])
+    assert (f"{laid} {top['kind']}{'' if laid == 1 else 's'} counting as {top['count']} cards of strength "
+            f"{top['strength']}") in trick, trick
+    assert not errors, errors
+    context.close()
+    assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["status"] == "finished"
