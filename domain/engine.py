@@ -222,8 +222,10 @@ Bot = Callable[[JSON, Sequence[JSON], random.Random], JSON]
 @dataclass(frozen=True)
 class HouseRule:
     """A rule Motley decided where the rulebook is silent or unplayable ([PROPOSAL] in house-rules.md
-    and docs/rules/<game>.md): not the publisher's rule, so the catalogue lists it and the page flags it
-    (house-rules.md: "Flag these in the UI and keep them configurable")."""
+    and docs/rules/<game>.md, or an engine's own tagged decision a player notices at the table, such as
+    Fool's Crown's FC-ORDER or Jester's J-SHOP): not the publisher's rule, so the catalogue lists it and the
+    page flags it (house-rules.md: "Flag these in the UI and keep them configurable"). Only Motley's part:
+    a clause the rulebook states is not listed."""
 
     id: str  # its tag in docs/rules/<game>.md ("R4 timing", "3.4 step 2", "FC-ORDER")
     text: str  # what it decides, in one or two sentences

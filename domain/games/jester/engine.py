@@ -8,7 +8,7 @@ from domain.engine import Engine, IllegalAction, InvalidOptions, Result, ToAct, 
 
 from . import observation, round_end, rules, scoring, setup
 from .core import AUTO_KINDS, CHANCE_KINDS, settle, top
-from .house_rules import HOUSE_RULES
+from .house_rules import HOUSE_RULES, house_rules
 
 SOURCED_GAINS = frozenset({"buy", "take-card", "keep"})  # a card from a pile or the table to a hand
 
@@ -50,6 +50,7 @@ class JesterEngine(Engine):
     def __init__(self, rules_version: str = rules.CURRENT):
         self.rules_version = rules_version
         self._handlers = rules.handlers(rules_version)  # raises on an unknown version
+        self.house_rules = house_rules(rules_version)  # 1.1.0's rescue differs (J-RESCUE)
         self._shows_sources = rules.shows_card_sources(rules_version)
 
     def __repr__(self) -> str:
@@ -60,8 +61,11 @@ class JesterEngine(Engine):
 
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
-        described["red_chairs"]["description"] = ("The Red Chairs variant: 3 crowns each, and the red-chair "
-                                                  "effects (docs/rules/jester.md)")
+        # Rulebook, Variant: Red Chairs. The red chairs are in the base game from round 2; the variant
+        # opens them in round 1, from each player's second turn, and gives 3 crowns instead of 2.
+        described["red_chairs"]["description"] = (
+            "The Red Chairs variant: red chairs may be taken in round 1 too, from each player's second turn "
+            "(without it, from round 2), and each player starts with 3 crowns instead of 2")
         return described
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:
