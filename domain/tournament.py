@@ -373,6 +373,14 @@ class Tournament(Aggregate):
         self.check_status(STATUS_ACTIVE)
         player_ids = list(dict.fromkeys(player_ids))  # a player named twice is one absent player
         round_ = self.rounds[-1]
+        if match_id is not None and all(t["match_id"] != match_id for t in round_["tables"]):
+            # Said first: a forfeit meant for an earlier round's table, sent again once the next round
+            # was paired, was told the new round's deadline, not that its table is no longer in play.
+            found = self.table_of_match(match_id)
+            where = (f"round {found[0]['round']}'s table {found[1]['table']}" if found
+                     else "not one of this tournament's tables")
+            raise TournamentStateError(f"match {match_id} is {where}, not a table of round {round_['round']}, "
+                                       "the current one: only its tables can be forfeited")
         if round_["deadline"] is None:
             raise TournamentStateError("this tournament's rounds have no deadline: nobody can be forfeited")
         if now < round_["deadline"]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+import uuid
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -448,5 +449,40 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
             bad = [dict(line, data={"reason": 5}) if line["event"] == "Voided" else line for line in lines]
             status, refusal = post_history(audit, json.loads(json.dumps(bad)))
             assert status == 422 and "reason" in refusal["detail"], refusal
+    finally:
+        idle.close()
+
+
+def test_a_forfeit_naming_an_earlier_rounds_table_is_told_so_not_the_new_rounds_deadline(tmp_path):
+    """An organiser's probe: a forfeit sent again for round 1's table, once round 2 was paired, was refused
+    with "round 2 runs until ...", as if waiting would let it through; the table is no longer in play."""
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
+                 clock=lambda: now[0])
+    try:
+        client = ApiClient(create_app(idle))
+        _, org = client.register("org")
+        keys = dict(client.register(name) for name in ("ann", "bob"))
+        tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 2, "table_size": 2,
+                                           "round_deadline_seconds": 60}, key=org).body["id"]
+        for key in keys.values():
+            assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+        (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+        now[0] += timedelta(seconds=61)
+        body = {"player_ids": [table["players"][1]], "match_id": table["match_id"]}
+        assert client.post(f"/tournaments/{tid}/forfeits", body, key=org).status == 200
+        before = client.get(f"/tournaments/{tid}").body
+        assert len(before["rounds"]) == 2
+        again = client.post(f"/tournaments/{tid}/forfeits", body, key=org)
+        assert again.status == 409 and again.body["type"].endswith(":conflict"), again.text
+        assert "round 1's table 1, not a table of round 2" in again.body["detail"], again.body
+        assert "runs until" not in again.body["detail"]
+        now[0] += timedelta(seconds=61)  # past round 2's deadline too: still that table, not this round's
+        late = client.post(f"/tournaments/{tid}/forfeits", body, key=org)
+        assert late.status == 409 and "round 1's table 1" in late.body["detail"], late.text
+        stranger = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [table["players"][1]],
+                                                                 "match_id": str(uuid.uuid4())}, key=org)
+        assert stranger.status == 409 and "not one of this tournament's tables" in stranger.body["detail"]
+        assert client.get(f"/tournaments/{tid}").body["version"] == before["version"]
     finally:
         idle.close()

@@ -160,7 +160,7 @@ def test_a_forfeit_naming_its_tables_match_is_refused_once_the_players_sit_elsew
     (first,) = t.start("org", T0)
     (second,) = t.record_result(first["match_id"], [1, 2, 3], T0 + timedelta(seconds=10))
     late = T0 + timedelta(seconds=200)
-    with pytest.raises(TournamentStateError, match="not the table of these players"):
+    with pytest.raises(TournamentStateError, match="is round 1's table 1, not a table of round 2"):
         t.forfeit("org", ["c"], late, match_id=first["match_id"])
     assert second["result"] is None
     t.forfeit("org", ["c"], late, match_id=second["match_id"])
@@ -608,7 +608,7 @@ def test_withdrawals_and_forfeits_after_the_deadline_through_the_api(client, mot
     # Naming a table's match that is not the players' table of the current round: a 409, nothing settled.
     elsewhere = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy], "match_id": str(uuid4())},
                             key=org)
-    assert elsewhere.status == 409 and "not the table of these players" in elsewhere.body["detail"], elsewhere.text
+    assert elsewhere.status == 409 and "not one of this tournament's tables" in elsewhere.body["detail"], elsewhere.text
     assert client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"] is None
     done = client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [cy], "match_id": table["match_id"]}, key=org)
     assert done.status == 200, done.text
