@@ -184,9 +184,10 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
     commit cards, the others' hands, the face-down discard pile (FC-DISCARD) and the deck; the
     Jokers not held are in the deck (a sacrificed Joker is shuffled into it, rulebook), at random
     places. The Jokers are alike (FC-JOKER), so the held ones are dealt JOKER1 first in seat order.
-    A Noble Exchange (rulebook "reveal your hand, discard two Nobles") showed that hand: two of its
-    Nobles went to the discard pile (for the own seat, those no longer in hand), the rest are still
-    in the hand. Reads nothing but the observation.
+    A Noble Exchange (rulebook "reveal your hand, discard two Nobles") showed that hand and the two
+    Nobles it discarded (``exchange_discards``): those are in the discard pile, the other three still
+    in the hand; if the pile is now too small to hold them, a reshuffle took them and they are dealt
+    as unseen cards. Reads nothing but the observation.
     """
     n = len(observation["hands"])
     seen = _seen_cards(observation)
@@ -204,22 +205,25 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
     for count in held_jokers:
         jokers.append(joker_cards[:count])
         del joker_cards[:count]
-    discard: list = []
     hands: list = []
+    named: list = []  # the Nobles the Noble Exchanges discarded, in seat order (public)
     for i in range(n):
-        exchanged = observation["exchanged"][i]
+        exchanged, gone = observation["exchanged"][i], observation["exchange_discards"][i]
         if i == seat:
             hand = list(observation["hand"])
-            if exchanged is not None:
-                discard.extend(c for c in exchanged if c not in hand)
         elif exchanged is not None:
-            kept = list(exchanged)
-            rng.shuffle(kept)
-            discard.extend(kept[:2])
-            hand = kept[2:]
+            hand = [c for c in exchanged if c not in gone]
         else:
             hand = []
+        if gone is not None:
+            named.extend(c for c in gone if c not in hand)
         hands.append(hand)
+    discard: list = []
+    if len(named) <= observation["discard"]:
+        discard.extend(named)
+    else:  # reshuffled since: they are somewhere unseen, like any card of the pile that was
+        for card in named:
+            pool.insert(rng.randrange(len(pool) + 1), card)
     commits: list = []
     for commit in observation["commits"]:
         if commit is None:
@@ -254,6 +258,7 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
         "done": [c is not None or e is not None for c, e in zip(commits, observation["exchanged"])],
         "commits": commits,
         "exchanged": [None if e is None else list(e) for e in observation["exchanged"]],
+        "exchange_discards": [None if e is None else list(e) for e in observation["exchange_discards"]],
         "gambled": list(observation["gambled"]),
         "rolls": [None if r is None else list(r) for r in observation["rolls"]],
         "tiebreak": copy_json(observation["tiebreak"]),
@@ -338,7 +343,8 @@ def _modelled(observation, seat: int, rng: random.Random, tries: int = 30) -> di
     stay as dealt. Reads nothing but the observation."""
     state = determinize(observation, seat, rng)
     places = [("deck", k) for k, c in enumerate(state["deck"]) if c not in JOKER_SET]
-    places += [("discard", k) for k in range(len(state["discard"]))]
+    named = {c for gone in observation["exchange_discards"] if gone is not None for c in gone}
+    places += [("discard", k) for k, c in enumerate(state["discard"]) if c not in named]  # not the public ones
     for i, shown in enumerate(observation["commits"]):
         if i == seat or shown is None or shown[1] is not None:
             continue

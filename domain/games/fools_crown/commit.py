@@ -141,9 +141,11 @@ def _gamble(rules: Rules, s: FoolsCrownState, seat: int, action: dict) -> None:
 
 
 def _noble_exchange(rules: Rules, s: FoolsCrownState, seat: int, action: dict) -> None:
-    """Rulebook: "reveal your hand, discard two Nobles, draw two replacements, and sit out that round"."""
+    """Rulebook: "reveal your hand, discard two Nobles, draw two replacements, and sit out that round".
+    The hand and the two Nobles discarded are public (``exchanged``, ``exchange_discards``)."""
     s["exchanged"][seat] = sort_cards(s["hands"][seat])
     cards = sort_cards(action["cards"])
+    s["exchange_discards"][seat] = list(cards)
     for c in cards:
         s["hands"][seat].remove(c)
     s["discard"].extend(cards)

@@ -17,13 +17,13 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Optional
 
-from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct, competition_ranks
+from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct, competition_ranks, without_switches
 
 from . import observation
 from .bots import BOTS, blind, search_bot
 from .cards import sort_cards
 from .commit import commit_options
-from .house_rules import HOUSE_RULES
+from .house_rules import HOUSE_RULES, house_rules
 from .phases import ACTION_KEYS, OUT_OF_PHASE, PHASES
 from .resolution import commit_strength
 from .state import COMMIT_ORDERS, CURRENT_VERSION, GAME, FoolsCrownState, Rules, copy_state, new_state
@@ -39,6 +39,9 @@ class FoolsCrownEngine(Engine):
     min_players = 2
     max_players = 4
     house_rules = HOUSE_RULES
+    #: The shape of the state (application/snapshots.py keys snapshots by it): 2 since the state keeps
+    #: ``exchange_discards``, the two Nobles a Noble Exchange discarded (named in the observation).
+    state_layout = 2
     summary = (
         "Commit a Noble and a Squire, roll two dice to qualify, and the strongest qualifier claims a "
         "Crown Ace; hold all four Crowns to win. Jokers give a lasting +1 or fuel a gamble."
@@ -47,6 +50,11 @@ class FoolsCrownEngine(Engine):
     def __init__(self, rules_version: str = CURRENT_VERSION):
         self.rules = Rules.of(rules_version)
         self.rules_version = rules_version
+        # Each version's house rules as it plays them (docs/rules/fools-crown.md, "Changes"); an option a
+        # version does not have switches none of them there.
+        rules = house_rules(self.rules)
+        missing = {r.option for r in rules if r.option is not None} - set(self.default_options())
+        self.house_rules = without_switches(rules, missing)
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
@@ -56,8 +64,12 @@ class FoolsCrownEngine(Engine):
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/fools-crown.md states it.
         described = super().describe_options()
-        described["safety_cap"]["description"] = ("The safety cap [HR 3.4]: after round 30 the match ends "
-                                                  "(docs/rules/fools-crown.md)")
+        described["safety_cap"]["description"] = (
+            "The safety cap [HR 3.4; on by default, FC-CAP]: the match ends after round 30, "
+            + ("once that round's refill is done" if self.rules.refill_at_cap
+               else "as soon as that round's played cards are discarded, before its refill")
+            + "; most Crowns wins, ties go to most Jokers, and seats still tied share the rank. Off: the match "
+              "ends only when a seat holds all four Crowns (docs/rules/fools-crown.md)")
         described["commit_order"].update(
             enum=list(COMMIT_ORDERS),
             description="seat-order: one seat at a time, from the seat left of the previous round's winner, each "

@@ -16,7 +16,9 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
     """What ``viewer`` (a seat, or None for a spectator) sees; per-seat facts are lists indexed by
     seat: hands = number of cards in each hand; jokers = number of Jokers held (they are alike);
     commits = [face up, face down] with None for what is still hidden (None: no commit);
-    exchanged = the hand revealed by a Noble Exchange this round; gambled = number of cards
+    exchanged = the hand revealed by a Noble Exchange this round; exchange_discards = the two Nobles
+    that exchange discarded (rulebook "reveal your hand, discard two Nobles": public, like the hand,
+    so every viewer knows which three stayed); gambled = number of cards
     exchanged by a Joker gamble this round (0: none). ``to_act``: the seats acting now (with
     seat-order commits only the current committer)."""
     out = state["outcome"]
@@ -44,6 +46,7 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
         "crowns": [list(c) for c in state["crowns"]],
         "commits": commits,
         "exchanged": [None if e is None else list(e) for e in state["exchanged"]],
+        "exchange_discards": [None if e is None else list(e) for e in state["exchange_discards"]],
         "gambled": list(state["gambled"]),
         "rolls": [None if r is None else list(r) for r in state["rolls"]],
         "strengths": None if out is None else list(out["strengths"]),

@@ -38,6 +38,7 @@ def cleanup(rules: Rules, s: FoolsCrownState) -> None:
         s["round"] += 1
         s["done"] = [False] * n
         s["exchanged"] = [None] * n
+        s["exchange_discards"] = [None] * n
         s["gambled"] = [0] * n
         s["rolls"] = [None] * n
         s["outcome"] = None

@@ -99,6 +99,7 @@ class FoolsCrownState(TypedDict):
     done: list[bool]  # committed or exchanged this round
     commits: list[Optional[list[str]]]  # [face up, face down]
     exchanged: list[Optional[list[str]]]  # the hand revealed by this round's Noble Exchange
+    exchange_discards: list[Optional[list[str]]]  # the two Nobles that Noble Exchange discarded (public)
     gambled: list[int]  # cards exchanged by this round's gamble (0: none)
     rolls: list[Optional[list[int]]]  # qualification dice
     outcome: Optional[Resolution]  # this round's resolution, once applied
@@ -192,6 +193,7 @@ def new_state(num_players: int, options: Options) -> FoolsCrownState:
         "done": [False] * n,
         "commits": [None] * n,
         "exchanged": [None] * n,
+        "exchange_discards": [None] * n,
         "gambled": [0] * n,
         "rolls": [None] * n,
         "outcome": None,
@@ -219,6 +221,7 @@ def copy_state(s: FoolsCrownState) -> FoolsCrownState:
     t["done"] = list(s["done"])
     t["commits"] = list(s["commits"])
     t["exchanged"] = list(s["exchanged"])
+    t["exchange_discards"] = list(s["exchange_discards"])
     t["gambled"] = list(s["gambled"])
     t["rolls"] = list(s["rolls"])
     t["draws"] = [list(d) for d in s["draws"]]
