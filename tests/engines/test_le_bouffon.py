@@ -89,11 +89,12 @@ def deal_with(state, hands_by_seat):
 
 def test_registered_and_options():
     assert get_engine("le-bouffon") is ENGINE
-    assert ENGINE.default_options() == {"deals": 5, "ties": "last-deal"}
-    assert ENGINE.check_options(4, {}) == {"deals": 5, "ties": "last-deal"}
-    assert ENGINE.check_options(6, {"deals": 2}) == {"deals": 2, "ties": "last-deal"}
+    defaults = {"deals": 5, "ties": "last-deal", "first_deal_exchange": False}
+    assert ENGINE.default_options() == defaults
+    assert ENGINE.check_options(4, {}) == defaults
+    assert ENGINE.check_options(6, {"deals": 2}) == {**defaults, "deals": 2}
     # The options schema's "integer" takes 2.0 (JSON Schema): so does the engine, and keeps the int.
-    assert ENGINE.check_options(4, {"deals": 2.0}) == {"deals": 2, "ties": "last-deal"} and type(ENGINE.check_options(
+    assert ENGINE.check_options(4, {"deals": 2.0}) == {**defaults, "deals": 2} and type(ENGINE.check_options(
         4, {"deals": 2.0})["deals"]) is int
     for bad in ({"deals": 0}, {"deals": "2"}, {"deals": True}, {"rounds": 3}, {"deals": 2.5}):
         with pytest.raises(InvalidOptions):

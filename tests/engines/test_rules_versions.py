@@ -26,7 +26,7 @@ SHIPPED = {
     ("jester", "1.3.0"),
     ("tumult-royale", "1.0.0"), ("tumult-royale", "1.1.0"), ("fools-crown", "1.0.1"), ("fools-crown", "1.1.0"),
     ("fools-crown", "1.2.0"), ("fools-crown", "1.3.0"), ("fools-crown", "1.4.0"), ("le-bouffon", "1.0.0"),
-    ("le-bouffon", "1.1.0"), ("le-bouffon", "1.2.0"),
+    ("le-bouffon", "1.1.0"), ("le-bouffon", "1.2.0"), ("le-bouffon", "1.3.0"),
 }
 
 STEP_EVENTS = {

@@ -69,8 +69,9 @@ def test_the_list_says_what_rules_and_options_an_open_match_is_played_under(motl
                          key=ann).body
     motley.tasks.drain()
     row = next(r for r in client.get("/matches", query={"status": "open"}).body["items"] if r["id"] == shared["id"])
-    assert row["terms"]["rules_version"] == shared["rules_version"] == "1.2.0"
-    assert row["terms"]["options"] == {"deals": 2, "ties": "shared"}
+    engine = get_engine("le-bouffon")  # the current rules version, every option stored, defaults filled in
+    assert row["terms"]["rules_version"] == shared["rules_version"] == engine.rules_version
+    assert row["terms"]["options"] == {**engine.default_options(), "deals": 2, "ties": "shared"}
 
 
 OLD_SQLITE = ("CREATE TABLE motley_match_list (match_id TEXT PRIMARY KEY, game TEXT NOT NULL, status TEXT NOT NULL, "

@@ -127,7 +127,8 @@ def test_the_lobbys_list_says_what_an_open_match_is_played_under_before_join(ser
     page.goto(server + "/")
     listed = page.locator(f'tr[data-match="{match["id"]}"] .listed-rules')
     listed.wait_for(timeout=15_000)
-    assert listed.inner_text().strip() == f'rules {match["rules_version"]} · deals 2 · ties "shared"'
+    assert listed.inner_text().strip() == (f'rules {match["rules_version"]} · deals 2 · ties "shared" · '
+                                           'first deal exchange false')
     assert page.locator(f'tr[data-match="{match["id"]}"] button', has_text="join").count() == 1
     assert not errors, errors
     context.close()

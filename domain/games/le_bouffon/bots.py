@@ -6,7 +6,8 @@
 * ``basic``: the heuristic below (weakest cards first, laughs when it can).
 * ``mcts``: the shared search (domain/search.py) on states sampled from the observation by
   :func:`determinize`, each playout ending with the deal (a match of five deals is too long to play
-  out within a second) and scored by the finishing place of the deal and the match standing.
+  out within a second) and scored by the finishing place of the deal and the match standing, ranked by
+  the match's own tie rule (option ``ties``, shown in the observation from rules 1.3.0).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
+from domain.engine import competition_ranks
 from domain.equivalent import EquivalentChoice
 from domain.search import SearchBot, SearchGame
 
 from .cards import DECK, EXCHANGES, ROLES_BY_COUNT, SORT_KEY, STRENGTH, decks_for, sort_cards
-from .engine import ENGINE
+from .engine import DEFAULT_TIES, ENGINE
 
 
 def random_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> dict:
@@ -115,28 +117,48 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     exchanged: list = [None] * n
     if exchange is not None:
         exchanged[seat] = {"gave": list(exchange["gave"]), "received": list(exchange["received"])}
-    return {
+    state = {
         "n": n, "deals": observation["deals"], "deal": observation["deal"], "phase": observation["phase"],
         "roles": roles, "order": [roles.index(role) for role in ROLES_BY_COUNT[n]], "hands": hands,
         "played": list(observation.get("played", [])), "gifts": gifts, "exchanged": exchanged,
         "finished": list(observation["finished"]),
         "trick": state_trick, "scores": list(observation["scores"]), "history": [],
     }
+    if "ties" in observation:  # rules 1.3.0 on: the match's tie rule, by which ``_evaluate`` ranks
+        state["ties"] = observation["ties"]
+    return state
 
 
 def _deal_over(state: dict) -> bool:
     return state["phase"] in ("score", "over")
 
 
+def standings(state: dict) -> list[int]:
+    """Each seat's standing (0 the best) after the deal ``state`` ended: by the totals with this deal's
+    points (house rule 5.4 scoring: players − finishing place), equal totals as the match's option
+    ``ties`` (house rule 5.4 match) ranks them, as the engine's result does: "last-deal", the better
+    finishing place in this deal first (no two seats share a standing); "shared", tied seats share the
+    better standing (competition ranking). A state without ``ties`` (an observation before rules 1.3.0
+    does not show it) ranks by the default."""
+    n = state["n"]
+    place = {seat: index for index, seat in enumerate(state["finished"])}
+    totals = [state["scores"][seat] + n - 1 - place[seat] for seat in range(n)]
+    if state.get("ties", DEFAULT_TIES) == "shared":
+        return [rank - 1 for rank in competition_ranks(totals)]
+    ranking = sorted(range(n), key=lambda seat: (-totals[seat], place[seat]))
+    standing = [0] * n
+    for index, seat in enumerate(ranking):
+        standing[seat] = index
+    return standing
+
+
 def _evaluate(state: dict) -> list[float]:
     """Half the finishing place of this deal, half the match standing after it (its scoring rule,
-    house rule 5.4: points by place, ties to the better place); the last deal: the standing only."""
+    house rule 5.4: points by place, equal totals ranked by the match's tie rule, ``standings``); the
+    last deal: the standing only."""
     n = state["n"]
-    finished = state["finished"]
-    place = {seat: index for index, seat in enumerate(finished)}
-    totals = [state["scores"][seat] + n - 1 - place[seat] for seat in range(n)]
-    ranking = sorted(range(n), key=lambda seat: (-totals[seat], place[seat]))
-    standing = {seat: index for index, seat in enumerate(ranking)}
+    place = {seat: index for index, seat in enumerate(state["finished"])}
+    standing = standings(state)
     weight = 1.0 if state["deal"] >= state["deals"] else 0.5
     return [weight * (n - 1 - standing[s]) / (n - 1) + (1 - weight) * (n - 1 - place[s]) / (n - 1)
             for s in range(n)]

@@ -2,8 +2,9 @@
 
 The state is a plain JSON-like dict. ``apply`` copies only the parts it changes (structural sharing
 with the state it was given, which it never mutates). From rules 1.2.0 it keeps the match's option
-``ties`` (key ``ties``); an older state, or one the bots rebuild from an observation, has no such key
-and plays the default ("last-deal").
+``ties`` (key ``ties``), from 1.3.0 also ``first_deal_exchange`` (key ``first_deal_exchange``); an older
+state, or one the bots rebuild from an older observation, has no such key and plays the default
+("last-deal"; no exchange in the first deal).
 """
 
 from __future__ import annotations
@@ -43,13 +44,19 @@ MAX_DEALS = 100
 #: Shipped rules versions. 1.1.0: among identical cards the exchange takes the copies dealt first to the
 #: hand, not its highest copy numbers (which told the receiver which other copies the giver did not hold).
 #: 1.2.0: option ``ties`` (house rule 5.4 match made configurable); its default plays exactly as 1.1.0.
-RULES_VERSIONS = ("1.0.0", "1.1.0", "1.2.0")
-CURRENT = "1.2.0"
+#: 1.3.0: option ``first_deal_exchange`` (house rule 5.4 exchange made configurable); its default plays
+#: exactly as 1.2.0. The observation shows the match's ``ties`` (the mcts bot judges standings by it).
+RULES_VERSIONS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0")
+CURRENT = "1.3.0"
 
 #: ``ties`` (house rule 5.4 match): "last-deal" breaks equal totals by the finishing place in the last
 #: deal; "shared" lets the tied players share the rank (competition ranking 1, 1, 3).
 TIES = ("last-deal", "shared")
 DEFAULT_TIES = "last-deal"
+
+#: ``first_deal_exchange`` (house rule 5.4 exchange): False, no exchange in the first deal (the roles are
+#: drawn at random); True, the first deal has the rulebook's exchange too (rulebook 3 names no exception).
+DEFAULT_FIRST_DEAL_EXCHANGE = False
 
 
 def _play_rule(top: Optional[dict], strength: int, count: int) -> Optional[tuple[str, int]]:
@@ -103,17 +110,26 @@ class LeBouffonEngine(Engine):
         self.rules_version = rules_version
         self._copies_by_deal = rules_version != "1.0.0"
         self._has_ties = rules_version not in ("1.0.0", "1.1.0")
-        if not self._has_ties:  # the same house rule 5.4 match, but no option switches it before 1.2.0
-            self.house_rules = without_switches(HOUSE_RULES, ("ties",))
+        # 1.3.0 on: option first_deal_exchange, and the match's ties shown in the observation
+        self._has_first_deal_exchange = rules_version not in ("1.0.0", "1.1.0", "1.2.0")
+        self._shows_ties = self._has_first_deal_exchange
+        # The same house rules 5.4 match and exchange, but no option switches them before 1.2.0 / 1.3.0.
+        unswitched = [option for option, has in (("ties", self._has_ties),
+                                                 ("first_deal_exchange", self._has_first_deal_exchange)) if not has]
+        if unswitched:
+            self.house_rules = without_switches(HOUSE_RULES, unswitched)
 
     def __repr__(self) -> str:
         return f"LeBouffonEngine(rules_version={self.rules_version!r})"
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
+        options: dict[str, Any] = {"deals": 5}
         if self._has_ties:
-            return {"deals": 5, "ties": DEFAULT_TIES}
-        return {"deals": 5}
+            options["ties"] = DEFAULT_TIES
+        if self._has_first_deal_exchange:
+            options["first_deal_exchange"] = DEFAULT_FIRST_DEAL_EXCHANGE
+        return options
 
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
@@ -126,6 +142,11 @@ class LeBouffonEngine(Engine):
                             "the better finishing place in the last deal breaks the tie, so ranks never tie; "
                             "shared: the tied players share the rank (1, 1, 3) and all tied at the top win "
                             "(docs/rules/le-bouffon.md)")
+        if self._has_first_deal_exchange:
+            described["first_deal_exchange"]["description"] = (
+                "House rule 5.4 exchange [PROPOSAL]: false, no exchange in the first deal (its roles are drawn at "
+                "random); true, the first deal has the rulebook's exchange too, as every later deal "
+                "(docs/rules/le-bouffon.md)")
         return described
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:
@@ -149,6 +170,8 @@ class LeBouffonEngine(Engine):
         }
         if self._has_ties:  # 1.2.0 on: the option ties (older states stay as their version made them)
             state["ties"] = options["ties"]
+        if self._has_first_deal_exchange:  # 1.3.0 on
+            state["first_deal_exchange"] = options["first_deal_exchange"]
         return state
 
     def num_players(self, state: dict) -> int:
@@ -400,7 +423,8 @@ class LeBouffonEngine(Engine):
         new["exchanged"] = [None] * n
         if self._copies_by_deal:  # 1.1.0: kept (secret) for the exchange's choice among identical copies
             new["dealt"] = list(order)
-        if state["deal"] == 1:  # house rule 5.4 exchange: none in the first deal
+        if state["deal"] == 1 and not state.get("first_deal_exchange", DEFAULT_FIRST_DEAL_EXCHANGE):
+            # house rule 5.4 exchange: none in the first deal (unless the option first_deal_exchange, 1.3.0)
             new["phase"] = "play"
             new["trick"] = self._new_trick(seats[0])
         else:
@@ -558,6 +582,10 @@ class LeBouffonEngine(Engine):
             }
         if state["phase"] == "exchange":
             obs["waiting"] = list(self.to_act(state).seats)
+        if self._shows_ties:
+            # 1.3.0 on: the match's tie rule (house rule 5.4 match, option ties) is public, as every
+            # option is; the mcts bot, which sees only the observation, judges the standing by it.
+            obs["ties"] = state.get("ties", DEFAULT_TIES)
         return obs
 
     def observation(self, state: dict, seat: int) -> dict:

@@ -1,8 +1,9 @@
 """Le Bouffon's house rules: what Motley decided where the rulebook is silent ([PROPOSAL], house rules
 5.4, docs/rules/le-bouffon.md), named "5.4 <topic>" as the engine's refusals cite them, in the order that
-document gives them. Not the publisher's rules. Two are switched by an option: "5.4 deals" (``deals``) and,
-from rules 1.2.0, "5.4 match" (``ties``; the engines of older versions list it with ``option`` None). Each
-text says what the engine does by default; docs/rules/le-bouffon.md, section 5, says what the other values do."""
+document gives them. Not the publisher's rules. Three are switched by an option: "5.4 deals" (``deals``),
+from rules 1.2.0 "5.4 match" (``ties``) and from rules 1.3.0 "5.4 exchange" (``first_deal_exchange``); the
+engines of older versions list those two with ``option`` None. Each text says what the engine does by
+default; docs/rules/le-bouffon.md, sections 3 and 5, say what the other values do."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("5.4 deal", "Cards are dealt one at a time in role order from the roi, so the higher roles take "
                           "the extra cards."),
     HouseRule("5.4 exchange", "There is no exchange in the first deal, and every exchange is worked out on the "
-                              "hands before any exchange, so the bouffon never hands back the roi's gift."),
+                              "hands before any exchange, so the bouffon never hands back the roi's gift.",
+              "first_deal_exchange"),
     HouseRule("5.4 sets", "With two decks (5–6 players), where a hand may hold up to 8 cards of a kind, a set "
                           "is still at most 4 cards, the rulebook's quadruple."),
     HouseRule("5.4 leads", "The leader of a trick must lay cards; when the last player to lay cards is out, the "
