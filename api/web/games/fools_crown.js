@@ -13,6 +13,11 @@ function commitView(commit) {
   return generic(commit);
 }
 
+// The two Nobles a Noble Exchange discarded (rulebook: "reveal your hand, discard two Nobles"): public, so
+// everyone knows which three stayed in the hand shown beside them.
+const discarded = (cards) => (cards ? h("span", { class: "exchange-discards" }, " · discarded ",
+  h("span", { class: "chips" }, cards.map((c) => chip(c)))) : null);
+
 // A revealed match (finished: the whole state): every commit in full and every hand, Jokers included
 // (the state holds them apart, as "JOKER1"...: drawn as Joker cards).
 export function reveal(obs, state) {
@@ -36,7 +41,7 @@ export function view(obs, seats, you) {
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : "", obs.leader === s ? h("span", { class: "muted" }, " · leader") : null),
     h("td", {}, obs.hands[s]), h("td", {}, obs.jokers[s]),
     h("td", {}, commitView(obs.commits[s])),
-    h("td", {}, obs.exchanged[s] ? commitView(obs.exchanged[s]) : none()),
+    h("td", {}, obs.exchanged[s] ? [commitView(obs.exchanged[s]), discarded((obs.exchange_discards || [])[s])] : none()),
     h("td", {}, obs.gambled[s] || none("0")),
     h("td", { class: "dice" }, obs.rolls[s] ? obs.rolls[s].map(die) : none()),
     h("td", {}, obs.strengths ? obs.strengths[s] ?? "—" : "—"),
