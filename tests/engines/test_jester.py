@@ -122,8 +122,9 @@ def test_red_chairs_variant_three_crowns():
 
 
 def test_options_and_player_counts():
-    """2 to 4 players; the option red_chairs is a boolean."""
-    assert E.check_options(2, {}) == {"red_chairs": False}
+    """2 to 4 players; the option red_chairs is a boolean (and, since 1.4.0, vp_floor and
+    influence_needs_markers: tests/engines/test_jester_options.py)."""
+    assert E.check_options(2, {}) == {"red_chairs": False, "vp_floor": True, "influence_needs_markers": True}
     for bad in (1, 5):
         with pytest.raises(InvalidOptions):
             E.check_options(bad, {})

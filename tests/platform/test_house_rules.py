@@ -67,7 +67,7 @@ def test_the_options_that_switch_house_rules_are_the_expected_ones():
     assert switched["le-bouffon"] == {"deals", "ties", "first_deal_exchange"}
     assert switched["tumult-royale"] == {"gamble", "tax_mode"}
     assert switched["jest"] == {"one_player_both_trophies", "ties"}
-    assert switched["jester"] == set()  # red_chairs is the rulebook's variant, not a house rule
+    assert switched["jester"] == {"vp_floor", "influence_needs_markers"}  # red_chairs: the rulebook's variant
 
 
 def test_the_catalogue_serves_each_games_house_rules(client):

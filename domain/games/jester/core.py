@@ -81,9 +81,28 @@ def has_power(state, seat, guild):
     return state["players"][seat]["guilds"][guild - 1] >= THRESHOLD[guild]
 
 
+def vp_floor(state):
+    """House rule P6, "The VP track never goes below 0. This includes chair III and the crown penalty":
+    option ``vp_floor`` (1.4.0, default true); false, VP may go below 0 (the rulebook states no floor).
+    A state of 1.0.0 to 1.3.0 has no such option and keeps the floor."""
+    return state["opts"].get("vp_floor", True)
+
+
+def influence_needs_markers(state):
+    """ENGINE J-INFLUENCE: option ``influence_needs_markers`` (1.4.0, default true), the end-game influence
+    bonus only for players with a marker on the board; false, 0 markers is a quantity too (the rulebook's
+    letter). A state of 1.0.0 to 1.3.0 has no such option and needs the markers."""
+    return state["opts"].get("influence_needs_markers", True)
+
+
+def floored(state, vp):
+    """``vp`` as the VP track holds it: at least 0 under house rule P6 (option ``vp_floor``)."""
+    return max(0, vp) if vp_floor(state) else vp
+
+
 def add_vp(state, seat, amount):
     p = state["players"][seat]
-    p["vp"] = max(0, p["vp"] + amount)  # house rule P6: never below 0
+    p["vp"] = floored(state, p["vp"] + amount)  # house rule P6: never below 0 (option vp_floor)
 
 
 def gain_fame(state, seat, amount):

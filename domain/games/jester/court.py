@@ -18,6 +18,7 @@ from .core import (
     push_king,
     royalty_count,
     take_marker,
+    vp_floor,
 )
 from .data import DISCIPLINES, GRAND_DUKE, GUILD_IDS, PLACES, RED_CHAIRS
 
@@ -57,7 +58,7 @@ def penalty(state, chair, victim):
     p = pl(state, victim)
     return (chair in (1, 9) and hand_size(state, victim) >= 2,
             chair in (1, 7) and sum(p["guilds"]) > 0,
-            chair == 3 and p["vp"] > 0,
+            chair == 3 and (p["vp"] > 0 or not vp_floor(state)),  # P6: 0 VP loses nothing (option)
             chair == 5 and p["money"] > 0,
             chair in (7, 9) and fame_loss_possible(state, victim))
 

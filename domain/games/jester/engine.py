@@ -52,12 +52,13 @@ class JesterEngine(Engine):
         self._handlers = rules.handlers(rules_version)  # raises on an unknown version
         self.house_rules = house_rules(rules_version)  # 1.1.0's rescue differs (J-RESCUE)
         self._shows_sources = rules.shows_card_sources(rules_version)
+        self._house_rule_options = rules.house_rule_options(rules_version)  # 1.4.0 on; none before
 
     def __repr__(self) -> str:
         return f"JesterEngine(rules_version={self.rules_version!r})"
 
     def default_options(self) -> dict:
-        return {"red_chairs": False}
+        return {"red_chairs": False, **self._house_rule_options}
 
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
@@ -66,6 +67,17 @@ class JesterEngine(Engine):
         described["red_chairs"]["description"] = (
             "The Red Chairs variant: red chairs may be taken in round 1 too, from each player's second turn "
             "(without it, from round 2), and each player starts with 3 crowns instead of 2")
+        if not self._house_rule_options:  # 1.0.0-1.3.0: P6 and J-INFLUENCE with no option
+            return described
+        described["vp_floor"]["description"] = (
+            "House rule P6 [PROPOSAL]: the VP track never goes below 0, after chair III and the Crown Penalty "
+            "too. Off: VP may go below 0, chair III and the Crown Penalty taking their full 2 and 10 VP (the "
+            "rulebook states no floor), and chair III harms a player with 0 VP (docs/rules/jester.md)")
+        described["influence_needs_markers"]["description"] = (
+            "House rule J-INFLUENCE [ENGINE]: the end-game influence bonus (8 VP / 4 VP) goes only to players "
+            "with at least one marker on the board. Off: the rulebook's letter, 0 markers is a quantity too, "
+            "so at 2 players a second place with 0 markers gets 4 VP, and if nobody has a marker all tie for "
+            "1st and share 12 VP, rounded down (docs/rules/jester.md)")
         return described
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:

@@ -6,11 +6,16 @@ them. Not the publisher's rules. Two kinds, as the document tags them:
   fallback where the rulebook's text is unplayable or open (J-RESCUE, J-SHOP, J-COURT, J-INFLUENCE).
 
 Each entry says only Motley's part: a clause the rulebook states (the duplicate-object ban, the crown
-defence, the Play B majority, the hall and shop carry-over...) is the publisher's and is not listed."""
+defence, the Play B majority, the hall and shop carry-over...) is the publisher's and is not listed.
+
+Rules 1.4.0 keeps two of them configurable (house-rules.md: "keep them configurable"): P6 by the option
+``vp_floor`` and J-INFLUENCE by ``influence_needs_markers``; their entries name the option and say what the
+default does (docs/rules/jester.md, "Players, options, components", says what false does). 1.0.0 to 1.3.0
+played both with no option: their lists name none (``option`` None)."""
 
 from __future__ import annotations
 
-from domain.engine import HouseRule
+from domain.engine import HouseRule, without_switches
 
 from . import rules
 
@@ -24,8 +29,9 @@ def _rescue(version: str) -> str:
 
 
 def house_rules(version: str) -> tuple[HouseRule, ...]:
-    """The house rules of rules ``version`` (they differ only in J-RESCUE, under 1.1.0)."""
-    return (
+    """The house rules of rules ``version`` (they differ only in J-RESCUE, under 1.1.0, and in the options
+    that switch P6 and J-INFLUENCE, from 1.4.0)."""
+    listed = (
         HouseRule("S1", "Each teacher space starts with the 4 object tokens of its discipline (hoop, songbook, "
                         "harp, wand, clubs, quill, mask)."),
         HouseRule("S4", "A guild's power needs Master Buffoon 4, Craftsmen 3, Theater Directors 3, Grand Duke 3, "
@@ -60,11 +66,15 @@ def house_rules(version: str) -> tuple[HouseRule, ...]:
                             "reshuffled, and the start passes left; genre blockers and hands stay."),
         HouseRule("J-INFLUENCE", "The end-game influence bonus (8 VP / 4 VP) goes only to players with at least "
                                  "one marker on the board: a second place with 0 markers gets no 4 VP, and if "
-                                 "nobody has a marker nobody scores."),
-        HouseRule("P6", "Victory points never go below 0, after chair III and the Crown Penalty too."),
+                                 "nobody has a marker nobody scores.", option="influence_needs_markers"),
+        HouseRule("P6", "Victory points never go below 0, after chair III and the Crown Penalty too.",
+                  option="vp_floor"),
         HouseRule("End of the game", "Players still tied after every tie-break of the rulebook share their "
                                      "rank."),
     )
+    if rules.house_rule_options(version):
+        return listed
+    return without_switches(listed, rules.HOUSE_RULE_OPTIONS)  # 1.0.0-1.3.0: the same rules, no option
 
 
 #: The current rules version's (``JesterEngine.house_rules``; each engine sets its version's).

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .core import Handler, add_vp, has_power, pl, pop, push, royalty_count
+from .core import Handler, add_vp, floored, has_power, pl, pop, push, royalty_count
 from .data import CHAIRS, COUNSELOR_POINTS, GUILD_IDS, HERALDS, MERCHANTS, PLACES, PRESTIGE
 
 
@@ -159,7 +159,7 @@ def round_scores(state):
 
 def auto_round_scoring(state):
     theater, guilds, court = round_scores(state)
-    vp = [max(0, pl(state, s)["vp"] + theater[s] + guilds[s] + court[s]) for s in range(state["n"])]
+    vp = [floored(state, pl(state, s)["vp"] + theater[s] + guilds[s] + court[s]) for s in range(state["n"])]
     return {"type": "round-end-scoring", "round": state["round"], "theater": theater, "guilds": guilds,
             "court": court, "vp": vp, "prestige": [prestige_of(state, s) for s in range(state["n"])]}
 

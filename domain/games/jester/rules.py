@@ -12,9 +12,13 @@ from . import city, court, guilds, round_end, scoring, setup, theater, turn
 from .core import Handler
 from .data import START_MONEY, START_MONEY_1_2
 
-CURRENT = "1.3.0"
+CURRENT = "1.4.0"
 #: Every shipped version, oldest first.
-VERSIONS = ("1.0.0", "1.1.0", "1.2.0", CURRENT)
+VERSIONS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", CURRENT)
+
+#: 1.4.0: the options that switch a house rule (house rules P6 and J-INFLUENCE), with their defaults, which
+#: play exactly as 1.3.0 does. A state of an older version has neither key in its ``opts`` and plays these.
+HOUSE_RULE_OPTIONS = {"vp_floor": True, "influence_needs_markers": True}
 
 
 def at_least(version: str, oldest: str) -> bool:
@@ -43,7 +47,14 @@ def handlers(version: str) -> Mapping[str, Handler]:
     if at_least(version, "1.3.0"):
         # 1.3.0: house rule S2 "2 influence markers ... in any guild(s)": a pair in no order
         table["setup-guild"] = table["setup-guild"]._replace(canonical=setup.setup_guilds_either_order)
+    # 1.4.0 swaps no handler: its options (house_rule_options) are read from the state's ``opts``
     return MappingProxyType(table)
+
+
+def house_rule_options(version: str) -> dict:
+    """1.4.0: the options ``vp_floor`` (house rule P6) and ``influence_needs_markers`` (ENGINE J-INFLUENCE),
+    house-rules.md's "keep them configurable"; 1.0.0 to 1.3.0 have neither (they play the defaults)."""
+    return dict(HOUSE_RULE_OPTIONS) if at_least(version, "1.4.0") else {}
 
 
 def start_money(version: str) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.engine import competition_ranks
 
-from .core import Handler, markers_on_board, pl, pop
+from .core import Handler, floored, influence_needs_markers, markers_on_board, pl, pop
 from .data import SPEC_VP
 
 
@@ -20,19 +20,22 @@ def final_items(state):
         money.append(p["money"] // 3)                          # 4. each $3: 1 VP
         marked = sum(1 for i in range(7) if p["spec"][i] and p["stamps"][i] > 0)
         disc.append(10 if marked == 7 else 7 if marked == 6 else 0)  # 5. (house rule P1)
-    # 6. most influence markers on the board (guilds + royalty): 8 / 4; a tie for 1st splits 12
+    # 6. most influence markers on the board (guilds + royalty): 8 / 4; a tie for 1st splits 12, a tie
+    # for 2nd scores nothing. ENGINE J-INFLUENCE (option influence_needs_markers, default true): only
+    # players with a marker on the board are ranked; false, 0 is a quantity too (the rulebook's letter)
     board = [markers_on_board(state, s) for s in range(n)]
     influence = [0] * n
-    values = sorted({b for b in board if b > 0}, reverse=True)
+    ranked = [s for s in range(n) if board[s] > 0 or not influence_needs_markers(state)]
+    values = sorted({board[s] for s in ranked}, reverse=True)
     if values:
-        first = [s for s in range(n) if board[s] == values[0]]
+        first = [s for s in ranked if board[s] == values[0]]
         if len(first) > 1:
             for s in first:
                 influence[s] = 12 // len(first)
         else:
             influence[first[0]] = 8
             if len(values) > 1:
-                second = [s for s in range(n) if board[s] == values[1]]
+                second = [s for s in ranked if board[s] == values[1]]
                 if len(second) == 1:
                     influence[second[0]] = 4
     return {"sets": sets, "objects": objects, "specialization": spec, "money": money,
@@ -53,8 +56,8 @@ def auto_final(state):
     items = final_items(state)
     penalty = crown_penalty(state)
     n = state["n"]
-    before = [max(0, pl(state, s)["vp"] + sum(items[k][s] for k in items)) for s in range(n)]
-    vp = [max(0, before[s] + penalty[s]) for s in range(n)]  # house rule P6
+    before = [floored(state, pl(state, s)["vp"] + sum(items[k][s] for k in items)) for s in range(n)]
+    vp = [floored(state, before[s] + penalty[s]) for s in range(n)]  # house rule P6 (option vp_floor)
     return {"type": "final-scoring", **items, "crowns": [pl(state, s)["crowns"] for s in range(n)],
             "crown_penalty": penalty, "vp": vp}
 
