@@ -20,7 +20,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from domain.engine import CHANCE, Engine, IllegalAction, Phase
+from domain.engine import CHANCE, SYSTEM, Engine, IllegalAction, Phase
 from domain.playout import new_match, next_step, uniform
 
 
@@ -216,3 +216,30 @@ def random_playout(
     assert replayed == state, "replay diverged at the end"
     playout.final = state
     return playout
+
+
+def options_kept_through_replay(engine: Engine, num_players: int, options: dict, seed: int,
+                                kept: Callable[[Any], bool]) -> Any:
+    """Plays a match under ``options`` with random legal actions (any acting seat), checks ``kept(state)``
+    after every step, and that a replay with ``apply`` from the same options rebuilds the final state (the
+    stored Created event holds the options; replay never draws again). Returns the final state."""
+    rng = random.Random(seed)
+    state = new_match(engine, num_players, options)
+    steps = []
+    while engine.to_act(state).kind != Phase.OVER:
+        turn = engine.to_act(state)
+        if turn.kind == Phase.CHANCE:
+            actor, action = CHANCE, engine.sample_chance(state, rng)
+        elif turn.kind == Phase.AUTO:
+            actor, action = SYSTEM, engine.auto_action(state)
+        else:
+            actor = rng.choice(turn.seats)
+            action = rng.choice(engine.legal_actions(state, actor))
+        state = engine.step(state, actor, action)
+        steps.append((actor, action))
+        assert kept(state), (actor, action)
+    replayed = new_match(engine, num_players, options)
+    for actor, action in steps:
+        replayed = engine.apply(replayed, actor, action)
+    assert replayed == state
+    return state

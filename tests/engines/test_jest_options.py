@@ -10,16 +10,14 @@ list, and rules 1.0.0 kept for stored matches. Hand-worked cases cite the rule t
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 
 import pytest
 
-from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
+from domain.engine import SYSTEM, HouseRule, InvalidOptions, Phase
 from domain.games import get_engine, rules_versions
 from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, score_jest
-from domain.playout import new_match
-from tests.engines.harness import random_playout
+from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jest import scoring_state
 from tests.engines.test_jest_playouts import check_observation, check_redaction, invariant
 
@@ -295,24 +293,6 @@ def test_random_playouts_with_options(options):
 
 
 def test_options_survive_every_step_and_replay():
-    """The options stay in the state through every step, and a replay with ``apply`` from the same
-    options rebuilds it (the stored Created event holds them; replay never draws again)."""
-    rng = random.Random(3)
-    state = new_match(E, 3, {**CANNOT, **SHARED})
-    steps = []
-    while E.to_act(state).kind != Phase.OVER:
-        turn = E.to_act(state)
-        if turn.kind == Phase.CHANCE:
-            actor, action = CHANCE, E.sample_chance(state, rng)
-        elif turn.kind == Phase.AUTO:
-            actor, action = SYSTEM, E.auto_action(state)
-        else:
-            actor = turn.seats[0]
-            action = rng.choice(E.legal_actions(state, actor))
-        state = E.step(state, actor, action)
-        steps.append((actor, action))
-        assert state["options"] == {"one_player_both_trophies": False, "ties": "shared"}
-    replayed = new_match(E, 3, {**CANNOT, **SHARED})
-    for actor, action in steps:
-        replayed = E.apply(replayed, actor, action)
-    assert replayed == state
+    """The options stay in the state through every step; a replay with ``apply`` rebuilds it."""
+    options_kept_through_replay(E, 3, {**CANNOT, **SHARED}, 3,
+                                lambda s: s["options"] == {"one_player_both_trophies": False, "ties": "shared"})

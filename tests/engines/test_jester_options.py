@@ -15,19 +15,17 @@ cite the rule they check (rulebook ../shared/rules/rulebooks/jester.txt, house r
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
+from domain.engine import SYSTEM, HouseRule, InvalidOptions
 from domain.games import get_engine, rules_versions
 from domain.games.jester import ENGINE as E
 from domain.games.jester import ENGINES
 from domain.games.jester.core import markers_on_board
 from domain.games.jester.scoring import crown_penalty, final_items
-from domain.playout import new_match
-from tests.engines.harness import random_playout
+from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jester import P, act, auto, board, court_a, final_state, kind
 from tests.engines.test_jester_playouts import check_observation, check_redaction, invariant
 
@@ -341,24 +339,5 @@ def test_random_playouts_with_both_options_off(red_chairs):
 
 
 def test_options_survive_every_step_and_replay():
-    """The options stay in the state through every step; a replay with ``apply`` from the same options
-    rebuilds it (the stored Created event holds them; replay never draws again)."""
-    rng = random.Random(5)
-    state = new_match(E, 2, BOTH_OFF)
-    steps = []
-    while E.to_act(state).kind != Phase.OVER:
-        turn = E.to_act(state)
-        if turn.kind == Phase.CHANCE:
-            actor, action = CHANCE, E.sample_chance(state, rng)
-        elif turn.kind == Phase.AUTO:
-            actor, action = SYSTEM, E.auto_action(state)
-        else:
-            actor = rng.choice(turn.seats)
-            action = rng.choice(E.legal_actions(state, actor))
-        state = E.step(state, actor, action)
-        steps.append((actor, action))
-        assert state["opts"] == {"red_chairs": False, **BOTH_OFF}
-    replayed = new_match(E, 2, BOTH_OFF)
-    for actor, action in steps:
-        replayed = E.apply(replayed, actor, action)
-    assert replayed == state
+    """The options stay in the state through every step; a replay with ``apply`` rebuilds it."""
+    options_kept_through_replay(E, 2, BOTH_OFF, 5, lambda s: s["opts"] == {"red_chairs": False, **BOTH_OFF})

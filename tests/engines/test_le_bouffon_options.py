@@ -31,7 +31,7 @@ from domain.games.le_bouffon.engine import TIES
 from domain.games.le_bouffon.house_rules import HOUSE_RULES
 from domain.playout import new_match
 from domain.search import playout as search_playout
-from tests.engines.harness import random_playout
+from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_le_bouffon_audit import c, cards, seat_of, shuffle_for
 from tests.engines.test_le_bouffon_playouts import check_observation, check_redaction, eager, make_invariant
 
@@ -322,28 +322,8 @@ def test_random_playouts_with_shared_ties():
 
 
 def test_ties_survive_every_step_and_replay():
-    """The option stays in the state through every step, and a replay with ``apply`` from the same
-    options rebuilds it (the stored Created event holds them; replay never draws again)."""
-    rng = random.Random(5)
-    options = {"deals": 2, **SHARED}
-    state = new_match(E, 4, options)
-    steps = []
-    while E.to_act(state).kind != Phase.OVER:
-        turn = E.to_act(state)
-        if turn.kind == Phase.CHANCE:
-            actor, action = CHANCE, E.sample_chance(state, rng)
-        elif turn.kind == Phase.AUTO:
-            actor, action = SYSTEM, E.auto_action(state)
-        else:
-            actor = turn.seats[0]
-            action = rng.choice(E.legal_actions(state, actor))
-        state = E.step(state, actor, action)
-        steps.append((actor, action))
-        assert state["ties"] == "shared"
-    replayed = new_match(E, 4, options)
-    for actor, action in steps:
-        replayed = E.apply(replayed, actor, action)
-    assert replayed == state
+    """The option stays in the state through every step; a replay with ``apply`` rebuilds it."""
+    options_kept_through_replay(E, 4, {"deals": 2, **SHARED}, 5, lambda s: s["ties"] == "shared")
 
 
 # -- rules 1.3.0: the first deal's exchange (house rule 5.4 exchange, option first_deal_exchange) ------
