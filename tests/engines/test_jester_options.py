@@ -342,3 +342,30 @@ def test_random_playouts_with_both_options_off(red_chairs):
 def test_options_survive_every_step_and_replay():
     """The options stay in the state through every step; a replay with ``apply`` rebuilds it."""
     options_kept_through_replay(E, 2, BOTH_OFF, 5, lambda s: s["opts"] == {"red_chairs": False, **BOTH_OFF})
+
+
+def test_the_computers_read_the_matchs_options_from_the_observation():
+    """A probe: a computer sees only its observation, which held none of the match's options, and its
+    determinised state always had the defaults (no red chairs, the floor, markers needed), so with
+    influence_needs_markers false it scored a second place with 0 markers [8, 0] where the engine gives
+    [8, 4]. Since 1.4.0 the observation names the options; older versions' observations do not."""
+    import random
+
+    from domain.games.jester.bots import determinize
+
+    def ended(**options):
+        s = with_options(final_state(n=2), **options)
+        P(s, 0)["guilds"], P(s, 1)["guilds"] = [0, 3, 0, 0, 0, 0], [0] * 6
+        return s
+
+    s = ended(**ZERO_COUNTS)
+    options = {"red_chairs": False, "vp_floor": True, "influence_needs_markers": False}
+    for seat in (0, 1, None):
+        assert E.observe(s, seat)["options"] == options, seat
+    sample = determinize(E.observe(s, 0), 0, random.Random(1))
+    assert sample["opts"] == options
+    assert final_items(sample)["influence"] == final_items(s)["influence"] == [8, 4]
+    default = determinize(E.observe(ended(), 0), 0, random.Random(1))
+    assert final_items(default)["influence"] == [8, 0]
+    old = V1_3.initial_state(2, V1_3.check_options(2, {}))
+    assert "options" not in V1_3.observe(old, 0) and "options" not in V1_3.observe(old, None)

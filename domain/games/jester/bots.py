@@ -166,7 +166,7 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
         pawn = pub["pawn"][top["seat"]]
         last_played = None if pawn is None else pawn.split(":")[0]
     return {
-        "n": n, "opts": {"red_chairs": False}, "round": obs["round"], "over": "final" in obs,
+        "n": n, "opts": {"red_chairs": False, **obs.get("options", {})}, "round": obs["round"], "over": "final" in obs,
         "events": events, "favors": list(obs["favors"]), "favors_used": list(obs.get("favors_used", [])),
         "court": list(obs["court"]), "royalty": list(obs["royalty"]), "counselor": list(obs["counselor"]),
         "chairs": list(obs["chairs"]), "city": list(obs["city"]), "prices": list(obs["class_prices"]),

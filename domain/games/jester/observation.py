@@ -64,6 +64,11 @@ def _build(state):
         obs["prestige"] = state["prestige"][:]  # during task 4 only
     if state["over"]:
         obs["final"] = copy_json(state["final"])  # the screens are removed: crowns are shown
+    if "vp_floor" in state["opts"]:
+        # Since rules 1.4.0 the match's options, public in its view, are in the observation too: a computer
+        # sees only its observation, and judged a match without the VP floor, or with red chairs, as if it
+        # had the defaults (a probe). Older versions' observations stay as they were.
+        obs["options"] = dict(state["opts"])
     return obs
 
 
