@@ -10,13 +10,15 @@ list, and rules 1.0.0 kept for stored matches. Hand-worked cases cite the rule t
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
 
-from domain.engine import SYSTEM, HouseRule, InvalidOptions, Phase
+from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
 from domain.games import get_engine, rules_versions
 from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, score_jest
+from domain.playout import new_match
 from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jest import scoring_state
 from tests.engines.test_jest_playouts import check_observation, check_redaction, invariant
@@ -296,3 +298,27 @@ def test_options_survive_every_step_and_replay():
     """The options stay in the state through every step; a replay with ``apply`` rebuilds it."""
     options_kept_through_replay(E, 3, {**CANNOT, **SHARED}, 3,
                                 lambda s: s["options"] == {"one_player_both_trophies": False, "ties": "shared"})
+
+
+def test_the_computers_read_the_matchs_options_from_the_observation():
+    """A probe: a computer sees only its observation, which held none of the match's options, so the search
+    sampled states without them and scored every playout by the defaults (one player may win both trophies,
+    ties broken by the highest card). Rules 1.1.0 on, every observation names the options and the search's
+    samples keep them; 1.0.0's observations and samples have none."""
+    from domain.games.jest.bots import determinize
+
+    options = {**CANNOT, **SHARED}
+    state = new_match(E, 3, options)
+    rng = random.Random(2)
+    while E.to_act(state).kind == Phase.CHANCE:
+        state = E.step(state, CHANCE, E.sample_chance(state, rng))
+    for viewer in (0, 1, 2, None):
+        assert E.observe(state, viewer)["options"] == {"one_player_both_trophies": False, "ties": "shared"}
+    sample = determinize(E.observation(state, 0), 0, rng)
+    assert sample["options"] == state["options"]
+    old = ENGINES["1.0.0"]
+    first = new_match(old, 3, {})
+    while old.to_act(first).kind == Phase.CHANCE:
+        first = old.step(first, CHANCE, old.sample_chance(first, rng))
+    assert "options" not in old.observation(first, 0) and "options" not in old.public_observation(first)
+    assert "options" not in determinize(old.observation(first, 0), 0, rng)

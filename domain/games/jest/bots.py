@@ -110,6 +110,8 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
         "taker": observation["taker"],
         "winners": None,
         "scores": None,
+        # The match's options as the observation states them (rules 1.1.0 on; 1.0.0 plays the defaults).
+        **({"options": dict(observation["options"])} if "options" in observation else {}),
     }
 
 

@@ -394,6 +394,10 @@ class JestEngine(Engine):
             "offers": offers,
             "jest_counts": [len(jest) for jest in state["jests"]],
         }
+        if "options" in state:
+            # Rules 1.1.0 on: the match's options, public in its view, are in the observation too, since a
+            # computer reads only its observation: its search scored every match as the defaults (a probe).
+            view["options"] = dict(state["options"])
         if seat is not None:
             view["seat"] = seat
             view["hand"] = list(state["hands"][seat])
