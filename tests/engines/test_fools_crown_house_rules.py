@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft7Validator
 
-from domain.engine import CHANCE
+from domain.engine import CHANCE, Phase
 from domain.games import get_engine, rules_versions
 from domain.games.fools_crown import ENGINE, ENGINES
 from domain.games.fools_crown import bots as fc
@@ -310,6 +310,57 @@ def test_the_samples_of_the_exchanging_seat_and_after_a_reshuffle_still_show_the
         for seed in range(5):
             sampled = determinize(observation, seat, random.Random(seed))
             assert ENGINE.observation(sampled, seat) == observation
+
+
+def reshuffled_then_gambled(order_top, wanted):
+    """The exchange's draws take the deck's last cards, so the pile (JC and QC with it) is reshuffled at once
+    with ``order_top`` on top; then seat 0 (two Jokers) gambles 7C and 3D, its Joker shuffled into the deck,
+    and draws two: the first of the chance draws (seeds 0, 1, ...) where ``wanted(state)`` holds."""
+    for seed in range(50):
+        s = _reshuffled_then_gambled(order_top, random.Random(seed))
+        if wanted(s):
+            return s
+    raise AssertionError("no such draw")
+
+
+def _reshuffled_then_gambled(order_top, rng):
+    s = board([HAND_A, ["JC", "QC", "KC", "JD", "QD"]], jokers=[["JOKER1", "JOKER2"], []])
+    s["deck"], s["discard"] = s["deck"][:2], s["deck"][2:]
+    s = act(s, 1, {"type": "noble-exchange", "cards": ["JC", "QC"]})
+    order = list(order_top) + [c for c in s["discard"] if c not in order_top]
+    s = ENGINE.step(s, CHANCE, {"type": "shuffle", "order": order})
+    s = act(s, 0, {"type": "gamble", "cards": ["7C", "3D"]})
+    while ENGINE.to_act(s).kind == Phase.CHANCE:
+        s = ENGINE.step(s, CHANCE, ENGINE.sample_chance(s, rng))
+    return s
+
+
+def test_a_discarded_noble_drawn_back_after_a_reshuffle_is_where_it_shows_not_also_in_the_pile():
+    """A review: the sample put JC in the discard pile as the exchange named it, and also in the seat's own
+    hand, which had drawn it back after the reshuffle; it failed its own count (the mcts bot fell back to a
+    random move). A named Noble the observation shows elsewhere is where it shows."""
+    s = reshuffled_then_gambled(["JC", "QC"], lambda s: "JC" in s["hands"][0])
+    observation = ENGINE.observation(s, 0)
+    assert "JC" in observation["hand"] and observation["exchange_discards"][1] == ["JC", "QC"]
+    for seed in range(5):
+        sampled = determinize(observation, 0, random.Random(seed))
+        assert ENGINE.observation(sampled, 0) == observation
+        assert "JC" not in sampled["discard"] and "QC" not in sampled["discard"]
+
+
+def test_named_nobles_the_pile_cannot_hold_beside_the_gambled_cards_are_not_put_in_it():
+    """A review: the pile (2 cards: the gambled 7C and 3D) could not hold the two named Nobles as well, yet
+    every sample put them there; a reshuffle took them, so they are dealt as unseen cards."""
+    s = reshuffled_then_gambled([], lambda s: {"JC", "QC"} <= set(s["deck"]))
+    assert sorted(s["discard"]) == ["3D", "7C"]
+    observation = ENGINE.observation(s, 0)
+    assert observation["discard"] == 2 and observation["gambled"][0] == 2
+    placed = 0
+    for seed in range(20):
+        sampled = determinize(observation, 0, random.Random(seed))
+        assert ENGINE.observation(sampled, 0) == observation
+        placed += {"JC", "QC"} <= set(sampled["discard"])
+    assert placed == 0
 
 
 # -- F6: the safety cap's description -------------------------------------------------------------------

@@ -207,6 +207,10 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
         del joker_cards[:count]
     hands: list = []
     named: list = []  # the Nobles the Noble Exchanges discarded, in seat order (public)
+    # A named Noble the observation shows elsewhere (the own hand, a face-up commit) was reshuffled into the
+    # deck and drawn again: it is where it shows, not in the pile (placed twice, the sample failed).
+    elsewhere = set(observation.get("hand", [])) | {c for commit in observation["commits"] if commit is not None
+                                                     for c in commit if c is not None}
     for i in range(n):
         exchanged, gone = observation["exchanged"][i], observation["exchange_discards"][i]
         if i == seat:
@@ -216,10 +220,12 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
         else:
             hand = []
         if gone is not None:
-            named.extend(c for c in gone if c not in hand)
+            named.extend(c for c in gone if c not in hand and c not in elsewhere)
         hands.append(hand)
     discard: list = []
-    if len(named) <= observation["discard"]:
+    # The pile holds the named Nobles only if it can hold them beside this round's gambled cards, which go
+    # to it too: a smaller pile was reshuffled since (FC-DRAW), and they are somewhere unseen.
+    if len(named) + sum(observation["gambled"]) <= observation["discard"]:
         discard.extend(named)
     else:  # reshuffled since: they are somewhere unseen, like any card of the pile that was
         for card in named:
