@@ -75,18 +75,8 @@ def test_the_winner_of_a_finished_match_is_not_forfeited_before_the_keeper_recor
     worker is back. Meanwhile the table had no result, and a forfeit after the deadline replaced the
     match's real result: the organiser could forfeit the winner. A forfeit is for absent players of an
     unfinished table (docs/tournaments.md): for a finished match it is a 409, and the result stands."""
-    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
-    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
-                 clock=lambda: now[0])
+    idle, client, org, tid, table, keys, now = _started(tmp_path, 2)
     try:  # no worker: the keeper runs when the test says so
-        client = ApiClient(create_app(idle))
-        _, org = client.register("org")
-        keys = dict(client.register(name) for name in ("ann", "bob"))
-        tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2,
-                                           "round_deadline_seconds": 60}, key=org).body["id"]
-        for key in keys.values():
-            client.post(f"/tournaments/{tid}/players", key=key)
-        (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
         winner, loser = table["players"]
         assert client.post(f"/matches/{table['match_id']}/resign", key=keys[loser]).status == 200
         assert client.get(f"/matches/{table['match_id']}").body["result"]["ranks"] == [1, 2]
@@ -102,20 +92,27 @@ def test_the_winner_of_a_finished_match_is_not_forfeited_before_the_keeper_recor
         idle.close()
 
 
-def _forfeitable(tmp_path, seats: int):
-    """An idle container whose clock the test moves, an organiser, and a started tournament of one
-    table of ``seats`` Jester players with a 60 s round deadline: (container, client, org, tid, table, keys)."""
+def _started(tmp_path, seats: int, rounds: int = 1):
+    """An idle container (no worker: the keeper runs when the test says so) whose clock the test moves
+    (``now[0]``), an organiser, and a started tournament of ``rounds`` rounds of one table of ``seats``
+    Jester players with a 60 s round deadline: (container, client, org, tid, table, keys, now)."""
     now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
     idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
                  clock=lambda: now[0])
     client = ApiClient(create_app(idle))
     _, org = client.register("org")
     keys = dict(client.register(name) for name in ("ann", "bob", "cy")[:seats])
-    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": seats,
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": rounds, "table_size": seats,
                                        "round_deadline_seconds": 60}, key=org).body["id"]
     for key in keys.values():
-        client.post(f"/tournaments/{tid}/players", key=key)
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
     (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+    return idle, client, org, tid, table, keys, now
+
+
+def _forfeitable(tmp_path, seats: int):
+    """``_started``, its clock past the round's deadline: (container, client, org, tid, table, keys)."""
+    idle, client, org, tid, table, keys, now = _started(tmp_path, seats)
     now[0] += timedelta(seconds=61)  # past the round's deadline
     return idle, client, org, tid, table, keys
 
@@ -456,18 +453,8 @@ def test_a_match_voided_while_it_is_played_stops_and_its_history_says_why(tmp_pa
 def test_a_forfeit_naming_an_earlier_rounds_table_is_told_so_not_the_new_rounds_deadline(tmp_path):
     """An organiser's probe: a forfeit sent again for round 1's table, once round 2 was paired, was refused
     with "round 2 runs until ...", as if waiting would let it through; the table is no longer in play."""
-    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
-    idle = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "idle.sqlite")), tasks=NoTaskQueue(),
-                 clock=lambda: now[0])
+    idle, client, org, tid, table, keys, now = _started(tmp_path, 2, rounds=2)
     try:
-        client = ApiClient(create_app(idle))
-        _, org = client.register("org")
-        keys = dict(client.register(name) for name in ("ann", "bob"))
-        tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 2, "table_size": 2,
-                                           "round_deadline_seconds": 60}, key=org).body["id"]
-        for key in keys.values():
-            assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
-        (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
         now[0] += timedelta(seconds=61)
         body = {"player_ids": [table["players"][1]], "match_id": table["match_id"]}
         assert client.post(f"/tournaments/{tid}/forfeits", body, key=org).status == 200
