@@ -10,6 +10,7 @@ import random
 import pytest
 
 from domain.games import get_engine
+from domain.games.tumult_royale import ENGINES
 from domain.games.tumult_royale.bots import determinize
 from domain.playout import new_match, play
 
@@ -96,3 +97,22 @@ def test_a_bot_never_reads_the_hidden_tiles(level):
             ENGINE.observation(other, seat), seat, random.Random(3))
         compared += 1
     assert compared >= 15
+
+
+@pytest.mark.parametrize("version", ["1.0.0", ENGINE.rules_version])
+def test_every_observation_names_the_matchs_options_and_the_search_plays_by_them(version):
+    """A computer reads only its observation: the gamble variant (the spin after tax collection) was
+    guessed from the phase, so in placement a gamble match was searched as a plain one."""
+    engine = ENGINES.get(version, ENGINE)
+    options = {"gamble": True, "tax_mode": "async", "tax_seconds": 7}
+    seen = []
+
+    def policy(state, seat, legal, rng):
+        observation = engine.observation(state, seat)
+        assert observation["options"] == state["options"] == engine.public_observation(state)["options"]
+        if state["phase"] == "placement":
+            seen.append(determinize(observation, seat, random.Random(2))["options"])
+        return rng.choice(legal)
+
+    play(engine, new_match(engine, 3, options), random.Random(4), policy)
+    assert seen and all(sampled == {**engine.default_options(), **options} for sampled in seen)

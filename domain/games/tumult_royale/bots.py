@@ -155,8 +155,7 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     if phase == "tax" and "peeks" not in obs:
         turn = None
     tumults = obs.get("tumults")
-    options = {"gamble": phase in ("ready", "tax") and obs["demand"] is None, "tax_seconds": 20,
-               "tax_mode": "async" if "peeks" in obs else "live", "ready_seconds": 30}
+    options = dict(obs["options"])  # the match's, as every observation names them (not guessed from the phase)
     return {
         "n": n, "options": options, "phase": phase, "round": obs["round"],
         "regions": regions, "boxed": boxed, "face_up": face_up, "board": board,

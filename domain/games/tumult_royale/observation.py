@@ -58,6 +58,10 @@ def view(state: TumultState, viewer: Optional[int], to_act: Sequence[int], resul
         # the king of each filled chronicle space (spaces 1-5 hold 1 statue, 6-10 hold 2, but the
         # last one holds 1 when that was the king's 25th statue)
         "chronicle": [x[0] for x in state["chronicle"]],
+        # The match's options, public in its view, are in the observation too: a computer reads only
+        # its observation, and guessed the gamble variant from the phase (docs/architecture.md lets an
+        # older version's observation gain a key of public information).
+        "options": dict(state["options"]),
     }
     if state["regions"] is not None:
         # face-down region tiles show as None / "?" (their identity is secret to everyone)
