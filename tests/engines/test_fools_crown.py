@@ -209,7 +209,8 @@ def test_noble_exchange_only_without_squire():
 
 
 def test_noble_exchange_player_cannot_be_challenged():
-    """House rule 3.4 step 6: the challenged player must have committed this round."""
+    """House rule 3.4 step 6: the challenged player must have committed this round (FC-CHALLENGE, by default:
+    the option challenge_sat_out, tests/engines/test_fools_crown_options.py, lets him be challenged)."""
     s = board(
         [HAND_A, ["JC", "QC", "KC", "JD", "QD"], HAND_B],
         crowns=[["AC"], ["AD", "AH"], ["AS"]],
@@ -596,13 +597,15 @@ def test_challenge_malformed_target_refused():
 
 def test_options_and_player_counts():
     """2 to 4 players (house rule 3.4); safety_cap is a bool; commit_order is seat-order by default (house
-    rule 3.4 step 2, rules 1.3.0) or simultaneous (FC-SEAL)."""
-    assert ENGINE.check_options(2, {}) == {"safety_cap": True, "commit_order": "seat-order"}
+    rule 3.4 step 2, rules 1.3.0) or simultaneous (FC-SEAL); challenge_sat_out (rules 1.5.0, FC-CHALLENGE) is a
+    bool, false by default."""
+    assert ENGINE.check_options(2, {}) == {"safety_cap": True, "commit_order": "seat-order", "challenge_sat_out": False}
     assert ENGINE.check_options(4, {"safety_cap": False})["safety_cap"] is False
     assert ENGINE.check_options(3, {"commit_order": "seat-order"})["commit_order"] == "seat-order"
     assert ENGINE.check_options(3, SEALED)["commit_order"] == "simultaneous"
     for players, options in (
         (1, {}), (5, {}), (2, {"safety_cap": 1}), (3, {"cap": True}), (2, {"commit_order": "clockwise"}),
+        (2, {"challenge_sat_out": 1}),
     ):
         with pytest.raises(InvalidOptions):
             ENGINE.check_options(players, options)

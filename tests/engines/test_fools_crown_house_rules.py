@@ -203,8 +203,9 @@ def test_the_catalogue_lists_the_decisions_a_player_meets_with_their_content():
 def test_fc_challenge_is_what_the_engine_plays():
     """House rule 3.4 step 6: "The challenged player must have taken part in this round (committed)" and "A
     player who sat out or failed qualification cannot defend"; FC-CHALLENGE reads the second as said of a
-    failed qualifier: a Crown holder who sat out for a Noble Exchange cannot be challenged, so with the
-    centre empty and only that holder to take from, the claim step is skipped."""
+    failed qualifier (by default; since 1.5.0 the option challenge_sat_out switches it): a Crown holder who
+    sat out for a Noble Exchange cannot be challenged, so with the centre empty and only that holder to take
+    from, the claim step is skipped."""
     s = board([["KH", "8H", "7C", "3D", "2S"], ["JC", "QC", "KC", "JD", "QD"]],
               crowns=[["AC", "AD"], ["AH", "AS"]], centre=[])
     s = commit(s, 0, "KH", "8H")

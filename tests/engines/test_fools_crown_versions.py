@@ -1,4 +1,4 @@
-"""Fool's Crown: the rules versions (1.4.0 current; 1.3.0, 1.2.0, 1.1.0 and 1.0.1 kept for old matches) and
+"""Fool's Crown: the rules versions (1.5.0 current; 1.4.0, 1.3.0, 1.2.0, 1.1.0 and 1.0.1 kept for old matches) and
 the engine contract of issue 9 (trusted apply, one checked step, strict JSON, no module-level state). Each
 rules test cites the rulebook (rulebooks/fools-crown.txt, quoted) or the decision of docs/rules/fools-crown.md."""
 
@@ -22,6 +22,7 @@ OLD = ENGINES["1.0.1"]
 V110 = ENGINES["1.1.0"]
 V120 = ENGINES["1.2.0"]
 V130 = ENGINES["1.3.0"]
+V140 = ENGINES["1.4.0"]
 
 
 def step(engine, state, actor, action):
@@ -92,13 +93,15 @@ def test_under_1_1_0_the_deck_is_empty_only_while_the_reshuffle_is_due(players):
 
 # -- rules versions ----------------------------------------------------------------------------------
 def test_the_shipped_rules_versions_are_registered():
-    """docs/rules/fools-crown.md "Changes": 1.4.0 is current; 1.3.0, 1.2.0, 1.1.0 and 1.0.1 are kept for
-    their matches."""
-    assert ENGINE.rules_version == "1.4.0" and V130.rules_version == "1.3.0" and V120.rules_version == "1.2.0"
-    assert V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
-    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0"} == set(RULES_VERSIONS)
+    """docs/rules/fools-crown.md "Changes": 1.5.0 is current; 1.4.0, 1.3.0, 1.2.0, 1.1.0 and 1.0.1 are kept
+    for their matches."""
+    assert ENGINE.rules_version == "1.5.0" and V140.rules_version == "1.4.0" and V130.rules_version == "1.3.0"
+    assert V120.rules_version == "1.2.0" and V110.rules_version == "1.1.0" and OLD.rules_version == "1.0.1"
+    assert set(rules_versions("fools-crown")) == {"1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0"} == set(
+        RULES_VERSIONS)
     assert get_engine("fools-crown", "1.0.1") is OLD and get_engine("fools-crown", "1.1.0") is V110
     assert get_engine("fools-crown", "1.2.0") is V120 and get_engine("fools-crown", "1.3.0") is V130
+    assert get_engine("fools-crown", "1.4.0") is V140
     assert get_engine("fools-crown") is ENGINE
     assert isinstance(OLD, FoolsCrownEngine) and isinstance(V110, FoolsCrownEngine)  # one class, version-gated
     with pytest.raises(ValueError):
@@ -154,7 +157,7 @@ def test_after_a_round_without_a_winner_the_refill_starts_one_seat_further_each_
     assert refill_order(rules, 4, 0, 7) == [1, 2, 3, 0]
 
 
-@pytest.mark.parametrize("engine", [ENGINE, V130, V120, V110, OLD], ids=lambda e: e.rules_version)
+@pytest.mark.parametrize("engine", [ENGINE, V140, V130, V120, V110, OLD], ids=lambda e: e.rules_version)
 def test_both_versions_play_whole_matches_through_the_checked_step(engine):
     for seed, players in enumerate((2, 3, 4, 2, 3, 4)):
         options = {"commit_order": "seat-order" if seed % 2 else "simultaneous"}
@@ -163,8 +166,8 @@ def test_both_versions_play_whole_matches_through_the_checked_step(engine):
 
 
 # -- FC-ORDER: seat-order commits by default (1.3.0) --------------------------------------------------
-@pytest.mark.parametrize("engine,default", [(ENGINE, "seat-order"), (V130, "seat-order"), (V120, "simultaneous"),
-                                            (V110, "simultaneous"), (OLD, "simultaneous")],
+@pytest.mark.parametrize("engine,default", [(ENGINE, "seat-order"), (V140, "seat-order"), (V130, "seat-order"),
+                                            (V120, "simultaneous"), (V110, "simultaneous"), (OLD, "simultaneous")],
                          ids=lambda e: getattr(e, "rules_version", e))
 def test_since_1_3_0_the_commits_go_in_seat_order_by_default(engine, default):
     """House rule 3.4 step 2 "Commit: in seat order starting left of the previous round's winner (round
@@ -184,10 +187,10 @@ def test_since_1_3_0_the_commits_go_in_seat_order_by_default(engine, default):
 
 
 # -- FC-CAP: round 30 ends with its refill under the safety cap (1.4.0) ----------------------------------
-def test_only_1_4_0_carries_out_the_refill_of_the_safety_caps_last_round():
+def test_only_1_4_0_on_carries_out_the_refill_of_the_safety_caps_last_round():
     """The version gate of FC-CAP (``Rules.refill_at_cap``): 1.4.0 on; 1.0.1 to 1.3.0 keep ending before it."""
     assert {version: Rules.of(version).refill_at_cap for version in RULES_VERSIONS} == {
-        "1.0.1": False, "1.1.0": False, "1.2.0": False, "1.3.0": False, "1.4.0": True}
+        "1.0.1": False, "1.1.0": False, "1.2.0": False, "1.3.0": False, "1.4.0": True, "1.5.0": True}
     assert ENGINE.rules.refill_at_cap and not V130.rules.refill_at_cap
 
 

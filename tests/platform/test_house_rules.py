@@ -63,7 +63,7 @@ def test_each_engine_names_its_house_rules_and_the_options_that_switch_them(name
 def test_the_options_that_switch_house_rules_are_the_expected_ones():
     engines = available_engines()
     switched = {name: {rule.option for rule in engine.house_rules} - {None} for name, engine in engines.items()}
-    assert switched["fools-crown"] == {"commit_order", "safety_cap"}
+    assert switched["fools-crown"] == {"commit_order", "safety_cap", "challenge_sat_out"}
     assert switched["le-bouffon"] == {"deals", "ties", "first_deal_exchange"}
     assert switched["tumult-royale"] == {"gamble", "tax_mode"}
     assert switched["jest"] == {"one_player_both_trophies", "ties"}

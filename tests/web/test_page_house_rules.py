@@ -50,7 +50,7 @@ def test_the_create_form_flags_the_options_that_switch_a_house_rule(server, brow
     games = catalogue(server)
     crown = games["fools-crown"]
     switched = {rule["option"] for rule in crown["house_rules"] if rule["option"]}
-    assert {"commit_order", "safety_cap"} <= switched
+    assert {"commit_order", "safety_cap", "challenge_sat_out"} <= switched
     context, page, errors = signed_in(browser, server, register(server, "hal-house"))
     page.goto(server + "/")
     page.wait_for_selector("#create")

@@ -4,8 +4,10 @@
 under the rules it was played with (docs/rules/fools-crown.md, "Changes")."""
 
 from .engine import FoolsCrownEngine
+from .state import RULES_VERSIONS
 
 ENGINE = FoolsCrownEngine()
-ENGINES = {version: FoolsCrownEngine(rules_version=version) for version in ("1.0.1", "1.1.0", "1.2.0", "1.3.0")}
+#: 1.0.1 to 1.4.0: every version before the current one (state.RULES_VERSIONS, oldest first).
+ENGINES = {version: FoolsCrownEngine(rules_version=version) for version in RULES_VERSIONS[:-1]}
 
 __all__ = ["ENGINE", "ENGINES", "FoolsCrownEngine"]

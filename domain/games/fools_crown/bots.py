@@ -27,7 +27,7 @@ from domain.search import paired_best
 from .cards import JOKER_SET, JOKERS, NOBLE, ORDER, PLAYING, SQUIRE, SUIT, VALUE, face_up_first, sort_cards
 from .commit import commit_options
 from .resolution import resolution
-from .state import CAP_ROUNDS, Rules, new_state, refill_order
+from .state import CAP_ROUNDS, Options, Rules, challenge_sat_out, new_state, refill_order
 
 
 def _by_type(legal: Sequence[dict]) -> dict:
@@ -177,6 +177,13 @@ def _seen_cards(observation) -> set:
     return seen
 
 
+def _options(observation) -> Options:
+    """The match's options as the observation names them (``options``, every version's): the samples play
+    by them, ``challenge_sat_out`` (rules 1.5.0, FC-CHALLENGE) included, which nothing else in the
+    observation shows (the cap and the commit order were guessed from ``max_rounds`` and ``leader``)."""
+    return cast(Options, dict(observation["options"]))
+
+
 def determinize(observation, seat: int, rng: random.Random) -> dict:
     """A full Fool's Crown state that shows ``seat`` exactly ``observation``.
 
@@ -187,7 +194,8 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
     A Noble Exchange (rulebook "reveal your hand, discard two Nobles") showed that hand and the two
     Nobles it discarded (``exchange_discards``): those are in the discard pile, the other three still
     in the hand; if the pile is now too small to hold them, a reshuffle took them and they are dealt
-    as unseen cards. Reads nothing but the observation.
+    as unseen cards. The match's options are the observation's own (``options``). Reads nothing but the
+    observation.
     """
     n = len(observation["hands"])
     seen = _seen_cards(observation)
@@ -250,8 +258,7 @@ def determinize(observation, seat: int, rng: random.Random) -> dict:
         deck.insert(rng.randrange(len(deck) + 1), joker)
     assert not pool, "the observation does not add up to the 48 playable cards"
     stage = observation["stage"]
-    state = new_state(n, {"safety_cap": observation["max_rounds"] is not None,
-                          "commit_order": "seat-order" if observation["leader"] is not None else "simultaneous"})
+    state = new_state(n, _options(observation))
     state.update({
         "stage": stage,
         "round": observation["round"],
@@ -434,6 +441,9 @@ def _simulate(state, rng, rules: Rules, stop=None, policies=None):
     centre = list(state["centre"])
     rnd = state["round"]
     cap = state["options"]["safety_cap"]
+    # FC-CHALLENGE (1.5.0): with challenge_sat_out a seat that sat out for a Noble Exchange (no commit) may be
+    # challenged too (house rule 3.4 step 6, "A player who sat out ... cannot defend")
+    sat_out_too = challenge_sat_out(state)
     done = list(state["done"])
     commits = list(state["commits"])
     gambled = [bool(g) for g in state["gambled"]]
@@ -487,8 +497,9 @@ def _simulate(state, rng, rules: Rules, stop=None, policies=None):
                 crown = max(centre, key=lambda c: (_potential(hand, c[1]), rng.random()))
                 centre.remove(crown)
                 crowns[winner].append(crown)
-            else:
-                options = [(t, c) for t in range(n) if t != winner and commits[t] is not None for c in crowns[t]]
+            else:  # the engine's claim.challengeable: every seat has committed or sat out for a Noble Exchange
+                options = [(t, c) for t in range(n) if t != winner and (sat_out_too or commits[t] is not None)
+                           for c in crowns[t]]
                 if options:
                     t, crown = max(options, key=lambda o: (len(crowns[o[0]]), _potential(hand, o[1][1]), rng.random()))
                     crowns[t].remove(crown)

@@ -1,6 +1,7 @@
 """Claim or challenge (rulebook; house rule 3.4 step 6): the round winner claims a Crown from the
-centre, or, once the centre is empty, may challenge a Crown holder who committed this round; a seat
-holding all four Crowns wins at once (rulebook "The first player to hold all four Crowns wins")."""
+centre, or, once the centre is empty, may challenge a Crown holder who committed this round (with the
+option ``challenge_sat_out``, rules 1.5.0, also one who sat out for a Noble Exchange: FC-CHALLENGE); a
+seat holding all four Crowns wins at once (rulebook "The first player to hold all four Crowns wins")."""
 
 from __future__ import annotations
 
@@ -8,20 +9,30 @@ from domain.engine import Actor, IllegalAction
 
 from .cards import CROWNS
 from .round_end import cleanup, summary
-from .state import GAME, FoolsCrownState, Rules
+from .state import GAME, FoolsCrownState, Rules, challenge_sat_out
 
 ACTIONS = ("claim", "challenge", "pass")
 CLAIM_RULE = "rulebook: The round winner chooses one Crown from the center battlefield"
 CHALLENGE_RULE = "house rule 3.4 step 6"
 
 
+def challengeable(state: FoolsCrownState, seat: int) -> bool:
+    """Whether ``seat`` took part in this round as house rule 3.4 step 6 asks of the challenged player
+    (his Crowns aside). Its first sentence, "must have taken part in this round (committed)", is the
+    default: he committed (one who failed qualification "cannot defend"). FC-CHALLENGE: with the option
+    ``challenge_sat_out`` (1.5.0) its second, "A player who sat out or failed qualification cannot
+    defend", is read of a Noble Exchange too, so one who sat out for it may be challenged as well."""
+    if state["commits"][seat] is not None:
+        return True
+    return challenge_sat_out(state) and state["exchanged"][seat] is not None
+
+
 def targets(state: FoolsCrownState, winner: int) -> list[int]:
-    """Seats the round winner may challenge: Crown holders who committed this round (one who failed
-    qualification "cannot defend"; one who sat out cannot be challenged)."""
+    """Seats the round winner may challenge: the other Crown holders that may be challenged (``challengeable``)."""
     return [
         t
         for t in range(state["players"])
-        if t != winner and state["commits"][t] is not None and state["crowns"][t]
+        if t != winner and state["crowns"][t] and challengeable(state, t)
     ]
 
 
@@ -66,10 +77,17 @@ def check(state: FoolsCrownState, seat: int, action: dict) -> None:
         raise IllegalAction(f"{GAME} actions", "the challenge target must be a seat number")
     if target == seat:
         raise IllegalAction(CHALLENGE_RULE, "you cannot challenge yourself")
-    if state["commits"][target] is None:
-        raise IllegalAction(CHALLENGE_RULE, "the challenged player must have committed cards this round")
+    if not challengeable(state, target):
+        raise IllegalAction(CHALLENGE_RULE, _not_challengeable(state))
     if type(crown) is not str or crown not in state["crowns"][target]:
         raise IllegalAction(CHALLENGE_RULE, "the challenged player does not hold that Crown")
+
+
+def _not_challengeable(state: FoolsCrownState) -> str:
+    """Why a seat that neither committed nor (where the option allows) sat out may not be challenged."""
+    if challenge_sat_out(state):
+        return "the challenged player must have committed cards or sat out for a Noble Exchange this round"
+    return "the challenged player must have committed cards this round"
 
 
 def apply(rules: Rules, s: FoolsCrownState, seat: Actor, action: dict) -> None:

@@ -31,6 +31,15 @@ from .state import COMMIT_ORDERS, CURRENT_VERSION, GAME, FoolsCrownState, Rules,
 __all__ = ["FoolsCrownEngine", "commit_options", "commit_strength"]
 
 PUBLIC_CHANCE = ("roll", "tiebreak-roll", "first-player")
+#: The option challenge_sat_out (rules 1.5.0), as docs/rules/fools-crown.md states it: house rule 3.4 step 6
+#: says both "The challenged player must have taken part in this round (committed)" and "A player who sat
+#: out or failed qualification cannot defend".
+CHALLENGE_SAT_OUT = (
+    "House rule 3.4 step 6 [PROPOSAL; FC-CHALLENGE]: who the round winner may challenge once the centre is "
+    "empty. false (default): only a Crown holder who committed this round (\"must have taken part in this round "
+    "(committed)\"), a failed qualifier included; one who sat out for a Noble Exchange cannot be challenged. "
+    "true: a Crown holder who sat out for a Noble Exchange may be challenged too, like a failed qualifier "
+    "(\"A player who sat out or failed qualification cannot defend\") (docs/rules/fools-crown.md)")
 
 
 class FoolsCrownEngine(Engine):
@@ -59,7 +68,10 @@ class FoolsCrownEngine(Engine):
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
         # commit_order: "seat-order" (HR 3.4 step 2) since 1.3.0, "simultaneous" (FC-SEAL) before
-        return {"safety_cap": True, "commit_order": self.rules.default_commit_order}
+        options: dict[str, Any] = {"safety_cap": True, "commit_order": self.rules.default_commit_order}
+        if self.rules.challenge_option:  # 1.5.0 on (FC-CHALLENGE); older versions refuse it as unknown
+            options["challenge_sat_out"] = False
+        return options
 
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/fools-crown.md states it.
@@ -75,6 +87,8 @@ class FoolsCrownEngine(Engine):
             description="seat-order: one seat at a time, from the seat left of the previous round's winner, each "
                         "face-up card shown at once (HR 3.4 step 2) [FC-ORDER]; simultaneous: every seat commits "
                         "at once, sealed until all have [FC-SEAL]")
+        if self.rules.challenge_option:
+            described["challenge_sat_out"]["description"] = CHALLENGE_SAT_OUT
         return described
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> FoolsCrownState:

@@ -15,7 +15,8 @@ playable cards. The discard pile is reshuffled if the draw deck runs out") are l
 Each rules version is served its own catalogue (``house_rules(Rules.of(version))``): what differs
 between the versions (docs/rules/fools-crown.md, "Changes") is said as that version plays it: the
 reshuffle's timing (FC-DRAW, 1.1.0), the refill order (FC-REFILL, 1.2.0), the default commit order
-(FC-ORDER / FC-SEAL, 1.3.0) and the end at the safety cap (FC-CAP, 1.4.0)."""
+(FC-ORDER / FC-SEAL, 1.3.0), the end at the safety cap (FC-CAP, 1.4.0) and who may be challenged, switched
+by the option ``challenge_sat_out`` since 1.5.0 (FC-CHALLENGE)."""
 
 from __future__ import annotations
 
@@ -60,9 +61,7 @@ def house_rules(rules: Rules) -> tuple[HouseRule, ...]:
         HouseRule("3.4 step 6", "Once the centre is empty, the round winner may challenge a Crown holder and take "
                                 "one Crown of his choice from him (a holder who failed qualification cannot "
                                 "defend), or pass."),
-        HouseRule("FC-CHALLENGE", "Only a Crown holder who committed this round can be challenged: one who sat out "
-                                  "for a Noble Exchange cannot (3.4 step 6's \"a player who sat out ... cannot "
-                                  "defend\" is read as said of a failed qualifier)."),
+        _fc_challenge(rules),
         HouseRule("FC-REFILL", "At a round's end the hands refill one after the other, clockwise from the seat left "
                                "of the round's winner; after a round without a winner, from seat r mod n (round r, "
                                "n players)."
@@ -83,6 +82,19 @@ def house_rules(rules: Rules) -> tuple[HouseRule, ...]:
                      "played cards are discarded, before its refill")
                   + ": most Crowns wins, ties go to most Jokers, and seats still tied share the rank.", "safety_cap"),
     )
+
+
+def _fc_challenge(rules: Rules) -> HouseRule:
+    """FC-CHALLENGE, house rule 3.4 step 6's two sentences on who may be challenged: fixed up to 1.4.0,
+    switched by the option ``challenge_sat_out`` since 1.5.0 (house-rules.md: "kept configurable")."""
+    strict = ("Only a Crown holder who committed this round can be challenged: one who sat out for a Noble "
+              "Exchange cannot (3.4 step 6's \"a player who sat out ... cannot defend\" is read as said of a "
+              "failed qualifier).")
+    if not rules.challenge_option:
+        return HouseRule("FC-CHALLENGE", strict)
+    return HouseRule("FC-CHALLENGE", "By default (challenge_sat_out false) o" + strict[1:] + " With "
+                     "challenge_sat_out true a Crown holder who sat out for a Noble Exchange may be challenged "
+                     "too, like a failed qualifier: he \"cannot defend\".", "challenge_sat_out")
 
 
 #: The current rules version's (``FoolsCrownEngine.house_rules``; each engine sets its version's).

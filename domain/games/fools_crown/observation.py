@@ -20,7 +20,8 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
     that exchange discarded (rulebook "reveal your hand, discard two Nobles": public, like the hand,
     so every viewer knows which three stayed); gambled = number of cards
     exchanged by a Joker gamble this round (0: none). ``to_act``: the seats acting now (with
-    seat-order commits only the current committer)."""
+    seat-order commits only the current committer); options = the match's options (``challenge_sat_out``
+    only from rules 1.5.0, whose option it is)."""
     out = state["outcome"]
     resolved = out is not None
     sealed = not seat_order(state) and not all(state["done"])
@@ -60,6 +61,9 @@ def view(state: FoolsCrownState, viewer: Optional[int], to_act: tuple[int, ...])
         "leader": state["leader"],
         "max_rounds": CAP_ROUNDS if state["options"]["safety_cap"] else None,
         "end": copy_json(state["end"]),
+        # The match's options, public anyway (the Created event names them), in every version's observation:
+        # a computer sees only its observation, and guessed them (challenge_sat_out, 1.5.0, it could not).
+        "options": dict(state["options"]),
     }
     if viewer is not None:
         result["you"] = viewer

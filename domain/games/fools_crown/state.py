@@ -9,7 +9,7 @@ it through the table in ``phases.py``. Per-seat facts are lists indexed by seat.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Optional, TypedDict
+from typing import Literal, NotRequired, Optional, TypedDict
 
 from .cards import CROWNS
 
@@ -38,6 +38,9 @@ Stage = Literal[
 class Options(TypedDict):
     safety_cap: bool
     commit_order: str  # one of COMMIT_ORDERS
+    #: Since rules 1.5.0 (FC-CHALLENGE): a Crown holder who sat out for a Noble Exchange may be challenged.
+    #: Absent from the states of older versions, which play it as False.
+    challenge_sat_out: NotRequired[bool]
 
 
 class Gamble(TypedDict):
@@ -134,6 +137,9 @@ class Rules:
     #: refill's draws are done, so a Joker it reveals counts in the ranking ("ties -> most Jokers");
     #: 1.0.1 to 1.3.0 ended the match right after round 30's played cards were discarded.
     refill_at_cap: bool
+    #: 1.5.0 (FC-CHALLENGE): the option ``challenge_sat_out`` (house rules: "flagged in the UI and kept
+    #: configurable"); its default False plays as 1.0.1 to 1.4.0, which do not have it.
+    challenge_option: bool
 
     @classmethod
     def of(cls, version: str) -> Rules:
@@ -142,7 +148,8 @@ class Rules:
         return cls(version=version, reshuffle_at_once=version != "1.0.1",
                    refill_from_winner=version not in ("1.0.1", "1.1.0"),
                    default_commit_order="simultaneous" if version in ("1.0.1", "1.1.0", "1.2.0") else "seat-order",
-                   refill_at_cap=version not in ("1.0.1", "1.1.0", "1.2.0", "1.3.0"))
+                   refill_at_cap=version not in ("1.0.1", "1.1.0", "1.2.0", "1.3.0"),
+                   challenge_option=version not in ("1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0"))
 
 
 def refill_order(rules: Rules, players: int, winner: Optional[int], played: int) -> list[int]:
@@ -156,7 +163,7 @@ def refill_order(rules: Rules, players: int, winner: Optional[int], played: int)
     return [(first + k) % players for k in range(players)]
 
 
-RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0")
+RULES_VERSIONS = ("1.0.1", "1.1.0", "1.2.0", "1.3.0", "1.4.0", "1.5.0")
 CURRENT_VERSION = RULES_VERSIONS[-1]
 
 
@@ -181,7 +188,7 @@ def new_state(num_players: int, options: Options) -> FoolsCrownState:
     n = num_players
     return {
         "players": n,
-        "options": {"safety_cap": options["safety_cap"], "commit_order": options["commit_order"]},
+        "options": _kept_options(options),
         "stage": "shuffle",
         "round": 1,
         "deck": [],
@@ -206,6 +213,15 @@ def new_state(num_players: int, options: Options) -> FoolsCrownState:
         "end": None,
         "leader": None,
     }
+
+
+def _kept_options(options: Options) -> Options:
+    """The options the state keeps: ``challenge_sat_out`` only where the version has it (1.5.0 on), so an
+    older version's state stays exactly as that version made it."""
+    kept: Options = {"safety_cap": options["safety_cap"], "commit_order": options["commit_order"]}
+    if "challenge_sat_out" in options:
+        kept["challenge_sat_out"] = options["challenge_sat_out"]
+    return kept
 
 
 def copy_state(s: FoolsCrownState) -> FoolsCrownState:
@@ -233,3 +249,8 @@ def copy_state(s: FoolsCrownState) -> FoolsCrownState:
 
 def seat_order(state: FoolsCrownState) -> bool:
     return state["options"]["commit_order"] == "seat-order"
+
+
+def challenge_sat_out(state: FoolsCrownState) -> bool:
+    """The option ``challenge_sat_out`` (rules 1.5.0; FC-CHALLENGE): False where a version has no such option."""
+    return state["options"].get("challenge_sat_out", False)
