@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft7Validator
 
-from domain.engine import InvalidOptions
+from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions
 from domain.games.fools_crown import ENGINE, ENGINES
 from domain.games.fools_crown import bots as fc
 from domain.games.fools_crown.bots import determinize
@@ -104,6 +104,34 @@ def test_the_claim_step_is_skipped_only_when_the_holder_who_sat_out_cannot_be_ch
         ("challenge", "AH"), ("challenge", "AS"), ("pass", None)]
     passed = act(on, 0, {"type": "pass"})
     assert passed["round"] == 2 and passed["crowns"] == [["AC", "AD"], ["AH", "AS"]]
+
+
+ARRANGED = Path(__file__).resolve().parents[1] / "fixtures" / "histories" / "fools-crown" / "1.5.0" / \
+    "2p-challenge-sat-out.jsonl"
+
+
+@pytest.mark.parametrize("version", ["1.4.0", "1.5.0"])
+def test_a_challenge_of_a_holder_who_sat_out_is_refused_without_the_option_and_says_why(version):
+    """The arranged 1.5.0 match (seat 1 sits out round 5 holding the last Crown; seat 0 challenges him for
+    it) replayed without the option: the round winner's challenge is refused, and the refusal says his claim
+    step was skipped as nobody could be challenged; it said only "for the round winner", which he was."""
+    lines = [json.loads(line) for line in ARRANGED.read_text().splitlines()]
+    engine = ENGINES.get(version, ENGINE)
+    options = {key: value for key, value in lines[0]["data"]["options"].items() if key != "challenge_sat_out"}
+    state = engine.initial_state(2, engine.check_options(2, options))
+    steps = [(line["data"]["seat"], line["data"]["action"]) if line["event"] == "MoveMade" else
+             (CHANCE, line["data"]["outcome"]) if line["event"] == "ChanceDrawn" else (SYSTEM, line["data"]["step"])
+             for line in lines if line["event"] in ("MoveMade", "ChanceDrawn", "StepResolved")]
+    *played, (seat, last) = steps
+    for actor, action in played:
+        state = engine.step(state, actor, action)
+    assert last == {"type": "challenge", "target": 1, "crown": "AC"} and seat == 0
+    with pytest.raises(IllegalAction) as info:
+        engine.check_action(state, 0, last)
+    refusal = info.value
+    assert refusal.rule == CHALLENGE_RULE
+    assert "round 5's claim step is over, or was skipped" in str(refusal)
+    assert "must have committed cards this round" in str(refusal)
 
 
 @pytest.mark.parametrize("on", [False, True])

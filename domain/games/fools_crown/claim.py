@@ -83,6 +83,18 @@ def check(state: FoolsCrownState, seat: int, action: dict) -> None:
         raise IllegalAction(CHALLENGE_RULE, "the challenged player does not hold that Crown")
 
 
+def out_of_phase(state: FoolsCrownState, seat: Actor, kind: str) -> tuple[str, str]:
+    """Why a claim, challenge or pass is refused outside the claim step; to the last round's winner, also
+    that his claim step is over or never came (an empty centre and nobody who may be challenged, as an
+    import that switched challenge_sat_out off met: "only for the round winner" named the winner)."""
+    refusal = f"{kind} is only possible for the round winner after the round"
+    last = state["last"]
+    if last is not None and last["winner"] == seat and last["claimed"] is None:
+        refusal += (f"; round {last['round']}'s claim step is over, or was skipped as its centre was empty and "
+                    "no other Crown holder could be challenged (" + _not_challengeable(state) + ")")
+    return CHALLENGE_RULE, refusal
+
+
 def _not_challengeable(state: FoolsCrownState) -> str:
     """Why a seat that neither committed nor (where the option allows) sat out may not be challenged."""
     if challenge_sat_out(state):

@@ -19,7 +19,7 @@ from typing import Any, Mapping, Optional
 
 from domain.engine import Actor, Engine, IllegalAction, Phase, Result, ToAct, competition_ranks, without_switches
 
-from . import observation
+from . import claim, observation
 from .bots import BOTS, blind, search_bot
 from .cards import sort_cards
 from .commit import commit_options
@@ -130,6 +130,8 @@ class FoolsCrownEngine(Engine):
                 f"{GAME} actions", f"a {kind} action has exactly the keys {sorted(ACTION_KEYS[kind])}"
             )
         if kind not in phase.actions or phase.check is None:
+            if kind in claim.ACTIONS:
+                raise IllegalAction(*claim.out_of_phase(state, seat, kind))
             raise IllegalAction(*OUT_OF_PHASE[kind])
         phase.check(state, seat, action)
 
