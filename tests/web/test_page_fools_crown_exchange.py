@@ -41,4 +41,25 @@ def test_the_board_names_the_nobles_a_noble_exchange_discarded(server, browser):
     assert drawn[0]["discarded"] == []  # seat 0 committed: nothing exchanged
     assert drawn[1]["discarded"] == ["JC", "QC"], drawn
     assert "discarded" in drawn[1]["text"] and "discarded" not in drawn[0]["text"]
+    # ... and it sat the round out: its committed cell says so, not "not yet" (a review probe)
+    assert "sat out" in drawn[1]["text"] and "not yet" not in drawn[1]["text"], drawn[1]["text"]
+    assert "sat out" not in drawn[0]["text"]
+    page.close()
+
+
+def test_a_match_without_the_safety_cap_names_no_last_round(server, browser):
+    """The cap off (option safety_cap, HR 3.4), the observation's max_rounds is null: the page read
+    "of at most null"."""
+    capped = ENGINE.observation(exchanged_round(), 0)
+    uncapped = ENGINE.observation(dict(exchanged_round(), options={**capped["options"], "safety_cap": False}), 0)
+    assert capped["max_rounds"] == 30 and uncapped["max_rounds"] is None
+    page = browser.new_page()
+    page.goto(f"{server}/")
+    page.wait_for_selector("body")
+    lines = page.evaluate("""async (both) => {
+        const game = await import('/web/games/fools_crown.js');
+        return both.map((obs) => game.view(obs, [{name: 'ann'}, {name: 'bob'}], 0).querySelector('.phase').innerText);
+    }""", json.loads(json.dumps([capped, uncapped])))
+    assert lines[0].startswith("Round 1 of at most 30 ·"), lines
+    assert lines[1].startswith("Round 1 ·") and "null" not in lines[1], lines
     page.close()

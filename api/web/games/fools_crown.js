@@ -40,7 +40,8 @@ export function view(obs, seats, you) {
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: acting.has(s) ? "acting" : "" },
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : "", obs.leader === s ? h("span", { class: "muted" }, " · leader") : null),
     h("td", {}, obs.hands[s]), h("td", {}, obs.jokers[s]),
-    h("td", {}, commitView(obs.commits[s])),
+    // A seat that made a Noble Exchange sits the round out (rulebook): it commits nothing, so not "not yet".
+    h("td", {}, obs.exchanged[s] && !obs.commits[s] ? none("sat out") : commitView(obs.commits[s])),
     h("td", {}, obs.exchanged[s] ? [commitView(obs.exchanged[s]), discarded((obs.exchange_discards || [])[s])] : none()),
     h("td", {}, obs.gambled[s] || none("0")),
     h("td", { class: "dice" }, obs.rolls[s] ? obs.rolls[s].map(die) : none()),
@@ -48,7 +49,8 @@ export function view(obs, seats, you) {
     h("td", {}, obs.crowns[s].length ? h("span", { class: "chips" }, obs.crowns[s].map((c) => chip(c, "crown"))) : none("none"))));
   const last = obs.last_round;
   return h("div", { class: "fools-crown" },
-    h("p", { class: "phase" }, `Round ${obs.round} of at most ${obs.max_rounds} · stage: `, h("b", {}, obs.stage),
+    h("p", { class: "phase" }, `Round ${obs.round}${obs.max_rounds ? ` of at most ${obs.max_rounds}` : ""} · stage: `,
+      h("b", {}, obs.stage),
       ` · deck ${obs.deck} · discard ${obs.discard}`,
       obs.winner !== null && obs.winner !== undefined ? [" · round won by ", seatLabel(seats, obs.winner)] : ""),
     h("div", { class: "centre" }, h("h3", {}, "Crowns in the centre"),
