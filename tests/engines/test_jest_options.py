@@ -18,7 +18,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
 from domain.games import get_engine, rules_versions
 from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, score_jest
-from domain.playout import new_match
+from domain.playout import new_match, next_step
 from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jest import scoring_state
 from tests.engines.test_jest_playouts import check_observation, check_redaction, invariant
@@ -209,6 +209,62 @@ def test_house_rules_list_every_proposal_in_the_docs_order():
     assert set(switched) == set(E.describe_options())
     # Rules 1.0.0 has the same rules, switched by no option.
     assert [r.to_json() for r in V1_0.house_rules] == [{**r.to_json(), "option": None} for r in HOUSE_RULES]
+
+
+def rule_text(rule_id: str) -> str:
+    return next(rule.text for rule in HOUSE_RULES if rule.id == rule_id)
+
+
+def test_r6_names_the_black_ace_pair_and_the_scoring_agrees():
+    """House rule R6 (house-rules.md §2.6: "♠A + ♣A alone in their suits = 5 + 5 + 2") over rulebooks/jest.txt
+    line 68 ("that pair is worth the total value of their rank plus two bonus points", 1 + 1 + 2 read literally):
+    the catalogue says the decision, and the engine scores it. Fails on the catalogue before audit
+    catalogue26 J1, whose R6 said nothing of the pair."""
+    text = rule_text("R6")
+    assert "♠/♣ pair of Aces each alone in its suit scores 5 + 5 + 2" in text
+    assert score_jest(["AS", "AC"]) == 5 + 5 + 2 == 12  # not the literal 1 + 1 + 2
+    assert score_jest(["AS", "AC", "2C"]) == 5 + 1 + 2 + 2  # the ♣ Ace no longer alone: 1, the pair still +2
+    assert score_jest(["2S", "2C"]) == 2 + 2 + 2
+    assert [r.text for r in V1_0.house_rules if r.id == "R6"] == [text]  # 1.0.0 scores alike
+
+
+def test_catalogue_texts_say_what_the_engine_plays():
+    """Audit catalogue26 J2-J4, J6: R4 timing leads with Motley's part and marks the rulebook's "at the same
+    time" as context; R2 says its choice arises only with 4 players (the random playouts below); R4 both
+    trophies and its option say a 4-player match has one trophy (test_one_trophy_4p_plays_alike_under_both_values);
+    the ties description says trophies are included, as R7 and ``result`` do."""
+    assert rule_text("R4 timing").startswith("Trophies are decided on the Jests before any trophy joins them")
+    assert "at the same time" in rule_text("R4 timing")
+    assert "none ranks lowest" not in rule_text("R2") and "only with 4 players" in rule_text("R2")
+    assert "a 4-player match has one trophy" in rule_text("R4 both trophies")
+    described = E.describe_options()
+    assert "No effect with 4 players (one trophy)" in described["one_player_both_trophies"]["description"]
+    assert "order they are shown" in described["one_player_both_trophies"]["description"]
+    assert "final Jest, trophies included, then its suit" in described["ties"]["description"]
+    assert "trophies included" in rule_text("R7")
+
+
+def test_r2_fallback_is_a_choice_only_with_four_players():
+    """R2's fallback (the player taken from has already taken): with 3 players exactly one player is still
+    waiting whenever it is used, with 4 there is sometimes a choice; every waiting offer is complete then
+    (docs/rules/jest.md R2 [DERIVED]). Random matches through the checked ``step``."""
+    choices = {3: 0, 4: 0}
+    for seed in range(120):
+        n = 3 + seed % 2
+        rng = random.Random(seed)
+        state = new_match(E, n, {})
+        while (chosen := next_step(E, state, rng)) is not None:
+            actor, action = chosen
+            after = E.step(state, actor, action)
+            if action.get("type") == "take" and after["taker"] is not None and after["taken"][action["from"]]:
+                waiting = [s for s in range(n) if not after["taken"][s]]
+                assert all(after["offers"][s]["up"] is not None and after["offers"][s]["down"] is not None
+                           for s in waiting)
+                if n == 3:
+                    assert waiting == [after["taker"]]
+                choices[n] += len(waiting) > 1
+            state = after
+    assert choices == {3: 0, 4: choices[4]} and choices[4] > 0
 
 
 # -- rules 1.0.0 ----------------------------------------------------------------------------------------

@@ -65,9 +65,26 @@ def test_the_options_that_switch_house_rules_are_the_expected_ones():
     switched = {name: {rule.option for rule in engine.house_rules} - {None} for name, engine in engines.items()}
     assert switched["fools-crown"] == {"commit_order", "safety_cap", "challenge_sat_out"}
     assert switched["le-bouffon"] == {"deals", "ties", "first_deal_exchange"}
-    assert switched["tumult-royale"] == {"gamble", "tax_mode"}
+    assert switched["tumult-royale"] == {"gamble", "tax_mode", "tax_seconds", "ready_seconds"}
     assert switched["jest"] == {"one_player_both_trophies", "ties"}
     assert switched["jester"] == {"vp_floor", "influence_needs_markers"}  # red_chairs: the rulebook's variant
+
+
+#: Options that switch no house rule: the rulebook's own variant (Jester's red chairs, rulebooks/jester.txt
+#: "Variant: Red Chairs"). Every other option of every version names an entry, so the page flags it.
+RULEBOOK_OPTIONS = {("jester", "red_chairs")}
+
+
+@pytest.mark.parametrize("name, version", EVERY_VERSION)
+def test_every_option_of_each_version_is_named_by_a_house_rule(name, version):
+    """An option is a house rule's switch (house-rules.md: "keep them configurable"), so the create form
+    badges it (api/web/app.js ``optionField``: some entry's ``option`` names it); only the rulebook's own
+    variants are exempt. Tumult Royale's ``ready_seconds`` and ``tax_seconds`` named none before audit
+    catalogue26."""
+    engine = rules_versions(name)[version]
+    named = {rule.option for rule in engine.house_rules} - {None}
+    unnamed = {option for option in engine.describe_options() if (name, option) not in RULEBOOK_OPTIONS}
+    assert unnamed <= named, (name, version, sorted(unnamed - named))
 
 
 def test_the_catalogue_serves_each_games_house_rules(client):

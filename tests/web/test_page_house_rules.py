@@ -89,6 +89,18 @@ def test_the_create_form_flags_the_options_that_switch_a_house_rule(server, brow
     page.wait_for_selector("#create [name=red_chairs]")
     assert page.locator("#create .option:has([name=red_chairs]) .house-rule-badge").count() == 0
     assert page.locator("#create-house-rules li").count() == len(games["jester"]["house_rules"])
+    # Tumult Royale: every option switches a house rule, the ready step's bound (TR-READY) and the timer
+    # (4.5 digital tax collection) too, which no entry named before audit catalogue26.
+    tumult = games["tumult-royale"]
+    page.select_option("#create-game", "tumult-royale")
+    page.wait_for_selector("#create [name=ready_seconds]")
+    for name, rule_id in (("ready_seconds", "TR-READY"), ("tax_seconds", "4.5 digital tax collection"),
+                          ("tax_mode", "4.5 asynchronous mode"), ("gamble", "4.5 gamble variant")):
+        assert name in tumult["options_schema"]["properties"], name
+        label = page.locator(f"#create .option:has([name={name}])")
+        assert label.locator(".house-rule-badge").inner_text() == "house rule", name
+        assert rule_id in label.locator(".house-rule-note").inner_text(), name
+    assert page.locator("#create-house-rules li").count() == len(tumult["house_rules"])
     assert not errors, errors
     context.close()
 

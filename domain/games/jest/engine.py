@@ -123,13 +123,14 @@ class JestEngine(Engine):
             return described
         described["one_player_both_trophies"]["description"] = (
             "House rule R4 [PROPOSAL]: one player may win both trophies (the rulebook's sentence is garbled). "
-            "Off: the trophies are awarded in deal order and a player who won the first cannot win the second, "
-            "which goes to the best other player or stays unclaimed (docs/rules/jest.md)")
+            "Off: the trophies are awarded in the order they are shown (deal order); a player who won the first "
+            "cannot win the second, which goes to the best other player or stays unclaimed. No effect with 4 "
+            "players (one trophy) (docs/rules/jest.md)")
         described["ties"].update(
             enum=list(TIES),
             description="House rule R7 [PROPOSAL], equal final scores: highest-card: the highest face-value card "
-                        "of the final Jest, then its suit, breaks the tie; shared: the tied players share the rank "
-                        "and all tied at the top win (docs/rules/jest.md)")
+                        "of the final Jest, trophies included, then its suit, breaks the tie; shared: the tied "
+                        "players share the rank and all tied at the top win (docs/rules/jest.md)")
         return described
 
     def initial_state(self, num_players: int, options: Mapping[str, Any]) -> dict:

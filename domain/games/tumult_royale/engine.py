@@ -26,7 +26,7 @@ from domain.engine import (
 
 from . import data as D
 from . import observation, round_end, setup
-from .house_rules import HOUSE_RULES
+from .house_rules import HOUSE_RULES, house_rules
 from .phases import AUTO_PHASES, CHANCE_PHASES, PLAYER_PHASES, TIMED_PHASES
 from .state import CURRENT, RULES, TumultState, copy_state
 
@@ -48,6 +48,7 @@ class TumultRoyaleEngine(Engine):
     def __init__(self, rules_version: str = CURRENT):
         self.rules = RULES[rules_version]
         self.rules_version = rules_version
+        self.house_rules = house_rules(self.rules)  # 1.1.0's TR-READY and TR-ZERO differ from 1.0.0's
 
     # -- options -------------------------------------------------------------------------------
     def default_options(self) -> dict:
@@ -59,11 +60,19 @@ class TumultRoyaleEngine(Engine):
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/tumult-royale.md states it.
         described = super().describe_options()
-        described["gamble"]["description"] = "The gamble variant: the spin happens after tax collection"
-        described["tax_mode"].update(enum=["live", "async"],
-                                     description="live: tax collection is a timed, real-time phase; async: it is not")
-        meanings = {"tax_seconds": "Seconds of live tax collection (the hourglass; the server's timer)",
-                    "ready_seconds": "Seconds the server waits for every player to say ready"}
+        described["gamble"]["description"] = (
+            "House rule 4.5 gamble variant (the rulebook's \"Taxing Royalty Who Love to Gamble\" has no text): the "
+            "spinner is spun after tax collection, so the royals tax without knowing the people's demand")
+        described["tax_mode"].update(enum=["live", "async"], description=(
+            "live: everyone collects at once against the timer (tax_seconds), one tile in hand at a time; async "
+            "(house rule 4.5 asynchronous mode): no timer" + (" and no ready step" if self.rules.ready_step else "")
+            + ", one seat at a time in rank order from the king, a turn being one peek then keep or return, "
+              "8 peeks a seat each round"))
+        meanings = {"tax_seconds": "Seconds of live tax collection (the hourglass, on the server's timer; house rule "
+                                   "4.5 digital tax collection): a tile still in a hand when it runs out goes back "
+                                   "face down. Live mode only",
+                    "ready_seconds": "Seconds the server waits for every player to say ready before the hourglass "
+                                     "(TR-READY); then the hourglass starts anyway. Live mode only"}
         for key in SECONDS_OPTIONS:
             if key in described:
                 described[key].update(type="number", minimum=1, maximum=600, description=meanings[key])
