@@ -25,8 +25,10 @@ from openapi_core.datatypes import RequestParameters
 from openapi_core.templating.paths.exceptions import OperationNotFound, PathNotFound
 from werkzeug.datastructures import Headers, ImmutableMultiDict
 
-_documents: dict[int, OpenAPI] = {}
+_parsed: dict[str, OpenAPI] = {}  # by the document's text: every test's app serves the same one, and
+# openapi-core's parse and its validators, built once per document, cost a platform test 0.2 s each
 _lock = threading.Lock()
+_KEY = "tests.openapi_document"
 FULL, EVERY = 30, 5
 _answered: dict[tuple[str, str, int, str], int] = {}
 _ALL = os.environ.get("MOTLEY_CHECK_EVERY_ANSWER", "") not in ("", "0")
@@ -58,11 +60,13 @@ class AnsweredRequest:
 
 def document_of(flask_app) -> OpenAPI:
     with _lock:
-        if id(flask_app) not in _documents:
-            spec = flask_app.test_client().get("/openapi.json").get_json()
-            config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
-            _documents[id(flask_app)] = OpenAPI.from_dict(spec, config=config)
-        return _documents[id(flask_app)]
+        if _KEY not in flask_app.extensions:  # kept on the app: an id() may be reused by a later app
+            text = flask_app.test_client().get("/openapi.json").get_data(as_text=True)
+            if text not in _parsed:
+                config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+                _parsed[text] = OpenAPI.from_dict(json.loads(text), config=config)
+            flask_app.extensions[_KEY] = _parsed[text]
+        return flask_app.extensions[_KEY]
 
 
 def check_answer(flask_app, response: Any) -> None:
