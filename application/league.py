@@ -172,7 +172,13 @@ class LeagueProjection:
             "unlisted": getattr(match, "invitation", None) is not None,
             # A match nobody won (abandoned by every player: domain/match.resignation_result) teaches the
             # ratings nothing: as a draw it raised every player's rating.
-            "rated": match.counts_for_ratings and len(seats) >= 2 and bool(match.result.get("winners")),
+            # As it was at the end: a void since is the league's own row (``voided``), so a rebuild, which
+            # reads the match voided, rates and reports what the live run did.
+            "rated": match.rated_at_end and len(seats) >= 2 and bool(match.result.get("winners")),
+            # A match no person made a move in (resigned at once; a fork its automatic steps finished, its
+            # copied moves its parent's players') counts in nobody's statistics either: a second account's
+            # resignation farmed a win a request, and a fork handed anyone the parent's winner's.
+            "moved": match.people_moves != 0,
             "at": at.isoformat(),
             "position": position,
         }
@@ -182,7 +188,7 @@ class LeagueProjection:
 
     def _score(self, changes: Changes, game: str, row: dict) -> None:
         players, ranks = row["players"], row["ranks"]
-        for player, place in zip(players, ranks):
+        for player, place in zip(players, ranks) if row.get("moved", True) else ():
             pid = player["player_id"]
             stats = dict(getattr(changes.get("stats", game, pid), "data", None) or
                          {"player_id": pid, "game": game, "played": 0, "wins": 0, "place_sum": 0})

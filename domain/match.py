@@ -291,6 +291,13 @@ class Match(Aggregate):
         self.timer = None
         self.awaiting_resolution = False
         self.last_acted_at = {}
+        # The fork's people are new: only their own moves count as played (``played_out``); the copied
+        # prefix's were its parent's players' (a fork finished by its automatic steps alone credited
+        # whoever sat in the parent's winning seat with a win in the statistics: a probe).
+        if self.people_moves is not None:
+            self.people_moves = 0
+        if self.people_moved is not None:
+            self.people_moved = ()
 
     # -- leaving, cancelling, resigning, rematches (issue 13) ---------------------------------------
     def leave(self, player_id: str) -> int:
@@ -388,12 +395,25 @@ class Match(Aggregate):
 
     @property
     def counts_for_ratings(self) -> bool:
-        """Whether its result is rated: created rated, not an imported copy, two or more seats for
+        """Whether its result is rated: ``rated_at_end``, and not voided, while it was played (``void``) or
+        since (``void_result``): its tournament's organiser called it off."""
+        return self.rated_at_end and self.voided is None
+
+    @property
+    def rated_at_end(self) -> bool:
+        """Whether its result was rated when it ended (a later void aside: the league keeps voids apart, so
+        a rebuild reads what the live run read): created rated, not an imported copy, two or more seats for
         people (one person against computers teaches the ratings nothing: the view said rated all the
-        same), and, once it is over, played out by a person: a match every person resigned or was absent
-        from (abandoned by all, ``resignation_result``, or left to the computers at the table) teaches
-        nothing either: rated as a draw between them, it raised every one's leaderboard score."""
+        same), and ``played_out``."""
         rated, imported = getattr(self, "rated", True), getattr(self, "imported", False)  # stored before them
+        return bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and self.played_out
+
+    @property
+    def played_out(self) -> bool:
+        """Whether a person played it: not over yet, or over with a winner and a move of a person who did
+        not leave. A match every person resigned or was absent from (abandoned by all,
+        ``resignation_result``, or left to the computers at the table) teaches nothing: rated as a draw
+        between them, it raised every one's leaderboard score; nor one where only people who left moved."""
         nobody_played_on = False
         if self.result is not None:
             # Absent at the end counts too: with ``on_timeout: computer`` the result lists nobody absent,
@@ -407,11 +427,12 @@ class Match(Aggregate):
             # who moved were asked for instead, and any player could leave before its first move, its
             # hand seen, without a rated loss. Accounts are free: no rule of the match tells them apart.)
             played = self.moves if self.people_moves is None else self.people_moves
+            # And a person who stayed moved: a second account that made one move and then resigned farmed
+            # its owner, who never moved, a rated win (a probe: two such topped a leaderboard).
+            stayed_moved = self.people_moved is None or any(seat not in gone for seat in self.people_moved)
             nobody_played_on = (not self.result.get("winners") or all(seat in gone for seat in people)
-                                or played == 0)
-        # Voided while it was played (``void``): its tournament's organiser called it off, for no rating.
-        return (bool(rated) and not imported and len(self.players) - len(self.bots) >= 2 and not nobody_played_on
-                and self.voided is None)
+                                or played == 0 or not stayed_moved)
+        return not nobody_played_on
 
     def no_shows(self) -> list[int]:
         """The people's seats the computer played from their first turn on: absent to the end, and never a

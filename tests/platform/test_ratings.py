@@ -241,3 +241,46 @@ def test_a_rating_history_entry_is_dated_when_its_match_finished_not_at_a_later_
     quiet.league.run()
     _, history = rating_history(quiet.league_view, "jest", str(people[0].id))
     assert [entry["at"] for entry in history] == [finished.timestamp.isoformat()]
+
+
+def test_a_win_whose_winner_never_moved_is_not_rated(quiet):
+    """Docs/tournaments.md, "Ratings": a match needs a move of a person who played it out. Two second
+    accounts each made their first move, then resigned: their owner, who never moved, won rated (a probe:
+    two such wins topped a leaderboard)."""
+    app = quiet.app
+    owner, alt1, alt2 = (app.authenticate(app.register_player(n)[1]) for n in ("owner", "alt1", "alt2"))
+    match_id = new_match(app, [owner, alt1, alt2])
+    for alt in (alt1, alt2):
+        first_move(app, match_id, alt)
+        app.resign_match(match_id, alt)
+    match = app.get_match(match_id)
+    assert match.status == "finished" and match.result["winners"] == [match.seat_of(str(owner.id))]
+    assert match.people_moved and not match.counts_for_ratings
+    quiet.league.run()
+    assert leaderboard(quiet.league_view, "jest", 10, 0)[0] == []
+    assert [(s["played"], s["wins"]) for s in player_league(quiet.league_view, str(owner.id))[1]] == [(1, 1)]
+
+
+def test_a_fork_its_automatic_steps_finished_counts_in_nobodys_statistics(quiet):
+    """A fork at the last move of a finished match is finished by its automatic steps alone: whoever sat
+    in the parent's winning seat was credited a win in the statistics without a move (a probe)."""
+    from application.history import History
+    from application.views import Viewer
+
+    app = quiet.app
+    people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
+    parent = play(app, new_match(app, people), random.Random(3))
+    last_move = max(number for number, event in enumerate(app.events.get(parent.id), start=1)
+                    if type(event).__name__ == "MoveMade")
+    strangers = [app.authenticate(app.register_player(n)[1]) for n in ("dan", "eve", "fay")]
+    fork_id = History(app).fork(parent.id, Viewer.the_auditor(), last_move, {}, str(strangers[0].id)).id
+    for stranger in strangers:
+        app.join_match(fork_id, stranger)
+    app.start_match(fork_id, strangers[0])
+    while app.get_match(fork_id).to_act().kind == Phase.AUTO:
+        app.resolve_automatic_step(fork_id)
+    fork = app.get_match(fork_id)
+    assert fork.status == "finished" and fork.result["winners"] and fork.people_moves == 0
+    quiet.league.run()
+    assert all(player_league(quiet.league_view, str(s.id))[1] == [] for s in strangers)
+    assert sum(s["wins"] for p in people for s in player_league(quiet.league_view, str(p.id))[1]) >= 1
