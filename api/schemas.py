@@ -1033,7 +1033,8 @@ class LeaderboardOut(Answer):
 
 class RatingPointOut(Answer):
     match_id = fields.String(allow_none=True, metadata={"description": "The rated match; null for an unlisted "
-                                                                       "one, but to its players and the auditor"})
+                                                                       "one, but in the player's own history "
+                                                                       "(its key) and to the auditor"})
     position = fields.Integer(allow_none=True, metadata={"description": "The event log position of its finish; "
                                                                        "null for an unlisted one, as match_id"})
     at = Moment(allow_none=True, metadata={"description": "When it finished (ISO 8601); null for an unlisted one, "
