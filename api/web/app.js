@@ -1752,7 +1752,10 @@ async function player(id, game) {
     h("h2", {}, `Rating history in ${titleOf(chosen)} (μ, bars ± σ)`),
     chart(points, { title: `rating history in ${chosen}` }),
     h("ol", { class: "list" }, history.history.map((row) => h("li", {},
-      h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`), ` → μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`))),
+      // An unlisted match is named to its player and the auditor only (match_id null): no link to "replay/null".
+      row.match_id ? h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`)
+        : h("span", {}, `place ${row.place} (an unlisted match)`),
+      ` → μ ${row.mu.toFixed(2)}, σ ${row.sigma.toFixed(2)}`))),
     h("h2", {}, "Statistics"), statistics(profile.statistics),
     h("h2", {}, "Recent matches"), (profile.recent_matches || []).length ? h("ul", { class: "list", id: "recent" },
       profile.recent_matches.map((m) => h("li", {}, `${titleOf(m.game)} · ${m.status} · `,

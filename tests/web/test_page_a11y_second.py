@@ -451,6 +451,35 @@ def test_the_player_pages_current_game_is_marked_current(server, browser):
     context.close()
 
 
+def test_a_rating_history_shows_an_unlisted_match_without_a_link_to_replay_null(server, browser):
+    """Another reader's copy of a player's rating history names no unlisted match (match_id null): the
+    page linked its place to "#/replay/null" (a ratings probe)."""
+    ann, bob, cy = (register(server, f"unlisted-{name}") for name in ("ann", "bob", "cy"))
+    created = requests.post(f"{server}/matches", json={"game": "jest", "seats": 3, "unlisted": True},
+                            headers=auth(ann), timeout=10).json()
+    for who in (ann, bob, cy):
+        requests.post(f"{server}/matches/{created['id']}/seats", json={"invitation_code": created["invitation_code"]},
+                      headers=auth(who), timeout=10).raise_for_status()
+    requests.post(f"{server}/matches/{created['id']}/start", headers=auth(ann), timeout=10).raise_for_status()
+    for who in (ann, bob, cy):  # every seat offers at once (Jest R3): each makes its first move
+        legal = requests.get(f"{server}/matches/{created['id']}", headers=auth(who), timeout=10).json()["legal_actions"]
+        requests.post(f"{server}/matches/{created['id']}/moves", json={"action": legal[0]}, headers=auth(who),
+                      timeout=10).raise_for_status()
+    for who in (bob, cy):
+        requests.post(f"{server}/matches/{created['id']}/resign", headers=auth(who), timeout=10).raise_for_status()
+    history_path = f"{server}/players/{ann['id']}/ratings/jest"
+    deadline = time.monotonic() + 20
+    while not requests.get(history_path, timeout=10).json()["history"] and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [row["match_id"] for row in requests.get(history_path, timeout=10).json()["history"]] == [None]
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/#/player/{ann['id']}/jest")
+    page.wait_for_selector("text=(an unlisted match)")
+    assert page.locator("a[href='#/replay/null']").count() == 0
+    assert not errors, errors
+    context.close()
+
+
 # -- a tournament's table ---------------------------------------------------------------------------
 def test_a_tournament_tables_match_says_so_and_links_to_its_tournament(server, browser):
     org = register(server, "a11y-tour-org")
