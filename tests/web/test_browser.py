@@ -418,6 +418,10 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
                 if page.locator(".tumult-royale .held .tile").count():
                     break
                 assert "tile" in page.inner_text(".problem").lower(), page.inner_text(".problem")
+                # ... and the browser logs the refused request: that one is expected (a CI run met it)
+                refused = next((e for e in errors if "status of 4" in e and "status of 429" not in e), None)
+                if refused is not None:
+                    errors.remove(refused)
             page.wait_for_selector(".tumult-royale .held .tile")
             assert page.locator(".tumult-royale .slot.mine").count() == 1
             page.screenshot(path=shots / f"{game}-tax-collection.png", full_page=True)
