@@ -405,8 +405,18 @@ def test_a_finished_table_learns_of_a_rematch_and_joins_the_kept_seat(server, br
     page.wait_for_selector("#status.finished")
     page.wait_for_selector("#rematch")
     watcher_context, watcher, watcher_errors = signed_in(browser, server, None)
+    # The finished match's stream answers once and the page closes it: wait for that, or a stream answered
+    # late (a busy server) would carry the rematch to the hidden page without any read.
+    streams_over = []
+    for ending in ("requestfinished", "requestfailed"):  # the page aborts the stream it stops
+        watcher.on(ending, lambda request: f"/matches/{match_id}/stream" in request.url and streams_over.append(1))
     watcher.goto(f"{server}/#/match/{match_id}")
     watcher.wait_for_selector("#status.finished")
+    for _ in range(150):
+        if streams_over:
+            break
+        watcher.wait_for_timeout(100)
+    assert streams_over
     hide(watcher, True)
     reads = []
     watcher.on("request", lambda request: f"/matches/{match_id}" in request.url and "/stream" not in request.url
