@@ -138,9 +138,12 @@ class Import(MethodView):
             text = request.get_data().decode("utf-8")
         except UnicodeDecodeError:
             raise errors.BadRequest("the history must be UTF-8 JSON Lines") from None
-        match = history().import_history(text)
+        match = history().import_history(text, request.headers.get("Idempotency-Key") or None, auditor_scope())
         _, view = history().match(match.id, Viewer.the_auditor())
-        return view, 201, created_headers(match)
+        headers = created_headers(match)
+        if getattr(match, "replayed", False):  # a retry: the first copy
+            headers["Idempotent-Replayed"] = "true"
+        return view, 201, headers
 
 
 @blp.route("/<match_id>/forks")
@@ -158,8 +161,7 @@ class Forks(MethodView):
         # The fork's id under an Idempotency-Key comes from a secret of its creator's (the player's salt,
         # the auditor's key): an auditor's private fork of a live match, its id computed from "auditor"
         # and a guessed key, told its players that the auditor was looking into their match.
-        scope = (creation_scope(player) if player is not None
-                 else "auditor:" + hashlib.sha256(container().settings.auditor_key.encode()).hexdigest())
+        scope = creation_scope(player) if player is not None else auditor_scope()
         fork = history().fork(match_id, who, body["version"], body["reserved"], creator,
                               request.headers.get("Idempotency-Key") or None, scope=scope)
         _, view = history().match(fork.id, who)
@@ -210,3 +212,9 @@ class EventStream(MethodView):
                     yield f"id: {item['version']}\nevent: {item['type']}\ndata: {json_text(item)}\n\n"
 
         return event_stream(events(), quiet_at_first=seen >= latest.version)
+
+
+def auditor_scope() -> str:
+    """The scope of the auditor's Idempotency-Keys: a secret of the auditor's, so an id computed from a
+    guessed key tells nobody what the auditor made."""
+    return "auditor:" + hashlib.sha256(container().settings.auditor_key.encode()).hexdigest()

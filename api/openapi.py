@@ -145,6 +145,7 @@ READS = {
     ("post", "/matches"): ["Idempotency-Key"],
     ("post", "/players"): ["Idempotency-Key"],
     ("post", "/matches/{match_id}/forks"): ["Idempotency-Key"],
+    ("post", "/matches/import"): ["Idempotency-Key"],
     ("post", "/tournaments"): ["Idempotency-Key"],
     ("get", "/players/me/stream"): ["Last-Event-ID (position)"],
     ("get", "/tournaments/{tournament_id}/stream"): ["Last-Event-ID"],
@@ -168,7 +169,8 @@ SENDS = {
                                             ("Idempotent-Replayed", False)],
     ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True), ("Location", True),
                                             ("Idempotent-Replayed", False)],
-    ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True), ("Location", True)],
+    ("post", "/matches/import"): [("ETag", True), ("Motley-Position", True), ("Location", True),
+                                  ("Idempotent-Replayed", False)],
     # The rest of a match's life (api/lifecycle.py) answers as every other write on a match does.
     **{("post", f"/matches/{{match_id}}/{verb}"): [("ETag", True), ("Motley-Position", False)]
        for verb in ("leave", "cancel", "resign", "return", "invitations", "claim")},

@@ -34,6 +34,7 @@ from application.service import idempotent_id
 from application.snapshots import Collector
 from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, match_view
 from domain.chance import ChanceStream, commitment
+from domain.commitments import ChanceCommitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
 from domain.games import UnknownGame, UnknownRulesVersion, get_engine
 from domain.lineage import Lineage
@@ -180,7 +181,7 @@ class History:
         if reserved and not started:
             raise errors.InvalidRequest(f"version {version} is before the match started: its fork is an open match "
                                         "with every seat free, none kept (fork at a later version to keep seats)")
-        if started and at_version.engine.to_act(at_version.state).kind == Phase.OVER:
+        if started and over_but_automatic_steps(at_version.engine, at_version.state):
             raise errors.InvalidRequest(f"nothing is left to play at version {version}: the game was over; "
                                         "fork at an earlier version")
         prefix_end = 1 + (1 + len(steps) if started else 0)
@@ -254,12 +255,14 @@ class History:
         raise errors.Conflict("the lineage is too busy; try again")
 
     # -- import ----------------------------------------------------------------------------------
-    def import_history(self, text: str) -> Match:
+    def import_history(self, text: str, request_key: Optional[str] = None, scope: str = AUDITOR) -> Match:
         """A new match from an auditor's export: every event is checked (the rules through the
         engine's checked step, the bookkeeping against the match), and a history that breaks any
-        check is refused with its line number and the reason; nothing is saved then."""
+        check is refused with its line number and the reason; nothing is saved then. Retried with the
+        same ``request_key`` (an Idempotency-Key), the first copy (``replayed`` set on it)."""
         collect = Collector(self.app)
-        importer = Importer(collect, parent_prefix=self.parent_prefix, now=self.app.clock)
+        importer = Importer(collect, parent_prefix=self.parent_prefix, now=self.app.clock,
+                            player_name=self.player_name, match_id=idempotent_id("import", scope, request_key))
         match = importer.run(text)
         if match.status not in (STATUS_FINISHED, STATUS_CANCELLED):
             # A match in play rebuilt here would be played on by its seated players, its chance drawn
@@ -268,9 +271,24 @@ class History:
             raise importer.refuse("the history ends before the match does: only a finished or cancelled "
                                   "match is imported (fork a match to play on from a version)")
         self.check_original(importer, match)
-        self.app._save_match(match)
+        try:
+            self.app._save_match(match)
+        except IntegrityError:  # a retry: the copy this Idempotency-Key made first
+            first = self.app.get_match(match.id)
+            if (first.version, first.chance, first.result, first.players) != (
+                    match.version, match.chance, match.result, match.players):
+                raise errors.Conflict("this idempotency key was already used for a different history",
+                                      rule="idempotency") from None
+            first.replayed = True
+            return first
         collect.flush(match)
         return match
+
+    def player_name(self, player_id: str) -> Optional[str]:
+        try:
+            return self.app.get_player(player_id).name
+        except errors.NotFound:
+            return None
 
     def check_original(self, importer: Importer, copy: Match) -> None:
         """A history of a match of this server may not reveal more than that match does: an export of a
@@ -278,12 +296,25 @@ class History:
         anyone with its id read every hand its players were promised stays hidden."""
         self.check_parent_hidden(importer, copy)
         named = (importer.header or {}).get("match")
-        if not is_uuid(named):
-            return
-        try:
-            original = self.app.read_match(named)
-        except errors.NotFound:
-            return  # a history from elsewhere: nothing here to hold it to
+        if is_uuid(named):
+            try:
+                self.check_against(importer, copy, self.app.read_match(named), str(named))
+            except errors.NotFound:
+                pass  # a history from elsewhere: nothing here to hold it to
+        # The match whose commitment the history holds, whatever id is written on it: the same history
+        # under a new id was imported as a finished copy that showed a live match's seed.
+        committed = (copy.chance or {}).get("commitment")
+        if type(committed) is str:
+            try:
+                index = self.app.repository.get(ChanceCommitment.create_id(committed))
+            except AggregateNotFoundError:
+                return  # made elsewhere, or here before commitments were indexed (6 December 2026)
+            if index.match_id != named:
+                self.check_against(importer, copy, self.app.read_match(index.match_id),
+                                   f"{index.match_id} (whose chance commitment the history holds)")
+
+    @staticmethod
+    def check_against(importer: Importer, copy: Match, original: Match, named: str) -> None:
         importer.line = 1
         if (copy.game, copy.rules_version) != (original.game, original.rules_version):
             # A mistake the name makes cheap to catch: a history relabelled with an older rules version the
@@ -296,11 +327,13 @@ class History:
         if copy.reveal_at_end and not original.reveal_at_end:
             raise importer.refuse(f"match {named} on this server was created with reveal_at_end false: its "
                                   "history cannot be imported to reveal it")
-        if original.status == STATUS_ACTIVE and copy.status != STATUS_ACTIVE:
+        if original.status in (STATUS_OPEN, STATUS_ACTIVE):
             # An export of a match still being played, with an end written onto it, was imported as a
-            # finished copy that showed anyone with its id the live match's deck, hands and seed.
-            raise importer.refuse(f"match {named} is still being played on this server: a history of it "
-                                  "cannot end it elsewhere")
+            # finished copy that showed anyone with its id the live match's deck, hands and seed (an open
+            # one's: the deal it will play once started).
+            still = "still open" if original.status == STATUS_OPEN else "still being played"
+            raise importer.refuse(f"match {named} is {still} on this server: a history of it cannot end it "
+                                  "elsewhere")
 
 
     def check_parent_hidden(self, importer: Importer, copy: Match) -> None:
@@ -317,6 +350,18 @@ class History:
             raise importer.refuse(f"the parent match {parent['match_id']} has not shown its hidden cards (it is "
                                   "still played, or never reveals them): a fork's history that copies them "
                                   "cannot be imported to reveal them")
+
+
+def over_but_automatic_steps(engine: Any, state: Any) -> bool:
+    """Whether the game is over at ``state`` or after the automatic steps due there alone (a round's or
+    the match's final scoring): a fork there has nothing left to play, and finished by itself with the
+    parent's result."""
+    for _ in range(100):  # an engine's automatic steps end in a player's turn, chance or the end
+        kind = engine.to_act(state).kind
+        if kind != Phase.AUTO:
+            return kind == Phase.OVER
+        state = engine.apply(state, SYSTEM, engine.auto_action(state))
+    return False
 
 
 def earlier_form(result: dict) -> Optional[dict]:
@@ -400,8 +445,14 @@ class Importer:
 
     def __init__(self, on_event: Callable[[Match], None] = lambda match: None,
                  parent_prefix: Callable[[Any, Any], Optional[tuple[bool, list]]] = lambda match_id, version: None,
-                 now: Optional[Callable[[], datetime]] = None) -> None:
+                 now: Optional[Callable[[], datetime]] = None,
+                 player_name: Callable[[str], Optional[str]] = lambda player_id: None,
+                 match_id: Optional[UUID] = None) -> None:
         self.on_event = on_event  # called after each applied line (snapshots.Collector)
+        # The name a player of this server has (None: no such player here): a seat names its player as
+        # the player's own matches do.
+        self.player_name = player_name
+        self.match_id = match_id  # the copy's id (an Idempotency-Key's), else a new one
         # The service's clock: no recorded time of a history it imports is later than it. None (motley
         # verify, offline, on a history from another machine's clock): times are not compared.
         self.now = now
@@ -568,11 +619,13 @@ class Importer:
         parent = data.get("parent")
         if parent is not None:
             self.check_parent(parent)
+        identity: dict[str, Any] = {} if self.match_id is None else {"id": self.match_id}  # the library's id argument
         self._match = Match(game=line["game"], rules_version=line["rules_version"], seats=seats, options=options,
                            bots=bots, created_by=data.get("created_by"),
                            reveal_at_end=data.get("reveal_at_end", True) is not False, chance=chance,
                            parent=parent,
-                           rated=False, imported=True)  # audited, never rated or counted again
+                           rated=False, imported=True,  # audited, never rated or counted again
+                           **identity)
 
     def checked_bots(self, engine: Any, seats: int, bots: Any) -> dict:
         """The computers' seats as POST /matches takes them: seat numbers of this match, known levels."""
@@ -637,11 +690,15 @@ class Importer:
         if not 1 <= len(name) <= 40 or len(player_id) > 100:  # a player's name as POST /players takes it
             raise self.refuse("a player's name is 1 to 40 characters")
         if name_problem(name) or not player_id.strip():
-            # (A player id is kept as written: a history from elsewhere names players this server lacks.)
+            # (A player id is kept as written: a history from elsewhere names players this server lacks, as
+            # the recorded fixtures do, "fixture-0".) One this server holds is named as its player is.
             raise self.refuse(f"seat {seat}: {name_problem(name) or 'a player id is not blank'}")
         if name != kept_name(name):
             # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
             raise self.refuse(f"seat {seat}: a name is kept trimmed and in NFC, as the API stores it")
+        known = self.player_name(player_id)
+        if known is not None and known != name:
+            raise self.refuse(f"seat {seat}: player {player_id} on this server is named {known!r}, not {name!r}")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)

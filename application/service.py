@@ -34,6 +34,7 @@ from application.ports import (
     TaskQueue,
 )
 from domain import match as match_domain
+from domain.commitments import ChanceCommitment
 from domain.engine import IllegalAction, InvalidOptions, Phase, same_json
 from domain.games import UnknownGame, available_engines, get_engine, rules_versions
 from domain.match import Match
@@ -768,7 +769,11 @@ class Motley(Application):
     def _save_match(self, match: Match) -> list[Recording]:
         saved_from = match.version - len(match.pending_events)
         clocks_set = any(type(e).__name__ in CLOCK_EVENTS for e in match.pending_events)
-        recordings = super().save(match)
+        # A new match's commitment names it (domain/commitments.py), saved in the same transaction; an
+        # imported copy holds another match's commitment and is named by none.
+        alongside = [ChanceCommitment(match.chance["commitment"], str(match.id))] if (
+            saved_from == 0 and match.chance and not getattr(match, "imported", False)) else []
+        recordings = [r for r in super().save(*alongside, match) if r.notification.originator_id == match.id]
         # The saved match is the newest: the next reads (its players' streams, the view) share it
         # instead of each copying the older cached one and applying the new events again. Nothing
         # acts on it after its save (every caller returns it or builds a view of it). Cached before

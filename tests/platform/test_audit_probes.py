@@ -232,7 +232,9 @@ def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):
         assert status == 422 and said in body["detail"], (said, body)
     assert client.get("/matches").headers.get("Motley-Position") == position  # nothing was saved
     assert post_history(client, changed(first["MoveMade"], data={"hidden": False}))[0] == 201
-    assert post_history(client, changed(first["SeatTaken"], data={"name": "Jos\u00e9"}))[0] == 201
+    # (A player from elsewhere: one of this server is named as it is here.)
+    composed = changed(first["SeatTaken"], data={"name": "Jos\u00e9", "player_id": "elsewhere-0"})
+    assert post_history(client, composed)[0] == 201
 
 
 def test_an_import_naming_a_match_here_holds_its_game_rules_and_commitment(audit):  # noqa: F811 - the fixture

@@ -1,0 +1,129 @@
+"""The import and the fork probed by an audit tool's author (docs/architecture.md "Audit"): a history found
+by its chance commitment whatever id is written on it, a retried import, the players a history names, a
+fork with only automatic steps left. Each test failed before its fix."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
+
+
+def renamed(lines: list[dict]) -> list[dict]:
+    """The history with another match id written on every line, as an audit tool that re-keys does."""
+    other = str(uuid.uuid4())
+    return [{**line, "match": other} for line in json.loads(json.dumps(lines))]
+
+
+def ended_by_resignations(client, lines: list[dict], match_id: str) -> list[dict]:
+    """A live match's export with its other players' resignations and an end written onto it."""
+    seed = client.get(f"/matches/{match_id}", key=AUDITOR).body["chance"]["seed"]  # the auditor sees it
+    result = {"scores": [0, 0, 0], "ranks": [1, 2, 2], "winners": [0], "detail": None, "resigned": [1, 2],
+              "absent": []}
+    ended = json.loads(json.dumps(lines))
+    for event, data in (("Resigned", {"seat": 1}), ("Resigned", {"seat": 2}),
+                        ("Finished", {"result": result, "seed": seed})):
+        ended.append({**ended[-1], "version": ended[-1]["version"] + 1, "event": event, "data": data})
+    return ended
+
+
+def test_a_live_matchs_history_under_a_new_id_is_refused_by_its_commitment(audit):  # noqa: F811 - the fixture
+    """An auditor's export of a live match, its end written on and every line's match id changed, was
+    imported (201) as a finished copy that showed anyone without a key the live match's seed, and with it
+    every hidden card and later deal. Under its own id it was refused; under any id now."""
+    container, client = audit
+    keys = [client.register(f"live{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    ended = ended_by_resignations(client, export(client, match_id, AUDITOR), match_id)
+    status, refused = post_history(client, renamed(ended))
+    assert status == 422 and refused["line"] == 1, refused
+    assert f"match {match_id} (whose chance commitment the history holds) is still being played" in refused["detail"]
+    assert client.get(f"/matches/{match_id}").body["chance"]["seed"] is None  # nothing was revealed
+
+    # Once the match has ended here, its real history imports under any id.
+    for key in keys[1:]:
+        assert client.post(f"/matches/{match_id}/resign", key=key).status == 200
+    status, copy = post_history(client, renamed(export(client, match_id, AUDITOR)))
+    assert status == 201 and copy["status"] == "finished", copy
+
+
+def test_an_open_matchs_history_under_a_new_id_cannot_end_it(audit):  # noqa: F811 - the fixture
+    """An open match has drawn its seed: its deal once started follows from it. A history of it ended
+    elsewhere is refused while it is open."""
+    container, client = audit
+    keys = [client.register(f"open{i}")[1] for i in range(3)]
+    body = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body
+    lines = export(client, body["id"], AUDITOR)
+    called_off = [*lines, {**lines[-1], "version": lines[-1]["version"] + 1, "event": "Cancelled", "data": {}}]
+    status, refused = post_history(client, renamed(called_off))
+    assert status == 422 and "is still open on this server" in refused["detail"], refused
+
+
+def test_an_unrevealed_matchs_history_under_a_new_id_may_not_reveal_it(audit):  # noqa: F811 - the fixture
+    """A match created ``reveal_at_end: false``: its history with the flag turned true was refused under
+    its own id, and imported under a new one as a copy that showed a spectator every hand."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3, reveal=False)
+    flipped = renamed(export(client, match_id, AUDITOR))
+    flipped[0]["data"]["reveal_at_end"] = True
+    status, refused = post_history(client, flipped)
+    assert status == 422 and "reveal_at_end false" in refused["detail"], refused
+    assert match_id in refused["detail"]
+
+
+def test_a_retried_import_answers_the_first_copy(audit):  # noqa: F811 - the fixture
+    """README: an Idempotency-Key makes a retried creation answer the first one, nothing created twice.
+    The import read no key: a retry after a lost answer made a second copy nobody could tell apart."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    text = "".join(json.dumps(line) + "\n" for line in export(client, match_id, AUDITOR))
+    headers = {"Content-Type": "application/x-ndjson", "Authorization": f"Bearer {AUDITOR}",
+               "Idempotency-Key": "import-1"}
+    first = client.http.post("/matches/import", data=text, headers=headers)
+    again = client.http.post("/matches/import", data=text, headers=headers)
+    assert first.status_code == again.status_code == 201, again.get_data(as_text=True)
+    assert first.json["id"] == again.json["id"]
+    assert "Idempotent-Replayed" not in first.headers and again.headers["Idempotent-Replayed"] == "true"
+    # Another history under the same key is a conflict; without a key, each import is a new copy.
+    other_id, _ = finished_match(container, client, game="jest", players=3, seed=2)
+    other = "".join(json.dumps(line) + "\n" for line in export(client, other_id, AUDITOR))
+    clash = client.http.post("/matches/import", data=other, headers=headers)
+    assert clash.status_code == 409 and clash.mimetype == "application/problem+json", clash.get_data(as_text=True)
+    unkeyed = {key: value for key, value in headers.items() if key != "Idempotency-Key"}
+    assert client.http.post("/matches/import", data=text, headers=unkeyed).json["id"] != first.json["id"]
+
+
+def test_an_import_checks_the_players_a_history_names(audit):  # noqa: F811 - the fixture
+    """architecture.md: the import checks names, ids, flags. A player of this server written under another
+    name made a copy no API could have made: it showed the player's id under the name "mallory"."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id, AUDITOR)
+    taken = next(i for i, line in enumerate(lines) if line["event"] == "SeatTaken")
+    real_id, real_name = lines[taken]["data"]["player_id"], lines[taken]["data"]["name"]
+
+    def with_seat(**data) -> list[dict]:
+        edited = json.loads(json.dumps(lines))
+        edited[taken]["data"].update(data)
+        return edited
+
+    status, refused = post_history(client, with_seat(name="mallory"))
+    assert status == 422 and refused["line"] == taken + 1 and f"named {real_name!r}" in refused["detail"], refused
+    # A player this server does not hold (a history from elsewhere) is taken as written.
+    assert post_history(client, with_seat(player_id=str(uuid.uuid4()), name="mallory"))[0] == 201
+    assert post_history(client, with_seat(player_id=real_id))[0] == 201
+
+
+def test_a_fork_where_only_automatic_steps_are_left_is_refused(audit):  # noqa: F811 - the fixture
+    """docs: a fork where the game was over is refused, nothing being left to play. After the last move
+    only the final scoring is left: the fork was made (201) and finished by itself with the parent's result."""
+    container, client = audit
+    match_id, keys = finished_match(container, client, game="jest", players=3)
+    lines = export(client, match_id)
+    last_move = max(line["version"] for line in lines if line["event"] == "MoveMade")
+    assert lines[-1]["event"] == "Finished" and lines[-1]["version"] > last_move + 1
+    for version in range(last_move, lines[-1]["version"] + 1):
+        refused = client.post(f"/matches/{match_id}/forks", {"version": version}, key=keys[0])
+        assert refused.status == 422 and "nothing is left to play" in refused.body["detail"], (version, refused.text)
+    assert client.post(f"/matches/{match_id}/forks", {"version": last_move - 1}, key=keys[0]).status == 201
