@@ -99,7 +99,7 @@ def failure(error: Exception) -> str:
 
 
 def run(args: argparse.Namespace) -> None:
-    from infrastructure.composition import build, build_when_reachable
+    from infrastructure.composition import build, build_when_reachable, check_store
     from infrastructure.settings import Settings
 
     if args.command == "rebuild":
@@ -110,6 +110,7 @@ def run(args: argparse.Namespace) -> None:
         if settings.store == "sqlite" and not os.path.isfile(settings.sqlite_path):
             # A mistyped path made an empty store and said "rebuilt from 0 events".
             raise FileNotFoundError(f"no event store at {settings.sqlite_path} (MOTLEY_SQLITE_PATH)")
+        check_store(settings)
         container = build(settings, tasks=NoTaskQueue())  # a rebuild sends no work to anyone
         try:
             applied = rebuild(container, args.read_model)
@@ -127,7 +128,9 @@ def run(args: argparse.Namespace) -> None:
                   "by this command" + (", the rest by a worker projecting beside it)" if applied == 0 else ")"))
         return
     if args.command == "migrate":
-        build(Settings.from_env(create_tables=True)).close()
+        settings = Settings.from_env(create_tables=True)
+        check_store(settings)
+        build(settings).close()
         print("tables ready")
         return
 
@@ -188,7 +191,7 @@ def serve_processes(args, settings) -> int:
     the fork; every worker builds its own application with ``MOTLEY_CREATE_TABLES=n``."""
     import os
 
-    from api.wsgi import serve
+    from api.wsgi import serve, stream_threads
     from application.ports import NoTaskQueue
     from infrastructure.composition import build_when_reachable
 
@@ -199,6 +202,8 @@ def serve_processes(args, settings) -> int:
     # gunicorn binds after the announcement below: a port in use said it served. Checked before the store,
     # which is waited for while it is away: a port in use then was never named.
     check_listening(args.host, args.port, args.port_wait)
+    if args.stream_threads is None:
+        stream_threads()  # a bad MOTLEY_STREAM_THREADS is named before the announcement, not after it
     if settings.create_tables:
         build_when_reachable(settings, tasks=NoTaskQueue()).close()  # the tables, once, before any worker exists
     os.environ["MOTLEY_CREATE_TABLES"] = "n"

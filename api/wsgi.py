@@ -116,7 +116,14 @@ def child_exit(server, worker) -> None:
 
 def stream_threads() -> int:
     """The threads each process keeps for streams and waiting reads (``MOTLEY_STREAM_THREADS``)."""
-    return int(os.environ.get("MOTLEY_STREAM_THREADS", str(DEFAULT_STREAM_THREADS)))
+    raw = os.environ.get("MOTLEY_STREAM_THREADS", str(DEFAULT_STREAM_THREADS))
+    try:
+        threads = int(raw)
+    except ValueError:
+        threads = -1
+    if threads < 1:  # named: "invalid literal for int()" named no variable, after "Motley on ..." was said
+        raise ValueError(f"MOTLEY_STREAM_THREADS must be a whole number, at least 1, not {raw!r}")
+    return threads
 
 
 #: Threads per gunicorn process for streams and waiting reads, beside the request threads.

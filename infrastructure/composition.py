@@ -99,6 +99,13 @@ def build_when_reachable(settings: Optional[Settings] = None, sleep: Callable[[f
     return build(settings, **parts)
 
 
+def check_store(settings: Settings) -> None:
+    """Connect to the PostgreSQL store once, raising psycopg's own error: through the pool, a missing
+    database, a missing role and a wrong port all read "couldn't get a connection after 2.00 sec"."""
+    if settings.store == "postgres":
+        psycopg.connect(**settings.postgres_conninfo(), connect_timeout=5).close()
+
+
 def build(
     settings: Optional[Settings] = None,
     tasks: Optional[TaskQueue] = None,

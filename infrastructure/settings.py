@@ -7,9 +7,49 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+YES = ("1", "y", "yes", "t", "true", "on")
+NO = ("0", "n", "no", "f", "false", "off")
+#: The auditor's credential reads every match whole: a one-character one was taken without a word.
+AUDITOR_KEY_MIN = 16
 
-def _flag(value: str) -> bool:
-    return value.strip().lower() in ("1", "y", "yes", "t", "true", "on")
+
+def _flag(env: Any, name: str, default: str) -> bool:
+    """A yes or no: any other value (``nope``, ``ye``) was read as no, and a fresh store then served
+    503s that blamed the database for tables never made."""
+    value = env.get(name, default).strip().lower()
+    if value not in YES + NO:
+        raise ValueError(f"{name} must be yes or no (1/0, true/false, on/off), not {env[name]!r}")
+    return value in YES
+
+
+def _whole(env: Any, name: str, default: Optional[int], low: Optional[int] = None,
+           high: Optional[int] = None) -> Optional[int]:
+    """A whole number from ``name``, named when it is not one: "invalid literal for int()" named no
+    variable, and a negative MOTLEY_TRUSTED_PROXIES let any request with X-Forwarded-For fail (500)."""
+    raw = env.get(name)
+    if raw is None or (default is None and not raw.strip()):
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError(f"{name} must be a whole number, not {raw!r}") from None
+    if (low is not None and value < low) or (high is not None and value > high):
+        bounds = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{name} must be {bounds}, not {value}")
+    return value
+
+
+def _origins(value: str) -> str:
+    """MOTLEY_CORS_ORIGINS as api/cors.py compares them, exactly: an origin is scheme://host[:port],
+    and one written with a path (a trailing slash) matched no browser's Origin, without a word."""
+    for origin in (part.strip() for part in value.split(",")):
+        if origin in ("", "*"):
+            continue
+        scheme, sep, rest = origin.partition("://")
+        if not sep or not scheme or not rest or "/" in rest:
+            raise ValueError(f"MOTLEY_CORS_ORIGINS: {origin!r} is not an origin (scheme://host[:port], "
+                             "no path or trailing slash)")
+    return value
 
 
 @dataclass(frozen=True)
@@ -57,28 +97,31 @@ class Settings:
             store=env.get("MOTLEY_STORE", cls.store),
             sqlite_path=env.get("MOTLEY_SQLITE_PATH", cls.sqlite_path),
             postgres_host=env.get("MOTLEY_POSTGRES_HOST", cls.postgres_host),
-            postgres_port=env.get("MOTLEY_POSTGRES_PORT", cls.postgres_port),
+            postgres_port=str(_whole(env, "MOTLEY_POSTGRES_PORT", int(cls.postgres_port), 1, 65535)),
             postgres_dbname=env.get("MOTLEY_POSTGRES_DBNAME", cls.postgres_dbname),
             postgres_user=env.get("MOTLEY_POSTGRES_USER", cls.postgres_user),
             postgres_password=env.get("MOTLEY_POSTGRES_PASSWORD", cls.postgres_password),
             postgres_schema=env.get("MOTLEY_POSTGRES_SCHEMA", cls.postgres_schema),
-            postgres_pool_size=int(env.get("MOTLEY_POSTGRES_POOL_SIZE", cls.postgres_pool_size)),
-            postgres_pool_timeout=int(env.get("MOTLEY_POSTGRES_POOL_TIMEOUT", cls.postgres_pool_timeout)),
+            postgres_pool_size=_whole(env, "MOTLEY_POSTGRES_POOL_SIZE", cls.postgres_pool_size, 1),
+            postgres_pool_timeout=_whole(env, "MOTLEY_POSTGRES_POOL_TIMEOUT", cls.postgres_pool_timeout, 1),
             tasks=env.get("MOTLEY_TASKS", cls.tasks),
             broker_url=env.get("MOTLEY_BROKER_URL", cls.broker_url),
             queue=env.get("MOTLEY_QUEUE", cls.queue),
-            create_tables=_flag(env.get("MOTLEY_CREATE_TABLES", "y")),
+            create_tables=_flag(env, "MOTLEY_CREATE_TABLES", "y"),
             auditor_key=env.get("MOTLEY_AUDITOR_KEY", cls.auditor_key),
             rate_limits=env.get("MOTLEY_RATE_LIMITS", cls.rate_limits),
             rate_limit_storage=env.get("MOTLEY_RATE_LIMIT_STORAGE", cls.rate_limit_storage),
-            trusted_proxies=int(env.get("MOTLEY_TRUSTED_PROXIES", cls.trusted_proxies)),
-            cors_origins=env.get("MOTLEY_CORS_ORIGINS", cls.cors_origins),
+            trusted_proxies=_whole(env, "MOTLEY_TRUSTED_PROXIES", cls.trusted_proxies, 0),
+            cors_origins=_origins(env.get("MOTLEY_CORS_ORIGINS", cls.cors_origins)),
             metrics_token=env.get("MOTLEY_METRICS_TOKEN", cls.metrics_token),
-            random_seed=int(env["MOTLEY_RANDOM_SEED"]) if env.get("MOTLEY_RANDOM_SEED") else None,
+            random_seed=_whole(env, "MOTLEY_RANDOM_SEED", None),
         )
         values.update(overrides)
         if values["tasks"] not in ("inprocess", "celery"):  # a typo ran every task in the API process
             raise ValueError(f"MOTLEY_TASKS must be 'inprocess' or 'celery', not {values['tasks']!r}")
+        if values["auditor_key"] and len(values["auditor_key"]) < AUDITOR_KEY_MIN:
+            raise ValueError(f"MOTLEY_AUDITOR_KEY must be at least {AUDITOR_KEY_MIN} characters (it reads every "
+                             "match whole), or empty for no auditor")
         return cls(**values)
 
     def postgres_conninfo(self) -> dict:
