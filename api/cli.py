@@ -53,7 +53,8 @@ def main(argv=None) -> None:
     check.add_argument("file", help="a match export (JSON Lines), e.g. from GET /matches/{id}/export")
     check.add_argument("--parent", action="append", default=[], metavar="EXPORT",
                        help="a fork's parent's export, against which its copied history is checked (again for "
-                            "the parent's parent, and so on, when the parent is a fork too)")
+                            "the parent's parent, and so on, when the parent is a fork too: in that order, the "
+                            "parent first, then its parent)")
     from api.simulate import add_parser as add_simulate
     from api.simulate import simulate
 

@@ -704,9 +704,10 @@ class ForkMatch(StrictSchema):
 
 
 class VerifyOut(Answer):
-    # Only a history verified (application/chance.Verdict: its details); one that fails, as a match stored
-    # before provable chance (it made no commitment), answers verified false and the reason without it.
-    OPTIONAL = ("commitment", "last_version", "ended")
+    # The commitment: only a history verified (application/chance.Verdict: its details); one that fails, as
+    # a match stored before provable chance (it made no commitment), answers verified false and the reason
+    # without it. Every verdict names the history's last version and whether it holds the end.
+    OPTIONAL = ("commitment",)
 
     verified = fields.Boolean()
     chance_outcomes_checked = fields.Integer()
@@ -714,7 +715,7 @@ class VerifyOut(Answer):
     reason = fields.String(allow_none=True)
     version = fields.Integer(allow_none=True)
     commitment = fields.String()
-    last_version = fields.Integer(metadata={"description": "The last event the check covered"})
+    last_version = fields.Integer(metadata={"description": "The last event of the history checked"})
     ended = fields.Boolean(metadata={"description": "Whether the history checked holds the match's end (a "
                                                     "match still being played, or a file cut short, does not)"})
 

@@ -38,8 +38,18 @@ class Verdict:
 
 def verify(lines: Iterable[dict]) -> Verdict:
     """Check a whole, unredacted history in the export form (``application/history.py``): the seed
-    matches the commitment of its first event, and every chance outcome is the one the seed gives."""
+    matches the commitment of its first event, and every chance outcome is the one the seed gives.
+    Every verdict on a history names what it held: its last version and whether it holds the end (a
+    refusal left them out, though the README promises them with every verdict)."""
     lines = list(lines)
+    verdict = _verify(lines)
+    if lines:
+        verdict.details.setdefault("last_version", lines[-1]["version"])
+        verdict.details.setdefault("ended", any(line["event"] in ENDINGS for line in lines))
+    return verdict
+
+
+def _verify(lines: list[dict]) -> Verdict:
     if not lines or lines[0]["event"] != "Created":
         return Verdict(False, reason="a history starts with its Created event", version=1)
     created = lines[0]

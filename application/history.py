@@ -141,6 +141,12 @@ class History:
         may: the seed is needed, so this works for everyone once the match is revealed."""
         latest, lens = self.lens(match_id, viewer)
         if not lens.sees_seed:
+            if latest.status == "finished" and not latest.reveal_at_end and latest.parent is not None:
+                # A fork's creator sets no reveal_at_end: one that never reveals holds secrets of a parent the
+                # public had not seen (``fork``).
+                raise errors.Conflict("the match is a private fork (its parent's secrets were not public when it "
+                                      "was made): its chance seed is never revealed (an auditor verifies it)",
+                                      rule="provable chance")
             if latest.status == "finished" and not latest.reveal_at_end:
                 raise errors.Conflict("the match was created with reveal_at_end false: its chance seed is "
                                       "never revealed (an auditor verifies it)", rule="provable chance")

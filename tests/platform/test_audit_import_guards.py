@@ -5,8 +5,10 @@ fork with only automatic steps left. Each test failed before its fix."""
 from __future__ import annotations
 
 import json
+import random
 import uuid
 
+from tests.platform.client import play_randomly
 from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
 
 
@@ -127,3 +129,37 @@ def test_a_fork_where_only_automatic_steps_are_left_is_refused(audit):  # noqa: 
         refused = client.post(f"/matches/{match_id}/forks", {"version": version}, key=keys[0])
         assert refused.status == 422 and "nothing is left to play" in refused.body["detail"], (version, refused.text)
     assert client.post(f"/matches/{match_id}/forks", {"version": last_move - 1}, key=keys[0]).status == 201
+
+
+def test_a_private_fork_says_why_its_seed_is_never_revealed(audit):  # noqa: F811 - the fixture
+    """The auditor's fork of a live match, played out: its players asking to verify it were told "the match
+    was created with reveal_at_end false", which nobody had set."""
+    container, client = audit
+    keys = [client.register(f"fk{i}")[1] for i in range(3)]
+    live = client.new_match("jest", 3, keys)
+    client.post(f"/matches/{live}/start", key=keys[0])
+    fork = client.post(f"/matches/{live}/forks", {"version": 4}, key=AUDITOR).body
+    for key in keys:
+        joined = client.post(f"/matches/{fork['id']}/seats", {"invitation_code": fork["invitation_code"]}, key=key)
+        assert joined.status == 201, joined.text
+    assert client.post(f"/matches/{fork['id']}/start", key=keys[0]).status == 200
+    play_randomly(client, fork["id"], keys, random.Random(5), settle=container.tasks.drain)
+    refused = client.get(f"/matches/{fork['id']}/verify", key=keys[0])
+    assert refused.status == 409 and "private fork" in refused.body["detail"], refused.text
+    assert "reveal_at_end false" not in refused.body["detail"]
+
+
+def test_every_verdict_names_the_last_version_and_whether_the_history_ended(audit):  # noqa: F811 - the fixture
+    """README: a verdict names the last event it checked (last_version) and whether the history holds the
+    end (ended). A history without a commitment got a verdict without them."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = renamed(export(client, match_id, AUDITOR))
+    del lines[0]["data"]["chance"]
+    for line in lines:
+        line["data"].pop("seed", None)
+    status, copy = post_history(client, lines)
+    assert status == 201, copy
+    verdict = client.get(f"/matches/{copy['id']}/verify").body
+    assert verdict["verified"] is False and "no chance commitment" in verdict["reason"], verdict
+    assert verdict["last_version"] == len(lines) and verdict["ended"] is True, verdict

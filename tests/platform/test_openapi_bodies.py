@@ -93,7 +93,7 @@ OPTIONAL_SEEN_ALWAYS = {
     # Only a match list row written before the terms were listed lacks them.
     "TermsOut": {"turn_limit", "rated", "versions_required", "unlisted", "rules_version", "options"},
     # Only a history that fails the check lacks it (a match stored before provable chance: no commitment).
-    "VerifyOut": {"commitment", "last_version", "ended"},
+    "VerifyOut": {"commitment"},
 }
 
 
@@ -173,7 +173,7 @@ SOMETIMES = {
     "MatchOut": {"invitation_code", "state"},  # the creator of an unlisted match; the auditor or revealed
     "ResultOut": {"resigned", "absent"},  # a match ended by resignations or a claim
     "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches nor /invitations
-    "VerifyOut": {"commitment", "last_version", "ended"},  # a history verified
+    "VerifyOut": {"commitment"},  # a history verified
     "SanctionOut": {"player_id", "match_id"},  # a disqualification; a void
     "SanctionReportOut": {"player_id", "match_id"},
     "SanctionChangeOut": {"rank", "points", "tie_breaks"},  # a player in the tournament
