@@ -138,6 +138,7 @@ class Import(MethodView):
             text = request.get_data().decode("utf-8")
         except UnicodeDecodeError:
             raise errors.BadRequest("the history must be UTF-8 JSON Lines") from None
+        text = text.removeprefix("\ufeff")  # a byte order mark, as an editor on Windows saves the file
         match = history().import_history(text, request.headers.get("Idempotency-Key") or None, auditor_scope())
         _, view = history().match(match.id, Viewer.the_auditor())
         headers = created_headers(match)

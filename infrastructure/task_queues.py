@@ -177,6 +177,11 @@ class CeleryTaskQueue(TaskQueue):
         timer = self._retry_timer
         if timer is not None:
             timer.cancel()
+        if self._outbox:
+            # Not lost for good (a worker's sweep finds whatever an active match waits for), but nothing
+            # resends them until a sweep runs: said, not dropped without a word (an operator probe).
+            log.warning("stopping with %d task(s) never sent (the broker was away); a worker's sweep sends "
+                        "what the matches still wait for (celery beat, or a worker's start)", len(self._outbox))
         self.client.close()
 
 

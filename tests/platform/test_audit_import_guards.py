@@ -163,3 +163,13 @@ def test_every_verdict_names_the_last_version_and_whether_the_history_ended(audi
     verdict = client.get(f"/matches/{copy['id']}/verify").body
     assert verdict["verified"] is False and "no chance commitment" in verdict["reason"], verdict
     assert verdict["last_version"] == len(lines) and verdict["ended"] is True, verdict
+
+
+def test_an_export_saved_with_a_byte_order_mark_imports(audit):  # noqa: F811 - the fixture
+    """An export saved by a Windows editor starts with a UTF-8 byte order mark: refused as "line 1: not a
+    JSON object", though CRLF line ends were taken."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    text = "\ufeff" + "".join(json.dumps(line) + "\r\n" for line in export(client, match_id, AUDITOR))
+    status, copy = post_history(client, text)
+    assert status == 201 and copy["status"] == "finished", copy

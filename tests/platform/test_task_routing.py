@@ -186,3 +186,16 @@ def test_a_task_due_far_ahead_is_left_to_the_sweep_not_held_by_a_worker():
             connection.default_channel.queue_delete(queue=computers_queue_name(queue_name))
     finally:
         queue.close()
+
+
+def test_tasks_never_sent_are_said_when_the_api_stops(caplog):
+    """An operator probe: with the broker away, 17 tasks kept for later were dropped at shutdown without a
+    line; nothing resent them until a worker's sweep ran."""
+    queue = CeleryTaskQueue("amqp://guest:guest@127.0.0.1:1//", f"motley-gone-{uuid.uuid4().hex[:8]}")
+    with queue._lock:
+        queue._outbox.extend([Task(TASK_RESOLVE, ("a-match",)), Task(TASK_RESOLVE, ("another",))])
+        queue._retry_at = time.monotonic() + 60  # the broker failed a moment ago: no send until then
+    with caplog.at_level("WARNING", logger="infrastructure.task_queues"):
+        queue.close()
+    said = [record.getMessage() for record in caplog.records if "never sent" in record.getMessage()]
+    assert said and said[0].startswith("stopping with 2 task(s) never sent"), caplog.text
