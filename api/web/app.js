@@ -3,7 +3,7 @@
 // match's, a tournament's page the tournament's own; a table whose stream is refused or broken says so
 // and reads the match on a timer until the stream is back, and a tournament's page reads the tournament
 // on a slow timer while its stream is refused or broken.
-import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove } from "./api.js";
+import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove, serverNow } from "./api.js";
 import {
   actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
   named, pastDeadlines, seatLabel, seatName, tickDeadlines,
@@ -20,6 +20,9 @@ function screen() {
   const mine = routeTicket;
   const paint = (...nodes) => { if (paint.live()) fill(view, ...nodes); };
   paint.live = () => mine === routeTicket;
+  // The browser's title names the view (WCAG 2.4.2: a tab, a window list, a screen reader's first words);
+  // it said "Motley" on every page.
+  paint.titled = (text) => { if (paint.live()) document.title = text ? `${text} · Motley` : "Motley"; };
   return paint;
 }
 const show = (...nodes) => fill(view, ...nodes);
@@ -353,6 +356,7 @@ async function lobby() {
   const all = await games();
   const lists = h("div", { id: "lobby-lists" }, await lobbyLists());
   const invitations = identity.player() ? invitationsBox() : null;
+  show.titled("Lobby");
   show(
     h("h1", {}, "Lobby"),
     invitations ? [invitations.box, invitations.news] : null,
@@ -817,13 +821,20 @@ function createForm(all) {
   return h("form", { id: "create", class: "panel", onsubmit: submit },
     h("h2", {}, "New match"),
     h("label", {}, "game ", gameSelect), h("label", {}, "seats ", seatsInput),
-    // Each field's help shown under it (a tooltip is out of reach on a phone or from the keyboard).
-    h("label", { class: "option" }, "turn limit (s) ", turnLimit, h("small", { class: "option-help", id: "create-turn-limit-help" },
-      "seconds each turn may take; then the seat is absent until its player is back")),
-    h("label", { class: "option" }, "when a turn runs out ", onTimeoutSelect, h("small", { class: "option-help", id: "create-on-timeout-help" },
-      "a computer plays the seat until its player is back; or nobody does, and the others may claim the match (it ends, that seat last)")),
-    h("label", { class: "option" }, h("span", {}, unlisted, " private (invitation code)"), h("small", { class: "option-help", id: "create-unlisted-help" },
-      "kept out of the open list; people join with the invitation code shown on its table")),
+    // Each field's help shown under it (a tooltip is out of reach on a phone or from the keyboard), outside
+    // its label, as the game options' (optionField): the name read short, the help once.
+    h("div", { class: "option" }, h("label", {}, "turn limit (s) ", turnLimit),
+      h("small", { class: "option-help", id: "create-turn-limit-help" },
+        "seconds each turn may take; then the seat is absent until its player is back")),
+    // With computers in every other seat nobody is left to wait for a claim: the match ends at once
+    // (README, "when no present person is left to claim"), a surprise the help now says.
+    h("div", { class: "option" }, h("label", {}, "when a turn runs out ", onTimeoutSelect),
+      h("small", { class: "option-help", id: "create-on-timeout-help" },
+        "a computer plays the seat until its player is back; or nobody does, and the others may claim the match (it ends, that seat last). "
+        + "With only computers left to claim, the match ends as soon as your turn runs out.")),
+    h("div", { class: "option" }, h("label", {}, unlisted, " private (invitation code)"),
+      h("small", { class: "option-help", id: "create-unlisted-help" },
+        "kept out of the open list; people join with the invitation code shown on its table")),
     optionsBox, rulesBox, seatsBox,
     h("button", { type: "submit", id: "create-submit" }, "Create match"), error);
 }
@@ -850,7 +861,9 @@ function joinForm() {
     const link = parseInvitation(matchInput.value.trim());
     const id = link ? link.id : matchInput.value.trim();
     const code = codeInput.value.trim() || (link ? link.code : "");
-    return attempt(error, () => joinWithCode(id, code));
+    // The field a refusal is about: the code's (wrong, or missing for a private match), else the match's.
+    return attempt(error, () => joinWithCode(id, code), (field, refusal) => (field === "invitation_code"
+      || (refusal instanceof Problem && refusal.problem.rule === "invitation") ? codeInput : matchInput));
   });
   return h("form", { id: "join-private", class: "panel", onsubmit: submit },
     h("h2", {}, "Join a private match"),
@@ -888,6 +901,7 @@ async function joinLink(id, code) {
       location.hash = `#/match/${match.id}`;
     })) }, "Join"),
     h("a", { href: "#/", id: "join-decline" }, "not now"));
+  show.titled(`Join a ${titleOf(match.game)} match?`);
   show(h("h1", {}, "Join this match?"),
     h("p", { class: "muted" }, "Someone sent you a link to this match. You take a seat only if you press Join."),
     matchTerms(match, creator), action, error);
@@ -1169,35 +1183,58 @@ function takeSeat(id, match, error, draw, landing = null) {
 function announcement(before, match) {
   if (!before || (match.version <= before.version && match.status === before.status)) return null;
   const changes = [];
+  const you = match.your_seat;
+  if (typeof you === "number" && (match.absent || []).includes(you) && !(before.absent || []).includes(you))
+    changes.push("Your time ran out.");
   if (match.status !== before.status)
     changes.push({ active: "The match has started.", finished: "The match is over.", cancelled: "The match was called off." }[match.status]
       || `The match is ${match.status}.`);
+  if (match.status === "finished" && before.status !== "finished") changes.push(resultSaid(match));
   let turn = null;
   if (match.status === "active") {
     const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
     turn = match.legal_actions.length ? `Version ${match.version}: your turn.`
       : waiting.length ? `Version ${match.version}: ${waiting.join(", ")} to act.` : `Version ${match.version}.`;
   }
-  return { changes, turn };
+  return { changes, turn, since: before.version, until: match.version };
+}
+
+// A finished match's result as the Result section says it: the seat's own place and score, or every seat's.
+function resultSaid(match) {
+  const ranks = match.result?.ranks;
+  if (!ranks) return null;
+  const scores = match.result.scores;
+  const place = (i) => `place ${ranks[i] ?? "?"}${scores ? `, score ${scores[i]}` : ""}`;
+  if (match.viewer?.kind === "seat" && typeof match.your_seat === "number") return `You: ${place(match.your_seat)}.`;
+  return `${match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0))
+    .map((i) => `${seatName(match.seats, i)}: ${place(i)}`).join("; ")}.`;
 }
 
 // The status line's updates that come within ANNOUNCE_MS of the first (the person's move, the computers'
 // answers, their turn again: a few milliseconds apart) are said as one: a polite status line replaced that
-// fast is heard at its last text only, if at all. The changes are all kept, the turn the last one's.
+// fast is heard at its last text only, if at all. The changes are all kept, the turn the last one's (an
+// update without one, undefined, keeps the one held). `readMoves(since, until)`: a promise of the others'
+// moves between those versions (the table's othersMoves), or null; read once per announcement, for the
+// versions it joins (an update's `since` and `until`), and said first.
 const ANNOUNCE_MS = 400;
-function announcer(line) {
+const MOVES_WAIT_MS = 3000; // how long the line waits for the others' moves before it speaks without them
+function announcer(line, readMoves = null) {
   let held = null;
   let timer = null;
   leaving.push(() => clearTimeout(timer));
+  const say = async () => {
+    const { changes, turn, since, until } = held;
+    held = null;
+    const moves = readMoves && since !== undefined && until > since ? readMoves(since, until) : null;
+    const read = moves ? await Promise.race([moves, sleep(MOVES_WAIT_MS).then(() => null)]) : null;
+    line.textContent = [read, ...changes, turn].filter(Boolean).join(" ");
+    timer = held ? setTimeout(say, ANNOUNCE_MS) : null; // what came meanwhile, said next
+  };
   return (said) => {
     if (!said) return;
-    held = held ? { changes: [...held.changes, ...said.changes], turn: said.turn } : said;
-    if (timer !== null) return;
-    timer = setTimeout(() => {
-      timer = null;
-      line.textContent = [...held.changes, held.turn].filter(Boolean).join(" ");
-      held = null;
-    }, ANNOUNCE_MS);
+    held = held ? { changes: [...held.changes, ...said.changes], turn: said.turn === undefined ? held.turn : said.turn,
+      since: held.since ?? said.since, until: said.until ?? held.until } : said;
+    if (timer === null) timer = setTimeout(say, ANNOUNCE_MS);
   };
 }
 
@@ -1215,20 +1252,29 @@ function movesArea(match, seated, actions) {
 // A redraw replaces every node of the table, and the focus with it (to the page's body: a keyboard or
 // screen-reader user loses their place). What had focus in the board, or the person's own move just
 // sent: focusAfter puts it back on the same button (by its label), else the first enabled action, else
-// the moves area's heading.
-function focusBefore(board, acted) {
+// the moves area's heading. `pressed`: the label of the action just refused (its button, disabled in
+// flight, no longer had the focus).
+function focusBefore(board, acted, pressed = null) {
   const active = document.activeElement;
   if (!acted && !(active && board.contains(active))) return null;
-  return { id: active && board.contains(active) ? active.id : "", label: active?.matches?.("button.action") ? active.textContent : null };
+  return { id: active && board.contains(active) ? active.id : "", acted,
+    label: active?.matches?.("button.action") ? active.textContent : pressed };
 }
 
+// Returns the label of the action that had the focus and went with another seat's move (none: null): the
+// focus then goes to the moves area's heading, and the status line says so, not silently onto another
+// action the person never heard named (a tile taken by a computer, Enter then took the next one).
 function focusAfter(board, focus) {
-  if (!focus || board.contains(document.activeElement)) return;
+  if (!focus || board.contains(document.activeElement)) return null;
   const enabled = [...board.querySelectorAll("button.action:enabled")];
-  const target = (focus.label !== null && enabled.find((button) => button.textContent === focus.label))
+  const again = focus.label !== null ? enabled.find((button) => button.textContent === focus.label) : null;
+  const gone = focus.label !== null && ![...board.querySelectorAll("button.action")].some((button) => button.textContent === focus.label);
+  const lost = gone && !focus.acted ? focus.label : null; // still there but held (a cooldown): not gone
+  const target = again || (lost ? board.querySelector("#moves-heading") : null)
     || (focus.id && focus.id !== "moves-heading" ? document.getElementById(focus.id) : null)
     || tableLanding(board);
   target?.focus({ preventScroll: true });
+  return lost;
 }
 
 // Where the focus goes on in a table drawn again once the control that had it is gone (a move that ended
@@ -1242,6 +1288,9 @@ function tableLanding(board) {
 const sameAction = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const POLL_SECONDS = 3; // a table's reads while its stream is refused or broken
+const MOVES_READ = 20; // the events a table reads at most to say the others' moves
+const MOVES_SAID = 3; // of which the last ones said
+const LOW_CLOCK_SECONDS = 10; // the person's turn clock said to run low
 // A finished table's stream has ended, but another player may still ask for its rematch: the table reads
 // the match every few seconds while the page is visible, for a bounded time after it saw the finish, until
 // `rematch.next` shows.
@@ -1262,7 +1311,9 @@ async function table(id, params) {
   // The stream's state: empty while live, else why the page reads on a timer meanwhile.
   const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
   const announce = h("p", { id: "announce", class: "announce", role: "status" });
-  const tell = announcer(announce);
+  // The others' moves are read (the events) by a seated player's table only: a spectator's stays live by
+  // its stream alone, asking for nothing while the match goes on.
+  const tell = announcer(announce, (since, until) => (spectator || latest?.viewer?.kind !== "seat" ? null : othersMoves(since, until)));
   let latest = null;
   let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
@@ -1324,7 +1375,42 @@ async function table(id, params) {
     refocus = refocus && (!document.activeElement || document.activeElement === document.body);
     draw(match.version >= latest.version ? match : latest);
   };
-  const play = (action) => attempt(error, async () => {
+  // The others' moves after version `before` up to `until` (the events read: the stream pushes views),
+  // said in the event list's words, the last few: a screen-reader user heard only "your turn" and had to
+  // read the table again to learn what the others did. A promise of the line, null when there is none.
+  const othersMoves = async (before, until) => {
+    const match = latest;
+    let page;
+    try {
+      page = await get(`/matches/${id}/events?after=${Math.max(before, until - MOVES_READ)}&until=${until}`
+        + `&limit=${MOVES_READ}`, options);
+    } catch {
+      return null;
+    }
+    const theirs = page.items.filter((event) => typeof event.seat === "number" && event.seat !== match.your_seat
+      && event.type === "MoveMade");
+    if (!theirs.length) return null;
+    const told = theirs.slice(-MOVES_SAID).map((event) => (event.action && typeof event.action === "object"
+      ? `${seatName(match.seats, event.seat)}: ${describeAction(event.action, match)}` : eventText(event, match, false)));
+    return `${theirs.length > told.length ? `${theirs.length - told.length} more moves, then ` : ""}${told.join("; ")}.`;
+  };
+  // The person's own turn clock running low is said once a turn, and its running out (announcement): a
+  // countdown is no live region, and nothing was said until the match was over.
+  let warned = null; // the turn clock's phase said to run low
+  const clockWatch = setInterval(() => {
+    const clock = latest?.turn_clock;
+    if (!clock?.deadline || latest.status !== "active" || !latest.legal_actions.length || warned === clock.phase
+      || !(clock.seats || []).includes(latest.your_seat)) return;
+    const left = (Date.parse(clock.deadline) - serverNow()) / 1000;
+    if (!(left > 0 && left <= LOW_CLOCK_SECONDS)) return;
+    warned = clock.phase;
+    tell({ changes: [`Your time is running out: ${Math.ceil(left)} s left.`] });
+  }, 500);
+  leaving.push(() => clearInterval(clockWatch));
+  // The label of an action refused: the redraw beside the refusal puts the focus back on it, if still
+  // offered (its button, disabled in flight, had lost the focus to the body: it went to the first action).
+  let retry = null;
+  const play = (action, label = null) => attempt(error, async () => {
     // Another tab changed this browser's identity, and this table (about to be drawn again as the new
     // one) still shows the old: no move is sent from it under either key.
     if (!spectator && identity.key() !== options.key) throw new Error("You signed in as someone else in another tab: this table is being shown as them.");
@@ -1346,6 +1432,7 @@ async function table(id, params) {
         settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
         throw refusal;
       }
+      retry = label;
       draw(now);
       // No answer, yet the match moved on: the move may have landed ("could not be reached… try again"
       // invited a second move).
@@ -1369,7 +1456,7 @@ async function table(id, params) {
     }
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
-    tell(announcement(latest, match));
+    const said = announcement(latest, match);
     // A refusal shown is about the table as it was: once the match has moved on, it goes.
     if (latest && match.version > latest.version) fill(error);
     latest = match;
@@ -1379,7 +1466,7 @@ async function table(id, params) {
     const labels = actionLabels(offered, match);
     const buttons = offered.map((action, i) =>
       h("button", { class: "action", disabled: moving || coolingLeft(action) > 0, "data-cooling": coolingLeft(action) > 0 ? "" : null,
-        onclick: () => play(action) }, labels[i]));
+        onclick: (event) => play(action, event.currentTarget.textContent) }, labels[i]));
     const actions = h("div", { class: "actions", id: "actions" }, buttons);
     const held = Math.max(0, ...match.legal_actions.map(coolingLeft));
     clearTimeout(coolTimer);
@@ -1389,8 +1476,9 @@ async function table(id, params) {
         if (!moving && !unsettled) button.disabled = false; // a move without an answer holds them (settle)
       }
     }, held + 20);
-    const focus = focusBefore(board, refocus);
+    const focus = focusBefore(board, refocus, retry);
     refocus = false;
+    retry = null;
     const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
     const open = match.status === "open";
     // Start once every seat is taken (a person or a computer): before, the server refuses it.
@@ -1413,7 +1501,8 @@ async function table(id, params) {
         : spectator || !seated ? "What a spectator sees" : "What your seat sees"),
         observation(match)),
     );
-    focusAfter(board, focus);
+    const lost = focusAfter(board, focus);
+    tell(lost ? { ...said, changes: [...(said?.changes || []), `"${lost}" is no longer offered.`], turn: said?.turn } : said);
     if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported) watchRematch();
   };
   // The reads for a rematch (REMATCH_READ_SECONDS apart, at most REMATCH_WATCH_SECONDS): paused while the
@@ -1458,7 +1547,9 @@ async function table(id, params) {
   show(h("p", { class: "links" }, h("a", { href: `#/replay/${id}` }, "replay this match"), other ? [" · ", other] : null),
     notice, announce, error, board, tools);
   await games();
-  draw(await get(`/matches/${id}`, options));
+  const first = await get(`/matches/${id}`, options);
+  show.titled(`${titleOf(first.game)} match`);
+  draw(first);
   if (!show.live()) return;
   fill(tools, matchTools(id, options, () => latest));
   const over = (match) => match.status === "finished" || match.status === "cancelled";
@@ -1571,7 +1662,9 @@ async function replay(id, params) {
   const [events, latest] = await Promise.all([allEvents(id, options), get(`/matches/${id}`, options)]);
   const last = events.length ? events[events.length - 1].version : 1;
   const slider = h("input", { type: "range", id: "slider", min: 1, max: last, value: last, "aria-label": "version" });
-  const at = h("span", { id: "at" });
+  // A status: a screen-reader user stepping with ◀ or ▶ hears where it went (the slider says it only
+  // while it has the focus).
+  const at = h("span", { id: "at", role: "status" });
   const board = h("div", { id: "replay-board" });
   // Each event holds a button of its own (the list stays a list): reached with Tab, chosen with Enter or
   // Space as with a click.
@@ -1587,11 +1680,14 @@ async function replay(id, params) {
     // The slider says which event it reached, not only its number (as the event list does).
     const reached = events.find((event) => event.version === version);
     slider.setAttribute("aria-valuetext", `version ${version} of ${last}${reached ? `: ${eventText(reached, latest, false)}` : ""}`);
+    // Current on the item and on its button, which is what has the focus (and is read).
     for (const item of list.children) {
       const current = Number(item.dataset.version) === version;
       item.classList.toggle("current", current);
-      if (current) item.setAttribute("aria-current", "step");
-      else item.removeAttribute("aria-current");
+      for (const node of [item, item.querySelector("button")]) {
+        if (current) node?.setAttribute("aria-current", "step");
+        else node?.removeAttribute("aria-current");
+      }
     }
     // Only the event list scrolls to the current event: on a phone it sits under the board, and scrolling
     // the document would carry the step buttons off the screen at every step.
@@ -1646,14 +1742,16 @@ async function replay(id, params) {
     fork.dataset.keepsSeat = before ? "false" : "true";
   };
   const viewerName = identity.auditor() ? "as the auditor" : "as your seat";
+  show.titled(`Replay: ${titleOf(latest.game)} match`);
   show(
     h("h1", {}, "Replay"),
     h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table"), " · ", spectator
       ? (identity.key() ? h("a", { href: `#/replay/${id}`, id: "as-seat" }, viewerName) : "as a spectator")
       : h("a", { href: `#/replay/${id}?as=spectator`, id: "as-spectator" }, "as a spectator")),
     h("div", { class: "controls" },
-      h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1) }, "◀"),
-      slider, h("button", { id: "forward", onclick: step(1) }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
+      h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1), title: "previous version",
+        "aria-label": "previous version" }, "◀"),
+      slider, h("button", { id: "forward", onclick: step(1), title: "next version", "aria-label": "next version" }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),
     h("div", { class: "controls", id: "replay-tools" }, fork, forkHelp, exportButton(id, options, toolsError), verifyButton(id, options, toolsError)),
     toolsError,
     h("div", { class: "replay" }, board, eventsBox),
@@ -1721,6 +1819,7 @@ async function leaderboard(game, params = new URLSearchParams()) {
   const select = h("select", { id: "board-game", "aria-label": "game", onchange: pick,
     onkeydown: () => { keyed = true; }, onpointerdown: () => { keyed = false; } },
     all.map((g) => h("option", { value: g.name, selected: g.name === game }, g.title)));
+  show.titled(`Leaderboard: ${titleOf(game)}`);
   show(h("h1", {}, "Leaderboard ", select),
     board.items.length ? scrolling(h("table", { class: "grid", id: "leaderboard" },
       h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "played", "wins"].map((t) => h("th", {}, t)))),
@@ -1746,6 +1845,7 @@ async function player(id, game) {
     y: row.mu, low: row.mu - row.sigma, high: row.mu + row.sigma,
     label: `match ${i + 1}: place ${row.place}, μ ${row.mu.toFixed(2)} ± ${row.sigma.toFixed(2)}`,
   }));
+  show.titled(`${profile.name}: ratings`);
   show(h("h1", {}, named(profile.name)),
     h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "",
       "aria-current": g.name === chosen ? "page" : null }, g.title), " "])),
@@ -1780,6 +1880,7 @@ function statistics(rows) {
 async function tournaments() {
   const show = screen();
   const [page, all] = await Promise.all([get("/tournaments"), games()]);
+  show.titled("Tournaments");
   show(h("h1", {}, "Tournaments"),
     identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (top right) to organise or enter a tournament."),
     page.items.length ? scrolling(h("table", { class: "grid" },
@@ -1815,7 +1916,7 @@ function tournamentForm(all) {
   return h("form", { id: "create-tournament", class: "panel", onsubmit: submit },
     h("h2", {}, "New tournament"),
     h("label", {}, "game ", gameSelect), h("label", {}, "name ", name),
-    h("label", { class: "option" }, "table size ", tableSize,
+    h("div", { class: "option" }, h("label", {}, "table size ", tableSize),
       h("small", { class: "option-help", id: "tournament-table-size-help" }, "players per table; empty: the game's largest up to 4")),
     h("label", {}, "format ", format), h("label", {}, "rounds ", rounds),
     h("button", { type: "submit", id: "create-tournament-submit" }, "Create tournament"), error);
@@ -1844,6 +1945,36 @@ function tournamentActions(t, error, after) {
   return h("div", { class: "controls", id: "tournament-actions" }, buttons,
     t.status === "open" ? h("span", { class: "muted" }, `${entrants} registered${registered ? ", you among them" : ""}`
       + `${t.organiser === me.id ? " · you organise it" : ""}`) : null);
+}
+
+// What the tournament's status line says of a new version (`before`, the one drawn): {changes}, or null.
+function tournamentNews(before, t, me) {
+  const changes = [];
+  const was = new Map((before.players || []).map((entry) => [entry.player_id, entry.status]));
+  const players = t.players || [];
+  const who = (entries) => entries.map((entry) => (entry.player_id === me ? "you" : entry.name || "someone")).join(", ");
+  const came = players.filter((entry) => entry.status === "registered" && was.get(entry.player_id) !== "registered");
+  const went = players.filter((entry) => entry.status !== "registered" && was.get(entry.player_id) === "registered");
+  if (came.some((entry) => entry.player_id === me)) changes.push("You are registered.");
+  if (came.some((entry) => entry.player_id !== me)) changes.push(`Registered: ${who(came.filter((entry) => entry.player_id !== me))}.`);
+  for (const entry of went) changes.push(entry.player_id === me ? `You are ${entry.status}.` : `${who([entry])} is ${entry.status}.`);
+  if (t.status === "open" && (came.length || went.length))
+    changes.push(`${players.filter((entry) => entry.status === "registered").length} registered.`);
+  if (t.status !== before.status)
+    changes.push({ active: "The tournament has started.", finished: "The tournament is over.", cancelled: "The tournament was called off." }[t.status]
+      || `The tournament is ${t.status}.`);
+  if (t.rounds.length > (before.rounds || []).length) {
+    const round = t.rounds[t.rounds.length - 1];
+    const number = round.number ?? t.rounds.length;
+    changes.push(`Round ${number} is paired.`);
+    const mine = round.tables.findIndex((table) => (table.players || []).includes(me));
+    if (me && mine >= 0) {
+      const others = round.tables[mine].players.filter((player) => player !== me)
+        .map((player) => players.find((entry) => entry.player_id === player)?.name || "someone");
+      changes.push(`Your table is ready: table ${round.tables[mine].table ?? mine + 1}${others.length ? `, with ${others.join(", ")}` : ""}.`);
+    } else if (me && (round.byes || []).includes(me)) changes.push(`You have a bye in round ${number}.`);
+  }
+  return changes.length ? { changes, turn: null } : null;
 }
 
 // -- the organiser's controls on a tournament's page
@@ -2053,6 +2184,11 @@ async function tournament(id) {
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
   const byeBox = h("div");
+  // Its status line: what changed, as the table's says it (entries, the start, a round paired, the viewer's
+  // table ready, the end), and what Register or Start did; the page changed silently, the focus left on
+  // Withdraw after Start.
+  const newsLine = h("p", { id: "tournament-announce", class: "announce", role: "status" });
+  const tellNews = announcer(newsLine);
   // The organiser's box: what their last action changed (a note, with a sanction's report), or the API's
   // refusal of it. Empty for anybody else.
   const organiserNote = h("div");
@@ -2077,6 +2213,7 @@ async function tournament(id) {
     // made between the two (or a read model behind: fresh() waits 5 s at most) paired it with older ones.
     const keptPush = !pushed && shown?.pushed && t.version === shown.t.version;
     if (keptPush) standings = shown.standings;
+    const before = shown?.t; // what the status line compares the new version with
     shown = { t, standings, pushed: pushed || keptPush };
     // The focus on the heading or on the notice of the viewer's entry (where an action that took every
     // button away put it) is put back once they are drawn anew: a version read and then pushed (or the
@@ -2177,6 +2314,7 @@ async function tournament(id) {
       || byeBox.querySelector("#your-bye[tabindex]") || head.querySelector("h1"))
       ?.focus({ preventScroll: true });
     else if (heldId && document.activeElement !== held) document.getElementById(heldId)?.focus({ preventScroll: true });
+    if (before && t.version > before.version) tellNews(tournamentNews(before, t, me));
     return t;
   };
   // The standings first, the tournament after: read side by side, the tournament could be read before
@@ -2188,7 +2326,8 @@ async function tournament(id) {
   await games();
   const t = await read();
   if (!show.live()) return;
-  show(head, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show.titled(`${t.name}: tournament`);
+  show(head, newsLine, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
   // Live: the tournament's own stream (GET /tournaments/{id}/stream, docs/tournaments.md) pushes each new
   // version with its standings, whoever made it (a player registering or withdrawing, the start, the round
   // keeper pairing a round, a table's result, a forfeit, another tab's sanction): drawn as it comes,
@@ -2302,11 +2441,14 @@ async function route() {
 // The new page's heading takes it instead (focusable from script only, as the table's own heading).
 // A control that changed the hash and is drawn again on the new page (the leaderboard's game picker, its
 // Next and Previous) keeps the focus, so a keyboard user steps on from it.
+// A link of the header (Lobby, Leaderboards, Tournaments, the player's name) keeps the focus, the view
+// changed under it unsaid: the new view's heading takes it too.
 window.addEventListener("hashchange", async () => {
   const from = document.activeElement?.id || "";
   await route();
   const active = document.activeElement;
-  if (active && active !== document.body && active !== document.documentElement) return; // placed already
+  const header = active?.matches?.("header a");
+  if (active && active !== document.body && active !== document.documentElement && !header) return; // placed already
   const again = from ? document.getElementById(from) : null;
   if (again && view.contains(again)) return again.focus({ preventScroll: true });
   const heading = view.querySelector("h1");

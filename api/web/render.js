@@ -124,10 +124,15 @@ function isBoard(text) {
   return rows.length >= 2 && rows[0].length >= 2 && rows.every((row) => row.length === rows[0].length);
 }
 
+// A seat's name; one that another seat shares (two computers of one level, "computer (basic)") says its
+// seat number too, so that a screen-reader user tells them apart (the page's rows showed both alike).
 export function seatName(seats, i) {
   const seat = seats[i];
-  return seat ? seat.name || `seat ${i}` : `seat ${i}`;
+  if (!seat || !seat.name) return `seat ${i}`;
+  return shared(seats, i) ? `${seat.name} (seat ${i})` : seat.name;
 }
+
+const shared = (seats, i) => seats.some((other, j) => j !== i && other?.name === seats[i].name);
 
 // A person's name as a node: isolated from the text around it (a right-to-left name does not reorder
 // "ann: place 1" beside it) and wrapped anywhere when it is longer than the line (40 characters unbroken).
@@ -136,7 +141,8 @@ export const named = (name) => h("bdi", { class: "name" }, name);
 // A seat's name as a node (named), or "seat i" for a seat nobody named.
 export function seatLabel(seats, i) {
   const seat = seats[i];
-  return seat && seat.name ? named(seat.name) : `seat ${i}`;
+  if (!seat || !seat.name) return `seat ${i}`;
+  return shared(seats, i) ? [named(seat.name), ` (seat ${i})`] : named(seat.name);
 }
 
 // Jest (docs/rules/jest.md): the hand, each seat's offer (one card up, one down) and Jest, the trophies.
@@ -315,7 +321,7 @@ export function distinctActions(actions, match) {
 
 // The labels of actions, told apart: "x" twice reads "x (1)", "x (2)".
 export function actionLabels(actions, match) {
-  const labels = actions.map((action) => describeAction(action, match));
+  const labels = actions.map((action) => describeAction(action, match, true));
   const total = new Map();
   for (const label of labels) total.set(label, (total.get(label) || 0) + 1);
   const nth = new Map();
@@ -334,11 +340,19 @@ export function cooldownOf(action, match) {
   return own ? Number(own(action, match)) || 0 : 0;
 }
 
-// A legal action, in words: "offer: up 2♦, down A♠", "take: the face-down card from ann".
-export function describeAction(action, match) {
+// A legal action, in words: "offer: up 2♦, down A♠", "take the face-down card from seat 1 (ann)".
+// `offered`: the action is one the table offers now, so its observation may name what it takes (Jest's
+// face-up card; an event of the past is described without it, the observation being another version's).
+export function describeAction(action, match, offered = false) {
   const rest = Object.entries(action).filter(([key]) => key !== "type");
-  if (match.game === "jest" && action.type === "take")
-    return `take the ${action.card === "up" ? "face-up" : "face-down"} card from ${seatName(match.seats, action.from)}`;
+  if (match.game === "jest" && action.type === "take") {
+    // By card and seat number: two computers of one level read alike, and the ordinal that told their
+    // buttons apart ("(1)", "(2)") mapped to no row of the table.
+    const up = offered && action.card === "up" ? match.observation?.offers?.[action.from]?.up : null;
+    const what = action.card === "up" ? `face-up ${up && CARD.test(up) ? cardText(up) : "card"}` : "face-down card";
+    const seat = match.seats[action.from];
+    return `take the ${what} from seat ${action.from}${seat?.name ? ` (${seat.name})` : ""}`;
+  }
   const own = DESCRIBE[match.game];
   if (own) {
     try {
