@@ -50,11 +50,12 @@ def test_a_consumer_that_lost_the_race_writes_nothing(settings, seed):
         app = container.app
         creator = app.authenticate(app.register_player("ann")[1])
         app.create_match(creator, "jest", 3, {}, {})
-        assert container.projection.run() == 2
+        # The player, the match and its chance commitment (domain/commitments.py).
+        assert container.projection.run() == 3
         view = container.match_list
-        with pytest.raises(IntegrityError):  # expected position 0, but it is 2 now
-            view.write([], 0, Tracking(app.name, 3))
-        assert view.position(app.name) == 2
+        with pytest.raises(IntegrityError):  # expected position 0, but it is 3 now
+            view.write([], 0, Tracking(app.name, 4))
+        assert view.position(app.name) == 3
     finally:
         container.close()
 
@@ -125,8 +126,8 @@ def test_a_run_that_reads_the_end_of_the_log_reads_it_once(settings, seed):
         assert len(reads) == followers and all(0 < n < 500 for n in reads)  # one read each, none empty
         second = app.create_match(creator, "jest", 4, {}, {})
         reads.clear()
-        assert container.projection.run() == 1  # the new match's Created, nothing older
-        assert reads == [1]
+        assert container.projection.run() == 2  # the new match's Created and its commitment, nothing older
+        assert reads == [2]
         assert str(second) in {row.match_id for row in container.match_list.query(limit=10).rows}
     finally:
         container.close()
