@@ -522,6 +522,10 @@ class ViewerOut(Answer):
     seat = fields.Integer(allow_none=True, metadata={"description": "The caller's seat, or null"})
     sees_all = fields.Boolean(metadata={"description": "Sees everything: the auditor, or anyone once a finished "
                                                        "match is revealed"})
+    sees_own = fields.Boolean(metadata={"description": "Sees the seat's own private view: false without a seat, "
+                                                       "and for a seat whose player resigned while the match is "
+                                                       "played (the computer plays it on; its view is a "
+                                                       "spectator's until the end)"})
 
 
 class TimerOut(Answer):

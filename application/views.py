@@ -67,7 +67,10 @@ class Lens:
         return self.seat if self.sees_own else None
 
     def to_json(self) -> dict:
-        return {"kind": self.kind, "seat": self.seat, "sees_all": self.sees_all}
+        # sees_own: a resigned seat's view is a spectator's while the match is played, and the view said so
+        # nowhere (a client compared the resigned seats itself).
+        return {"kind": self.kind, "seat": self.seat, "sees_all": self.sees_all,
+                "sees_own": self.sees_own and self.kind == SEAT}
 
 
 def lens_for(latest: Match, viewer: Viewer) -> Lens:

@@ -173,3 +173,18 @@ def test_an_export_saved_with_a_byte_order_mark_imports(audit):  # noqa: F811 - 
     text = "\ufeff" + "".join(json.dumps(line) + "\r\n" for line in export(client, match_id, AUDITOR))
     status, copy = post_history(client, text)
     assert status == 201 and copy["status"] == "finished", copy
+
+
+def test_a_resigned_seat_reads_that_it_sees_as_a_spectator_does(audit):  # noqa: F811 - the fixture
+    """A player who resigned a match still played watches it as a spectator does (README), but its view said
+    "kind": "seat" and nothing else: a client had to compare the resigned seats itself (a cheater probe)."""
+    container, client = audit
+    keys = [client.register(f"rs{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    client.post(f"/matches/{match_id}/start", key=keys[0])
+    assert client.get(f"/matches/{match_id}", key=keys[1]).body["viewer"]["sees_own"] is True
+    assert client.post(f"/matches/{match_id}/resign", key=keys[1]).status == 200
+    viewer = client.get(f"/matches/{match_id}", key=keys[1]).body["viewer"]
+    assert viewer == {"kind": "seat", "seat": 1, "sees_all": False, "sees_own": False}, viewer
+    assert client.get(f"/matches/{match_id}").body["viewer"]["sees_own"] is False  # a spectator
+    assert client.get(f"/matches/{match_id}", key=AUDITOR).body["viewer"]["sees_own"] is False  # no seat

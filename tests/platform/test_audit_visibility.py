@@ -121,7 +121,8 @@ def test_a_revealed_match_shows_everything_to_everyone_at_every_version(audit):
     keys = [client.register(f"p{i}")[1] for i in range(3)]
     match_id = client.new_match("jest", 3, keys)
     mid_game = client.get(f"/matches/{match_id}", key=keys[0]).body
-    assert "state" not in mid_game and mid_game["viewer"] == {"kind": "seat", "seat": 0, "sees_all": False}
+    assert "state" not in mid_game and mid_game["viewer"] == {"kind": "seat", "seat": 0, "sees_all": False,
+                                                                  "sees_own": True}
     play_randomly(client, match_id, keys, random.Random(7), settle=container.tasks.drain)
     lines = export(client, match_id, AUDITOR)
     states = replayed_states(lines)
