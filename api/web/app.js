@@ -1497,8 +1497,12 @@ async function table(id, params) {
       invitationBox(match),
       movesArea(match, seated && !spectator, actions),
       resultView(match),
-      h("section", { class: "observation" }, h("h2", {}, match.viewer?.kind === "auditor" ? "What the auditor sees (everything)"
-        : spectator || !seated ? "What a spectator sees" : "What your seat sees"),
+      // A seat resigned while the match is played sees as a spectator does (the API's viewer.sees_own): its
+      // heading said "What your seat sees" over the spectator's view, its own cards gone without a word.
+      h("section", { class: "observation" }, h("h2", { id: "observation-heading" }, match.viewer?.kind === "auditor" ? "What the auditor sees (everything)"
+        : spectator || !seated ? "What a spectator sees"
+        : match.viewer?.sees_own === false ? "What a spectator sees (you resigned: your seat's cards are hidden from you until the end)"
+        : "What your seat sees"),
         observation(match)),
     );
     const lost = focusAfter(board, focus);

@@ -299,3 +299,21 @@ def test_the_join_forms_refusal_is_tied_to_its_field(server, browser):
     assert "invitation code" in described_by(page, "#join-code")
     assert not errors, errors
     context.close()
+
+
+# -- a cheater probe: a resigned seat's view ------------------------------------------------------
+def test_a_resigned_seats_table_says_it_sees_as_a_spectator_does(server, browser):
+    """A player who resigned a match still played watches it as a spectator does: its table's heading said
+    "What your seat sees" over the spectator's view, its own cards gone without a word."""
+    ivy, jon = register(server, "a11y3-stay"), register(server, "a11y3-resign")
+    match_id = match_with(server, ivy, "jest", 3, people=[jon], computers={"2": "random"})
+    context, page, errors = signed_in(browser, server, jon)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#observation-heading")
+    assert page.inner_text("#observation-heading") == "What your seat sees"
+    assert requests.post(f"{server}/matches/{match_id}/resign", headers=auth(jon), timeout=10).status_code == 200
+    page.reload()
+    page.wait_for_selector("#observation-heading:has-text('you resigned')", timeout=10_000)
+    assert page.inner_text("#observation-heading").startswith("What a spectator sees (you resigned")
+    assert not errors, errors
+    context.close()
