@@ -1672,7 +1672,8 @@ async function replay(id, params) {
   const board = h("div", { id: "replay-board" });
   // Each event holds a button of its own (the list stays a list): reached with Tab, chosen with Enter or
   // Space as with a click.
-  const list = h("ol", { class: "events", id: "events" }, events.map((event) =>
+  // The list names its match: a page (or a test) going from one replay to another tells the lists apart.
+  const list = h("ol", { class: "events", id: "events", "data-match": id }, events.map((event) =>
     h("li", { "data-version": event.version },
       h("button", { type: "button", class: "event", onclick: () => go(event.version) }, eventText(event, latest)))));
   const eventsBox = h("aside", {}, h("h2", {}, "Events"), list);
