@@ -52,6 +52,17 @@ def _origins(value: str) -> str:
     return value
 
 
+def _schemes(name: str, value: str, known: Any, examples: str, separator: str = "") -> str:
+    """A URL whose scheme names a transport the library has (kombu's for the broker, limits' for the
+    counters): an unknown one (``amqq://``) was taken at start and failed at each task sent, or at the
+    first request, without naming the variable."""
+    for url in (value.split(separator) if separator else [value]):
+        scheme = url.strip().partition("://")[0]
+        if scheme not in known and scheme.partition("+")[0] not in known:
+            raise ValueError(f"{name}: {scheme!r} is not a scheme its library knows (such as {examples})")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     store: str = "sqlite"  # "sqlite" or "postgres"
@@ -119,6 +130,11 @@ class Settings:
         values.update(overrides)
         if values["tasks"] not in ("inprocess", "celery"):  # a typo ran every task in the API process
             raise ValueError(f"MOTLEY_TASKS must be 'inprocess' or 'celery', not {values['tasks']!r}")
+        if values["tasks"] == "celery":  # kombu's transports; "a;b" lists failover brokers
+            from kombu.transport import TRANSPORT_ALIASES
+            _schemes("MOTLEY_BROKER_URL", values["broker_url"], TRANSPORT_ALIASES, "amqp://, redis://", ";")
+        from limits.storage import SCHEMES
+        _schemes("MOTLEY_RATE_LIMIT_STORAGE", values["rate_limit_storage"], SCHEMES, "memory://, redis://")
         if values["auditor_key"] and len(values["auditor_key"]) < AUDITOR_KEY_MIN:
             raise ValueError(f"MOTLEY_AUDITOR_KEY must be at least {AUDITOR_KEY_MIN} characters (it reads every "
                              "match whole), or empty for no auditor")

@@ -27,11 +27,24 @@ from infrastructure.settings import Settings
     ("MOTLEY_CORS_ORIGINS", "https://a.example/, https://b.example", "'https://a.example/' is not an origin"),
     ("MOTLEY_CORS_ORIGINS", "a.example", "'a.example' is not an origin"),
     ("MOTLEY_AUDITOR_KEY", "x", "MOTLEY_AUDITOR_KEY must be at least 16 characters"),
+    ("MOTLEY_RATE_LIMIT_STORAGE", "redsi://127.0.0.1:6379", "MOTLEY_RATE_LIMIT_STORAGE: 'redsi' is not a scheme"),
 ])
 def test_a_setting_that_cannot_be_right_is_refused_naming_it(name, value, said):
     with pytest.raises(ValueError) as refused:
         Settings.from_env({name: value})
     assert said in str(refused.value)
+
+
+def test_a_broker_of_no_known_transport_is_refused_when_the_workers_are_celery():
+    """kombu knew no ``amqq``: the API started, and each task it sent failed."""
+    with pytest.raises(ValueError) as refused:
+        Settings.from_env({"MOTLEY_TASKS": "celery", "MOTLEY_BROKER_URL": "amqp://a//;amqq://b//"})
+    assert "MOTLEY_BROKER_URL: 'amqq' is not a scheme" in str(refused.value)
+    # Failover lists and transports with a driver (sqla+postgresql) are kombu's own.
+    for url in ("amqp://a//;amqp://b//", "redis://127.0.0.1:6379/0", "sqla+postgresql://db/x"):
+        assert Settings.from_env({"MOTLEY_TASKS": "celery", "MOTLEY_BROKER_URL": url}).broker_url == url
+    # In-process tasks send nothing: the broker is not read.
+    assert Settings.from_env({"MOTLEY_BROKER_URL": "amqq://b//"}).tasks == "inprocess"
 
 
 def test_the_settings_that_can_be_right_are_read():
