@@ -13,6 +13,7 @@ import orjson
 from flask import Response, current_app, g, request, stream_with_context
 
 from application import errors
+from application.history import is_uuid
 from application.log_watcher import RECHECK_SECONDS
 from application.service import Motley
 from domain.player import Player
@@ -38,6 +39,13 @@ def check_game_filter(game: Optional[str]) -> None:
     list: a game's name misspelt. The match and tournament lists answer alike."""
     if game is not None and game not in service().games():
         raise errors.InvalidRequest(f"no game named {errors.quoted(game)}", games=sorted(service().games()))
+
+
+def check_player_filter(player: Optional[str]) -> None:
+    """A list's ``?player=`` that is no player's id (a UUID) is a 422, not an empty list: a name sent for
+    the id. The match and tournament lists answer alike."""
+    if player is not None and not is_uuid(player):
+        raise errors.InvalidRequest(f"{player!r} is no player id (a player's id is a UUID)")
 
 
 class ClientGone(Exception):

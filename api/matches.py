@@ -15,6 +15,7 @@ from api.context import (
     api_key,
     authenticated,
     check_game_filter,
+    check_player_filter,
     container,
     current_player,
     event_stream,
@@ -30,7 +31,7 @@ from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import follow
 from application.freshness import wait_until_applied
-from application.history import CONTROL_CHARACTERS, is_uuid
+from application.history import CONTROL_CHARACTERS
 from application.ports import FIRST_PAGE
 from application.views import Viewer, lens_for, match_view
 
@@ -214,8 +215,7 @@ class Matches(MethodView):
         # A filter no match can pass is a mistake to say (422), not an empty list: a game's name misspelt,
         # or a player named by something other than its id.
         check_game_filter(query["game"])
-        if query["player"] is not None and not is_uuid(query["player"]):
-            raise InvalidRequest(f"{query['player']!r} is no player id (a player's id is a UUID)")
+        check_player_filter(query["player"])
         motley = container()
         wait_until_applied(motley.match_list, motley.app.name, query["after"])
         key = cursor_key(query["cursor"]) if query["cursor"] else FIRST_PAGE if query["order"] == "created" else None

@@ -6,6 +6,7 @@ from flask.views import MethodView
 from api import schemas
 from api.context import (
     check_game_filter,
+    check_player_filter,
     container,
     current_player,
     event_stream,
@@ -49,6 +50,7 @@ class Tournaments(MethodView):
         """List tournaments (the read model kept by the workers), newest first; with ``player``, those the
         player entered (a bot started again finds its tournaments)."""
         check_game_filter(query["game"])  # a misspelt game is a 422, as the match list's
+        check_player_filter(query["player"])  # so is a player named by anything but its id
         fresh(query["after"])
         motley = container()
         tag = f"tournaments-{changed_at(motley.league_view)}"  # before the rows, as the board's

@@ -212,12 +212,16 @@ class Tournaments:
         if body["kind"] == "disqualify":
             if not body.get("player_id"):
                 raise errors.InvalidRequest("a disqualification names the player_id")
+            if body.get("match_id"):  # dropped without a word, an organiser unsure which id counts never knew
+                raise errors.InvalidRequest("a disqualification names the player_id only (a void names the match_id)")
             number = self._command(tournament_id, lambda t: (
                 t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []))
             self._resign_at_tables(tournament_id, body["player_id"])
             return number
         if not body.get("match_id"):
             raise errors.InvalidRequest("voiding names the match_id")
+        if body.get("player_id"):
+            raise errors.InvalidRequest("voiding names the match_id only (a disqualification names the player_id)")
         return self._command(tournament_id, lambda t: t.void_match(
             str(by.id), body["match_id"], body.get("reason", ""), self.app.clock()),
             also=lambda: self._void_in_match(body["match_id"], body.get("reason", "")))

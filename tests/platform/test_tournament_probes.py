@@ -305,6 +305,35 @@ def test_ids_in_a_body_are_read_as_the_ids_they_spell_in_any_case(client):
                        {"kind": "disqualify", "player_id": "not-a-player"}, key=org).status == 409
 
 
+def test_a_sanction_naming_the_other_kinds_id_or_a_list_filter_naming_no_player_id_is_a_422(client):
+    """An organiser probe: a disqualification sent with a match_id too was a 201 that dropped the
+    match_id without a word (which of the two counted?); ``/tournaments?player=ann`` was an empty list
+    where ``/matches?player=ann`` is a 422."""
+    _, org = client.register("org")
+    keys = dict(client.register(name) for name in ("ann", "bob"))
+    tid = client.post("/tournaments", {"game": "jester", "name": "t", "rounds": 1, "table_size": 2},
+                      key=org).body["id"]
+    for key in keys.values():
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    ann, bob = keys
+    (table,) = client.post(f"/tournaments/{tid}/start", key=org).body["rounds"][0]["tables"]
+    before = client.get(f"/tournaments/{tid}").body
+    for body in ({"kind": "disqualify", "player_id": ann, "match_id": table["match_id"]},
+                 {"kind": "void", "match_id": table["match_id"], "player_id": ann}):
+        refused = client.post(f"/tournaments/{tid}/sanctions", body, key=org)
+        assert refused.status == 422 and refused.headers["Content-Type"] == "application/problem+json"
+        assert "only" in refused.body["detail"], refused.body
+    after = client.get(f"/tournaments/{tid}").body
+    assert after["version"] == before["version"] and after["sanctions"] == []
+    assert client.get(f"/matches/{table['match_id']}").body["status"] == "active"  # nothing voided
+
+    for path in ("/tournaments", "/matches"):
+        named = client.get(path, query={"player": "ann"})
+        assert named.status == 422 and "no player id" in named.body["detail"], (path, named.text)
+    listed = client.get("/tournaments", query={"player": bob.upper()}).body["items"]
+    assert [t["id"] for t in listed] == [tid]
+
+
 def one_move(client, match_id, keys) -> str:
     """The seat to act makes the first of its legal moves (whichever of ``keys`` holds it); its key."""
     for key in keys:
