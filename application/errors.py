@@ -123,7 +123,9 @@ class IllegalMove(ServiceError):
 class TooSoon(ServiceError):
     """A game's cooldown: the seat may act again in a moment (the detail says how long)."""
 
-    status, slug, title = 429, "too-soon", "Too many requests"
+    # Its own title: a bot waits out a game's cooldown (retry_after) and a rate limit (Retry-After)
+    # differently, and both read "Too many requests" (a bot-author probe).
+    status, slug, title = 429, "too-soon", "Too soon for the game"
     retry_after = 1
 
 

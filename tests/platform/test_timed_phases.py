@@ -144,6 +144,7 @@ def test_a_cooldown_between_peeks_is_a_429(sqlite_motley):
     assert client.post(f"/matches/{match_id}/moves", {"action": {"type": "return"}}, key=keys[seat]).status == 201
     again = client.post(f"/matches/{match_id}/moves", {"action": peeks()[0]}, key=keys[seat])
     assert again.status == 429 and again.body["type"].endswith("too-soon")
+    assert again.body["title"] == "Too soon for the game"  # not a rate limit's "Too many requests" (a probe)
     # The exact wait, under the 600 ms between a seat's peeks (house rule 4.5); the header rounds it up.
     assert 0 < again.body["retry_after"] <= 0.6 and again.headers["Retry-After"] == "1"
 
