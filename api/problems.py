@@ -20,7 +20,7 @@ from werkzeug.exceptions import HTTPException
 
 from api.limits import MalformedJSON
 from application import errors
-from infrastructure.health import DatabaseAway
+from infrastructure.health import DatabaseAway, StoreLocked
 
 log = logging.getLogger(__name__)
 
@@ -83,6 +83,12 @@ def http_error(error: HTTPException) -> Response:
     if error.code == 405 and valid_methods:  # RFC 9110 §15.5.6: a 405 names the allowed methods
         headers["Allow"] = ", ".join(sorted(valid_methods))
     detail = data.get("message") or error.description or error.name
+    # werkzeug's own words ("If you entered the URL manually please check your spelling") told a client
+    # nothing about this API (a bot-author probe): what was asked, and where the paths are listed.
+    if error.code == 404 and not data.get("message"):
+        detail = f"no path {instance()} in this API (its paths: /openapi.json)"
+    elif error.code == 405 and not data.get("message") and valid_methods:
+        detail = f"{request.method} is not allowed on {instance()}; it allows {headers['Allow']}"
     slug = error.name.lower().replace(" ", "-")
     return problem(error.code or 500, slug, titles().get(slug, error.name), detail, headers=headers)
 
@@ -109,6 +115,10 @@ def unavailable(error: Exception) -> Response:
 
 
 def internal_error(error: Exception) -> Response:
+    if isinstance(error, StoreLocked):  # reachable, but held: say so, not "cannot be reached"
+        log.warning("a save found the event store locked: %s", error)
+        return service_error(errors.Unavailable(f"the event store is busy ({error}); nothing was changed",
+                                                retry_after=RETRY_AFTER_UNAVAILABLE))
     if isinstance(error, (OperationalError, InterfaceError, DatabaseAway)):
         return unavailable(error)
     log.exception("unhandled error", exc_info=error)

@@ -39,6 +39,13 @@ class DatabaseAway(PersistenceError):
     which is what a refusal must not wait for."""
 
 
+class StoreLocked(PersistenceError):
+    """A save waited its ``lock_timeout`` for the events table's lock, held by another session (a
+    migration, a backup taking an exclusive lock, an operator's ``LOCK TABLE``). Not an
+    ``OperationalError``: the library retried those ten times, so a move waited up to ten lock timeouts
+    (over 100 s) and then was answered "the database cannot be reached", which it could (a faults probe)."""
+
+
 class DatabaseGate:
     def __init__(self, probe: Callable[[], None], clock: Callable[[], float] = time.monotonic):
         self.probe = probe

@@ -29,12 +29,14 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+import psycopg
 from eventsourcing import postgres as library
 from eventsourcing.persistence import InterfaceError, OperationalError, StoredEvent
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
 from eventsourcing.utils import retry
 from psycopg.sql import SQL, Identifier, Literal
 
+from infrastructure.health import StoreLocked
 from infrastructure.record_reads import PostgresRecordReads, RecordReadingPostgresAggregateRecorder
 
 #: The PERSISTENCE_MODULE (a topic) that selects this store.
@@ -96,7 +98,11 @@ class OneStatementApplicationRecorder(PostgresRecordReads, PostgresApplicationRe
             self.saving_backends.add(conn.info.backend_pid)  # before the NOTIFY can be heard
             # The pool's connections are in autocommit: the statement is the whole transaction. (On a
             # connection in a transaction, it joins it, and the lock is held until that commits.)
-            curs.execute(self.insert_function_call, (events, self.lock_timeout_setting), prepare=True)
+            try:
+                curs.execute(self.insert_function_call, (events, self.lock_timeout_setting), prepare=True)
+            except psycopg.errors.LockNotAvailable as error:  # raised here, so neither retried nor "away"
+                raise StoreLocked(f"the events table stayed locked by another session for "
+                                  f"{self.lock_timeout_setting} ({error.diag.message_primary})") from error
             return [row["notification_id"] for row in curs.fetchall()]
 
 
