@@ -153,8 +153,11 @@ def test_bad_requests_elsewhere_are_problems_too(client):
         assert answer.status_code == 415 and answer.mimetype == "application/problem+json", mimetype
         assert "application/json" in answer.get_json()["detail"]
     assert client.get("/games/chess").status == 404
-    assert client.get("/nowhere").status == 404
-    assert client.call("DELETE", "/games").status == 405
+    nowhere = client.get("/nowhere")
+    assert nowhere.status == 404 and nowhere.body["detail"] == "no path /nowhere in this API (its paths: /openapi.json)"
+    refused = client.call("DELETE", "/games")
+    assert refused.status == 405 and refused.body["detail"] == "DELETE is not allowed on /games; it allows GET, HEAD, OPTIONS"
+    assert refused.headers["Allow"] == "GET, HEAD, OPTIONS"
     cases = [
         ({"game": "chess", "seats": 3}, 404),
         ({"game": "jest", "seats": 9}, 422),
