@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from flask import Flask, request
 from flask.views import MethodView
-from marshmallow import Schema, fields
+from marshmallow import Schema, fields, validate
 
 from api.context import container
 from api.problems import RETRY_AFTER_UNAVAILABLE
@@ -32,9 +32,12 @@ class HealthOut(Schema):
 
 
 class ReadyOut(Schema):
-    status = fields.String(metadata={"description": "ready"})
+    status = fields.String(validate=validate.OneOf(["ready", "degraded"]), metadata={
+        "description": "ready, or degraded: the broker is away (writes succeed, their tasks wait in the "
+                       "process; the read models lag until it returns). Alert on it"})
     dependencies = fields.Dict(keys=fields.String(), values=fields.String(),
-                               metadata={"description": "Each dependency (database, broker) and its state"})
+                               metadata={"description": "Each dependency (database, tables, broker) and its state: "
+                                                        "ok, or why it cannot be reached"})
 
 
 @blp.route("/health")
@@ -56,13 +59,17 @@ class Health(MethodView):
 class Ready(MethodView):
     @blp.response(200, ReadyOut)
     def get(self):
-        """Readiness: 200 when every dependency can be reached, else 503 naming the ones that cannot."""
-        report = container().dependencies.report()
-        down = {name: reason for name, reason in report.items() if reason is not None}
-        if down:
+        """Readiness: 503 naming what cannot be reached when the service cannot serve without it (the
+        database, its tables); 200 otherwise, ``degraded`` while the broker is away (writes are kept in
+        the process's outbox and sent when it returns; the read models wait)."""
+        dependencies = container().dependencies
+        report = dependencies.report()
+        down = {name for name, reason in report.items() if reason is not None}
+        states = {name: reason or "ok" for name, reason in report.items()}
+        if down - set(dependencies.optional):
             raise errors.Unavailable(f"cannot reach: {', '.join(sorted(down))}", retry_after=RETRY_AFTER_UNAVAILABLE,
-                                     dependencies={name: reason or "ok" for name, reason in report.items()})
-        return {"status": "ready", "dependencies": {name: "ok" for name in report}}
+                                     dependencies=states)
+        return {"status": "degraded" if down else "ready", "dependencies": states}
 
 
 def refuse_while_the_database_is_away() -> None:

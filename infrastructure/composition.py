@@ -145,7 +145,7 @@ def build(
                                ours=recorder.saving_backends)
         watcher.on_start = listener.ensure_started
     return Container(settings, app, match_list, projection, tasks, handlers, tournaments, league_view, league, keeper,
-                     Dependencies(checks), gate, watcher, listener)
+                     Dependencies(checks, optional=("broker",)), gate, watcher, listener)
 
 
 def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:

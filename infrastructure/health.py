@@ -128,8 +128,12 @@ def broker_probe(broker_url: str) -> Callable[[], None]:
 class Dependencies:
     """What the readiness endpoint reports: each dependency, and why it is down (None when up)."""
 
-    def __init__(self, checks: dict[str, Callable[[], None]]):
+    def __init__(self, checks: dict[str, Callable[[], None]], optional: tuple[str, ...] = ()):
         self.checks = checks
+        # Those the service serves without (the broker: a write's tasks wait in its outbox): down, the
+        # process is degraded, not unready; a 503 would take every API process out of the balancer and
+        # turn a broker outage into a whole one (a faults probe).
+        self.optional = optional
 
     def report(self) -> dict[str, Optional[str]]:
         report: dict[str, Optional[str]] = {}

@@ -47,6 +47,23 @@ def test_liveness_answers_and_readiness_refuses_while_the_tables_are_missing():
         drop_schema(schema)
 
 
+def test_readiness_is_degraded_not_refused_while_only_the_broker_is_away(tmp_path):
+    """A faults probe: /ready answered 503 with the broker away while every write succeeded (its tasks
+    wait in the outbox), so a balancer following it took every API process out: a broker outage became a
+    whole one. It is 200 "degraded", naming the broker; the database still decides."""
+    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "m.sqlite"), tasks="celery",
+                               broker_url="amqp://guest:guest@127.0.0.1:1//"))  # nobody listens there
+    try:
+        client = ApiClient(create_app(container))
+        ready = client.get("/ready")
+        assert ready.status == 200 and ready.body["status"] == "degraded", ready.text
+        assert ready.body["dependencies"]["database"] == "ok" and ready.body["dependencies"]["broker"] != "ok"
+        _, key = client.register("ann")  # and a write is served meanwhile
+        assert client.post("/matches", {"game": "jest", "seats": 3}, key=key).status == 201
+    finally:
+        container.close()
+
+
 def test_the_players_stream_sends_its_headers_at_once(motley):
     client = ApiClient(create_app(motley))
     _, key = client.register("ann")
