@@ -107,7 +107,8 @@ def empty_board(n=2):
 def test_options_defaults_and_validation():
     """Options gamble / tax_seconds / tax_mode (brief); 2-4 players (rulebook components)."""
     assert E10.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live"}
-    assert E.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live", "ready_seconds": 30}
+    assert E.check_options(3, {}) == {"gamble": False, "tax_seconds": 20, "tax_mode": "live", "ready_seconds": 30,
+                                      "set_aside": "total"}
     assert E.check_options(2, {"ready_seconds": 5})["ready_seconds"] == 5
     for bad in ({"ready_seconds": 0}, {"ready_seconds": False}, {"ready_seconds": "5"}):
         with pytest.raises(InvalidOptions):

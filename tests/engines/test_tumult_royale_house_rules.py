@@ -32,14 +32,17 @@ def test_each_version_serves_its_own_catalogue():
     """1.0.0 and 1.1.0 list the same ids in the docs' order, and differ exactly in TR-ZERO (1.1.0's
     zero-take rule) and TR-READY (1.1.0's bounded ready step, switched by ``ready_seconds``). Fails on
     the catalogue before audit catalogue26, one tuple for both versions without either entry."""
-    assert set(VERSIONS) == {"1.0.0", "1.1.0"}
-    assert VERSIONS["1.1.0"] is E and VERSIONS["1.0.0"] is E10
-    assert E.house_rules == HOUSE_RULES == TumultRoyaleEngine.house_rules == house_rules(RULES["1.1.0"])
+    assert set(VERSIONS) == {"1.0.0", "1.1.0", "1.2.0"}
+    assert VERSIONS["1.2.0"] is E and VERSIONS["1.0.0"] is E10
+    assert E.house_rules == HOUSE_RULES == TumultRoyaleEngine.house_rules == house_rules(RULES["1.2.0"])
     assert E10.house_rules == house_rules(RULES["1.0.0"])
-    for engine in (E, E10):
+    assert VERSIONS["1.1.0"].house_rules == house_rules(RULES["1.1.0"])
+    for engine in VERSIONS.values():
         assert [rule.id for rule in engine.house_rules] == IDS
-    differ = {new.id for new, old in zip(E.house_rules, E10.house_rules) if new != old}
+    differ = {new.id for new, old in zip(VERSIONS["1.1.0"].house_rules, E10.house_rules) if new != old}
     assert differ == {"TR-ZERO", "TR-READY"}
+    differ = {new.id for new, old in zip(E.house_rules, VERSIONS["1.1.0"].house_rules) if new != old}
+    assert differ == {"4.5 tiles in play"}  # 1.2.0: switched by set_aside
     assert entry(E, "TR-READY").option == "ready_seconds" and entry(E10, "TR-READY").option is None
     assert "ready_seconds" not in E10.describe_options()
 
@@ -53,8 +56,10 @@ def test_every_option_names_a_house_rule(version):
     assert set(named) == set(engine.describe_options())
     expected = {"gamble": "4.5 gamble variant", "tax_seconds": "4.5 digital tax collection",
                 "tax_mode": "4.5 asynchronous mode"}
-    if version == "1.1.0":
+    if version != "1.0.0":
         expected["ready_seconds"] = "TR-READY"
+    if version == "1.2.0":
+        expected["set_aside"] = "4.5 tiles in play"
     assert named == expected
 
 

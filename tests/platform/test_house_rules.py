@@ -65,7 +65,7 @@ def test_the_options_that_switch_house_rules_are_the_expected_ones():
     switched = {name: {rule.option for rule in engine.house_rules} - {None} for name, engine in engines.items()}
     assert switched["fools-crown"] == {"commit_order", "safety_cap", "challenge_sat_out"}
     assert switched["le-bouffon"] == {"deals", "ties", "first_deal_exchange"}
-    assert switched["tumult-royale"] == {"gamble", "tax_mode", "tax_seconds", "ready_seconds"}
+    assert switched["tumult-royale"] == {"gamble", "tax_mode", "tax_seconds", "ready_seconds", "set_aside"}
     assert switched["jest"] == {"one_player_both_trophies", "ties"}
     assert switched["jester"] == {"vp_floor", "influence_needs_markers"}  # red_chairs: the rulebook's variant
 

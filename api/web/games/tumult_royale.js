@@ -1,5 +1,5 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
-// marked), the 27 tax slots of the live collection with its hourglass, the seat's held tile and castle,
+// marked), the tax slots of the live collection (27, or 33/30 with the option set_aside "per-player") with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
 import { countdown, everyHand, generic, h, quietHeader, scrolling, seatLabel } from "../render.js";
 
@@ -39,7 +39,7 @@ const regionOf = (field, width) => Math.floor(Math.floor(field / width) / 3) * (
 
 // A revealed match (finished: the whole state): every castle's kept tiles, the tile each seat holds during
 // a tax collection, the face-down region tiles (`hidden_regions`: the positions still face down then) and
-// the tiles under the face-down tax slots (`slot_tiles`), with the twelve set aside this round.
+// the tiles under the face-down tax slots (`slot_tiles`), with the tiles set aside this round (twelve, or three a player).
 export function reveal(obs, state) {
   const out = { ...obs };
   if (Array.isArray(obs.castles)) out.castles = state.castle.map(tileCodes);

@@ -93,9 +93,9 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     """A full Tumult Royale state consistent with ``seat``'s observation, the hidden parts sampled
     with ``rng``: the face-down region tiles (among the ten not shown; the rest boxed), the tiles
     the seat has not seen (sorted, then shuffled) into the others' castles before the reveal, the
-    face-down centre slots and the twelve set aside (house rules 4.5). Tiles are shown by commodity
-    and value, so a tile shown takes the lowest free id of its kind. Reads nothing but the
-    observation.
+    face-down centre slots and those set aside (12, or 3 a player with the option set_aside "per-player").
+    Tiles are shown by commodity and value, so a tile shown takes the lowest free id of its kind. Reads
+    nothing but the observation.
     """
     obs = observation
     n = len(obs["supporters"])
@@ -137,8 +137,10 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
             else:
                 layout.append(free.pop())
         centre = []
-    set_aside = sorted(free[: D.SET_ASIDE])
-    spent = sorted(free[D.SET_ASIDE:])
+    # the match's count (the option set_aside, 1.2.0; an older version's observation names none: 12 in all)
+    aside = D.set_aside(n, obs["options"].get("set_aside", "total"))
+    set_aside = sorted(free[:aside])
+    spent = sorted(free[aside:])
     if phase in ("first-statues",) or obs["round"] == 0:
         centre, set_aside, spent = list(range(D.NUM_TILES)), [], []
     regions = boxed = None

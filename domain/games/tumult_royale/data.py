@@ -14,8 +14,21 @@ COMMODITIES = ("bread", "marble", "tools")
 _VALUES = [1] * 5 + [2] * 5 + [3] * 3
 TILES = tuple((c, v) for c in range(3) for v in _VALUES)
 NUM_TILES = len(TILES)  # 39 [RULEBOOK]
-SET_ASIDE = 12  # unseen tiles per round, all counts [PROPOSAL 4.5]
-CENTRE_SLOTS = NUM_TILES - SET_ASIDE  # 27 face-down tiles in the centre
+SET_ASIDE = 12  # unseen tiles per round in total, all counts [PROPOSAL 4.5]: option set_aside "total" (default)
+SET_ASIDE_EACH = 3  # per player [RULEBOOK l.313 "each player will once again remove three tiles"]: "per-player"
+SET_ASIDE_MODES = ("total", "per-player")  # the option set_aside (rules 1.2.0); older versions play "total"
+
+
+def set_aside(n: int, mode: str = "total") -> int:
+    """Tiles set aside unseen each round: 12 in all with ``mode`` "total" [PROPOSAL 4.5], 3 a player with
+    "per-player" [RULEBOOK l.313], so 6, 9 or 12 with 2, 3 or 4 players."""
+    return SET_ASIDE_EACH * n if mode == "per-player" else SET_ASIDE
+
+
+def centre_slots(n: int, mode: str = "total") -> int:
+    """Face-down tiles in the centre (its tax slots): the rest of the 39, 27 with "total", 33/30/27 with
+    "per-player" for 2/3/4 players."""
+    return NUM_TILES - set_aside(n, mode)
 
 STATUES = 25  # per player [RULEBOOK]
 START_SUPPORTERS = {2: 30, 3: 20, 4: 15}  # [RULEBOOK]

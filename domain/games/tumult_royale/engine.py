@@ -32,6 +32,12 @@ from .state import CURRENT, RULES, TumultState, copy_state
 
 #: Options that are a number of seconds (an int or a float, 1 to 600), not of one exact type.
 SECONDS_OPTIONS = ("tax_seconds", "ready_seconds")
+#: The option set_aside (rules 1.2.0), as docs/rules/tumult-royale.md states it.
+SET_ASIDE_OPTION = (
+    "How many commodity tiles are set aside unseen each round. total (default; house rule 4.5 tiles in play): 12 "
+    "in all at every player count (6, 4 or 3 a player), so 27 lie face down in the centre; per-player (the "
+    "rulebook, \"each player will once again remove three tiles\"): 3 a player, so 6, 9 or 12 aside and 33, 30 "
+    "or 27 in the centre with 2, 3 or 4 players")
 
 
 class TumultRoyaleEngine(Engine):
@@ -48,13 +54,16 @@ class TumultRoyaleEngine(Engine):
     def __init__(self, rules_version: str = CURRENT):
         self.rules = RULES[rules_version]
         self.rules_version = rules_version
-        self.house_rules = house_rules(self.rules)  # 1.1.0's TR-READY and TR-ZERO differ from 1.0.0's
+        # 1.1.0's TR-READY and TR-ZERO differ from 1.0.0's; 1.2.0's 4.5 tiles in play names set_aside
+        self.house_rules = house_rules(self.rules)
 
     # -- options -------------------------------------------------------------------------------
     def default_options(self) -> dict:
         options = {"gamble": False, "tax_seconds": 20, "tax_mode": "live"}
         if self.rules.ready_step:
             options["ready_seconds"] = 30  # 1.1.0: the bound of the ready question (docs/rules)
+        if self.rules.set_aside_option:  # 1.2.0 on; older versions refuse it as unknown (and play "total")
+            options["set_aside"] = "total"
         return options
 
     def describe_options(self) -> dict[str, dict]:
@@ -76,6 +85,8 @@ class TumultRoyaleEngine(Engine):
         for key in SECONDS_OPTIONS:
             if key in described:
                 described[key].update(type="number", minimum=1, maximum=600, description=meanings[key])
+        if "set_aside" in described:
+            described["set_aside"].update(enum=list(D.SET_ASIDE_MODES), description=SET_ASIDE_OPTION)
         return described
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:

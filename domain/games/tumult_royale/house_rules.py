@@ -12,7 +12,9 @@ those of ../shared/rules/rulebooks/tumult-royale.txt; "house rules 4.x" is ../sh
 
 Each rules version is served its own catalogue (``house_rules(RULES[version])``): 1.1.0 (issue 9) added
 the ready step's bound (TR-READY, switched by the option ``ready_seconds``) and the zero-take rule
-(TR-ZERO); 1.0.0's list says what it played instead (docs/rules/tumult-royale.md, "Rules versions")."""
+(TR-ZERO); 1.0.0's list says what it played instead (docs/rules/tumult-royale.md, "Rules versions").
+1.2.0 made **4.5 tiles in play** switchable (the option ``set_aside``: its default keeps 12 in all, "per-player"
+plays the rulebook's 3 each); 1.0.0's and 1.1.0's entry names no option."""
 
 from __future__ import annotations
 
@@ -47,11 +49,7 @@ def house_rules(rules: Rules) -> tuple[HouseRule, ...]:
         HouseRule("TR-DISTANT", "A distant pasture or forest (the rulebook's double-cost field away from the "
                                 "player's statues) must touch a village, palace or mountain of a face-up tile "
                                 "orthogonally: touching one only diagonally is not enough."),
-        # House rules 4.5 "Tiles in play" over rulebook l.311-313 ("each player will once again remove three
-        # tiles"); data.SET_ASIDE, taxes.apply_shuffle.
-        HouseRule("4.5 tiles in play", "Every round 12 of the 39 commodity tiles are set aside unseen, 6, 4 or 3 "
-                                       "a player with 2, 3 or 4 players (the rulebook's 3 each is kept only with "
-                                       "4), and the other 27 lie face down in the centre."),
+        _tiles_in_play(rules),
         # Rulebook l.360: the variant's heading without its text; house rules 4.5 "Variant".
         HouseRule("4.5 gamble variant", "With the gamble variant (the rulebook gives only its name, \"Taxing "
                                         "Royalty Who Love to Gamble\") the spinner is spun after tax collection, so "
@@ -98,6 +96,21 @@ def house_rules(rules: Rules) -> tuple[HouseRule, ...]:
                                            "time in rank order from the king, a turn being one peek then keep or "
                                            "return, with 8 peeks a seat each round.", "tax_mode"),
     )
+
+
+def _tiles_in_play(rules: Rules) -> HouseRule:
+    """4.5 tiles in play: house rules 4.5 "Tiles in play" over rulebook l.311-313 ("each player will once
+    again remove three tiles"); data.set_aside, taxes.apply_shuffle. Since 1.2.0 the option ``set_aside``
+    switches it ("per-player" plays the rulebook's 3 each); 1.0.0 and 1.1.0 always set 12 aside."""
+    if rules.set_aside_option:
+        return HouseRule("4.5 tiles in play", "By default (set_aside \"total\") every round 12 of the 39 commodity "
+                                              "tiles are set aside unseen, 6, 4 or 3 a player with 2, 3 or 4 players, "
+                                              "and the other 27 lie face down in the centre. With set_aside "
+                                              "\"per-player\" each player sets aside the rulebook's 3: 6, 9 or 12 "
+                                              "aside and 33, 30 or 27 in the centre.", "set_aside")
+    return HouseRule("4.5 tiles in play", "Every round 12 of the 39 commodity tiles are set aside unseen, 6, 4 or 3 "
+                                          "a player with 2, 3 or 4 players (the rulebook's 3 each is kept only with "
+                                          "4), and the other 27 lie face down in the centre.")
 
 
 def _zero_take(rules: Rules) -> HouseRule:

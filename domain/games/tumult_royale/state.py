@@ -19,6 +19,7 @@ class Options(TypedDict, total=False):
     tax_seconds: float  # the hourglass (house rules 4.5 digital tax collection)
     tax_mode: str  # "live" or "async"
     ready_seconds: float  # 1.1.0: the bound of the ready question before the hourglass
+    set_aside: str  # 1.2.0: "total" (12 in all, house rules 4.5) or "per-player" (3 each, rulebook l.313)
 
 
 class Tumults(TypedDict):
@@ -45,8 +46,8 @@ class TumultState(TypedDict):
     mercy: list  # seat -> bool, for the coming round
     demand: Optional[int]
     turn: Optional[int]  # the one seat to act, in turn-based phases
-    layout: Optional[list]  # during tax collection: centre slot -> tile id, None once kept
-    set_aside: list
+    layout: Optional[list]  # during tax collection: centre slot -> tile id, None once kept (set_aside_count's rest)
+    set_aside: list  # the tiles set aside unseen this round (set_aside_count of them)
     centre: list  # face-up tiles in the centre (after the reveal)
     castle: list  # seat -> tile ids kept this round
     spent: list
@@ -75,13 +76,18 @@ class Rules:
     # 1.1.0, rulebook step 3 "The Greediest Player": a counted take of 0 (after mercy) is no take, so
     # it is never greediest. 1.0.0 made anyone who took a unit a candidate.
     zero_take_not_greedy: bool
+    # 1.2.0, rulebook "Getting Ready for the Next Round" (l.313): "each player will once again remove three
+    # tiles and set them aside": the option ``set_aside``, "per-player" playing it, "total" (the default)
+    # house rules 4.5's 12 in all. 1.0.0 and 1.1.0 have no such option and play 12 in all.
+    set_aside_option: bool
 
 
 RULES = {
-    "1.0.0": Rules("1.0.0", ready_step=False, zero_take_not_greedy=False),
-    "1.1.0": Rules("1.1.0", ready_step=True, zero_take_not_greedy=True),
+    "1.0.0": Rules("1.0.0", ready_step=False, zero_take_not_greedy=False, set_aside_option=False),
+    "1.1.0": Rules("1.1.0", ready_step=True, zero_take_not_greedy=True, set_aside_option=False),
+    "1.2.0": Rules("1.2.0", ready_step=True, zero_take_not_greedy=True, set_aside_option=True),
 }
-CURRENT = "1.1.0"
+CURRENT = "1.2.0"
 
 
 def copy_state(state: TumultState) -> TumultState:
@@ -119,6 +125,12 @@ def demand_of(state: TumultState) -> int:
     demand = state["demand"]
     assert demand is not None, "the demand is drawn before taxes and tumults"
     return demand
+
+
+def set_aside_count(state: TumultState) -> int:
+    """Tiles the round's shuffle sets aside unseen (the option ``set_aside``, rules 1.2.0): 12 in all
+    [PROPOSAL 4.5], or 3 a player [RULEBOOK l.313]. A match of 1.0.0 or 1.1.0 has no such option: 12."""
+    return D.set_aside(state["n"], state["options"].get("set_aside", "total"))
 
 
 def live(state: TumultState) -> bool:

@@ -15,7 +15,7 @@ import random
 from domain.engine import IllegalAction, Timer
 
 from . import data as D
-from .state import Rules, TumultState, keys, layout_of, live, order, permutation_of
+from .state import Rules, TumultState, keys, layout_of, live, order, permutation_of, set_aside_count
 
 TAX = "rulebook 2 Get Taxes"
 DIGITAL = "house rule 4.5 digital tax collection"
@@ -36,10 +36,13 @@ def validate_shuffle(state: TumultState, outcome: dict) -> None:
 
 
 def apply_shuffle(rules: Rules, s: TumultState, outcome: dict) -> None:
-    """12 tiles set aside unseen, 27 face down in the centre [PROPOSAL 4.5]."""
+    """The first ``k`` tiles of the order set aside unseen, the other 39 - k face down in the centre slots
+    0..38-k: k = 12 in all, so 27 slots [PROPOSAL 4.5, the option set_aside "total", every version's
+    default], or since 1.2.0 with "per-player" 3 a player [RULEBOOK l.313], so 33/30/27 slots with 2/3/4."""
     tiles = outcome["order"]
-    s["set_aside"] = tiles[: D.SET_ASIDE]
-    s["layout"] = tiles[D.SET_ASIDE:]
+    k = set_aside_count(s)
+    s["set_aside"] = tiles[:k]
+    s["layout"] = tiles[k:]
     s["centre"] = []
     s["revealed"] = False
     if s["options"]["gamble"]:  # the gamble variant spins after the collection [PROPOSAL 4.5]
@@ -144,7 +147,7 @@ def check_tax(rules: Rules, state: TumultState, seat: int, action: dict) -> None
             raise IllegalAction(TAX, "you may look at only one tile at a time: keep or return it first")
         if not live(state) and state["peeks"][seat] >= D.ASYNC_PEEKS:
             raise IllegalAction("house rule 4.5 asynchronous mode", "you have used your 8 peeks")
-        if type(i) is not int or not 0 <= i < D.CENTRE_SLOTS or layout_of(state)[i] is None:
+        if type(i) is not int or not 0 <= i < len(layout_of(state)) or layout_of(state)[i] is None:
             raise IllegalAction(TAX, "that is not a face-down tile in the centre")
         if i in state["hand"]:
             raise IllegalAction(DIGITAL, "another player holds that tile")
