@@ -28,7 +28,7 @@ def spun(engine, n=2, options=None, spin=3):
     return s
 
 
-def test_versions_current_is_1_1_0_and_1_0_0_stays_registered():
+def test_the_current_version_is_the_newest_and_the_older_ones_stay_registered():
     """A match is replayed with the rules it was played with (contract: rules versions)."""
     assert E.rules_version == "1.2.0" and E10.rules_version == "1.0.0"
     assert set(rules_versions("tumult-royale")) == {"1.0.0", "1.1.0", "1.2.0"}
