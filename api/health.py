@@ -17,6 +17,10 @@ from api.context import container
 from api.problems import RETRY_AFTER_UNAVAILABLE
 from api.schemas import Blueprint
 from application import errors
+from infrastructure.health import position_within
+
+#: How long liveness waits for a pooled connection to read the log's position (else it says null).
+HEALTH_WAIT_SECONDS = 0.5
 
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service")
 
@@ -28,7 +32,8 @@ ALWAYS = {"health.Health", "health.Ready", "games.Games", "games.Game", "api-doc
 class HealthOut(Schema):
     status = fields.String(metadata={"description": "ok: the process answers"})
     position = fields.Integer(allow_none=True,
-                              metadata={"description": "The event log's position; null while the database is away"})
+                              metadata={"description": "The event log's position; null while the database is "
+                                                       "away, or every pooled connection is busy (for 0.5 s)"})
 
 
 class ReadyOut(Schema):
@@ -49,7 +54,7 @@ class Health(MethodView):
         position = None
         if motley.gate is None or motley.gate.down() is None:
             try:
-                position = motley.app.log_position()
+                position = position_within(motley.app, HEALTH_WAIT_SECONDS)
             except Exception:  # noqa: BLE001 - the database dropped (found by this read first), tables missing...
                 position = None  # liveness says the process answers; /ready says what is wrong
         return {"status": "ok", "position": position}

@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Optional
 
 import psycopg
+import psycopg_pool
 from eventsourcing.persistence import InterfaceError, OperationalError, PersistenceError
 
 log = logging.getLogger(__name__)
@@ -104,6 +105,24 @@ class DatabaseGate:
                 raise
 
         datastore.get_connection = get_connection
+
+
+def position_within(app: Any, seconds: float) -> Optional[int]:
+    """The event log's position, or None if no pooled connection frees up within ``seconds``: liveness
+    read it through the pool, so with every connection busy ``/health`` took the pool's timeout, retried
+    (about 6 s), and a liveness probe with a 1 s timeout restarted a process that was only busy (a
+    faults probe)."""
+    recorder = app.recorder
+    pool = getattr(getattr(recorder, "datastore", None), "pool", None)
+    if not isinstance(pool, psycopg_pool.ConnectionPool):  # SQLite: no pool to wait for
+        return int(app.log_position())
+    try:
+        with pool.connection(timeout=seconds) as connection, connection.cursor() as cursor:
+            cursor.execute(recorder.max_notification_id_statement)
+            row = cursor.fetchone()
+    except psycopg_pool.PoolTimeout:
+        return None
+    return int(row["max"] or 0) if row else 0
 
 
 def postgres_probe(host: str, port: str, dbname: str, user: str, password: str) -> Callable[[], None]:

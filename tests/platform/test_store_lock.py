@@ -1,4 +1,4 @@
-"""A save that finds the events table locked by another session (a migration, an exclusive backup lock,
+"""Busy, not down. A save that finds the events table locked by another session (a migration, an exclusive backup lock,
 an operator's LOCK TABLE) is refused after one lock timeout, as busy (a faults probe): the library retried
 the lock timeout ten times, so a move waited over 100 s, and was then answered "the database cannot be
 reached" while every read answered at once. Nothing is saved, and the retry under its key succeeds."""
@@ -42,6 +42,33 @@ def test_a_save_behind_a_held_table_lock_is_a_prompt_503_that_says_busy_and_save
             assert reader.execute(events).fetchone() == before  # nothing was saved
         created = client.post("/matches", {"game": "jest", "seats": 3}, key=key, headers={"Idempotency-Key": "k1"})
         assert created.status == 201, created.text
+    finally:
+        motley.close()
+        drop_schema(schema)
+
+
+def test_liveness_answers_at_once_while_every_pooled_connection_is_busy(rng):
+    """A faults probe: /health read the log's position through the pool, so with every connection busy
+    it waited the pool's timeout, retried, about 6 s: a liveness probe with a 1 s timeout would restart a
+    process that was only busy. It answers at once, the position null, and gives it again once free."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    motley = build(pg_settings(schema, postgres_pool_size=1), rng=rng)
+    try:
+        client = ApiClient(create_app(motley))
+        client.register("ann")
+        assert client.get("/health").body["position"] >= 1
+        pool = motley.app.recorder.datastore.pool
+        held = [pool.getconn() for _ in range(pool.max_size)]  # every connection the pool may open
+        try:
+            started = time.monotonic()
+            health = client.get("/health")
+            assert time.monotonic() - started < 1.5
+            assert health.status == 200 and health.body == {"status": "ok", "position": None}
+        finally:
+            for connection in held:
+                pool.putconn(connection)
+        assert client.get("/health").body["position"] >= 1
     finally:
         motley.close()
         drop_schema(schema)
