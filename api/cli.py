@@ -7,7 +7,7 @@ import argparse
 import logging
 import os
 import sys
-from typing import Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence
 
 from infrastructure.rebuild import READ_MODELS
 
@@ -220,7 +220,7 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
     history is checked against its parent's export (``parents``: the parent's, then its parent's...)."""
     import json
 
-    from application.chance import verify
+    from application.chance import ENDINGS, verify
     from application.history import Importer, ImportRefused, export_prefix
 
     def read(name: str) -> str:
@@ -267,20 +267,38 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
         except ValueError:
             return False  # the Importer says what is wrong with it
 
+    def refused(reason: str, line: Optional[int], **where: Any) -> dict:
+        """A refusal, with the keys of a verdict that holds (the README: every verdict names its last
+        version and whether it holds the end; a refusal gave only its reason and line)."""
+        lines = []
+        for raw in filter(str.strip, text.splitlines()):
+            try:
+                lines.append(json.loads(raw))
+            except ValueError:
+                break
+        events = [line for line in lines if isinstance(line, dict)]
+        last = events[-1].get("version") if events else None
+        data = events[0].get("data") if events else None
+        chance = data.get("chance") if isinstance(data, dict) else None
+        commitment = chance.get("commitment") if isinstance(chance, dict) else None
+        return {"verified": False, "chance_outcomes_checked": 0, "reason": reason, "version": None,
+                "inherited_from_parent": 0, "last_version": last if isinstance(last, int) else None,
+                "ended": any(event.get("event") in ENDINGS for event in events), "line": line, **where,
+                **({"commitment": commitment} if commitment is not None else {})}
+
     text = read(path)
     if is_redacted(text):  # the check would fail at the first hidden outcome, and say less
-        print(json.dumps({"verified": False, "line": None, "reason": (
+        print(json.dumps(refused(
             "the export is redacted (a seat's or the public's, of a match not revealed): verify an auditor's "
-            "export, or the public export once the match has ended and been revealed")}, indent=2))
+            "export, or the public export once the match has ended and been revealed", None), indent=2))
         return 1
     try:
         check(text, [(name, read(name)) for name in parents])
         verdict = verify(json.loads(line) for line in text.splitlines()).to_json()
     except ImportRefused as refusal:
-        verdict = {"verified": False, "reason": refusal.detail, "line": refusal.extra.get("line"),
-                   "file": refusal.extra.get("parent_file", path)}
+        verdict = refused(refusal.detail, refusal.extra.get("line"), file=refusal.extra.get("parent_file", path))
     except ValueError:  # a parent's export that is not JSON Lines
-        verdict = {"verified": False, "reason": "a parent's export is not JSON Lines", "line": None}
+        verdict = refused("a parent's export is not JSON Lines", None)
     print(json.dumps(verdict, indent=2))
     return 0 if verdict["verified"] else 1
 

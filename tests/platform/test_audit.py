@@ -331,6 +331,7 @@ def test_chance_is_provable_and_a_tampered_export_fails_the_check(audit, tmp_pat
     good = tmp_path / "good.jsonl"
     good.write_text("".join(json.dumps(line) + "\n" for line in lines))
     assert cli.verify_file(str(good)) == 0
+    held = json.loads(capsys.readouterr().out)
     tampered = json.loads(json.dumps(lines))
     order = next(v for v in tampered[shuffle["version"] - 1]["data"]["outcome"].values() if isinstance(v, list))
     order[0], order[-1] = order[-1], order[0]
@@ -340,6 +341,8 @@ def test_chance_is_provable_and_a_tampered_export_fails_the_check(audit, tmp_pat
     assert cli.verify_file(str(bad)) == 1
     report = json.loads(capsys.readouterr().out)
     assert not report["verified"] and str(shuffle["version"]) in report["reason"]
+    # A refusal has a holding verdict's keys, last_version and ended among them (a verifier probe).
+    assert set(held) <= set(report) and report["last_version"] == lines[-1]["version"] and report["ended"] is True
 
 
 def sse(text: str) -> list[dict]:
