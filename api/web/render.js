@@ -145,7 +145,8 @@ export function seatLabel(seats, i) {
   return shared(seats, i) ? [named(seat.name), ` (seat ${i})`] : named(seat.name);
 }
 
-// Jest (docs/rules/jest.md): the hand, each seat's offer (one card up, one down) and Jest, the trophies.
+// Jest (docs/rules/jest.md): the hand, each seat's offer (one card up, one down) and Jest (the others': its
+// size and the face-up cards it took, `taken_up`), the trophies.
 function jest(obs, seats, you) {
   const n = obs.offers.length;
   const rows = [];
@@ -160,12 +161,18 @@ function jest(obs, seats, you) {
         offer.down === true ? faceDown() : offer.down ? chip(offer.down, "down") : null,
       ];
     const jestCards = obs.jests ? obs.jests[s] : s === you ? obs.jest : null;
+    // The face-up cards a seat took are public (the table saw them go into its Jest): shown for a Jest
+    // that is not on view, beside its size.
+    const takenUp = (obs.taken_up && obs.taken_up[s]) || [];
     rows.push(
       h("tr", { class: obs.to_act.includes(s) ? "acting" : "" },
         h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
         h("td", {}, h("span", { class: "chips" }, offerView)),
         h("td", {}, h("span", { class: "chips" }, jestCards && jestCards.length ? jestCards.map((c) => chip(c))
-          : h("span", { class: "muted" }, `${obs.jest_counts[s]} card(s)`))),
+          : [h("span", { class: "muted" }, `${obs.jest_counts[s]} card(s)`), takenUp.length
+            ? h("span", { class: "chips taken-up", "data-seat": s, role: "img",
+              "aria-label": `face-up cards taken: ${takenUp.map((c) => (CARD.test(c) ? cardText(c) : c)).join(", ")}` }, takenUp.map((c) => chip(c)))
+            : null])),
         obs.scores ? h("td", {}, obs.scores[s]) : null,
       ),
     );

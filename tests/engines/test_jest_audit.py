@@ -271,7 +271,7 @@ def test_hands_and_deck_are_hidden_and_later_rounds_stay_sealed():
     # Between rounds: the leftover face-up cards are public, the face-down leftover is not.
     assert state["offers"] == [{"up": "4S", "down": None}, {"up": None, "down": "AC"}, {"up": None, "down": "AD"}]
     public = E.public_observation(state)
-    assert codes_in(public) == {"JK", "4D", "4S"}
+    assert codes_in(public) == {"JK", "4D", "4S", "2C", "3D"}  # 2C and 3D: face-up cards taken (taken_up)
     state = redeal(state, ["AC", "4S", "AD", "2S", "3S", "3C"])
     state = offer(state, 0, "4S")
     for viewer in (1, 2, None):

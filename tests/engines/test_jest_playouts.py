@@ -39,6 +39,7 @@ def _visible(state, seat):
     if state["phase"] == "over":
         return set(CARDS)
     allowed = set(state["trophies"])
+    allowed |= {card for cards in state.get("taken_up", []) for card in cards}  # public: seen taken face up
     if state["phase"] != "offer":  # face-up cards are public once every offer is in
         allowed |= {offer["up"] for offer in state["offers"] if offer is not None and offer["up"]}
     if seat is not None:

@@ -28,10 +28,18 @@ def random_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> d
     return rng.choice(list(legal))
 
 
+def _taken_up(observation: dict) -> list[list[str]]:
+    """The face-up cards each seat is known to hold in its Jest (the observation's ``taken_up``; an
+    observation without it knows none)."""
+    known = observation.get("taken_up")
+    return [list(cards) for cards in known] if known else [[] for _ in observation["offers"]]
+
+
 def _unseen(observation: dict) -> list[str]:
     """Cards this seat has not seen anywhere in its observation (hidden hands, face-down offers,
-    the others' Jests, the deck)."""
+    the others' Jests but for the face-up cards they took, the deck)."""
     seen = set(observation.get("hand", [])) | set(observation.get("jest", []))
+    seen.update(card for cards in _taken_up(observation) for card in cards)
     seen.update(trophy["card"] for trophy in observation["trophies"])
     for offer in observation["offers"]:
         if isinstance(offer, dict):
@@ -66,7 +74,8 @@ def basic_bot(observation: Any, legal: Sequence[dict], rng: random.Random) -> di
 
 def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     """A full Jest state showing ``seat`` exactly ``observation``: the unseen cards dealt at random
-    to the others' hands, face-down offers, Jests and the deck."""
+    to the others' hands, face-down offers, Jests and the deck. The face-up cards a seat took
+    (``taken_up``, public) stay in that seat's Jest; only the rest of it is dealt."""
     n = len(observation["offers"])
     pool = _unseen(observation)
     rng.shuffle(pool)
@@ -92,7 +101,12 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
                 hands[s] = cards
         elif offer is not None:
             offers[s] = {"up": offer["up"], "down": draw(1)[0] if offer["down"] else None}
-    jests = [list(observation["jest"]) if s == seat else draw(observation["jest_counts"][s]) for s in range(n)]
+    taken_up = _taken_up(observation)
+    jests = [
+        list(observation["jest"]) if s == seat
+        else taken_up[s] + draw(observation["jest_counts"][s] - len(taken_up[s]))
+        for s in range(n)
+    ]
     deck = draw(observation["deck_count"])
     trophies = [trophy["card"] for trophy in observation["trophies"]]
     assert not pool and len(trophies) == _TROPHIES[n], "the observation does not add up to 17 cards"
@@ -107,6 +121,7 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
         "offers": offers,
         "jests": jests,
         "taken": list(observation["taken"]),
+        "taken_up": [list(cards) for cards in taken_up],
         "taker": observation["taker"],
         "winners": None,
         "scores": None,

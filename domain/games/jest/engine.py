@@ -11,6 +11,11 @@ State (plain JSON-like dict):
     offers       per seat: None (not offered) or {"up": code|None, "down": code|None} (None = taken)
     jests        per seat: collected cards
     taken        per seat: whether the seat took a card this round
+    taken_up     per seat: the face-up cards that joined its Jest in everyone's sight, in order: each face-up
+                 card it took, then, after the last round, its leftover offer card if that one lay face up
+                 (public: docs/rules/jest.md, "What each one sees"). A state without it (built by hand, or by
+                 code before it: ``state_layout`` 2 keeps such snapshots from being loaded) reads as empty
+                 lists and records the face-up cards from then on
     taker        the seat that must take now (take phase), else None
     winners      {trophy card: seat or None} once scored, else None
     scores       final scores once scored, else None
@@ -68,11 +73,20 @@ def _copy(state: dict) -> dict:
         "offers": [None if offer is None else dict(offer) for offer in state["offers"]],
         "jests": [list(jest) for jest in state["jests"]],
         "taken": list(state["taken"]),
+        "taken_up": _taken_up(state),
         "taker": state["taker"],
         "winners": None if state["winners"] is None else dict(state["winners"]),
         "scores": None if state["scores"] is None else list(state["scores"]),
         **({"options": dict(state["options"])} if "options" in state else {}),
     }
+
+
+def _taken_up(state: dict) -> list[list[str]]:
+    """A fresh copy of ``taken_up``; a state without it (older code, a hand-built state) gives empty lists."""
+    recorded = state.get("taken_up")
+    if recorded is None:
+        return [[] for _ in range(state["n"])]
+    return [list(cards) for cards in recorded]
 
 
 def _options(state: dict) -> dict:
@@ -100,6 +114,10 @@ class JestEngine(Engine):
         "cards from the others' offers, and build the best-scoring Jest; trophies reward or punish at the end."
     )
     house_rules = HOUSE_RULES
+    #: The shape of the state (application/snapshots.py keys snapshots by it): 2 since the state keeps
+    #: ``taken_up``, the face-up cards each seat took into its Jest (named in the observation). No rule
+    #: changed, so the rules versions did not (docs/rules/jest.md, "Changelog").
+    state_layout = 2
 
     def __init__(self, rules_version: str = CURRENT):
         if rules_version not in RULES_VERSIONS:
@@ -147,6 +165,7 @@ class JestEngine(Engine):
             "offers": [None] * n,
             "jests": [[] for _ in range(n)],
             "taken": [False] * n,
+            "taken_up": [[] for _ in range(n)],
             "taker": None,
             "winners": None,
             "scores": None,
@@ -338,6 +357,8 @@ class JestEngine(Engine):
         source, which = action["from"], action["card"]
         offer = new["offers"][source]
         new["jests"][seat].append(offer[which])
+        if which == "up":  # everyone saw which face-up card went into whose Jest (rulebook TAKING CARDS)
+            new["taken_up"][seat].append(offer["up"])
         offer[which] = None
         new["taken"][seat] = True
         if not new["taken"][source]:
@@ -355,9 +376,12 @@ class JestEngine(Engine):
                 new["phase"] = "deal"
             else:
                 # The last offer card joins its owner's Jest (rulebook ENDING THE GAME).
+                # A face-up leftover was in everyone's sight: it stays known (a face-down one stays hidden).
                 for s in range(n):
                     left = new["offers"][s]
                     new["jests"][s].append(left["up"] if left["up"] is not None else left["down"])
+                    if left["up"] is not None:
+                        new["taken_up"][s].append(left["up"])
                     new["offers"][s] = None
                 new["phase"] = "scoring"
         return new
@@ -394,6 +418,8 @@ class JestEngine(Engine):
             "deck_count": len(state["deck"]),
             "offers": offers,
             "jest_counts": [len(jest) for jest in state["jests"]],
+            # Public: each face-up card taken was seen going into its taker's Jest (rulebook TAKING CARDS).
+            "taken_up": _taken_up(state),
         }
         if "options" in state:
             # Rules 1.1.0 on: the match's options, public in its view, are in the observation too, since a
@@ -423,7 +449,9 @@ class JestEngine(Engine):
         # Shuffles are secret (the base ``redact`` hides chance outcomes that are not public).
         if isinstance(action, dict) and action.get("type") == "offer" and viewer != actor:
             return {"type": "offer"}  # sealed: others see only that the seat offered
-        return copy_json(action)  # takes never name a card; the final scoring is public
+        # Takes never name a card (the observation's ``taken_up`` names the face-up ones); the final
+        # scoring is public.
+        return copy_json(action)
 
     # -- the end -------------------------------------------------------------------------------
     def result(self, state: dict) -> Optional[Result]:
