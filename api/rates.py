@@ -148,8 +148,8 @@ class RateLimits:
                 log.exception("the rate-limit counters cannot be reached: requests go uncounted meanwhile")
             return True
 
-    def refuse_if_spent(self, kind: str, who: str) -> None:
-        if not self.counted(lambda: self.limiter.test(self.items[kind], kind, who)):
+    def refuse_if_spent(self, kind: str, who: str, cost: int = 1) -> None:
+        if not self.counted(lambda: self.limiter.test(self.items[kind], kind, who, cost=cost)):
             raise self.refusal(kind, who)
 
     def refusal(self, kind: str, who: str) -> errors.RateLimited:
@@ -161,11 +161,11 @@ class RateLimits:
     def spend(self, kind: str, who: str) -> None:
         self.counted(lambda: self.limiter.hit(self.items[kind], kind, who))
 
-    def take(self, kind: str, who: str) -> None:
+    def take(self, kind: str, who: str, cost: int = 1) -> None:
         """Count one request now, or refuse it (429) if the window is spent: in one step, so requests
         sent at once cannot all pass the test before any is counted (12 creations at once with
         ``create=3/minute`` made 10 matches when the count came after the answer)."""
-        if not self.counted(lambda: self.limiter.hit(self.items[kind], kind, who)):
+        if not self.counted(lambda: self.limiter.hit(self.items[kind], kind, who, cost=cost)):
             raise self.refusal(kind, who)
 
 
@@ -191,8 +191,12 @@ def caller() -> Optional[str]:
 def plays_itself(seats: int, computers: int, turn_limit: Any) -> bool:
     """Computers play every seat; or all but one, whose player, absent past a turn limit, hands it to the
     computer too (on_timeout "computer", from 0.1 s): a whole match of computer moves."""
-    hands_over = isinstance(turn_limit, dict) and turn_limit.get("on_timeout", "computer") == "computer"
-    return computers >= seats - (1 if hands_over else 0)
+    return computers >= seats - (1 if hands_over(turn_limit) else 0)
+
+
+def hands_over(turn_limit: Any) -> bool:
+    """A turn limit whose timeout hands the absent seat to the computer (on_timeout "computer")."""
+    return isinstance(turn_limit, dict) and turn_limit.get("on_timeout", "computer") == "computer"
 
 
 #: The requests that create a match as a copy of another: a rematch (it keeps the turn limit) and a
@@ -226,8 +230,26 @@ def replays_a_creation(kind: str, player: Optional[str]) -> bool:
     return service().was_created(kind, scope, request_key)
 
 
-def kinds_of_request() -> list[tuple[str, str]]:
-    """The (limit, counted party) pairs this request spends if it is answered."""
+def tournament_plays_itself() -> int:
+    """How many matches a tournament being started may create that play themselves (0: none): with
+    computers filling its tables, one person alone, or persons who hand their seats to the computer as
+    their turns run out (on_timeout "computer"), its every table is a match of computer moves, round after
+    round. Such a tournament counts each planned round as a match that plays itself: a one-player
+    tournament of 20 rounds at 0.1 s a turn played 20 computer matches from three requests, past the
+    limit of 10 an hour that a match's creation meets (a security probe)."""
+    from api.context import container  # the tournaments service (the composition root's)
+
+    try:
+        tournament = container().tournaments.get((request.view_args or {}).get("tournament_id"))
+    except errors.ServiceError:
+        return 0  # no such tournament: the view answers 404
+    if not tournament.computer or tournament.status != "open":
+        return 0
+    return tournament.rounds_planned if hands_over(tournament.turn_limit) or len(tournament.entrants()) <= 1 else 0
+
+
+def kinds_of_request() -> list[tuple[str, str, int]]:
+    """The (limit, counted party, cost) of what this request spends if it is answered."""
     kinds = []
     endpoint, method, player = request.endpoint, request.method, caller()
     if method == "POST" and endpoint == "players.Players" and not replays_a_creation("player", None):
@@ -245,7 +267,14 @@ def kinds_of_request() -> list[tuple[str, str]]:
             kinds.append(("computer_only", player))
     if method == "POST" and endpoint == "matches.Moves" and player:
         kinds.append(("moves", player))
-    return kinds
+    # A tournament is a creation too (it was counted under no limit: 65 made in 0.2 s), and one that
+    # plays itself counts its rounds as matches that do.
+    if (method == "POST" and endpoint == "tournaments.Tournaments" and player
+            and not replays_a_creation("tournament", player)):
+        kinds.append(("create", player))
+    if method == "POST" and endpoint == "tournaments.Start" and player and (rounds := tournament_plays_itself()):
+        return [(kind, who, 1) for kind, who in kinds] + [("computer_only", player, rounds)]
+    return [(kind, who, 1) for kind, who in kinds]
 
 
 #: Requests that hold a request thread while they wait: streams (server-sent events, up to minutes)
@@ -333,12 +362,12 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         if key is not None and tries_key():  # a key that is never tried is no guess to refuse
             rates.refuse_if_spent("auth_failures", address())
         kinds = kinds_of_request()
-        if any(who != address() for _, who in kinds) and not (key is not None and names_a_player(key)):
+        if any(who != address() for _, who, _ in kinds) and not (key is not None and names_a_player(key)):
             return  # a key that is not valid: the view answers 401, and nothing is counted for the player it names
-        for kind, who in kinds:  # a request refused for one limit spends none of the others
-            rates.refuse_if_spent(kind, who)
-        for kind, who in kinds:  # then counted as it comes (a refusal of the view counts too)
-            rates.take(kind, who)
+        for kind, who, cost in kinds:  # a request refused for one limit spends none of the others
+            rates.refuse_if_spent(kind, who, cost)
+        for kind, who, cost in kinds:  # then counted as it comes (a refusal of the view counts too)
+            rates.take(kind, who, cost)
 
     @app.after_request
     def count(response: Response) -> Response:

@@ -456,3 +456,39 @@ def test_the_page_runs_only_its_own_files_and_is_framed_by_nobody(table):
         assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
         assert answer.headers["X-Frame-Options"] == "DENY" and answer.headers["Referrer-Policy"] == "no-referrer"
     assert "Content-Security-Policy" not in client.http.get("/games").headers
+
+
+def test_tournaments_count_as_creations_and_one_that_plays_itself_counts_its_rounds(sqlite_motley):
+    """A security probe: POST /tournaments was counted under no limit (65 made in 0.2 s), and a one-player
+    tournament of computers at 0.1 s a turn played 20 computer matches from three requests, past the limit
+    of computer-only matches a match's creation meets. A tournament is a creation, and starting one whose
+    tables play themselves counts each planned round as such a match."""
+    from dataclasses import replace
+
+    sqlite_motley.settings = replace(sqlite_motley.settings, rate_limits="create=2/minute,computer_only=3/hour")
+    client = ApiClient(create_app(sqlite_motley))
+    _, ann = client.register("ann")
+    _, bob = client.register("bob")
+
+    def tournament(key: str, rounds: int, **extra) -> str:
+        created = client.post("/tournaments", {"game": "jest", "name": "t", "rounds": rounds, "table_size": 3,
+                                               "computer": "random", **extra}, key=key)
+        assert created.status == 201, created.text
+        return created.body["id"]
+
+    alone = tournament(ann, 5)  # ann alone: every table is ann against computers
+    assert client.post(f"/tournaments/{alone}/players", key=ann).status == 201
+    refused = client.post(f"/tournaments/{alone}/start", key=ann)
+    assert refused.status == 429 and "computer only" in refused.body["detail"], refused.text
+    assert client.get(f"/tournaments/{alone}").body["status"] == "open"  # nothing started
+    short = tournament(ann, 2)
+    assert client.post(f"/tournaments/{short}/players", key=ann).status == 201
+    assert client.post(f"/tournaments/{short}/start", key=ann).status == 200  # 2 of the 3 an hour
+    refused = client.post("/tournaments", {"game": "jest", "name": "t", "rounds": 1}, key=ann)
+    assert refused.status == 429 and "create" in refused.body["detail"]  # ann's third creation a minute
+
+    # Two persons who keep their seats (no turn limit handing them over): their tables are played.
+    played = tournament(bob, 4)
+    for key in (ann, bob):
+        assert client.post(f"/tournaments/{played}/players", key=key).status == 201
+    assert client.post(f"/tournaments/{played}/start", key=bob).status == 200
