@@ -289,6 +289,9 @@ RETRY_HELD_SECONDS = 5
 #: The app setting naming this process's threads for long-lived requests (api/server.py, api/wsgi.py).
 STREAM_SLOTS = "MOTLEY_STREAM_SLOTS"
 
+#: One client address holds at most 1/ADDRESS_SHARE of a process's stream threads (at least a player's cap).
+ADDRESS_SHARE = 4
+
 
 class HeldRequests:
     """How many long-lived requests each client address holds now (in this process)."""
@@ -296,32 +299,46 @@ class HeldRequests:
     def __init__(self, limit: int = MAX_HELD_PER_CLIENT):
         self.limit = limit
         self.held: dict[str, int] = {}
+        self.by_address: dict[str, int] = {}
         self.total = 0
         self.lock = threading.Lock()
 
-    def take(self, who: str, slots: Optional[int] = None) -> None:
-        """Count one more for ``who``; refused past the client's cap (429), or past ``slots``, the threads
-        this process keeps for long-lived requests (503): under gunicorn a stream holds one of the
-        process's threads, and 16 streams from 4 clients took them all, so every other request hung."""
+    def take(self, who: str, slots: Optional[int] = None, address: Optional[str] = None) -> None:
+        """Count one more for ``who``; refused past the client's cap (429), past the address's share of
+        ``slots`` (429), or past ``slots``, the threads this process keeps for long-lived requests (503):
+        under gunicorn a stream holds one of the process's threads, and 16 streams from 4 clients took
+        them all, so every other request hung."""
         with self.lock:
             if self.held.get(who, 0) >= self.limit:
                 raise errors.RateLimited(f"at most {self.limit} streams or waiting reads at once per player "
                                          "(per client address without a key); close one first",
                                          retry_after=RETRY_HELD_SECONDS, limit="held_requests")
+            # One address's players together hold at most a quarter of the threads: the cap was per
+            # player only, and registering is free, so one address with 150 accounts held all 600 and
+            # everyone else's streams were 503s (a security probe). Bots on one machine keep plenty.
+            share = None if slots is None or address is None else max(self.limit, slots // ADDRESS_SHARE)
+            if share is not None and address is not None and self.by_address.get(address, 0) >= share:
+                raise errors.RateLimited(f"at most {share} streams or waiting reads at once from one address; "
+                                         "close one first", retry_after=RETRY_HELD_SECONDS, limit="held_requests")
             if slots is not None and self.total >= slots:
                 raise errors.Unavailable("every thread this server keeps for streams and waiting reads is taken; "
                                          "try again shortly", retry_after=RETRY_HELD_SECONDS)
             self.held[who] = self.held.get(who, 0) + 1
+            if address is not None:
+                self.by_address[address] = self.by_address.get(address, 0) + 1
             self.total += 1
 
-    def give_back(self, who: str) -> None:
+    def give_back(self, who: str, address: Optional[str] = None) -> None:
         with self.lock:
             self.total = max(0, self.total - 1)
-            left = self.held.get(who, 1) - 1
-            if left > 0:
-                self.held[who] = left
-            else:
-                self.held.pop(who, None)
+            for counts, key in ((self.held, who), (self.by_address, address)):
+                if key is None:
+                    continue
+                left = counts.get(key, 1) - 1
+                if left > 0:
+                    counts[key] = left
+                else:
+                    counts.pop(key, None)
 
 
 def holds_a_thread() -> bool:
@@ -343,17 +360,17 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         if holds_a_thread():
             # 429 over the client's cap, 503 when the process's stream threads are all taken; given
             # back when the answer closes.
-            who = holder()
-            held.take(who, app.config.get(STREAM_SLOTS))
-            g.held_by = who
+            who, where = holder(), address()
+            held.take(who, app.config.get(STREAM_SLOTS), where)
+            g.held_by = (who, where)
 
     @app.after_request
     def release(response: Response) -> Response:
         # Given back when the server closes the answer: for a stream, once its last event was sent
         # or its client left (a streamed view returns long before that).
-        who = g.pop("held_by", None)
-        if who is not None:
-            response.call_on_close(lambda: held.give_back(who))
+        holding = g.pop("held_by", None)
+        if holding is not None:
+            response.call_on_close(lambda: held.give_back(*holding))
         return response
 
     @app.before_request

@@ -492,3 +492,23 @@ def test_tournaments_count_as_creations_and_one_that_plays_itself_counts_its_rou
     for key in (ann, bob):
         assert client.post(f"/tournaments/{played}/players", key=key).status == 201
     assert client.post(f"/tournaments/{played}/start", key=bob).status == 200
+
+
+def test_one_address_holds_at_most_a_quarter_of_the_stream_threads_whatever_its_players():
+    """A security probe: the cap of 4 streams was per player, and registering is free, so one address
+    with 150 accounts held all of a process's 600 stream threads: every other client's streams and
+    waiting reads were 503s. One address's players together hold at most a quarter of them."""
+    from api.rates import HeldRequests
+    from application.errors import RateLimited
+
+    held = HeldRequests()
+    for player in range(2):  # 20 threads: 5 for one address, the per-player cap of 4 within it
+        for _ in range(4 if player == 0 else 1):
+            held.take(f"player:{player}", 20, "203.0.113.7")
+    with pytest.raises(RateLimited) as refused:
+        held.take("player:2", 20, "203.0.113.7")  # a third account, its own cap untouched
+    assert "at most 5 streams or waiting reads at once from one address" in refused.value.detail
+    held.take("player:3", 20, "198.51.100.4")  # another address is served
+    held.give_back("player:0", "203.0.113.7")
+    held.take("player:2", 20, "203.0.113.7")  # one given back, one taken
+    assert held.by_address == {"203.0.113.7": 5, "198.51.100.4": 1} and held.total == 6
