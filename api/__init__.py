@@ -59,6 +59,10 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
 
         motley = build()
     app = Flask("motley")
+    # A doubled slash is a path the API has not (a 404 problem), not werkzeug's 308 to the merged path:
+    # an HTML body, a Location built from the client's Host, and for //matches one naming the host
+    # "matches" (a security probe). Set before any rule is added: each rule binds it as it is added.
+    app.url_map.merge_slashes = False
     app.config.update(
         API_TITLE="Motley",
         API_VERSION="1.0",

@@ -155,6 +155,8 @@ def test_bad_requests_elsewhere_are_problems_too(client):
     assert client.get("/games/chess").status == 404
     nowhere = client.get("/nowhere")
     assert nowhere.status == 404 and nowhere.body["detail"] == "no path /nowhere in this API (its paths: /openapi.json)"
+    doubled = client.get("/players//me")  # not werkzeug's 308 to a Location built from the Host header
+    assert doubled.status == 404 and doubled.headers["Content-Type"] == "application/problem+json"
     refused = client.call("DELETE", "/games")
     assert refused.status == 405
     assert refused.body["detail"] == "DELETE is not allowed on /games; it allows GET, HEAD, OPTIONS"
