@@ -289,7 +289,8 @@ RETRY_HELD_SECONDS = 5
 #: The app setting naming this process's threads for long-lived requests (api/server.py, api/wsgi.py).
 STREAM_SLOTS = "MOTLEY_STREAM_SLOTS"
 
-#: One client address holds at most 1/ADDRESS_SHARE of a process's stream threads (at least a player's cap).
+#: One client address holds at most 1/ADDRESS_SHARE of a process's stream threads (at least two players' caps:
+#: a spectator's page and a player's, from one address, on a small server).
 ADDRESS_SHARE = 4
 
 
@@ -316,7 +317,7 @@ class HeldRequests:
             # One address's players together hold at most a quarter of the threads: the cap was per
             # player only, and registering is free, so one address with 150 accounts held all 600 and
             # everyone else's streams were 503s (a security probe). Bots on one machine keep plenty.
-            share = None if slots is None or address is None else max(self.limit, slots // ADDRESS_SHARE)
+            share = None if slots is None or address is None else max(2 * self.limit, slots // ADDRESS_SHARE)
             if share is not None and address is not None and self.by_address.get(address, 0) >= share:
                 raise errors.RateLimited(f"at most {share} streams or waiting reads at once from one address; "
                                          "close one first", retry_after=RETRY_HELD_SECONDS, limit="held_requests")

@@ -502,13 +502,18 @@ def test_one_address_holds_at_most_a_quarter_of_the_stream_threads_whatever_its_
     from application.errors import RateLimited
 
     held = HeldRequests()
-    for player in range(2):  # 20 threads: 5 for one address, the per-player cap of 4 within it
-        for _ in range(4 if player == 0 else 1):
-            held.take(f"player:{player}", 20, "203.0.113.7")
+    for player in range(3):  # 48 threads: 12 for one address, the per-player cap of 4 within it
+        for _ in range(4):
+            held.take(f"player:{player}", 48, "203.0.113.7")
     with pytest.raises(RateLimited) as refused:
-        held.take("player:2", 20, "203.0.113.7")  # a third account, its own cap untouched
-    assert "at most 5 streams or waiting reads at once from one address" in refused.value.detail
-    held.take("player:3", 20, "198.51.100.4")  # another address is served
+        held.take("player:3", 48, "203.0.113.7")  # a fourth account, its own cap untouched
+    assert "at most 12 streams or waiting reads at once from one address" in refused.value.detail
+    held.take("player:4", 48, "198.51.100.4")  # another address is served
     held.give_back("player:0", "203.0.113.7")
-    held.take("player:2", 20, "203.0.113.7")  # one given back, one taken
-    assert held.by_address == {"203.0.113.7": 5, "198.51.100.4": 1} and held.total == 6
+    held.take("player:3", 48, "203.0.113.7")  # one given back, one taken
+    assert held.by_address == {"203.0.113.7": 12, "198.51.100.4": 1} and held.total == 13
+    # A small server still lets one address hold two players' streams (a page and a spectator's).
+    small = HeldRequests()
+    for player in range(2):
+        for _ in range(4):
+            small.take(f"player:{player}", 16, "203.0.113.7")
