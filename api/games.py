@@ -2,11 +2,14 @@
 Schema), and the JSON Schema of each game's actions and observations (api/game_schemas/, written by
 api/schema_inference.py)."""
 
+import html
 import json
 from functools import cache
 from pathlib import Path
 
+from flask import Response, request
 from flask.views import MethodView
+from markdown_it import MarkdownIt
 
 from api import schemas
 from api.context import service
@@ -16,6 +19,14 @@ from application import errors
 blp = Blueprint("games", __name__, url_prefix="/games", description="The games and their rules versions")
 
 GAME_SCHEMAS = Path(__file__).resolve().parent / "game_schemas"
+#: Each game's rules as implemented, its house rules marked (docs/rules/<game>.md, beside the code).
+RULES_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}: the rules</title><link rel="stylesheet" href="/web/style.css"></head>
+<body class="rules-page"><main><p><a href="/">Motley</a></p>
+{body}</main></body></html>
+"""
 
 
 @cache
@@ -96,3 +107,27 @@ class GameSchema(MethodView):
         # says which it describes, where a version's own actions are only some of those listed.
         engine_of_version(name, query["rules_version"])
         return {**game_schema(name), "rules_versions": list(service().rules_versions(name))}
+
+
+@blp.route("/<name>/rules")
+class GameRules(MethodView):
+    @blp.doc(responses={"200": {
+        "description": "The game's rules as Motley plays them (its current rules version, with the changelog "
+                       "of every version), each house rule marked: Markdown, or the same as an HTML page for "
+                       "a browser (Accept: text/html)",
+        "content": {"text/markdown": {"schema": {"type": "string"}}, "text/html": {"schema": {"type": "string"}}}},
+        "404": {"description": "No game of that name, or its rules document is not installed with this copy"}})
+    def get(self, name):
+        """The rules: a player learns them here, where the page's game cards link (they were in the
+        repository only, out of a player's reach: a new-player probe)."""
+        engine = known_engine(name)
+        try:
+            text = (RULES_DOCS / f"{name}.md").read_text(encoding="utf-8")
+        except OSError:
+            raise errors.NotFound(f"the rules of {name} are not installed with this copy of Motley "
+                                  f"(docs/rules/{name}.md)") from None
+        if request.accept_mimetypes.best_match(["text/markdown", "text/html"]) == "text/html":
+            body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+            return Response(RULES_PAGE.format(title=html.escape(engine.title), body=body),
+                            content_type="text/html; charset=utf-8")
+        return Response(text, content_type="text/markdown; charset=utf-8")

@@ -25,8 +25,8 @@ HEALTH_WAIT_SECONDS = 0.5
 blp = Blueprint("health", __name__, description="Liveness and readiness of the service")
 
 #: Endpoints answered even while the database is away (none of them reads it).
-ALWAYS = {"health.Health", "health.Ready", "games.Games", "games.Game", "api-docs.openapi_json", "docs",
-          "docs_static", "index", "static"}
+ALWAYS = {"health.Health", "health.Ready", "games.Games", "games.Game", "games.GameRules", "api-docs.openapi_json",
+          "docs", "docs_static", "index", "static"}
 
 
 class HealthOut(Schema):

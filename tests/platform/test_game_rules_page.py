@@ -1,0 +1,39 @@
+"""Each game's rules, served where a player reaches them (a new-player probe: they were in the repository
+only, and the page cited "docs/rules/jest.md" as plain text): Markdown for a client, an HTML page for a
+browser, the house rules marked as in the document."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from api import create_app
+from tests.platform.client import ApiClient
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def client(sqlite_motley):
+    return ApiClient(create_app(sqlite_motley))
+
+
+@pytest.mark.parametrize("game", ["jest", "jester", "fools-crown", "tumult-royale", "le-bouffon"])
+def test_each_games_rules_are_served_as_its_document_says_them(client, game):
+    document = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    text = client.http.get(f"/games/{game}/rules", headers={"Accept": "text/markdown"})
+    assert text.status_code == 200 and text.mimetype == "text/markdown"
+    assert text.get_data(as_text=True) == document
+    page = client.http.get(f"/games/{game}/rules", headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert page.status_code == 200 and page.mimetype == "text/html"
+    body = page.get_data(as_text=True)
+    title = client.get(f"/games/{game}").body["title"]
+    assert f"<title>{title}: the rules</title>".replace("'", "&#x27;") in body
+    assert "<h1>" in body and "<table>" in body  # the document's headings and tables, rendered
+    assert "PROPOSAL" in body or "ENGINE" in body or "HR " in body  # house rules marked as in the document
+
+
+def test_the_rules_of_no_game_are_a_404_problem(client):
+    answer = client.get("/games/chess/rules")
+    assert answer.status == 404 and answer.headers["Content-Type"] == "application/problem+json"
