@@ -9,6 +9,7 @@ as numbers or store in events are checked to be what they must be.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -71,6 +72,15 @@ def no_constant(name: str) -> Any:
     raise MalformedJSON(f"the request body is not valid JSON ({name} is no JSON number)")
 
 
+def finite(text: str) -> float:
+    """A JSON number Python reads as infinity (1e400) is past any number the service takes: said so, where
+    a move carrying one was refused as "an action is a JSON object with a string type" (a security probe)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise MalformedJSON(f"the request body holds a number out of range ({text[:40]})")
+    return value
+
+
 def check_body() -> None:
     limit = request.max_content_length
     if limit is not None and request.content_length is not None and request.content_length > limit:
@@ -97,7 +107,7 @@ def check_body() -> None:
     if not raw:
         return
     try:
-        parsed = json.loads(raw, object_pairs_hook=unique_keys, parse_constant=no_constant)
+        parsed = json.loads(raw, object_pairs_hook=unique_keys, parse_constant=no_constant, parse_float=finite)
     except RecursionError:
         raise errors.BadRequest(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels") from None
     except json.JSONDecodeError:

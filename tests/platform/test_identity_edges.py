@@ -81,6 +81,9 @@ def test_a_body_is_json_with_its_media_type_unique_names_and_json_numbers(client
     for number in ("NaN", "Infinity", "-Infinity"):
         refused = client.post("/matches", raw='{"game": "jest", "seats": ' + number + '}', key=key)
         assert refused.status == 400 and number.lstrip("-") in refused.body["detail"], number
+    # A number Python reads as infinity: out of range, said so (it was "an action is a JSON object...").
+    huge = client.post("/matches", raw='{"game": "jest", "seats": 3, "options": {"x": -1e400}}', key=key)
+    assert huge.status == 400 and "out of range (-1e400)" in huge.body["detail"], huge.body
     motley.tasks.drain()
     assert client.get("/matches").body["total"] == 0  # nothing was created
 
