@@ -442,7 +442,7 @@ class Motley(Application):
                 raise errors.from_domain(error) from None
             new = self._new_match(
                 player, old.game, old.num_seats, old.options,
-                {int(seat): level for seat, level in old.bots.items()}, old.reveal_at_end, old.rated,
+                {int(seat): level for seat, level in old.bots.items()}, old.reveal_at_end, self._rated_as_created(old),
                 turn_limit=old.turn_limit,
             )
             kept = {str(s): p for s, p in enumerate(old.players) if p is not None and not old.is_bot(s)}
@@ -461,6 +461,19 @@ class Motley(Application):
                 self.tasks.enqueue(task)
             return new.id, True
         raise errors.Conflict("the match is too busy; try again")
+
+    def _rated_as_created(self, match: Match) -> bool:
+        """Whether a rematch of ``match`` is rated: as its creator chose. A fork is unrated as a replay of
+        another match's position, not by anyone's choice; its rematch is a fresh deal, rated as the match
+        the forks began from was (it copied the fork's false, and every later rematch stayed unrated: a
+        ratings probe)."""
+        seen = 0
+        while match.parent is not None and seen < RETRIES:  # a fork of a fork: up to the match played first
+            try:
+                match, seen = self.read_match(match.parent["match_id"]), seen + 1
+            except errors.NotFound:
+                return False
+        return bool(match.rated) and match.parent is None
 
     def submit_move(
         self,

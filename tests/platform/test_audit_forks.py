@@ -239,3 +239,27 @@ def test_malformed_created_data_is_refused_at_its_line(audit):
     assert post_history(client, forged)[0] == 422
     container.tasks.drain()
     assert listed(client, "jest", "finished") == 1  # the match alone: nothing was imported
+
+
+def test_a_rematch_of_a_fork_is_a_fresh_deal_rated_as_the_match_the_fork_began_from(audit):
+    """A ratings probe: the rematch copied the fork's "rated": false (a fork replays another match's
+    position), so it and every later rematch stayed unrated for ever, though each is a fresh deal. It is
+    rated as the match the forks began from was: rated there, rated here; created unrated, unrated."""
+    container, client = audit
+    for rated in (True, False):
+        keys = [client.register(f"r{i}")[1] for i in range(3)]
+        body = {"game": "jest", "seats": 3, "reveal_at_end": True, "rated": rated}
+        match_id = client.post("/matches", body, key=keys[0]).body["id"]
+        for key in keys:
+            assert client.post(f"/matches/{match_id}/seats", {}, key=key).status == 201
+        assert client.post(f"/matches/{match_id}/start", key=keys[0]).status == 200
+        play_randomly(client, match_id, keys, random.Random(5), settle=container.tasks.drain)
+        fork_id = client.post(f"/matches/{match_id}/forks", {"version": 12}, key=keys[0]).body["id"]
+        for key in keys:
+            assert client.post(f"/matches/{fork_id}/seats", {}, key=key).status == 201
+        assert client.post(f"/matches/{fork_id}/start", key=keys[0]).status == 200
+        play_randomly(client, fork_id, keys, random.Random(6), settle=container.tasks.drain)
+        assert client.get(f"/matches/{fork_id}").body["rated"] is False  # the fork itself: a replay
+        again = client.post(f"/matches/{fork_id}/rematch", key=keys[0])
+        assert again.status == 201, again.text
+        assert client.get(f"/matches/{again.body['id']}").body["rated"] is rated
