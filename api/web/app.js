@@ -1216,23 +1216,55 @@ function resultSaid(match) {
 // update without one, undefined, keeps the one held). `readMoves(since, until)`: a promise of the others'
 // moves between those versions (the table's othersMoves), or null; read once per announcement, for the
 // versions it joins (an update's `since` and `until`), and said first.
+// Meanwhile the line kept the last burst's text, "Version 56: your turn." beside a table that showed a
+// computer to act, or the match over, until the new burst was said (ANNOUNCE_MS, then the read of the
+// others' moves): a newcomer read a turn that was not theirs (a new player's probe). A line whose turn the
+// table has left is hidden at once (its text, visibility: hidden: out of sight and out of the
+// accessibility tree, which says nothing, the line keeping its place on the page; the burst is still said
+// once, when it settles), and a turn left while the moves were read is not written. Whatever the read
+// does (refused, thrown, slow), the line is written and the next burst said.
 const ANNOUNCE_MS = 400;
 const MOVES_WAIT_MS = 3000; // how long the line waits for the others' moves before it speaks without them
+// Whose turn an announcement's turn says, its version left out ("your turn.", "Ada to act."); none: "".
+const whoseTurn = (turn) => (turn ? turn.replace(/^Version \d+(?:: |\.$)/, "") : "");
 function announcer(line, readMoves = null) {
   let held = null;
   let timer = null;
+  let shown = ""; // whose turn the line says now (whoseTurn)
   leaving.push(() => clearTimeout(timer));
+  const write = (parts, turn) => {
+    const text = [...parts, turn].filter(Boolean).join(" ");
+    fill(line, text ? h("span", {}, text) : null); // a node of its own, to be hidden (below)
+    shown = whoseTurn(turn);
+  };
+  const hide = () => {
+    for (const node of line.children) node.style.visibility = "hidden";
+    shown = "";
+  };
   const say = async () => {
-    const { changes, turn, since, until } = held;
+    const { changes = [], turn, since, until } = held || {};
     held = null;
-    const moves = readMoves && since !== undefined && until > since ? readMoves(since, until) : null;
-    const read = moves ? await Promise.race([moves, sleep(MOVES_WAIT_MS).then(() => null)]) : null;
-    line.textContent = [read, ...changes, turn].filter(Boolean).join(" ");
-    timer = held ? setTimeout(say, ANNOUNCE_MS) : null; // what came meanwhile, said next
+    let read = null;
+    try {
+      const moves = readMoves && since !== undefined && until > since ? readMoves(since, until) : null;
+      read = moves ? await Promise.race([moves, sleep(MOVES_WAIT_MS).then(() => null)]) : null;
+    } catch {
+      read = null; // said without the others' moves
+    } finally {
+      try {
+        // What came during the read names another turn: this one, left already, is not said (that one is, next).
+        const left = held && held.turn !== undefined && whoseTurn(held.turn) !== whoseTurn(turn);
+        write([typeof read === "string" ? read : null, ...changes], left ? null : turn);
+      } finally {
+        timer = held ? setTimeout(say, ANNOUNCE_MS) : null; // what came meanwhile, said next
+      }
+    }
   };
   return (said) => {
     if (!said) return;
-    held = held ? { changes: [...held.changes, ...said.changes], turn: said.turn === undefined ? held.turn : said.turn,
+    // The table no longer shows the turn the line says: hidden at once, not left up until the burst is said.
+    if (said.turn !== undefined && shown && whoseTurn(said.turn) !== shown) hide();
+    held = held ? { changes: [...(held.changes || []), ...(said.changes || [])], turn: said.turn === undefined ? held.turn : said.turn,
       since: held.since ?? said.since, until: said.until ?? held.until } : said;
     if (timer === null) timer = setTimeout(say, ANNOUNCE_MS);
   };
