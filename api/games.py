@@ -115,8 +115,7 @@ class GameRules(MethodView):
         "description": "The game's rules as Motley plays them (its current rules version, with the changelog "
                        "of every version), each house rule marked: Markdown, or the same as an HTML page for "
                        "a browser (Accept: text/html)",
-        "content": {"text/markdown": {"schema": {"type": "string"}}, "text/html": {"schema": {"type": "string"}}}},
-        "404": {"description": "No game of that name, or its rules document is not installed with this copy"}})
+        "content": {"text/markdown": {"schema": {"type": "string"}}, "text/html": {"schema": {"type": "string"}}}}})
     def get(self, name):
         """The rules: a player learns them here, where the page's game cards link (they were in the
         repository only, out of a player's reach: a new-player probe)."""

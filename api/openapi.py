@@ -218,10 +218,11 @@ LINKS = {
 }
 
 #: Operations anyone may call; a key sent to them is not read.
-PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/games/{name}/schema"), ("get", "/problems"),
+PUBLIC = {("get", "/games"), ("get", "/games/{name}"), ("get", "/games/{name}/schema"), ("get", "/games/{name}/rules"),
+          ("get", "/problems"),
           ("get", "/problems/{slug}"), ("get", "/health"), ("get", "/ready"), ("get", "/metrics"), ("post", "/players")}
 #: Never refused for a database outage (they do not read it).
-NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/health")}
+NO_DATABASE = {("get", "/games"), ("get", "/games/{name}"), ("get", "/games/{name}/rules"), ("get", "/health")}
 #: Writes whose body names a game: an unknown one is a 404 (docs/problems.md), though the path has no id.
 NAMES_A_GAME = {("post", "/matches"), ("post", "/tournaments")}
 
@@ -375,6 +376,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("get", "/games"): "listGames",
     ("get", "/games/{name}"): "getGame",
     ("get", "/games/{name}/schema"): "getGameSchema",
+    ("get", "/games/{name}/rules"): "getGameRules",
     ("get", "/matches"): "listMatches",
     ("post", "/matches"): "createMatch",
     ("get", "/matches/{match_id}"): "getMatch",
