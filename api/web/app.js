@@ -5,8 +5,8 @@
 // on a slow timer while its stream is refused or broken.
 import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove, serverNow } from "./api.js";
 import {
-  actionLabels, chart, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation, quietHeader, scrolling,
-  named, pastDeadlines, seatLabel, seatName, tickDeadlines,
+  actionLabels, chart, compactLabel, compactOf, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation,
+  plural, quietHeader, scrolling, named, pastDeadlines, seatLabel, seatName, tickDeadlines,
 } from "./render.js";
 
 const view = document.getElementById("view");
@@ -169,6 +169,43 @@ async function games() {
 }
 
 const titleOf = (name) => (gamesCache || []).find((game) => game.name === name)?.title || name;
+
+// A game's rules as Motley plays them (GET /games/{name}/rules: an HTML page for a browser), in a tab of
+// their own: the table or the form being filled stays. A newcomer found them nowhere on the page (a new
+// player's probe: they were in the repository only).
+const rulesHref = (name) => `/games/${encodeURIComponent(name)}/rules`;
+function rulesLink(name, text, attrs = {}) {
+  return h("a", { href: rulesHref(name), target: "_blank", rel: "noopener", class: "rules-link",
+    title: `the rules of ${titleOf(name)} (opens in a new tab)`, ...attrs }, text);
+}
+
+// A text of the server's (an option's help, a house rule) citing a game's rules document as
+// "(docs/rules/<game>.md)" or "(docs/rules/<game>.md, <section>)": that mention links to the rules the
+// server serves (a known game's only); the words stay as they are.
+const RULES_CITED = /\((docs\/rules\/([a-z][a-z0-9-]*)\.md)(?=[),])/g;
+function withRulesLinks(text) {
+  if (typeof text !== "string") return text;
+  const known = new Set((gamesCache || []).map((game) => game.name));
+  const parts = [];
+  let from = 0;
+  for (const cited of text.matchAll(RULES_CITED)) {
+    if (!known.has(cited[2])) continue;
+    const at = cited.index + 1; // after the "("
+    parts.push(text.slice(from, at), rulesLink(cited[2], cited[1]));
+    from = at + cited[1].length;
+  }
+  return parts.length ? [...parts, text.slice(from)] : text;
+}
+
+// An option's value as a person reads it: a boolean yes or no, a text without its JSON quotes, a number
+// as it is (the header said `one player both trophies true · ties "highest-card"`: a new player's probe).
+function optionValue(value) {
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return JSON.stringify(value);
+}
+const optionText = (name, value) => `${name.replace(/_/g, " ")} ${optionValue(value)}`;
 
 // -- who am I ------------------------------------------------------------------------------------
 // The API key is the account (shown once by the API, stored hashed): this browser holds the only copy, so
@@ -369,7 +406,9 @@ async function lobby() {
         h("p", {}, game.summary),
         h("p", { class: "muted" }, `${game.min_players}–${game.max_players} players · rules ${game.rules_version}`),
         houseRules(game, `house-rules-${game.name}`),
-        h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard"))))),
+        h("p", { class: "game-links" }, rulesLink(game.name, "Rules", { id: `rules-${game.name}`,
+          "aria-label": `Rules of ${game.title} (opens in a new tab)` }), " · ",
+        h("a", { href: `#/leaderboard/${game.name}` }, "leaderboard")))))),
   );
   if (show.live()) keepFresh(lists, invitations ? invitations.refresh : null);
   if (show.live() && invitations) invitations.start();
@@ -720,7 +759,7 @@ function optionField(name, schema, rules = []) {
     h("label", { for: input.id }, `${name.replace(/_/g, " ")} `,
       note ? h("span", { class: "house-rule-badge" }, "house rule") : null),
     input,
-    help ? h("small", { class: "option-help", id: help }, schema.description) : null,
+    help ? h("small", { class: "option-help", id: help }, withRulesLinks(schema.description)) : null,
     note ? h("small", { class: "house-rule-note", id: note },
       `switches Motley's house rule${rules.length > 1 ? "s" : ""} ${rules.map((rule) => rule.id).join(", ")} (not the publisher's)`) : null);
 }
@@ -733,7 +772,7 @@ function houseRules(game, id) {
   return h("details", { class: "house-rules", id },
     h("summary", {}, `House rules (Motley's, not the publisher's): ${rules.length}`),
     h("ul", {}, rules.map((rule) => h("li", { "data-rule": rule.id },
-      h("span", { class: "house-rule-id" }, rule.id), " ", rule.text,
+      h("span", { class: "house-rule-id" }, rule.id), " ", withRulesLinks(rule.text),
       rule.option ? h("span", { class: "muted" }, ` (option ${rule.option.replace(/_/g, " ")})`) : null))));
 }
 
@@ -939,7 +978,7 @@ function matchTerms(match, creator) {
       h("dt", {}, "rated"), h("dd", { id: "join-rated" }, match.rated ? "yes: its result counts for the ratings" : "no"),
       h("dt", {}, "listed"), h("dd", { id: "join-unlisted" }, match.unlisted ? "no: private (unlisted), joined with its invitation code"
         : "yes: public, listed in the lobby"),
-      options.length ? [h("dt", {}, "options"), h("dd", {}, options.map(([k, v]) => `${k.replace(/_/g, " ")} ${JSON.stringify(v)}`).join(" · "))] : null));
+      options.length ? [h("dt", {}, "options"), h("dd", {}, options.map(([k, v]) => optionText(k, v)).join(" · "))] : null));
 }
 
 function invitationBox(match) {
@@ -965,7 +1004,7 @@ function seatsText(seats) {
 function listedRules(match) {
   const terms = match.terms || {};
   if (!terms.rules_version) return null;
-  const options = Object.entries(terms.options || {}).map(([name, value]) => ` · ${name.replace(/_/g, " ")} ${JSON.stringify(value)}`);
+  const options = Object.entries(terms.options || {}).map(([name, value]) => ` · ${optionText(name, value)}`);
   return h("small", { class: "muted listed-rules" }, h("br"), `rules ${terms.rules_version}`, options.join(""));
 }
 
@@ -1046,8 +1085,9 @@ function matchRules(match) {
   const current = game && game.rules_version === match.rules_version ? game.house_rules || [] : [];
   const houseRules = (name) => current.filter((rule) => rule.option === name).map((rule) => rule.id);
   return h("p", { class: "muted", id: "match-rules" }, `rules ${match.rules_version}`,
-    Object.entries(match.options || {}).map(([name, value]) => [" · ", `${name.replace(/_/g, " ")} ${JSON.stringify(value)}`,
-      houseRules(name).length ? ` (house rule ${houseRules(name).join(", ")})` : ""]));
+    Object.entries(match.options || {}).map(([name, value]) => [" · ", optionText(name, value),
+      houseRules(name).length ? ` (house rule ${houseRules(name).join(", ")})` : ""]),
+    " · ", rulesLink(match.game, "read the rules", { id: "match-rules-link" }));
 }
 
 // `heading`: the title's level: the table's own page heading (h1), or a section of another page (the
@@ -1059,7 +1099,7 @@ function matchHeader(match, heading = "h1") {
     h(heading, heading === "h1" ? { id: "match-title", tabindex: -1 } : {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
     tournamentTable(match),
     matchRules(match),
-    h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${match.moves} moves · `,
+    h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${plural(match.moves, "move")} · `,
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
       h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
@@ -1424,7 +1464,7 @@ async function table(id, params) {
     if (!theirs.length) return null;
     const told = theirs.slice(-MOVES_SAID).map((event) => (event.action && typeof event.action === "object"
       ? `${seatName(match.seats, event.seat)}: ${describeAction(event.action, match)}` : eventText(event, match, false)));
-    return `${theirs.length > told.length ? `${theirs.length - told.length} more moves, then ` : ""}${told.join("; ")}.`;
+    return `${theirs.length > told.length ? `${plural(theirs.length - told.length, "more move", "more moves")}, then ` : ""}${told.join("; ")}.`;
   };
   // The person's own turn clock running low is said once a turn, and its running out (announcement): a
   // countdown is no live region, and nothing was said until the match was over.
@@ -1496,9 +1536,24 @@ async function table(id, params) {
     // copies of a card) offers each once (render.js distinctActions).
     const offered = distinctActions(match.legal_actions, match);
     const labels = actionLabels(offered, match);
-    const buttons = offered.map((action, i) =>
-      h("button", { class: "action", disabled: moving || coolingLeft(action) > 0, "data-cooling": coolingLeft(action) > 0 ? "" : null,
-        onclick: (event) => play(action, event.currentTarget.textContent) }, labels[i]));
+    // A game's actions offered by the dozen (Tumult Royale's "take tile N") are a tight group of small
+    // buttons, each drawn by its number under the group's caption, its text and name still its whole label.
+    const groups = new Map();
+    const buttons = offered.map((action, i) => {
+      const compact = compactOf(action, match, labels[i]);
+      const button = h("button", { class: compact ? "action compact" : "action", disabled: moving || coolingLeft(action) > 0,
+        "data-cooling": coolingLeft(action) > 0 ? "" : null,
+        onclick: (event) => play(action, event.currentTarget.textContent) }, compact ? compactLabel(labels[i], compact.shown) : labels[i]);
+      if (!compact) return button;
+      if (groups.has(compact.group)) {
+        groups.get(compact.group).append(button);
+        return null;
+      }
+      const group = h("div", { class: "compact-buttons" }, button);
+      groups.set(compact.group, group);
+      return h("div", { class: "compact-group", role: "group", "aria-label": compact.caption, "data-group": compact.group },
+        h("span", { class: "compact-caption", "aria-hidden": "true" }, `${compact.caption}:`), group);
+    });
     const actions = h("div", { class: "actions", id: "actions" }, buttons);
     const held = Math.max(0, ...match.legal_actions.map(coolingLeft));
     clearTimeout(coolTimer);
@@ -1859,13 +1914,15 @@ async function leaderboard(game, params = new URLSearchParams()) {
   show.titled(`Leaderboard: ${titleOf(game)}`);
   show(h("h1", {}, "Leaderboard ", select),
     board.items.length ? scrolling(h("table", { class: "grid", id: "leaderboard" },
-      h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "played", "wins"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ["place", "player", "rating (μ − 3σ)", "μ", "σ", "rated matches played", "rated matches won"]
+        .map((t) => h("th", {}, t)))),
       h("tbody", {}, board.items.map((row, i) => h("tr", {},
         h("td", {}, row.place ?? i + 1),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${game}` }, named(row.name))),
         h("td", {}, row.ordinal.toFixed(2)), h("td", {}, row.mu.toFixed(2)), h("td", {}, row.sigma.toFixed(2)),
         h("td", {}, row.played), h("td", {}, row.wins)))))) : h("p", { class: "muted", id: "leaderboard" },
       board.total ? "" : "No rated matches yet."),
+    board.items.length ? h("p", { class: "muted", id: "leaderboard-counts" }, COUNTS_RATED) : null,
     pages);
 }
 
@@ -1903,12 +1960,22 @@ async function player(id, game) {
     entered.total > entered.items.length ? h("p", { class: "muted" }, `the ${entered.items.length} newest of ${entered.total}`) : null);
 }
 
+// What the leaderboard's and a profile's counts count (docs/tournaments.md, "Ratings, leaderboards,
+// statistics"; the API's RatingOut and StatisticsOut): a profile said "played 2" where the leaderboard
+// said "played 1", neither saying which counted what (a new player's probe).
+const COUNTS_RATED = "Played and won count rated matches only. A player's profile counts every finished match they "
+  + "moved in, rated or not.";
+const COUNTS_ALL = "Every finished match the player moved in, rated or not (forks included). A leaderboard counts "
+  + "rated matches only.";
+const STATISTICS_COLUMNS = { played: "matches played (rated or not)", wins: "won (rated or not)" };
+
 function statistics(rows) {
   const list = Array.isArray(rows) ? rows : Object.entries(rows || {}).map(([game, row]) => ({ game, ...row }));
   if (!list.length) return h("p", { class: "muted" }, "No finished matches yet.");
   const columns = [...new Set(list.flatMap((row) => Object.keys(row)))];
   return scrolling(h("table", { class: "grid", id: "statistics" },
-    h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, c.replace(/_/g, " "))))),
+    h("caption", { class: "muted", id: "statistics-counts" }, COUNTS_ALL),
+    h("thead", {}, h("tr", {}, columns.map((c) => h("th", {}, STATISTICS_COLUMNS[c] || c.replace(/_/g, " "))))),
     h("tbody", {}, list.map((row) => h("tr", {}, columns.map((c) =>
       h("td", {}, c === "game" ? titleOf(row[c]) : typeof row[c] === "number" ? +row[c].toFixed(2) : String(row[c] ?? ""))))))));
 }
@@ -2260,7 +2327,7 @@ async function tournament(id) {
     const status = t.status;
     // tabindex -1: focus may be put on it (an action pressed took every button away), never reached by Tab.
     fill(head, h("h1", { id: "tournament-title", tabindex: -1 }, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
-      h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${t.rounds_planned} rounds at tables of ${t.table_size}`));
+      h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${plural(t.rounds_planned, "round")} at tables of ${t.table_size}`));
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one;
     // on one not pressed (a keyboard user passing it as another client's change is pushed), to that button again.
     const focused = acted || actionsBox.contains(document.activeElement);

@@ -28,6 +28,10 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A count with its noun, singular or plural as the count wants ("1 card", "0 cards"): the page said
+// "0 card(s)", "1 more moves" (a new player's probe). `many`: the plural, where it is not the noun + "s".
+export const plural = (count, one, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+
 const SUITS = { S: "♠", C: "♣", D: "♦", H: "♥" };
 const RED = new Set(["D", "H"]);
 
@@ -169,7 +173,7 @@ function jest(obs, seats, you) {
         h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
         h("td", {}, h("span", { class: "chips" }, offerView)),
         h("td", {}, h("span", { class: "chips" }, jestCards && jestCards.length ? jestCards.map((c) => chip(c))
-          : [h("span", { class: "muted" }, `${obs.jest_counts[s]} card(s)`), takenUp.length
+          : [h("span", { class: "muted" }, plural(obs.jest_counts[s], "card")), takenUp.length
             ? h("span", { class: "chips taken-up", "data-seat": s, role: "img",
               "aria-label": `face-up cards taken: ${takenUp.map((c) => (CARD.test(c) ? cardText(c) : c)).join(", ")}` }, takenUp.map((c) => chip(c)))
             : null])),
@@ -178,7 +182,7 @@ function jest(obs, seats, you) {
     );
   }
   return h("div", { class: "jest" },
-    h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${obs.deck_count} card(s)`),
+    h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${plural(obs.deck_count, "card")}`),
     obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), obs.hand.length
       ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : h("p", { class: "muted" }, "empty: both cards offered")) : null,
     everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? h("span", { class: "chips" }, hand.map((c) => chip(c)))
@@ -337,6 +341,30 @@ export function actionLabels(actions, match) {
     nth.set(label, (nth.get(label) || 0) + 1);
     return `${label} (${nth.get(label)})`;
   });
+}
+
+// Actions a game offers by the dozen, drawn as a tight group of small buttons (Tumult Royale's 27 "take tile
+// N" filled a phone's screen above the board while the hourglass ran: a new player's probe). Per game,
+// compact(action, match, label) -> { group, caption, shown } or null: `shown`, the end of the button's
+// label drawn (the tile's number); the rest is read by a screen reader only, so the button's name and text
+// stay its whole label ("take tile 12"), as every other button's.
+const COMPACTS = { "tumult-royale": tumultRoyale.compact };
+export function compactOf(action, match, label) {
+  const own = COMPACTS[match.game];
+  if (!own) return null;
+  try {
+    const compact = own(action, match, label);
+    return compact && compact.shown && label.endsWith(compact.shown) ? compact : null;
+  } catch (error) {
+    console.warn("compact action failed, drawn in full", error);
+    return null;
+  }
+}
+
+// A compact button's content: its label, only its `shown` end drawn.
+export function compactLabel(label, shown) {
+  const said = label.slice(0, label.length - shown.length);
+  return [said ? h("span", { class: "visually-hidden" }, said) : null, shown];
 }
 
 // Seconds a game makes a seat wait after this action before the next one of its type (the server refuses

@@ -121,8 +121,8 @@ def test_a_tables_page_says_its_rules_version_and_options_and_which_switch_a_hou
     text = rules.inner_text()
     assert match["rules_version"] == catalogue(server)["jest"]["rules_version"]
     assert f"rules {match['rules_version']}" in text, text
-    assert 'ties "shared" (house rule R7)' in text, text
-    assert 'one player both trophies true (house rule R4 both trophies)' in text, text
+    assert 'ties shared (house rule R7)' in text, text
+    assert 'one player both trophies yes (house rule R4 both trophies)' in text, text
     assert not errors, errors
     context.close()
 
@@ -139,8 +139,8 @@ def test_the_lobbys_list_says_what_an_open_match_is_played_under_before_join(ser
     page.goto(server + "/")
     listed = page.locator(f'tr[data-match="{match["id"]}"] .listed-rules')
     listed.wait_for(timeout=15_000)
-    assert listed.inner_text().strip() == (f'rules {match["rules_version"]} · deals 2 · ties "shared" · '
-                                           'first deal exchange false')
+    assert listed.inner_text().strip() == (f'rules {match["rules_version"]} · deals 2 · ties shared · '
+                                           'first deal exchange no')
     assert page.locator(f'tr[data-match="{match["id"]}"] button', has_text="join").count() == 1
     assert not errors, errors
     context.close()

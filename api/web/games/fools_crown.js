@@ -1,6 +1,6 @@
 // Fool's Crown (docs/rules/fools-crown.md): the crowns in the centre, the seat's hand, each seat's
 // committed pair (face up or down), its dice, its gamble, its won crowns; the last round's claim.
-import { chip, everyHand, faceDown, generic, h, scrolling, seatLabel, seatName } from "../render.js";
+import { chip, everyHand, faceDown, generic, h, plural, scrolling, seatLabel, seatName } from "../render.js";
 
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
 export const die = (value) => h("span", { class: "die", title: `a ${value}` }, DIE[value] || String(value));
@@ -30,7 +30,7 @@ function endView(end, seats) {
   const { winner, reason, rounds, ...rest } = end;
   return [h("p", { class: "winner" }, winner === null || winner === undefined ? "No winner"
     : ["Won by ", h("b", {}, seatLabel(seats, winner))],
-  reason ? ` · ${String(reason).replace(/-/g, " ")}` : "", typeof rounds === "number" ? ` · after ${rounds} round(s)` : ""),
+  reason ? ` · ${String(reason).replace(/-/g, " ")}` : "", typeof rounds === "number" ? ` · after ${plural(rounds, "round")}` : ""),
   Object.keys(rest).length ? generic(rest, seats) : null];
 }
 
@@ -72,7 +72,7 @@ export function describe(action, match, cardText) {
   // In a replay an action may be sealed (the others' commits): no cards, or only the face-up one.
   const cards = (list) => list.map(cardText).join(" and ");
   const sealed = (verb) => (action.up ? `${verb} ${cardText(action.up)} and a face-down card`
-    : typeof action.count === "number" ? `${verb} ${action.count} card(s), face down` : `${verb} (face down)`);
+    : typeof action.count === "number" ? `${verb} ${plural(action.count, "card")}, face down` : `${verb} (face down)`);
   switch (action.type) {
     case "commit": return Array.isArray(action.cards) ? `commit ${cards(action.cards)}` : sealed("commit");
     case "gamble": return Array.isArray(action.cards) ? `gamble ${cards(action.cards)}` : sealed("gamble");

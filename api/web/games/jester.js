@@ -1,6 +1,6 @@
 // Jester (docs/rules/jester.md): the place cards in hand, the four places with their price and pile, the
 // city's classes, the court, the guilds and every player's tracks (money, VP, fame) and stamps.
-import { everyHand, generic, h, scrolling, seatLabel } from "../render.js";
+import { everyHand, generic, h, plural, scrolling, seatLabel } from "../render.js";
 
 const PLACES = ["city", "theater", "court", "guilds"];
 const GUILDS = { 1: "Master Buffoon", 2: "Craftsmen", 3: "Theater Directors", 4: "Grand Duke", 5: "Merchants", 6: "Heralds" };
@@ -33,7 +33,7 @@ export function view(obs, seats, you) {
     h("div", { class: `place ${place} ${obs.card_prices[i] > 1 ? "dear" : ""}` },
       h("b", {}, place), h("span", {}, `card $${obs.card_prices[i]}`), h("span", { class: "muted" }, `${obs.piles[i]} in the pile`))));
   const hand = Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, "Your hand",
-    typeof obs.my_crowns === "number" ? h("span", { class: "muted" }, ` · ${obs.my_crowns} crown(s) behind your screen`) : null),
+    typeof obs.my_crowns === "number" ? h("span", { class: "muted" }, ` · ${plural(obs.my_crowns, "crown")} behind your screen`) : null),
   obs.hand.some((k) => k > 0) ? h("span", { class: "chips big" }, PLACES.map((place, i) => obs.hand[i] ? placeCard(place, obs.hand[i]) : null))
     : h("p", { class: "muted" }, "no place cards")) : null;
   const city = scrolling(h("table", { class: "grid city" },
@@ -63,13 +63,40 @@ export function view(obs, seats, you) {
   return h("div", { class: "jester" },
     h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)),
       obs.trigger !== null && obs.trigger !== undefined ? [" · end triggered by ", seatLabel(seats, obs.trigger)] : ""),
-    hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${seen.crowns} crown(s) behind the screen`]),
+    hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${plural(seen.crowns, "crown")} behind the screen`]),
     places,
     scrolling(h("table", { class: "grid players" },
       h("thead", {}, h("tr", {}, ["seat", "money", "VP", "fame", "hand", "played", "reserve", "guilds", "classes", "pawn"].map((t) => h("th", {}, t)))),
       h("tbody", {}, Array.from({ length: n }, (_, s) => row(s))))),
     court, h("h3", {}, "City"), city,
-    obs.final ? h("p", { class: "final" }, h("b", {}, "Final: "), generic(obs.final, seats)) : null);
+    obs.final ? finalView(obs.final, seats, you, n) : null);
+}
+
+// The final scoring's items (docs/rules/jester.md, "End of the game"), by their names in the rules, what
+// each scores said beside it. The box read "Final: type final-scoring", then a list per item by its key
+// (a new player's probe): the step's `type` is the engine's, not the players'.
+const FINAL_ITEMS = {
+  sets: "sets of 4 different cards in hand (3 VP each)",
+  objects: "objects made (2 VP each)",
+  specialization: "specialization table markers (1, 3 or 6 VP each)",
+  money: "money (1 VP per $3)",
+  disciplines: "disciplines marked (7 VP for 6, 10 VP for 7)",
+  influence: "influence: markers on the board (8 VP first, 4 VP second)",
+  crowns: "crowns behind the screen (a count: they score no VP)",
+  crown_penalty: "Crown Penalty (−10 VP to the fewest crowns)",
+  vp: "final VP",
+};
+
+function finalView(final, seats, you, n) {
+  const items = Object.entries(final).filter(([key]) => key !== "type");
+  return h("div", { class: "final", id: "final-scoring" }, h("h3", {}, "Final scoring"),
+    scrolling(h("table", { class: "grid final-scoring" },
+      h("thead", {}, h("tr", {}, h("th", {}, "item"),
+        Array.from({ length: n }, (_, s) => h("th", {}, seatLabel(seats, s), s === you ? " (you)" : "")))),
+      h("tbody", {}, items.map(([key, value]) => h("tr", { "data-item": key, class: key === "vp" ? "total" : null },
+        h("th", {}, FINAL_ITEMS[key] || key.replace(/_/g, " ")),
+        Array.isArray(value) && value.length === n ? value.map((v) => h("td", {}, generic(v, seats)))
+          : h("td", { colspan: n }, generic(value, seats))))))));
 }
 
 // Where a marker comes from or goes to (`from`/`to` of guild-move, tragedy, rescue, specialize, court-b):

@@ -1,6 +1,6 @@
 // Le Bouffon (docs/rules/le-bouffon.md): a themed Président. The roles, the seat's hand grouped by kind,
 // the trick on the table (its leader, whose turn, the top play), cards left per seat and the scores.
-import { everyHand, generic, h, quietHeader, scrolling, seatLabel } from "../render.js";
+import { everyHand, generic, h, plural, quietHeader, scrolling, seatLabel } from "../render.js";
 
 const STRENGTH = { archer: 9, magicien: 10, guerrier: 11, assassin: 12, paladin: 13, minotaure: 14 };
 const kindOf = (id) => id.split("#")[0];
@@ -100,7 +100,7 @@ export function view(obs, seats, you) {
     scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), quietHeader("out"), h("th", {}, "score"))),
       h("tbody", {}, rows))),
-    h("p", { class: "muted" }, `${obs.played.length} card(s) played this deal`),
+    h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
     obs.exchange ? h("div", { class: "exchange" }, h("h3", {}, "Your exchange this deal"),
       obs.exchange.gave ? h("p", {}, "gave ", cards(obs.exchange.gave)) : null,
@@ -112,7 +112,7 @@ export function describe(action) {
   if (action.type === "pass") return "pass";
   if (!["play", "give", "laugh"].includes(action.type)) return null;
   if (Array.isArray(action.cards)) return `${action.type}: ${playText(action.cards)}`;
-  if (typeof action.count === "number") return `${action.type} ${action.count} card(s), face down`; // a sealed gift
+  if (typeof action.count === "number") return `${action.type} ${plural(action.count, "card")}, face down`; // a sealed gift
   return null;
 }
 

@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the tax slots of the live collection (27, or 33/30 with the option set_aside "per-player") with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, everyHand, generic, h, quietHeader, scrolling, seatLabel } from "../render.js";
+import { countdown, everyHand, generic, h, plural, quietHeader, scrolling, seatLabel } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -105,7 +105,7 @@ export function view(obs, seats, you, match) {
     h("td", {}, obs.ranks ? obs.ranks[s] : "—"), h("td", { class: "supporters" }, obs.supporters[s]),
     h("td", {}, `${obs.statues_placed[s]} / 25`), h("td", {}, obs.mercy[s] ? "yes" : ""),
     h("td", {}, obs.castles ? (Array.isArray(obs.castles[s]) ? (obs.castles[s].length ? h("span", { class: "chips" }, obs.castles[s].map(tile)) : none("empty"))
-      : `${obs.castles[s]} tile(s), face down`) : none()),
+      : `${plural(obs.castles[s], "tile")}, face down`) : none()),
     h("td", {}, [obs.ready && obs.ready[s] ? "ready" : null, obs.collecting && obs.collecting[s] ? "collecting" : null,
       obs.holding && obs.holding[s] !== null ? `holds tile ${obs.holding[s]}` : null, obs.passed && obs.passed[s] ? "passed" : null]
       .filter(Boolean).join(" · "))));
@@ -145,6 +145,17 @@ export function describe(action, match) {
     case "reveal": return `reveal region ${action.region}`;
     default: return null;
   }
+}
+
+// The actions drawn as a tight group (render.js compactOf), the first two screens of a phone's table:
+// the tax collection's "take tile N" by the tile's number, as the tax slots show it; the first statue's
+// fields by number and type, as the kingdom's cells name them.
+export function compact(action, match, label) {
+  if (action.type === "peek" && typeof action.tile === "number")
+    return { group: "peek", caption: "Take tile", shown: String(action.tile) };
+  if (action.type === "first-statue" && typeof action.field === "number" && label.startsWith("first statue on field "))
+    return { group: "first-statue", caption: "First statue on field", shown: label.slice("first statue on field ".length) };
+  return null;
 }
 
 function payText(pay) {

@@ -1,0 +1,270 @@
+"""What a new player's probe of the page found (/tmp/probes/newplayer.md, its newcomer problems 3-7 and 9),
+each fixed and held here, in Debian's chromium against a real `motley serve` (tests/web/conftest.py):
+
+- the rules were out of reach: each game's card in the lobby and a table's header now link the rules the
+  server serves (GET /games/{name}/rules, an HTML page for a browser), and an option's help that cites
+  "(docs/rules/<game>.md)" links that mention there too;
+- a match's header showed its options as raw JSON (`one player both trophies true`, `ties "shared"`);
+- "1 more moves", "1 rounds at tables of 2", "0 card(s)", "after 8 round(s)": counts read singular or plural;
+- Jester's final scoring read "Final: type final-scoring" and then each item by its key;
+- a profile said "played 2" where the leaderboard said "played 1", neither saying what it counted;
+- at a phone's width Tumult Royale's 27 "take tile N" buttons pushed the board off the screen while the
+  tax collection's hourglass ran.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+import requests
+
+from tests.web.test_page_a11y_second import PHONE
+from tests.web.test_page_fifth_probe import finished_fools_crown, read
+from tests.web.test_page_followups import auth, match_with, move, register, signed_in
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def catalogue(server: str) -> dict:
+    answer = requests.get(f"{server}/games", timeout=10)
+    answer.raise_for_status()
+    return {game["name"]: game for game in answer.json()}
+
+
+def answers_html(server: str, href: str) -> None:
+    """``href`` answers 200 with an HTML page, as a browser asks for it."""
+    answer = requests.get(server + href, headers={"Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.8"},
+                          timeout=10)
+    assert answer.status_code == 200, (href, answer.status_code, answer.text[:200])
+    assert answer.headers["Content-Type"].startswith("text/html"), (href, answer.headers["Content-Type"])
+
+
+# -- the rules ----------------------------------------------------------------------------------------
+def test_the_lobbys_game_cards_a_tables_header_and_an_options_help_link_the_rules(server, browser):
+    """A newcomer looked for the rules of Jest, of Fool's Crown's "strength", of Jester's final scoring,
+    and found a summary line, the house rules and "(docs/rules/jest.md)" as plain text: nothing to open."""
+    games = catalogue(server)
+    ria = register(server, "newcomer-rules")
+    context, page, errors = signed_in(browser, server, ria)
+    page.goto(server + "/")
+    page.wait_for_selector("#create")
+    for name, game in games.items():
+        # Beside the card's house rules: "Rules", opening in a tab of its own.
+        link = page.locator(f"article.game a[href='/games/{name}/rules']")
+        assert link.count() == 1, name
+        assert link.inner_text() == "Rules", name
+        assert link.get_attribute("target") == "_blank" and "noopener" in link.get_attribute("rel"), name
+        named = page.get_by_role("link", name=f"Rules of {game['title']} (opens in a new tab)", exact=True)
+        assert named.count() == 1, name
+        answers_html(server, link.get_attribute("href"))
+    # A browser opening it reads the rules as a page.
+    with context.expect_page() as opened:
+        page.locator("article.game a[href='/games/jest/rules']").click()
+    rules = opened.value
+    rules.wait_for_load_state()
+    assert rules.url == f"{server}/games/jest/rules"
+    assert rules.evaluate("document.contentType") == "text/html"
+    assert "Jest" in rules.title()
+    rules.close()
+
+    # The create form's option help: its "(docs/rules/jest.md)" links Jest's rules, its words unchanged.
+    page.select_option("#create-game", "jest")
+    described = games["jest"]["options_schema"]["properties"]["ties"]["description"]
+    assert "(docs/rules/jest.md)" in described
+    help_text = page.locator("#option-help-ties")
+    assert help_text.inner_text() == described
+    cited = help_text.locator("a")
+    assert cited.count() == 1
+    assert cited.inner_text() == "docs/rules/jest.md"
+    assert cited.get_attribute("href") == "/games/jest/rules"
+    assert cited.get_attribute("target") == "_blank" and "noopener" in cited.get_attribute("rel")
+
+    # A table's header links its own game's rules.
+    match_id = match_with(server, ria, "fools-crown", 2, computers={"1": "basic"})
+    page.goto(f"{server}/#/match/{match_id}")
+    header_link = page.locator(".match-head #match-rules a[href='/games/fools-crown/rules']")
+    header_link.wait_for()
+    assert header_link.get_attribute("target") == "_blank" and "noopener" in header_link.get_attribute("rel")
+    answers_html(server, header_link.get_attribute("href"))
+    assert not errors, errors
+    context.close()
+
+
+# -- options in words ---------------------------------------------------------------------------------
+def test_a_match_header_says_its_options_in_words_not_json(server, browser):
+    """The header read `one player both trophies true · ties "highest-card"` and `gamble false`: a yes or
+    a no and the option's word, as a person says them."""
+    host = register(server, "newcomer-options")
+    created = requests.post(f"{server}/matches", timeout=10, headers=auth(host),
+                            json={"game": "jest", "seats": 3, "options": {"ties": "shared"}})
+    created.raise_for_status()
+    jest = created.json()
+    created = requests.post(f"{server}/matches", timeout=10, headers=auth(host),
+                            json={"game": "le-bouffon", "seats": 3, "options": {"deals": 2, "ties": "shared"}})
+    created.raise_for_status()
+    bouffon = created.json()
+    context, page, errors = signed_in(browser, server, register(server, "newcomer-options-guest"))
+    page.goto(f"{server}/#/match/{jest['id']}?as=spectator")
+    rules = page.locator("#match-rules")
+    rules.wait_for()
+    text = rules.inner_text()
+    assert f"rules {jest['rules_version']}" in text, text
+    assert "ties shared (house rule R7)" in text, text
+    assert "one player both trophies yes (house rule R4" in text, text
+    assert '"' not in text and "true" not in text, text
+
+    page.goto(f"{server}/#/match/{bouffon['id']}?as=spectator")
+    page.wait_for_function("() => document.querySelector('#match-rules')?.textContent.includes('deals')")
+    text = page.inner_text("#match-rules")
+    assert "deals 2" in text and "ties shared" in text and "first deal exchange no" in text, text
+    assert '"' not in text and "false" not in text, text
+    # The lobby's list says them alike.
+    page.goto(server + "/")
+    listed = page.locator(f'tr[data-match="{bouffon["id"]}"] .listed-rules')
+    listed.wait_for(timeout=15_000)
+    assert listed.inner_text().strip() == (f'rules {bouffon["rules_version"]} · deals 2 · ties shared · '
+                                           'first deal exchange no')
+    assert not errors, errors
+    context.close()
+
+
+# -- singular and plural ------------------------------------------------------------------------------
+def test_counts_read_singular_or_plural(server, browser):
+    """"1 moves" in a table's header, "1 rounds at tables of 2" on a tournament's page: one is one."""
+    people = [register(server, f"newcomer-count-{i}") for i in range(3)]
+    match_id = match_with(server, people[0], "jest", 3, people=people[1:])
+    offer = read(server, match_id, people[0])["legal_actions"][0]
+    move(server, match_id, people[0], offer).raise_for_status()
+    context, page, errors = signed_in(browser, server, people[1])
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_function("() => document.querySelector('.match-head')?.textContent.includes('version')")
+    header = page.inner_text(".match-head")
+    assert re.search(r"· 1 move ·", header), header
+    assert "1 moves" not in header, header
+    board = page.inner_text(".jest")
+    assert "(s)" not in board, board
+    assert "0 cards" in board, board  # the others' Jests, empty yet
+
+    created = requests.post(f"{server}/tournaments", headers=auth(people[0]), timeout=10, json={
+        "game": "fools-crown", "name": "Newcomers' one round", "format": "swiss", "rounds": 1, "table_size": 2})
+    created.raise_for_status()
+    page.goto(f"{server}/#/tournament/{created.json()['id']}")
+    page.wait_for_selector("#tournament-title")
+    line = page.locator("#tournament-title + p").inner_text()
+    assert "1 round at tables of 2" in line, line
+    assert not errors, errors
+    context.close()
+
+
+# -- Jester's final scoring ---------------------------------------------------------------------------
+def played_out(server: str, match_id: str, player: dict, seconds: float = 420) -> dict:
+    """``player`` plays random legal actions (through the API) until the match, against computers, is over."""
+    chance = random.Random(20261207)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        view = read(server, match_id, player)
+        if view["status"] == "finished":
+            return view
+        if view["legal_actions"]:
+            move(server, match_id, player, chance.choice(view["legal_actions"]))  # a refusal: read again
+        else:
+            time.sleep(0.05)  # the computer's turn
+    raise AssertionError("the match did not finish in time")
+
+
+def test_jesters_final_scoring_names_its_items(server, browser):
+    """The final scoring box read "Final: type final-scoring", then a list per item by its key: the items
+    by their names in the rules, a seat a column, and the engine's `type` nowhere."""
+    jo = register(server, "newcomer-jester")
+    match_id = match_with(server, jo, "jester", 2, computers={"1": "basic"})
+    final = played_out(server, match_id, jo)["observation"]["final"]
+    context, page, errors = signed_in(browser, server, jo)
+    page.goto(f"{server}/#/match/{match_id}")
+    box = page.locator(".jester .final")
+    box.wait_for(timeout=15_000)
+    text = box.inner_text()
+    assert "type" not in text and "final-scoring" not in text, text
+    rows = {row.get_attribute("data-item"): row for row in box.locator("tbody tr").all()}
+    assert set(rows) == set(final) - {"type"}, (set(rows), set(final))
+    assert "sets of 4 different cards in hand" in rows["sets"].inner_text()
+    assert "Crown Penalty" in rows["crown_penalty"].inner_text()
+    assert [cell.inner_text() for cell in rows["vp"].locator("td").all()] == [str(vp) for vp in final["vp"]]
+    assert rows["vp"].locator("th").inner_text() == "final VP"
+    assert "(s)" not in page.inner_text(".jester")
+    assert not errors, errors
+    context.close()
+
+
+# -- what the counts count ----------------------------------------------------------------------------
+def test_the_profile_and_the_leaderboard_say_what_they_count(server, browser):
+    """A profile's "played 2" beside the leaderboard's "played 1" (an unrated match and a rated one): each
+    now says which matches it counts."""
+    players = [register(server, f"newcomer-counts-{i}") for i in range(2)]
+    finished_fools_crown(server, players, reveal_at_end=True)  # rated: two people, one moved
+    context, page, errors = signed_in(browser, server, players[0])
+    page.goto(f"{server}/#/leaderboard/fools-crown")
+    page.wait_for_selector("#leaderboard tbody tr")
+    headers = page.locator("#leaderboard thead th").all_inner_texts()
+    assert "rated matches played" in headers and "rated matches won" in headers, headers
+    assert "played" not in headers, headers
+    assert "rated matches only" in page.inner_text("#leaderboard-counts")
+
+    page.goto(f"{server}/#/player/{players[0]['id']}/fools-crown")
+    page.wait_for_selector("#statistics")
+    headers = page.locator("#statistics thead th").all_inner_texts()
+    assert "matches played (rated or not)" in headers, headers
+    assert "played" not in headers, headers
+    said = page.inner_text("#statistics caption")
+    assert "rated or not" in said and "leaderboard counts rated matches only" in said, said
+    assert not errors, errors
+    context.close()
+
+
+# -- Tumult Royale's tax collection on a phone ----------------------------------------------------------
+def test_tumult_royales_take_buttons_are_a_tight_group_on_a_phone(server, browser):
+    """At 360 px the 27 "take tile N" buttons filled more than a screen above the board while the hourglass
+    ran: a tight group of small buttons by the tile's number, each still named and labelled in full."""
+    uma = register(server, "newcomer-tax")
+    match_id = match_with(server, uma, "tumult-royale", 3, computers={"1": "basic", "2": "basic"},
+                          options={"tax_mode": "async"})
+    for _ in range(300):
+        view = read(server, match_id, uma)
+        if view["observation"].get("slots") and any(a["type"] == "peek" for a in view["legal_actions"]):
+            break
+        if view["legal_actions"]:
+            move(server, match_id, uma, view["legal_actions"][0])
+        else:
+            time.sleep(0.1)
+    else:
+        raise AssertionError("no tax collection")
+    context, page, errors = signed_in(browser, server, uma, viewport=PHONE)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#actions .compact-group button.action.compact")
+    peeks = page.locator("#actions button.action.compact")
+    labels = peeks.evaluate_all("nodes => nodes.map((n) => n.textContent)")
+    assert len(labels) >= 10 and all(re.fullmatch(r"take tile \d+", label) for label in labels), labels
+    tile = int(labels[-1].split()[-1])
+    # Drawn by its number; named, and found by its text, as "take tile N" (the other tests click it so).
+    drawn = "n => [...n.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('')"
+    assert peeks.last.evaluate(drawn) == str(tile)
+    assert page.get_by_role("button", name=f"take tile {tile}", exact=True).count() == 1
+    assert page.locator("button.action", has_text=re.compile(f"^take tile {tile}$")).count() == 1
+    assert page.get_by_role("group", name="Take tile").count() == 1
+    height = page.locator("#moves").evaluate("n => n.getBoundingClientRect().height")
+    assert height < 360, height  # 27 full buttons took some 560 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Pressed, it takes that tile (unless a computer took it first: refused then, the table drawn as it is).
+    page.get_by_role("button", name=f"take tile {tile}", exact=True).click()
+    page.wait_for_function("""t => document.querySelector('#refusal .problem')
+      || document.querySelector('.tumult-royale .held')?.textContent.startsWith(`You hold tile ${t}`)""",
+                           arg=tile, timeout=15_000)
+    assert not errors, errors
+    context.close()
