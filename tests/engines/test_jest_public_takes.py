@@ -18,26 +18,15 @@ from domain.games.jest import CARDS, ENGINE, ENGINES
 from domain.games.jest import bots as jest_bots
 from domain.playout import new_match, next_step
 from tests.engines.harness import random_playout
+from tests.engines.test_jest_playouts import _codes as codes_in
 
 E = ENGINE
 CARD_SET = frozenset(CARDS)
 
 
-def _codes(value, found=None):
+def _codes(value) -> set:
     """Every card code appearing anywhere (keys or values) in a JSON value."""
-    if found is None:
-        found = set()
-    if isinstance(value, str):
-        if value in CARD_SET:
-            found.add(value)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            _codes(key, found)
-            _codes(item, found)
-    elif isinstance(value, list):
-        for item in value:
-            _codes(item, found)
-    return found
+    return set(codes_in(value))
 
 
 def _views(engine, state):

@@ -24,6 +24,7 @@ import requests
 from tests.web.test_page_a11y_second import PHONE
 from tests.web.test_page_fifth_probe import finished_fools_crown, read
 from tests.web.test_page_followups import auth, match_with, move, register, signed_in
+from tests.web.test_page_house_rules import catalogue
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -31,12 +32,6 @@ pytestmark = pytest.mark.slow  # a browser and a server process: several seconds
 @pytest.fixture(scope="module")
 def server(module_server):
     return module_server
-
-
-def catalogue(server: str) -> dict:
-    answer = requests.get(f"{server}/games", timeout=10)
-    answer.raise_for_status()
-    return {game["name"]: game for game in answer.json()}
 
 
 def answers_html(server: str, href: str) -> None:
