@@ -36,7 +36,7 @@ def serve(folder: Path, **settings: str):
         try:
             if requests.get(f"{base}/health", timeout=1).ok:
                 return base, process, log
-        except requests.ConnectionError:
+        except (requests.ConnectionError, requests.Timeout):  # still booting on a loaded machine
             pass
         if process.poll() is not None:
             log.close()
