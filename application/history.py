@@ -319,8 +319,7 @@ class History:
                 self.check_against(importer, copy, self.app.read_match(index.match_id),
                                    f"{index.match_id} (whose chance commitment the history holds)")
 
-    @staticmethod
-    def check_against(importer: Importer, copy: Match, original: Match, named: str) -> None:
+    def check_against(self, importer: Importer, copy: Match, original: Match, named: str) -> None:
         importer.line = 1
         if (copy.game, copy.rules_version) != (original.game, original.rules_version):
             # A mistake the name makes cheap to catch: a history relabelled with an older rules version the
@@ -340,6 +339,25 @@ class History:
             still = "still open" if original.status == STATUS_OPEN else "still being played"
             raise importer.refuse(f"match {named} is {still} on this server: a history of it cannot end it "
                                   "elsewhere")
+        self.check_lines(importer, original, named)
+
+    def check_lines(self, importer: Importer, original: Match, named: str) -> None:
+        """The history of a match this server holds is that match's, line for line, up to its end. The
+        engine's checks pass whatever the engine never reads: a probe's copies, each answered 201 and
+        verified, had their seat numbers swapped (the other player credited with the win), an option no
+        step had read flipped, a ResultVoided or a RematchLinked the match never had appended, a
+        ResolutionDue left out."""
+        recorded = [json.loads(text) for text in self.export(original.id, Viewer.the_auditor())]
+        for number, line in enumerate(importer.lines, start=1):
+            importer.line = number
+            if number > len(recorded):
+                raise importer.refuse(f"match {named} on this server has {len(recorded)} events: this line is not "
+                                      "in its history")
+            differs = differing_fields(line, recorded[number - 1])
+            if differs:
+                raise importer.refuse(f"match {named} on this server recorded its event {number} otherwise "
+                                      f"({', '.join(differs)}): a history of a match of this server is that "
+                                      "match's, as its auditor's export gives it")
 
 
     def check_parent_hidden(self, importer: Importer, copy: Match) -> None:
@@ -1072,6 +1090,48 @@ class Importer:
 
 
 SEAT_KEY = re.compile("0|[1-9][0-9]{0,2}")
+
+
+#: What a faithful history of a match may hold otherwise than the match's own export: the match id (a
+#: copy's export names the copy), the time each line was stored (a copy's are the import's), a move's
+#: request key (the auditor's alone), the seed's place (the first line's or the last's: both are held to
+#: the commitment) and the copy's own marks (never rated, imported).
+_LINE_LEEWAY = frozenset({"match", "at"})
+_DATA_LEEWAY = frozenset({"request_key"})
+_CREATED_LEEWAY = frozenset({"imported", "rated", "chance"})
+
+
+def differing_fields(line: dict, recorded: dict) -> list[str]:
+    """The fields (``event``, ``data.seat``...) in which an imported line differs from the line the
+    match recorded, leaving out what a faithful copy may hold otherwise (``_LINE_LEEWAY``...)."""
+    differs = [key for key in sorted((set(line) | set(recorded)) - _LINE_LEEWAY - {"data"})
+               if not alike(line.get(key), recorded.get(key))]
+    if differs:
+        return differs
+    leeway = _DATA_LEEWAY | (_CREATED_LEEWAY if line.get("event") == "Created" else frozenset())
+    data, kept = line.get("data") or {}, recorded.get("data") or {}
+    if data.get("hidden") is False:  # "not redacted", as an export says by leaving it out
+        leeway |= {"hidden"}
+    differs = [f"data.{key}" for key in sorted((set(data) | set(kept)) - leeway)
+               if not alike(data.get(key), kept.get(key))]
+    if line.get("event") == "Created" and (data.get("chance") or {}).get("commitment") != (
+            (kept.get("chance") or {}).get("commitment")):
+        differs.append("data.chance.commitment")
+    return differs
+
+
+def alike(a: Any, b: Any) -> bool:
+    """JSON equality as the import reads a history: a number is a number (an option sent as 2.0 is
+    stored as the engine's 2), but true is not 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(alike(a[key], b[key]) for key in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(map(alike, a, b))
+    return type(a) is type(b) and a == b
 
 
 def is_seat_key(seat: Any, seats: int) -> bool:

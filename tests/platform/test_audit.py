@@ -16,6 +16,7 @@ from domain.chance import ChanceStream
 from domain.engine import CHANCE, SYSTEM
 from domain.games import get_engine
 from infrastructure.composition import build
+from infrastructure.settings import Settings
 from tests.platform.client import ApiClient, play_randomly
 
 AUDITOR = "auditor-credential-for-tests"
@@ -77,6 +78,18 @@ def finished_match(container, client, game="le-bouffon", players=3, options=None
     play_randomly(client, match_id, keys, random.Random(seed), settle=container.tasks.drain)
     container.tasks.drain()
     return match_id, keys
+
+
+def history_from_elsewhere(folder: Path, game="jest", players=3, seed=1) -> list[dict]:
+    """The auditor's export of a match finished on another server (its own SQLite store in ``folder``)."""
+    other = build(Settings(store="sqlite", sqlite_path=str(folder / "elsewhere.sqlite"), auditor_key=AUDITOR),
+                  rng=random.Random(seed))
+    try:
+        client = ApiClient(create_app(other))
+        match_id, _ = finished_match(other, client, game=game, players=players, seed=seed)
+        return export(client, match_id, AUDITOR)
+    finally:
+        other.close()
 
 
 @pytest.mark.slow  # one of the longest platform tests: the full tier runs it

@@ -9,7 +9,14 @@ import random
 import uuid
 
 from tests.platform.client import play_randomly
-from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
+from tests.platform.test_audit import (  # noqa: F401
+    AUDITOR,
+    audit,
+    export,
+    finished_match,
+    history_from_elsewhere,
+    post_history,
+)
 
 
 def renamed(lines: list[dict]) -> list[dict]:
@@ -96,25 +103,71 @@ def test_a_retried_import_answers_the_first_copy(audit):  # noqa: F811 - the fix
     assert client.http.post("/matches/import", data=text, headers=unkeyed).json["id"] != first.json["id"]
 
 
-def test_an_import_checks_the_players_a_history_names(audit):  # noqa: F811 - the fixture
+def test_an_import_checks_the_players_a_history_names(audit, tmp_path):  # noqa: F811 - the fixture
     """architecture.md: the import checks names, ids, flags. A player of this server written under another
     name made a copy no API could have made: it showed the player's id under the name "mallory"."""
     container, client = audit
-    match_id, _ = finished_match(container, client, game="jest", players=3)
-    lines = export(client, match_id, AUDITOR)
+    real_id, _ = client.register("ada")  # a player of this server, named in a history from elsewhere
+    lines = history_from_elsewhere(tmp_path)
     taken = next(i for i, line in enumerate(lines) if line["event"] == "SeatTaken")
-    real_id, real_name = lines[taken]["data"]["player_id"], lines[taken]["data"]["name"]
 
     def with_seat(**data) -> list[dict]:
         edited = json.loads(json.dumps(lines))
         edited[taken]["data"].update(data)
         return edited
 
-    status, refused = post_history(client, with_seat(name="mallory"))
-    assert status == 422 and refused["line"] == taken + 1 and f"named {real_name!r}" in refused["detail"], refused
+    status, refused = post_history(client, with_seat(player_id=real_id, name="mallory"))
+    assert status == 422 and refused["line"] == taken + 1 and "named 'ada'" in refused["detail"], refused
     # A player this server does not hold (a history from elsewhere) is taken as written.
     assert post_history(client, with_seat(player_id=str(uuid.uuid4()), name="mallory"))[0] == 201
-    assert post_history(client, with_seat(player_id=real_id))[0] == 201
+    assert post_history(client, with_seat(player_id=real_id, name="ada"))[0] == 201
+
+
+def test_a_history_of_a_match_here_is_that_matchs_line_for_line(audit):  # noqa: F811 - the fixture
+    """architecture.md: a history of a match of this server is held to that match. A probe's copies of a
+    match of this server, each answered 201 and verified true: its seat numbers swapped (the other player
+    credited with the win), an option no step read flipped, a ResultVoided or a RematchLinked the match
+    never had appended, a ResolutionDue left out. The engine's checks pass what the engine never reads."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="fools-crown", players=2, seed=11)
+    lines = export(client, match_id, AUDITOR)
+    seats = [i for i, line in enumerate(lines) if line["event"] == "SeatTaken"]
+    # The last: left out before a chance draw, the draw's event number (its chance stream's) moves too.
+    due = max(i for i, line in enumerate(lines) if line["event"] == "ResolutionDue")
+
+    def edited(change) -> list[dict]:
+        copy = json.loads(json.dumps(lines))
+        change(copy)
+        return copy
+
+    def swap_seats(copy):
+        copy[seats[0]]["data"]["seat"], copy[seats[1]]["data"]["seat"] = 1, 0
+
+    def flip_option(copy):
+        copy[0]["data"]["options"]["safety_cap"] = not copy[0]["data"]["options"]["safety_cap"]
+
+    def appended(event, data):
+        return lambda copy: copy.append({**copy[-1], "version": len(copy) + 1, "event": event, "data": data})
+
+    def drop_due(copy):
+        del copy[due]
+        for number, line in enumerate(copy, start=1):
+            line["version"] = number
+
+    cases = [(swap_seats, seats[0] + 1, "data.seat"), (flip_option, 1, "data.options"),
+             (appended("ResultVoided", {"reason": "forged"}), len(lines) + 1, "not in its history"),
+             (appended("RematchLinked", {"match_id": str(uuid.uuid4())}), len(lines) + 1, "not in its history"),
+             (drop_due, due + 1, "recorded its event")]
+    position = client.get("/matches").headers.get("Motley-Position")
+    for change, line, said in cases:
+        for history in (edited(change), renamed(edited(change))):  # found by its id, or by its commitment
+            status, refused = post_history(client, history)
+            assert status == 422 and refused["line"] == line and said in refused["detail"], (said, refused)
+    assert client.get("/matches").headers.get("Motley-Position") == position  # nothing was saved
+    status, copy = post_history(client, lines)
+    assert status == 201, copy
+    # A copy's export, whose lines were stored at the import and name the copy, is the match's history too.
+    assert post_history(client, export(client, copy["id"], AUDITOR))[0] == 201
 
 
 def test_a_fork_where_only_automatic_steps_are_left_is_refused(audit):  # noqa: F811 - the fixture

@@ -11,7 +11,14 @@ from datetime import datetime, timedelta
 
 from api import cli
 from tests.platform.client import play_randomly
-from tests.platform.test_audit import AUDITOR, audit, export, finished_match, post_history  # noqa: F401
+from tests.platform.test_audit import (  # noqa: F401
+    AUDITOR,
+    audit,
+    export,
+    finished_match,
+    history_from_elsewhere,
+    post_history,
+)
 
 
 def test_a_fork_changes_the_parents_etag_so_polling_sees_it(audit):  # noqa: F811 - the fixture
@@ -202,7 +209,7 @@ def test_a_match_still_played_here_cannot_be_ended_by_an_import_of_its_history(a
     assert status == 201 and client.get(f"/matches/{copy['id']}").body["status"] == "finished", copy
 
 
-def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):  # noqa: F811 - the fixture
+def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit, tmp_path):  # noqa: F811
     """A key more in a line's ``data`` (14 MB of it, in a probe) was taken and dropped: the history saved
     was not the one sent. So was an ``at`` that is no time, a name the API would have trimmed or composed,
     and a viewer's redacted event; a Finished line's result of null was taken. Each is refused on its line now."""
@@ -233,8 +240,10 @@ def test_an_import_refuses_what_an_export_never_writes_in_an_events_data(audit):
     assert client.get("/matches").headers.get("Motley-Position") == position  # nothing was saved
     assert post_history(client, changed(first["MoveMade"], data={"hidden": False}))[0] == 201
     # (A player from elsewhere: one of this server is named as it is here.)
-    composed = changed(first["SeatTaken"], data={"name": "Jos\u00e9", "player_id": "elsewhere-0"})
-    assert post_history(client, composed)[0] == 201
+    elsewhere = history_from_elsewhere(tmp_path)
+    seat_taken = next(line for line in elsewhere if line["event"] == "SeatTaken")
+    seat_taken["data"].update(name="Jos\u00e9", player_id="elsewhere-0")
+    assert post_history(client, elsewhere)[0] == 201
 
 
 def test_an_import_naming_a_match_here_holds_its_game_rules_and_commitment(audit):  # noqa: F811 - the fixture
