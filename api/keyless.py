@@ -10,7 +10,8 @@ KEYLESS_WRITES = {"players.Players"}
 
 #: Reads that never look at a credential: liveness, readiness, metrics, the documents and the page.
 UNKEYED_READS = {"health.Health", "health.Ready", "metrics.Metrics", "games.Games", "games.Game",
-                 "games.GameSchema", "problems.Problems", "problems.ProblemType",  # documents as the games are
+                 "games.GameSchema", "games.GameRules",  # the rules page too: a revoked key was a 401 there
+                 "problems.Problems", "problems.ProblemType",  # documents as the games are
                  "api-docs.openapi_json", "docs", "docs_static", "index", "static", "web.index", "web.asset"}
 
 

@@ -21,7 +21,6 @@ from apispec import BasePlugin
 from marshmallow import Schema, fields
 
 from api.limits import MAX_IDEMPOTENCY_KEY, MAX_IF_MATCH_TAGS
-from api.schemas import StrictSchema
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -87,7 +86,9 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Location": {"description": "The path of the match this write created", "schema": {"type": "string"}},
     "Location (tournament)": {"description": "The path of the tournament this write created",
                               "schema": {"type": "string"}},
-    "Location (report)": {"description": "The path of the sanction's report", "schema": {"type": "string"}},
+    "Location (report)": {"description": "The path of the sanction's report, with `after` set to this write's "
+                                         "Motley-Position: read at once, it waits for the workers to compute it",
+                          "schema": {"type": "string"}},
     "Location (player)": {"description": "The path of the player's profile", "schema": {"type": "string"}},
 }
 
@@ -278,17 +279,15 @@ def nullable_reference(self, field, ret: dict, **kwargs) -> dict:
     nullable: true}, {$ref}]``, whose first branch takes any object: the document said ``"turn_limit":
     {}`` was valid, and the service refused it (an apispec attribute function, run after its own).
 
-    In a request body (a ``StrictSchema`` nested) it is ``allOf`` of the reference and ``nullable``. In an
-    answer it is ``oneOf`` the reference and null only: under OpenAPI 3.0.3 ``nullable`` beside ``allOf``
-    does not make a referenced object schema take null, and a validator of answers (openapi-core) refused
-    every null ``timer`` or ``result`` the service answers."""
+    It is ``oneOf`` the reference and null only, in a request body as in an answer: under OpenAPI 3.0.3
+    ``nullable`` beside ``allOf`` does not make a referenced object schema take null (it counts beside a
+    ``type`` only), and a validator (openapi-core) refused every null ``timer`` or ``result`` the service
+    answers, and a request's ``"turn_limit": null``, the document's own default (a client-contract probe)."""
     branches = ret.get("anyOf")
     if (isinstance(branches, list) and len(branches) == 2 and {"type": "object", "nullable": True} in branches
             and any("$ref" in branch for branch in branches)):
         ret.pop("anyOf")
         reference = next(branch for branch in branches if "$ref" in branch)
-        if isinstance(getattr(field, "schema", None), StrictSchema):
-            return {"allOf": [reference], "nullable": True}
         return {"oneOf": [reference, dict(NULL_ONLY)]}
     return {}
 
@@ -465,7 +464,8 @@ class MotleyDocs(BasePlugin):
             statuses.append(403)  # the auditor's credential names no player (api/context.current_player)
         if "requestBody" in operation or method in ("post", "put", "patch"):
             # An import reads JSON Lines under any media type, but no content coding either (a review)
-            statuses += [413, 415]
+            statuses.append(415)
+        statuses.append(413)  # any request's body is read up to 64 KiB, a GET's too (a client-contract probe)
         for status in sorted(statuses):
             name, _ = DESCRIPTIONS[status]
             responses.setdefault(str(status), name)

@@ -161,10 +161,13 @@ class Sanctions(MethodView):
     @blp.response(201, schemas.TournamentOut)
     def post(self, body, tournament_id):
         """Disqualify a player or void a match (the organiser). Standings and ratings are computed
-        again from the events; the report is at the Location."""
+        again from the events; the report is at the Location, which waits for it (``after``)."""
         number = tournaments().sanction(tournament_id, current_player(), body)
-        return (tournament_view(tournaments().get(tournament_id)), 201,
-                written(Location=f"/tournaments/{tournament_id}/sanctions/{number}"))
+        headers = written()
+        # The report is computed by the workers: read at once, without ``after``, it was a 503 "not computed
+        # yet" for the resource the answer had just named (a client-contract probe).
+        headers["Location"] = f"/tournaments/{tournament_id}/sanctions/{number}?after={headers['Motley-Position']}"
+        return tournament_view(tournaments().get(tournament_id)), 201, headers
 
 
 @blp.route("/<tournament_id>/sanctions/<int(signed=True):number>")

@@ -37,3 +37,11 @@ def test_each_games_rules_are_served_as_its_document_says_them(client, game):
 def test_the_rules_of_no_game_are_a_404_problem(client):
     answer = client.get("/games/chess/rules")
     assert answer.status == 404 and answer.headers["Content-Type"] == "application/problem+json"
+
+
+def test_the_rules_never_look_at_a_key(client):
+    """The operation needs no key, as GET /games/{name} and its schema: a revoked key held by a front end
+    was a 401 there (undeclared), and counted against the address's failed-key budget (a contract probe)."""
+    for path in ("/games/jest", "/games/jest/schema", "/games/jest/rules"):
+        answer = client.http.get(path, headers={"Authorization": "Bearer revoked-or-wrong"})
+        assert answer.status_code == 200, (path, answer.get_data(as_text=True)[:200])

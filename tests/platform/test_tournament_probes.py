@@ -382,7 +382,7 @@ def test_a_void_report_lists_players_outside_the_tournament_whose_ratings_it_mov
     sqlite_motley.tasks.drain()
     voided = client.post(f"/tournaments/{tid}/sanctions", {"kind": "void", "match_id": table["match_id"]}, key=org)
     assert voided.status == 201, voided.text
-    report = client.get(voided.headers["Location"], query={"after": voided.headers["Motley-Position"]}).body
+    report = client.get(voided.headers["Location"]).body
     changed = {row["player_id"]: row for row in report["changed"]}
     assert {x_id, y_id} <= set(changed) and not changed[x_id]["in_tournament"]
     assert changed[x_id]["rating"]["before"] != changed[x_id]["rating"]["after"]
