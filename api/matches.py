@@ -325,7 +325,10 @@ class Seats(MethodView):
         player = current_player()
         saved = if_match(match_id, lambda version: service().join_match(
             match_id, player, body["seat"], body["invitation_code"], expected_version=version))
-        return plain({"seat": saved.outcome, "match": caller_view(saved.match, player)}, 201, saved_headers(saved))
+        # A 201 names what it created (RFC 9110 §15.3.2): the seat is the match's; without a Location the
+        # created resource was the request's own path, a 405 to a GET (a client-contract probe).
+        headers = {**saved_headers(saved), "Location": f"/matches/{saved.match.id}"}
+        return plain({"seat": saved.outcome, "match": caller_view(saved.match, player)}, 201, headers)
 
 
 @blp.route("/<match_id>/start")
@@ -381,6 +384,7 @@ class Moves(MethodView):
             raise precondition_failed(stated, stale) from None  # a failed If-Match is a 412
         match = receipt.match or service().get_match(receipt.match_id, version=receipt.version)
         headers = headers_for(match, receipt.position)
+        headers["Location"] = f"/matches/{match.id}?version={match.version}"  # the match as this move left it
         if receipt.replayed:
             headers["Idempotent-Replayed"] = "true"
         return plain(caller_view(match, player), 201, headers)

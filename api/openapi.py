@@ -90,6 +90,13 @@ HEADERS: dict[str, dict[str, Any]] = {
                                          "Motley-Position: read at once, it waits for the workers to compute it",
                           "schema": {"type": "string"}},
     "Location (player)": {"description": "The path of the player's profile", "schema": {"type": "string"}},
+    "Location (joined)": {"description": "The path of the match whose seat this write took",
+                          "schema": {"type": "string"}},
+    "Location (move)": {"description": "The path of the match at the version this move left it "
+                                       "(`/matches/{id}?version=N`)", "schema": {"type": "string"}},
+    "Location (registered)": {"description": "The path of the tournament this write registered the caller in",
+                              "schema": {"type": "string"}},
+    "Location (key)": {"description": "The path of the new key (DELETE revokes it)", "schema": {"type": "string"}},
 }
 
 #: Request headers the service reads, by (method, path).
@@ -164,9 +171,9 @@ SENDS = {
     ("post", "/players"): [("Location (player)", True), ("Motley-Position", True), ("Idempotent-Replayed", False)],
     ("post", "/matches"): [("ETag", True), ("Motley-Position", False), ("Location", True),
                            ("Idempotent-Replayed", False)],
-    ("post", "/matches/{match_id}/seats"): [("ETag", True), ("Motley-Position", False)],
+    ("post", "/matches/{match_id}/seats"): [("ETag", True), ("Motley-Position", False), ("Location (joined)", True)],
     ("post", "/matches/{match_id}/start"): [("ETag", True), ("Motley-Position", False)],
-    ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False),
+    ("post", "/matches/{match_id}/moves"): [("ETag", True), ("Motley-Position", False), ("Location (move)", True),
                                             ("Idempotent-Replayed", False)],
     ("post", "/matches/{match_id}/forks"): [("ETag", True), ("Motley-Position", True), ("Location", True),
                                             ("Idempotent-Replayed", False)],
@@ -178,7 +185,8 @@ SENDS = {
     ("post", "/matches/{match_id}/rematch"): [("ETag", True), ("Motley-Position", False), ("Location", True)],
     ("post", "/tournaments"): [("Location (tournament)", True), ("Motley-Position", True),
                                ("Idempotent-Replayed", False)],
-    ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/players"): [("Motley-Position", True), ("Location (registered)", True)],
+    ("post", "/players/me/keys"): [("Location (key)", True)],
     ("delete", "/tournaments/{tournament_id}/players/{player_id}"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/start"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/forfeits"): [("Motley-Position", True)],

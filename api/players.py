@@ -61,7 +61,7 @@ class MyKeys(MethodView):
         """Add an API key (rotation): the new key is shown once; revoke the old one once clients use it."""
         player = current_player()
         new_id, key = service().add_key(player)
-        return {"key_id": new_id, "api_key": key}
+        return {"key_id": new_id, "api_key": key}, {"Location": f"/players/me/keys/{new_id}"}
 
 
 @blp.route("/me/keys/<key_id>")

@@ -97,7 +97,8 @@ class Players(MethodView):
     def post(self, _body, tournament_id):
         """Register the caller."""
         tournaments().register(tournament_id, current_player())
-        return tournament_view(tournaments().get(tournament_id)), 201, written()
+        tournament = tournaments().get(tournament_id)
+        return tournament_view(tournament), 201, written(Location=f"/tournaments/{tournament.id}")
 
 
 @blp.route("/<tournament_id>/players/<player_id>")

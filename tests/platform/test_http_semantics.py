@@ -372,3 +372,32 @@ def test_a_read_looks_its_key_up_once_and_tags_the_view_for_the_player_it_was_bu
     read = client.get(f"/matches/{match_id}", key=keys[1])
     assert read.status == 200 and read.body["viewer"]["kind"] == "seat" and asked == [keys[1]], asked
     assert re.fullmatch(r'"\d+-[0-9a-f]{12}"', read.headers["ETag"])
+
+
+def test_every_201_names_what_it_created_and_the_location_reads(client):
+    """RFC 9110 §15.3.2: a 201 names the created resource in Location, else it is the request's own path.
+    Joining a seat, a move, a new key and a tournament registration answered 201 without one, and their
+    own paths are a 405 to a GET (a client-contract probe)."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    key = keys[0]
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=key).body["id"]
+    created = [client.post(f"/matches/{match_id}/seats", {}, key=each) for each in keys]
+    assert client.post(f"/matches/{match_id}/start", key=key).status == 200
+    mover, view = next((each, view) for each in keys
+                       if (view := client.get(f"/matches/{match_id}", key=each).body)["legal_actions"])
+    moved = client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=mover)
+    created.append(moved)
+    created.append(client.post("/players/me/keys", key=key))
+    organiser = client.register("org")[1]
+    tournament = client.post("/tournaments", {"game": "jest", "name": "cup", "rounds": 1, "table_size": 3},
+                             key=organiser).body["id"]
+    created.append(client.post(f"/tournaments/{tournament}/players", key=key))
+    for answer in created:
+        assert answer.status == 201 and answer.headers.get("Location"), (answer.status, answer.text[:200])
+    assert moved.headers["Location"] == f"/matches/{match_id}?version={moved.body['version']}"
+    for answer in created[:4] + created[5:]:  # a key's Location is for DELETE (revoking it)
+        path, _, query = answer.headers["Location"].partition("?")
+        read = client.get(path, query=dict(pair.split("=") for pair in query.split("&") if pair), key=key)
+        assert read.status == 200, (answer.headers["Location"], read.text[:200])
+    rewound = client.get(f"/matches/{match_id}", key=mover, query={"version": moved.body["version"]}).body
+    assert rewound["version"] == moved.body["version"] and rewound["observation"] == moved.body["observation"]
