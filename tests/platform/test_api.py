@@ -276,7 +276,7 @@ def test_a_match_list_that_has_not_caught_up_is_a_503_with_retry_after(client, m
     assert client.get("/matches", query={"after": position + 1000}).status == 422
     motley.tasks.close()  # the read model stops following the log: the next write is not applied
     later = int(client.post("/matches", {"game": "jest", "seats": 3}, key=key).headers["Motley-Position"])
-    behind = client.get("/matches", query={"after": later})
+    behind = client.get("/matches", query={"after": later}, patient=False)
     assert behind.status == 503 and behind.body["type"].endswith("unavailable")
     assert int(behind.headers["Retry-After"]) >= 1
     assert client.get("/health").body["position"] == later

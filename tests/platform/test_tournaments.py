@@ -535,7 +535,7 @@ def test_a_position_not_yet_projected_is_answered_503_with_retry_after(sqlite_mo
         created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 1}, key=org)
         tid = created.body["id"]
         position = int(created.headers["Motley-Position"])
-        late = client.get(f"/tournaments/{tid}/standings", query={"after": position})
+        late = client.get(f"/tournaments/{tid}/standings", query={"after": position}, patient=False)
         assert late.status == 503 and late.headers["Retry-After"]
         idle.handlers.project()
         assert client.get("/tournaments", query={"after": position}).body["items"][0]["id"] == tid
