@@ -186,8 +186,9 @@ def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(worker_en
              # A number of cases, not a time budget: the count must not depend on the machine's speed.
              # One worker: with two threads, hypothesis' ast.parse of a lambda's source once failed CI with
              # CPython 3.11.7's "AST constructor recursion depth mismatch" (python/cpython#106905, fixed
-             # in later releases); one thread ran as fast here (93 s, 7,354 requests).
-             "--max-examples", "120", "--workers", "1", "--request-timeout", "20", "--seed", "12",
+             # in later releases); one thread ran as fast here (93 s, 7,354 requests). 70 cases an operation:
+             # at 120 it was the suite's longest test on a slower machine (475 s beside the rest of the suite).
+             "--max-examples", "70", "--workers", "1", "--request-timeout", "20", "--seed", "12",
              "--report", "junit", "--report-dir", str(tmp_path)],
             cwd=tmp_path, capture_output=True, text=True, timeout=1800,
         )
@@ -196,7 +197,7 @@ def test_schemathesis_finds_no_server_error_and_no_undocumented_answer(worker_en
         print(f"schemathesis: {counted['requests']} requests, {counted['server errors']} server errors")
         assert run.returncode == 0, summary
         assert counted["server errors"] == 0
-        assert counted["requests"] >= 5000, counted
+        assert counted["requests"] >= 3000, counted
     finally:
         server.close()
         container.close()
