@@ -749,7 +749,9 @@ class MatchSummaryOut(Answer):
     game = fields.String()
     status = fields.String(validate=validate.OneOf(MATCH_STATUSES))
     seats = fields.List(fields.Nested(SeatOut), attribute="players")
-    open_seats = fields.Integer()
+    open_seats = fields.Integer(metadata={"description": "Seats nobody holds, no computer plays and none kept for "
+                                                         "a named player, while the match is open (0 after); an "
+                                                         "unlisted match's too, which only its players see"})
     to_act = fields.Nested(ToActOut)
     version = fields.Integer()
     moves = fields.Integer()

@@ -30,10 +30,11 @@ def match_row(match: Match) -> MatchRow:
         status=match.status,
         seats=match.num_seats,
         players=seats,
-        # A seat kept for a named player (a rematch, a fork) is not free: nobody else can take it.
+        # A seat kept for a named player (a rematch, a fork) is not free: nobody else can take it. An
+        # unlisted match's free seats count too: its row is listed to its own players and the auditor only
+        # (it said 0, so its creator's lobby showed it full and ``open=true`` left it out: a probe).
         open_seats=sum(1 for s in seats if s["player_id"] is None and s["computer"] is None and s["kept_for"] is None)
-        if match.status == "open" and match.invitation is None  # an unlisted match is joined by invitation
-        else 0,
+        if match.status == "open" else 0,
         to_act=match.to_act().to_json(),
         version=match.version,
         moves=match.moves,

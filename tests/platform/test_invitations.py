@@ -44,6 +44,11 @@ def test_an_unlisted_match_is_joined_by_its_invitation_code(client, motley):
     motley.tasks.drain()
     open_ids = [m["id"] for m in client.get("/matches", query={"open": "true"}).body["items"]]
     assert open_ids == [listed]
+    # Its own players' list shows its free seat: it said 0, so the creator's lobby showed it full and
+    # open=true left it out (a read-side probe).
+    ann_id = client.get("/players/me", key=ann).body["id"]
+    own = client.get("/matches", query={"open": "true", "player": ann_id}, key=ann).body["items"]
+    assert [(m["id"], m["open_seats"]) for m in own if m["id"] == match_id] == [(match_id, 1)], own
 
 
 def test_an_invited_player_hears_of_it_on_its_stream_and_joins_without_the_code(client, motley):
