@@ -1094,8 +1094,8 @@ SEAT_KEY = re.compile("0|[1-9][0-9]{0,2}")
 
 #: What a faithful history of a match may hold otherwise than the match's own export: the match id (a
 #: copy's export names the copy), the time each line was stored (a copy's are the import's), a move's
-#: request key (the auditor's alone), the seed's place (the first line's or the last's: both are held to
-#: the commitment) and the copy's own marks (never rated, imported).
+#: request key (the auditor's alone), the Created line's chance but for its commitment (its seed, if
+#: written, is held to the commitment) and the copy's own marks (never rated, imported).
 _LINE_LEEWAY = frozenset({"match", "at"})
 _DATA_LEEWAY = frozenset({"request_key"})
 _CREATED_LEEWAY = frozenset({"imported", "rated", "chance"})
