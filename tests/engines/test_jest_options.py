@@ -202,7 +202,8 @@ def test_house_rules_list_every_proposal_in_the_docs_order():
     assert E.house_rules is HOUSE_RULES and JestEngine.house_rules is HOUSE_RULES
     assert all(isinstance(rule, HouseRule) and rule.text for rule in HOUSE_RULES)
     assert [rule.id for rule in HOUSE_RULES] == ["R2", "R4 timing", "R4 both trophies",
-                                                 "R4 highest/lowest", "R4 best-jest ties", "R4 unclaimed",
+                                                 "R4 highest/lowest", "R4 best-jest ties", "R4 no joke",
+                                                 "R4 unclaimed",
                                                  "R6", "R7"]
     switched = {rule.option: rule.id for rule in HOUSE_RULES if rule.option is not None}
     assert switched == {"one_player_both_trophies": "R4 both trophies", "ties": "R7"}

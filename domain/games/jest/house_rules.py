@@ -2,7 +2,7 @@
 §2.6). Not the publisher's rules: the catalogue lists them and the page flags them; the two an option
 switches name it; each text says what the engine does by default (rules 1.0.0 has these rules
 with no option: its engine lists them with ``option`` None). docs/rules/jest.md, "Options", says what
-the other values do. House rule R4 has five parts, each its own entry ("R4 <part>"): the catalogue's
+the other values do. House rule R4 has six parts, each its own entry ("R4 <part>"): the catalogue's
 ids are unique, and an option switches only one of them. R1 (the first taker) and R5 (a trophy joins
 its winner's Jest) are left out: the rulebook says them (R1's suit order is FOUND, not decided here).
 So are R3's own-offer take and the whole 4-player game (1 trophy, 3 rounds, Jests of 4): they are
@@ -31,6 +31,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     HouseRule("R4 highest/lowest", "Highest and Lowest trophies compare face values, the Ace counting 1."),
     HouseRule("R4 best-jest ties", "Best Jest and Best Jest No Joke ties go to the highest face-value card, "
                                    "then its suit."),
+    # House rules §2.6 R4: "'No Joke' excludes the Joker holder. If the Joker is itself a trophy, nobody is
+    # excluded." (the card's name, l.58's table, says only "No Joke"); engine: tests/engines/test_jest.py.
+    HouseRule("R4 no joke", "Best Jest No Joke leaves out the player holding the Joker; when the Joker is itself "
+                            "a trophy, nobody is left out."),
     HouseRule("R4 unclaimed", "A trophy whose condition nobody meets is unclaimed: it scores for nobody "
                               "and stays aside."),
     # R6 over l.66 (an Ace alone in its suit is worth 5) and l.68 ("that pair is worth the total value of their
