@@ -13,7 +13,7 @@ import os
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Optional, cast
+from typing import Any, Callable, Optional, Sequence, cast
 
 import psycopg
 from eventsourcing.persistence import ProgrammingError
@@ -135,7 +135,7 @@ def build(
     handlers = TaskHandlers(app, projection, followers=[keeper, league])
     if isinstance(tasks, InProcessTaskQueue):
         tasks.bind(handlers)
-    gate, checks = _health(settings, app)
+    gate, checks = _health(settings, app, (match_list, league_view))
     watcher = LogWatcher(app.recorder)
     app.saved_hooks.append(watcher.heard)  # the streams hear of this process's saves at once
     listener = None
@@ -148,7 +148,7 @@ def build(
                      Dependencies(checks, optional=("broker",)), gate, watcher, listener)
 
 
-def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], dict]:
+def _health(settings: Settings, app: Motley, read_models: Sequence[Any]) -> tuple[Optional[DatabaseGate], dict]:
     """The database gate (PostgreSQL only) and the checks of each dependency for readiness."""
     gate = None
     checks: dict = {"database": app.log_position}
@@ -158,19 +158,29 @@ def _health(settings: Settings, app: Motley) -> tuple[Optional[DatabaseGate], di
         gate = DatabaseGate(probe)
         gate.install(cast(Any, app.factory).datastore)  # the SQL factories have one; the base type does not
         checks["database"] = probe
-        checks["tables"] = lambda: tables_present(app)
+        checks["tables"] = lambda: tables_present(app, read_models)
     if settings.tasks == "celery":
         checks["broker"] = broker_probe(settings.broker_url)
     return gate, checks
 
 
-def tables_present(app: Motley) -> None:
+def tables_present(app: Motley, read_models: Sequence[Any] = ()) -> None:
     """Readiness: the event store's tables are there (a deployment that skipped ``motley migrate``, with
-    MOTLEY_CREATE_TABLES=n, answered 500 to everything while /ready said ready)."""
+    MOTLEY_CREATE_TABLES=n, answered 500 to everything while /ready said ready), and so are the read
+    models' tables and their tracking tables (an operator probe dropped the match list's: ``GET /matches``
+    answered 500 while /ready said ``tables: ok``). One empty SELECT a table."""
     try:
         app.log_position()
     except ProgrammingError:
         raise RuntimeError("the tables are missing: run motley migrate") from None
+    for view in read_models:
+        try:
+            with view.datastore.transaction(commit=False) as curs:
+                curs.execute(f"SELECT 1 FROM {view.qualified} LIMIT 0")
+                curs.execute(view.max_tracking_id_statement, (app.name,))
+        except ProgrammingError:
+            raise RuntimeError(f"the read model table {view.qualified} is missing: run motley migrate, "
+                               "then motley rebuild (docs/deploy.md)") from None
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import shutil
 import uuid
 
+import psycopg
 import pytest
 
 from api import create_app
 from api.cli import verify_file
 from infrastructure.composition import build
 from infrastructure.settings import Settings
-from tests.conftest import create_schema, drop_schema, pg_settings
+from tests.conftest import PG, create_schema, drop_schema, pg_settings
 from tests.platform.client import ApiClient
 
 
@@ -41,6 +42,29 @@ def test_liveness_answers_and_readiness_refuses_while_the_tables_are_missing():
             assert health.status == 200 and health.body == {"status": "ok", "position": None}
             ready = client.get("/ready")  # not ready: it says what to do
             assert ready.status == 503 and "motley migrate" in ready.body["dependencies"]["tables"]
+        finally:
+            container.close()
+    finally:
+        drop_schema(schema)
+
+
+@pytest.mark.parametrize("table", ["motley_match_list", "motley_league"])
+def test_readiness_refuses_while_a_read_model_table_is_missing(table):
+    """An operator probe dropped the match list's table: ``GET /matches`` answered 500 while /ready said
+    ``tables: ok`` (it read the event store's tables only)."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    try:
+        container = build(pg_settings(schema))
+        try:
+            client = ApiClient(create_app(container))
+            assert client.get("/ready").body["dependencies"]["tables"] == "ok"
+            with psycopg.connect(**PG, autocommit=True) as conn:
+                conn.execute(f'DROP TABLE "{schema}"."{table}"')
+            ready = client.get("/ready")
+            assert ready.status == 503, ready.text
+            said = ready.body["dependencies"]["tables"]
+            assert table in said and "motley rebuild" in said, said
         finally:
             container.close()
     finally:
