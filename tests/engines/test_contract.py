@@ -468,3 +468,38 @@ def test_every_value_the_options_schema_allows_is_taken_and_every_other_refused(
                 assert engine.check_options(players, {key: schema[bound]})[key] == schema[bound]
                 with pytest.raises(InvalidOptions):
                     engine.check_options(players, {key: schema[bound] + outside})
+
+
+# -- the harness itself ------------------------------------------------------------------------------
+class _Leaky:
+    """An engine whose seats' observations hand out a list of the state itself (the trophies)."""
+
+    def __init__(self, engine: Engine):
+        self._engine = engine
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+    def observation(self, state: Any, seat: int) -> Any:
+        seen = self._engine.observation(state, seat)
+        seen["leak"] = state["trophies"]
+        return seen
+
+    def observe(self, state: Any, seat: Any) -> Any:  # the checked entry point (a seat is checked first)
+        seen = self._engine.observe(state, seat)
+        if seat is not None:
+            seen["leak"] = state["trophies"]
+        return seen
+
+
+@pytest.mark.parametrize("full", [True, False])
+def test_the_harness_catches_an_observation_sharing_a_list_with_the_state(full):
+    """The aliasing check (tests/engines/harness.py) on both of its paths: the full check, which mutates
+    the observations, and the walk between full checks."""
+    engine = available_engines()["jest"]
+    state = new_match(engine, 3, {})
+    leaky: Any = _Leaky(engine)
+    with pytest.raises(AssertionError, match="seat 0 observation shares 1 list/dict with state"):
+        check_observations(leaky, state, 3, copy.deepcopy(state) if full else None)
+    state = new_match(engine, 3, {})  # the full check's mutation went through the leak into the old one
+    assert len(check_observations(engine, state, 3, copy.deepcopy(state) if full else None)) == 4
