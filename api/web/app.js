@@ -1404,9 +1404,14 @@ async function table(id, params) {
   const coolingLeft = (action) => Math.max(0, (cooling.get(action.type) || 0) - Date.now());
   // A match created with require_version refuses a move that does not state the version it was chosen
   // from (428): the version of the table drawn is sent then (a stale one is refused, 409 stale-version,
-  // and the table drawn again as it is now). Otherwise none: in a sealed phase the others' offers land
-  // meanwhile and would make it stale; the server judges the move against the state it lands on.
-  const moveBody = (action) => (latest?.versions_required ? { action, expected_version: latest.version } : { action });
+  // and the table drawn again as it is now). So it is when this seat alone is to act: nobody else's move
+  // can land meanwhile, so a newer version means the table the click was made on is gone (a web-play
+  // probe's click on a tab left behind landed, unsaid, as its move in a later turn it never saw).
+  // Otherwise none: in a sealed phase the others' offers land meanwhile and would make it stale; the
+  // server judges the move against the state it lands on.
+  const alone = (match) => match?.to_act?.seats?.length === 1 && match.to_act.seats[0] === match.your_seat;
+  const moveBody = (action) => (latest?.versions_required || alone(latest)
+    ? { action, expected_version: latest.version } : { action });
   // A game's cooldown (Tumult Royale's peeks, 0.6 s apart): the server refuses a move sooner (429
   // too-soon, with retry_after); the page waits that long and sends it once more, if still legal.
   const send = async (action) => {

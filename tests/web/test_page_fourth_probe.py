@@ -6,7 +6,7 @@ Playwright against a real `motley serve` process, as tests/web/test_browser.py d
   button stayed disabled until a reload (README, "The web client": the table reads on until it is back).
 - A match created with "require_version" is played from the page: each move states the version it was
   chosen from (docs/clients.md: without one every move is a 428), and a stale one is redrawn with a
-  plain message.
+  plain message; so is a move chosen where the person's seat alone was to act, in any match.
 - A refused button pressed from the keyboard keeps the focus: disabled while its request was in
   flight, it lost it to the page's body, and the person had to Tab again from the top.
 - From the re-probe of these fixes: a move that landed without an answer is not told to be tried again,
@@ -119,9 +119,20 @@ def test_a_match_that_requires_versions_is_played_from_the_page(server, browser)
     context.close()
 
 
-def test_a_stale_move_in_a_match_that_requires_versions_is_drawn_again_with_a_plain_message(server, browser):
-    cal = register(server, "cal-stale")
-    match_id = against_a_computer(server, cal, require_version=True)
+@pytest.mark.parametrize("required", [True, False], ids=["versions-required", "alone-to-act"])
+def test_a_stale_move_is_drawn_again_with_a_plain_message(server, browser, required):
+    """In a match created with require_version, and in any match where the person's seat alone is to act
+    (a web-play probe: the click on a tab left behind landed as a move in a later turn it never saw)."""
+    cal = register(server, f"cal-stale-{'required' if required else 'alone'}")
+    match_id = against_a_computer(server, cal, **({"require_version": True} if required else {}))
+    if not required:  # on to a decision of this seat alone (Jester's setup has the seats act at once)
+        for _ in range(20):
+            seen = my_turn(server, match_id, cal)
+            if seen["to_act"]["seats"] == [seen["your_seat"]]:
+                break
+            requests.post(f"{server}/matches/{match_id}/moves", headers=auth(cal), timeout=10,
+                          json={"action": seen["legal_actions"][0]}).raise_for_status()
+        assert seen["to_act"]["seats"] == [seen["your_seat"]], seen["to_act"]
     context, page, errors = signed_in(browser, server, cal)
     # The stream never answers (a tab left behind): nothing tells this table that the match moved on.
     page.route("**/stream**", lambda route: None)
