@@ -1064,8 +1064,11 @@ class RatingHistoryOut(Answer):
 
 class StatisticsOut(Answer):
     game = fields.String()
-    played = fields.Integer(metadata={"description": "Finished matches played (rated or not)"})
-    wins = fields.Integer()
+    played = fields.Integer(metadata={"description": "Finished matches played, rated or not, forks included: "
+                                                     "those in which a person (not only computers) moved; not "
+                                                     "imported copies nor void tournament tables. A seat that "
+                                                     "never moved counts too (a no-show's last)"})
+    wins = fields.Integer(metadata={"description": "First places, a shared one counting for each"})
     average_place = fields.Float()
 
 
