@@ -258,6 +258,17 @@ def test_the_revealed_replay_of_le_bouffon_shows_every_exchange(server, browser)
     page.goto(f"{server}/#/match/{match_id}")
     page.wait_for_selector("#every-exchange li[data-seat]")
     assert page.locator("#every-exchange li[data-seat]").count() == 4
+    # ... but no "Every hand (revealed)" of empty hands: the last deal's scoring gathered them, and the last
+    # player, never out, keeps its cards hidden (a web-play probe: it said "empty", "you are out").
+    assert page.locator("#every-hand").count() == 0
+    assert not errors, errors
+    context.close()
+    context, page, errors = signed_in(browser, server, wes)  # and the player's own hand is not "out"
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(".le-bouffon .hand")
+    hand = page.inner_text(".le-bouffon .hand")
+    assert "hands are gathered" in hand and "you are out" not in hand, hand
+    assert page.locator("#every-hand").count() == 0
     assert not errors, errors
     context.close()
 

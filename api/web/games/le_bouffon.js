@@ -72,8 +72,13 @@ function everyExchange(obs, seats, you) {
     h("h3", {}, "Every exchange this deal (revealed)"), h("ul", { class: "seatlist" }, items));
 }
 
+// The end of the match: the last deal's scoring gathered the hands; the last player's cards stay hidden
+// (docs/rules/le-bouffon.md §4, "His remaining cards stay hidden").
+const GATHERED = "the match is over: the hands are gathered (the last player's cards stay hidden)";
+
 export function view(obs, seats, you) {
   const n = obs.hand_counts.length;
+  const over = obs.phase === "over";
   const waiting = new Set(obs.waiting || []); // the exchange: the givers still to choose
   const trick = obs.trick;
   const turn = trick ? trick.turn : null;
@@ -89,8 +94,10 @@ export function view(obs, seats, you) {
       turn !== null && turn !== undefined ? [" · ", seatLabel(seats, turn), " to play"] : ""),
     Array.isArray(obs.hand) ? h("div", { class: "hand" }, h("h3", {}, `Your hand (${obs.hand.length})`),
       obs.hand.length ? h("span", { class: "chips big" }, byStrength(obs.hand).map((id) => card(id)))
-        : h("p", { class: "muted" }, "empty: you are out")) : null,
-    everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? cards(byStrength(hand)) : h("span", { class: "muted" }, "empty"))),
+        : h("p", { class: "muted" }, over ? GATHERED : "empty: you are out")) : null,
+    // Once over, the last deal's scoring gathered every hand: "Every hand (revealed)" said each was empty,
+    // the last player's too, who was never out and whose cards stay hidden (a web-play probe).
+    over ? null : everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? cards(byStrength(hand)) : h("span", { class: "muted" }, "empty"))),
     everyExchange(obs, seats, you),
     h("div", { class: "trick" }, h("h3", {}, "The trick"),
       trick ? [h("p", {}, "led by ", seatLabel(seats, trick.leader), " · top: ", trick.top ? [cards(trick.top.cards),
