@@ -47,7 +47,8 @@ export function view(obs, seats, you) {
       i < 4 ? `${ROYALTY[i]}: ` : "", d, i < 4 && obs.royalty[i] !== null ? [" (", seatLabel(seats, obs.royalty[i]), ")"] : ""))),
     h("p", {}, h("b", {}, "Counselor: "), obs.counselor.length ? obs.counselor.map((s, i) => [i ? ", " : "", seatLabel(seats, s)]) : none(),
       " · ", h("b", {}, "chairs: "), h("span", { class: "chairs" }, obs.chairs.map((c, i) =>
-        h("span", { class: `chair ${i % 2 === 1 ? "red" : ""} ${c === null ? "" : "taken"}`, title: `chair ${i + 1}` }, c === null ? "·" : String(c))))),
+        h("span", { class: `chair ${i % 2 === 0 ? "red" : ""} ${c === null ? "" : "taken"}`, title: chairText(i + 1) },
+          `${ROMAN[i]} `, c === null ? "·" : seatLabel(seats, c))))),
     h("p", {}, h("b", {}, "Favors: "), obs.favors.join(" "), obs.blocked.length ? [" · blocked: ", obs.blocked.join(", ")] : null));
   const row = (s) => h("tr", { class: obs.decision && obs.decision.seat === s ? "acting" : "" },
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
@@ -61,7 +62,7 @@ export function view(obs, seats, you) {
       pl.objects[s].length ? h("div", { class: "muted" }, `objects: ${pl.objects[s].join(", ")}`) : null),
     h("td", {}, pl.pawn[s] || none(), pl.order[s] ? h("div", { class: "muted" }, `order: ${pl.order[s]}`) : null));
   return h("div", { class: "jester" },
-    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)),
+    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)), eventText(obs.events),
       obs.trigger !== null && obs.trigger !== undefined ? [" · end triggered by ", seatLabel(seats, obs.trigger)] : ""),
     hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${plural(seen.crowns, "crown")} behind the screen`]),
     places,
@@ -104,8 +105,35 @@ function finalView(final, seats, you, n) {
 const whereText = (where) => (typeof where === "number" ? GUILDS[where] || `guild ${where}`
   : where === "reserve" ? "your reserve" : String(where));
 
+// The court's chairs I–X (docs/rules/jester.md, Play A): odd ones red (a penalty for the opponents), even
+// ones blue. A button said only "court a: 3", so a person could not tell which chair hurts whom without
+// the rules open (a web-play probe).
+const ROMAN = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X"];
+const CHAIR_EFFECTS = [
+  "each opponent discards a card and takes a guild marker back",
+  "a reserve marker to a guild, then take a card",
+  "opponents lose 2 VP",
+  "+$2 per object you made",
+  "opponents lose $2",
+  "+1 crown, +1 VP",
+  "opponents take a guild marker back and lose 1 fame",
+  "+$ half your fame",
+  "opponents discard a card and lose 1 fame",
+  "+1 crown, +$1",
+];
+// The round's event card (docs/rules/jester.md, "Events"): two of the four places' cards cost $2 this
+// round, the other two $1. The page showed only the prices.
+const EVENTS = [null, ["city", "theater"], ["city", "guilds"], ["city", "court"], ["theater", "guilds"],
+  ["theater", "court"], ["guilds", "court"]];
+const eventText = (events) => {
+  const last = Array.isArray(events) && events.length ? events[events.length - 1] : null;
+  return EVENTS[last] ? ` · event E${last}: ${EVENTS[last][0]} and ${EVENTS[last][1]} cards cost $2` : "";
+};
+export const chairText = (chair) => `chair ${ROMAN[chair - 1] || chair} (${chair % 2 ? "red" : "blue"}): ${CHAIR_EFFECTS[chair - 1] || ""}`;
+
 export function describe(action) {
   const words = action.type.replace(/-/g, " ");
+  if (action.type === "court-a" && Number.isInteger(action.chair)) return `court A, ${chairText(action.chair)} (+$2 first)`;
   if (action.type === "setup-guild" && Array.isArray(action.guilds)) return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
   if (action.type === "play" && action.place) return `play a ${action.place} card`;
   if ("from" in action || "to" in action) {

@@ -1,0 +1,51 @@
+"""Jester's court from the page (a web-play probe): a court A button said only "court a: 3", the chairs
+row showed each taken chair as its occupant's seat number and coloured the even chairs red. The chairs
+are I–X, the odd ones red (docs/rules/jester.md, "Chairs: red = odd"), each with its effect (Play A)."""
+
+from __future__ import annotations
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import register, signed_in
+from tests.web.test_page_fourth_probe import against_a_computer, my_turn
+
+pytestmark = pytest.mark.slow  # a browser and a server process
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def test_a_court_button_names_its_chair_colour_and_effect_and_the_chairs_row_names_them(server, browser):
+    ida = register(server, "ida-court")
+    match_id = against_a_computer(server, ida)
+    context, page, errors = signed_in(browser, server, ida)
+    page.goto(f"{server}/#/match/{match_id}")
+    my_turn(server, match_id, ida)
+    page.wait_for_selector(".jester .chairs .chair")
+
+    labels = page.evaluate("""async () => {
+        const jester = await import('/web/games/jester.js');
+        return Array.from({length: 10}, (_, i) => jester.describe({type: 'court-a', chair: i + 1}));
+    }""")
+    assert labels[2] == "court A, chair III (red): opponents lose 2 VP (+$2 first)", labels
+    assert labels[5] == "court A, chair VI (blue): +1 crown, +1 VP (+$2 first)", labels
+    assert len(set(labels)) == 10 and all(("(red)" in label) == (n % 2 == 1) for n, label in enumerate(labels, 1))
+
+    chairs = page.locator(".jester .chairs .chair")
+    assert chairs.count() == 10
+    classes = chairs.evaluate_all("nodes => nodes.map((n) => n.className)")
+    assert [("red" in c.split()) for c in classes] == [n % 2 == 1 for n in range(1, 11)], classes
+    third = chairs.nth(2)
+    assert third.inner_text().startswith("III") and "opponents lose 2 VP" in third.get_attribute("title")
+    # The round's event card, which sets the places' prices: the last one revealed, in words.
+    events = requests.get(f"{server}/matches/{match_id}", timeout=10).json()["observation"]["events"]
+    names = {1: "city and theater", 2: "city and guilds", 3: "city and court", 4: "theater and guilds",
+             5: "theater and court", 6: "guilds and court"}
+    assert events, events
+    page.wait_for_function("t => document.querySelector('.jester .phase').textContent.includes(t)",
+                           arg=f"event E{events[-1]}: {names[events[-1]]} cards cost $2")
+    assert not errors, errors
+    context.close()
