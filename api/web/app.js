@@ -53,6 +53,9 @@ const PLAIN = {
   "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived.",
   "urn:motley:problem:stale-version": CHANGED,
   "urn:motley:problem:precondition-failed": CHANGED,
+  // The page offers moves only on the person's turn, so this one says the table was behind: a move from
+  // another tab or device came first (a web-play probe read "it is not seat 1's turn: seats [0] are to act").
+  "urn:motley:problem:not-your-turn": "Not your turn any more: the match moved on before your move arrived (a move from another tab or device came first). It is shown as it is now.",
 };
 const PASSING = new Set(["urn:motley:problem:time-is-up"]); // said once: the box goes by itself
 const PASSING_SECONDS = 8;

@@ -1,8 +1,15 @@
-"""Jester's court from the page (a web-play probe): a court A button said only "court a: 3", the chairs
-row showed each taken chair as its occupant's seat number and coloured the even chairs red. The chairs
-are I–X, the odd ones red (docs/rules/jester.md, "Chairs: red = odd"), each with its effect (Play A)."""
+"""What a web-play probe met playing whole matches from the page.
+
+- Jester's court: a court A button said only "court a: 3", the chairs row showed each taken chair as its
+  occupant's seat number and coloured the even chairs red. The chairs are I–X, the odd ones red
+  (docs/rules/jester.md, "Chairs: red = odd"), each with its effect (Play A); the round's event card was
+  not said.
+- A move refused as not the person's turn (another tab of theirs moved first) showed the engine's words,
+  "it is not seat 1's turn: seats [0] are to act"."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import requests
@@ -47,5 +54,26 @@ def test_a_court_button_names_its_chair_colour_and_effect_and_the_chairs_row_nam
     assert events, events
     page.wait_for_function("t => document.querySelector('.jester .phase').textContent.includes(t)",
                            arg=f"event E{events[-1]}: {names[events[-1]]} cards cost $2")
+    assert not errors, errors
+    context.close()
+
+
+def test_a_move_another_tab_beat_is_told_in_a_persons_words(server, browser):
+    joe = register(server, "joe-tabs")
+    match_id = against_a_computer(server, joe)
+    context, page, errors = signed_in(browser, server, joe)
+    page.goto(f"{server}/#/match/{match_id}")
+    my_turn(server, match_id, joe)
+    page.wait_for_selector("button.action:enabled", timeout=15_000)
+    detail = "it is not seat 0's turn: seats [1] are to act"
+    page.route(f"**/matches/{match_id}/moves", lambda route: route.fulfill(
+        status=409, content_type="application/problem+json",
+        body=json.dumps({"type": "urn:motley:problem:not-your-turn", "title": "Not your turn", "status": 409,
+                         "detail": detail, "rule": "turn order"})))
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_selector("#refusal .problem[role=alert]")
+    said = page.inner_text("#refusal .problem")
+    assert "another tab or device" in said and "seats [1]" not in said, said
+    assert page.get_attribute("#refusal .problem", "title") == detail  # the server's words kept for whoever wants them
     assert not errors, errors
     context.close()
