@@ -77,3 +77,23 @@ def test_a_move_another_tab_beat_is_told_in_a_persons_words(server, browser):
     assert page.get_attribute("#refusal .problem", "title") == detail  # the server's words kept for whoever wants them
     assert not errors, errors
     context.close()
+
+
+def test_jesters_guild_chips_break_between_words_only(server, browser):
+    """On the replay page's narrower column the guild chips read "Theat|er Direc|tors 2"."""
+    kay = register(server, "kay-chips")
+    match_id = against_a_computer(server, kay)
+    context, page, errors = signed_in(browser, server, kay)
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(".jester .players")
+    wrap = page.evaluate("""() => {
+        const chip = document.createElement('span');
+        chip.className = 'chip';
+        chip.textContent = 'Theater Directors 2';
+        document.querySelector('.jester .players td').appendChild(chip);
+        return getComputedStyle(chip).overflowWrap;
+    }""")
+    assert wrap == "normal", wrap
+    assert not errors, errors
+    context.close()
