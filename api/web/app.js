@@ -2574,6 +2574,15 @@ identity.onChange(() => { renderMe(); route(); });
 // The server refused the key this tab held (revoked, or replaced in another browser): api.js forgot it;
 // the page is drawn again signed out (its streams and re-reads with the dead key stopped), saying why.
 identity.onRefused((player) => { forgetPlayerData(player?.id); renderMe(); route(); });
+// The skip link, the first stop of Tab: past the header's links (and, at a table, its lifecycle buttons:
+// twelve stops and Resign before the first move, a web-play probe) to the person's first move where
+// there is one, else the view's heading. The hash is the router's: the link's own "#view" is not followed.
+document.getElementById("skip")?.addEventListener("click", (event) => {
+  event.preventDefault();
+  const target = view.querySelector("#actions button.action:enabled") || view.querySelector("h1") || view;
+  if (!target.matches("button, a[href]") && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+  target.focus();
+});
 setInterval(() => tickDeadlines(view), 250); // every countdown drawn (a timed phase, a turn clock)
 renderMe();
 route();

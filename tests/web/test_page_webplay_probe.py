@@ -97,3 +97,27 @@ def test_jesters_guild_chips_break_between_words_only(server, browser):
     assert wrap == "normal", wrap
     assert not errors, errors
     context.close()
+
+
+def test_the_first_tab_stop_skips_to_the_persons_first_move(server, browser):
+    """A keyboard-only turn took 13 Tab presses to the first move, Resign the one before it."""
+    lea = register(server, "lea-skip")
+    match_id = against_a_computer(server, lea)
+    my_turn(server, match_id, lea)
+    context, page, errors = signed_in(browser, server, lea)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("button.action:enabled", timeout=15_000)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip"
+    assert page.is_visible("#skip")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.matches('#actions button.action:enabled')")
+    assert page.evaluate("location.hash") == f"#/match/{match_id}"  # the router's hash is left alone
+    page.goto(f"{server}/#/tournaments")  # no moves there: the view's heading
+    page.reload()  # a new document: Tab starts from the top again (the hash change put the focus on the h1)
+    page.wait_for_selector("h1")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.tagName") == "H1"
+    assert not errors, errors
+    context.close()
