@@ -119,8 +119,16 @@ export function generic(value, seats = []) {
     const perSeat = value.length === seats.length;
     return h("ul", { class: "list" }, value.map((item, i) => h("li", {}, perSeat ? h("b", {}, seatLabel(seats, i), ": ") : null, generic(item, seats))));
   }
-  return h("dl", { class: "obs" }, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)), h("dd", {}, generic(item, seats))]));
+  return h("dl", { class: "obs" }, Object.entries(value).flatMap(([key, item]) => [h("dt", {}, label(key)),
+    h("dd", {}, SEAT_LISTS.has(key) && Array.isArray(item) && item.every(Number.isInteger) && seats.length
+      ? seatNames(item, seats) : generic(item, seats))]));
 }
+
+// Keys whose value lists seats (not one value per seat): named, as everything beside them is (a result's
+// "winners 1" read as a number beside scores and ranks named by player: a web-play probe).
+const SEAT_LISTS = new Set(["winners", "resigned", "forfeited"]);
+const seatNames = (list, seats) => (list.length ? h("span", {}, list.map((s, i) => [i ? ", " : "", seatLabel(seats, s)]))
+  : h("span", { class: "muted" }, "none"));
 
 // A board written as rows joined by "/" (FEN-like, e.g. Tumult Royale's fields): drawn as a grid.
 function isBoard(text) {

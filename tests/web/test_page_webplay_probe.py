@@ -121,3 +121,35 @@ def test_the_first_tab_stop_skips_to_the_persons_first_move(server, browser):
     assert page.evaluate("document.activeElement.tagName") == "H1"
     assert not errors, errors
     context.close()
+
+
+def test_tumult_royale_labels_say_the_tiles_paid_the_ready_step_and_where_a_region_is(server, browser):
+    """A second web-play probe: "statue on field 29 (pasture), pay 3 bread, 2 marble, tools" named tools,
+    not paid; "ready" and "reveal region 0" said nothing a person could place; a result's winners were
+    seat numbers beside scores named by player."""
+    moe = register(server, "moe-labels")
+    context, page, errors = signed_in(browser, server, moe)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#create")
+    match = {"observation": {"fields": "PPPFFF/PPPFFF/PPPFFF/MMM???/MMM???/MMM???"}}
+    labels = page.evaluate("""async (match) => {
+        const tumult = await import('/web/games/tumult_royale.js');
+        return [
+          {type: 'place', field: 0, pay: {bread: [3], marble: [2], tools: []}},
+          {type: 'place', field: 3, pay: {tools: [1, 1]}},
+          {type: 'ready'},
+          {type: 'reveal', region: 3},
+        ].map((action) => tumult.describe(action, match));
+    }""", match)
+    assert labels[0].endswith("pay bread 3 + marble 2"), labels
+    assert labels[1].endswith("pay tools 1 + tools 1"), labels
+    assert "hourglass" in labels[2], labels
+    assert labels[3] == "reveal the region tile at row 2, column 2 (regions of 3 × 3 fields)", labels
+    named = page.evaluate("""async () => {
+        const render = await import('/web/render.js');
+        const seats = [{name: 'ann'}, {name: 'bob'}, {name: 'cy'}];
+        return render.generic({winners: [1], scores: [3, 9, 1]}, seats).textContent;
+    }""")
+    assert "winnersbob" in named.replace(" ", "") and "winners1" not in named.replace(" ", ""), named
+    assert not errors, errors
+    context.close()

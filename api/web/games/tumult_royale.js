@@ -134,6 +134,9 @@ export function view(obs, seats, you, match) {
 export function describe(action, match) {
   const fields = match.observation && match.observation.fields ? match.observation.fields.replace(/\//g, "") : "";
   const where = (f) => `field ${f}${fields[f] && fields[f] !== "?" ? ` (${FIELDS[fields[f]]})` : ""}`;
+  // docs/rules/tumult-royale.md, Setup: region position = (row // 3) * columns + col // 3, on 6 × (3·columns) fields.
+  const firstRow = match.observation && typeof match.observation.fields === "string" ? match.observation.fields.split("/")[0] : "";
+  const columns = firstRow.length / 3;
   switch (action.type) {
     case "first-statue": return typeof action.field === "number" ? `first statue on ${where(action.field)}` : null;
     case "place": return typeof action.field === "number" ? `statue on ${where(action.field)}, pay ${payText(action.pay)}` : null;
@@ -141,8 +144,9 @@ export function describe(action, match) {
     case "keep": return "keep the tile";
     case "return": return "put the tile back";
     case "done": return "done collecting";
-    case "ready": return "ready";
-    case "reveal": return `reveal region ${action.region}`;
+    case "ready": return "ready (the hourglass starts once everyone is)";
+    case "reveal": return Number.isInteger(action.region) && columns ? `reveal the region tile at row ${Math.floor(action.region / columns) + 1}, `
+      + `column ${action.region % columns + 1} (regions of 3 × 3 fields)` : `reveal region ${action.region}`;
     default: return null;
   }
 }
@@ -158,9 +162,14 @@ export function compact(action, match, label) {
   return null;
 }
 
+// The tiles a payment discards, one by one ("bread 3 + marble 2"): it read "3 bread, 2 marble, tools", naming a
+// commodity not paid, and two tiles of one as "1,1 tools" (a web-play probe).
 function payText(pay) {
   if (Array.isArray(pay)) return pay.join("/");
-  if (pay && typeof pay === "object") return Object.entries(pay).map(([k, v]) => `${v} ${k}`).join(", ");
+  if (pay && typeof pay === "object") {
+    const tiles = Object.entries(pay).flatMap(([k, v]) => (Array.isArray(v) ? v : [v]).map((value) => `${k} ${value}`));
+    return tiles.length ? tiles.join(" + ") : "nothing";
+  }
   return String(pay);
 }
 
