@@ -153,3 +153,19 @@ def test_tumult_royale_labels_say_the_tiles_paid_the_ready_step_and_where_a_regi
     assert "winnersbob" in named.replace(" ", "") and "winners1" not in named.replace(" ", ""), named
     assert not errors, errors
     context.close()
+
+
+def test_fools_crowns_gamble_and_pass_say_what_they_do(server, browser):
+    """ "gamble 2♠" said nothing of the Joker it sacrifices, "pass" nothing of the challenge it declines."""
+    ned = register(server, "ned-labels")
+    context, page, errors = signed_in(browser, server, ned)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#create")
+    labels = page.evaluate("""async () => {
+        const crown = await import('/web/games/fools_crown.js');
+        const match = {seats: [{name: 'ned'}, {name: 'ona'}]};
+        return [{type: 'gamble', cards: ['2S']}, {type: 'pass'}].map((a) => crown.describe(a, match, (c) => c));
+    }""")
+    assert labels == ["gamble: discard 2S and a Joker, draw back to five", "pass (no challenge)"], labels
+    assert not errors, errors
+    context.close()

@@ -75,7 +75,11 @@ export function describe(action, match, cardText) {
     : typeof action.count === "number" ? `${verb} ${plural(action.count, "card")}, face down` : `${verb} (face down)`);
   switch (action.type) {
     case "commit": return Array.isArray(action.cards) ? `commit ${cards(action.cards)}` : sealed("commit");
-    case "gamble": return Array.isArray(action.cards) ? `gamble ${cards(action.cards)}` : sealed("gamble");
+    // The gamble sacrifices a Joker into the deck (docs/rules/fools-crown.md, Gamble); "gamble 2♠" said not
+    // what it costs, nor "pass" that it declines the challenge (a web-play probe).
+    case "gamble": return Array.isArray(action.cards) ? `gamble: discard ${cards(action.cards)} and a Joker, draw back to five`
+      : sealed("gamble");
+    case "pass": return "pass (no challenge)";
     case "noble-exchange": return Array.isArray(action.cards) ? `exchange ${cards(action.cards)}` : sealed("exchange");
     case "claim": return action.crown ? `claim the crown ${cardText(action.crown)}` : null;
     case "challenge": return action.crown ? `challenge ${seatName(match.seats, action.target)} for ${cardText(action.crown)}` : null;
