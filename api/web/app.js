@@ -5,7 +5,7 @@
 // on a slow timer while its stream is refused or broken.
 import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove, serverNow } from "./api.js";
 import {
-  actionLabels, chart, compactLabel, compactOf, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, observation,
+  actionLabels, chart, compactLabel, compactOf, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, idleOf, observation,
   plural, quietHeader, scrolling, named, pastDeadlines, seatLabel, seatName, tickDeadlines,
 } from "./render.js";
 
@@ -1320,7 +1320,9 @@ function movesArea(match, seated, actions) {
     return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"), actions);
   if (!seated || match.status !== "active") return null;
   const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
+  const idle = idleOf(match);
   return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Waiting"),
+    idle ? h("p", { class: "idle" }, idle) : null,
     h("p", { class: "muted" }, waiting.length ? `${waiting.join(", ")} to act.` : "The game moves on by itself."));
 }
 

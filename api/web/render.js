@@ -375,6 +375,20 @@ export function compactLabel(label, shown) {
   return [said ? h("span", { class: "visually-hidden" }, said) : null, shown];
 }
 
+// Why the person's seat has no move while others act, in the game's words, or null: Tumult Royale's
+// "done collecting" and "pass" are final for the round, and the page said only "X, Y to act" (a second
+// web-play probe).
+const IDLES = { "tumult-royale": tumultRoyale.idle };
+export function idleOf(match) {
+  const own = IDLES[match.game];
+  try {
+    return own && typeof match.your_seat === "number" ? own(match.observation || {}, match.your_seat) : null;
+  } catch (error) {
+    console.warn("idle reason failed, left out", error);
+    return null;
+  }
+}
+
 // Seconds a game makes a seat wait after this action before the next one of its type (the server refuses
 // a sooner one with 429 too-soon): Tumult Royale's peeks.
 const COOLDOWNS = { "tumult-royale": tumultRoyale.cooldown };

@@ -169,3 +169,25 @@ def test_fools_crowns_gamble_and_pass_say_what_they_do(server, browser):
     assert labels == ["gamble: discard 2S and a Joker, draw back to five", "pass (no challenge)"], labels
     assert not errors, errors
     context.close()
+
+
+def test_tumult_royale_says_why_a_seat_that_is_done_or_passed_has_no_move(server, browser):
+    """After "done collecting" or "pass" the page said only "X, Y to act": both are final for the round
+    (docs/rules/tumult-royale.md)."""
+    pat = register(server, "pat-idle")
+    context, page, errors = signed_in(browser, server, pat)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#create")
+    said = page.evaluate("""async () => {
+        const render = await import('/web/render.js');
+        const at = (observation) => render.idleOf({game: 'tumult-royale', your_seat: 0, observation});
+        return [at({phase: 'tax', collecting: [false, true, true]}),
+                at({phase: 'tax', collecting: [true, true, false]}),
+                at({phase: 'placement', passed: [true, false, false]}),
+                at({phase: 'placement', passed: [false, true, false]}),
+                render.idleOf({game: 'jest', your_seat: 0, observation: {}})];
+    }""")
+    assert said == ["You are done collecting taxes this round.", None,
+                    "You passed: you place no more statues this round.", None, None], said
+    assert not errors, errors
+    context.close()

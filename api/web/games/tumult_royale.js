@@ -131,6 +131,14 @@ export function view(obs, seats, you, match) {
     obs.result ? h("div", {}, h("h3", {}, "Result"), generic(obs.result, seats)) : null);
 }
 
+// docs/rules/tumult-royale.md: a seat that said done "has no action left this round"; a pass ends the
+// seat's placement for the round.
+export function idle(obs, you) {
+  if (obs.collecting && obs.collecting[you] === false && obs.phase === "tax") return "You are done collecting taxes this round.";
+  if (obs.passed && obs.passed[you] && obs.phase === "placement") return "You passed: you place no more statues this round.";
+  return null;
+}
+
 export function describe(action, match) {
   const fields = match.observation && match.observation.fields ? match.observation.fields.replace(/\//g, "") : "";
   const where = (f) => `field ${f}${fields[f] && fields[f] !== "?" ? ` (${FIELDS[fields[f]]})` : ""}`;
