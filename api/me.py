@@ -106,7 +106,9 @@ class MyStream(MethodView):
                                                 "only the last has it; a new connection with nothing waiting "
                                                 "first sends its starting position as an id alone): "
                                                 "`invitation` (invited, or a seat "
-                                                "kept for you at a rematch or a fork), `started`, "
+                                                "kept for you at a rematch or a fork), `seats-filled` "
+                                                "(an open match you sit at has every seat taken: its "
+                                                "creator or a seated player may start it), `started`, "
                                                 "`your-turn`, `absent` (your turn ran out: the computer "
                                                 "plays your seat, or the others may claim, until you come "
                                                 "back), `claimable` (another seat's time ran out in a match "
@@ -125,13 +127,13 @@ class MyStream(MethodView):
                                                 "heartbeat",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query):
-        """Everything that concerns you across all your matches, pushed as it happens: you are invited
-        (or a seat is kept for you), a match started, it is your turn (once per match version), a match
-        finished, an open match you sat at was cancelled; and of your tournaments: a bye, your table
+        """Everything that concerns you across all your matches, pushed as it happens: you are invited (or a seat
+        is kept for you), an open match you sit at is full, a match started, it is your turn (once per match version),
+        a match finished, an open match you sat at was cancelled; and of your tournaments: a bye, your table
         forfeited, your withdrawal or disqualification, the tournament's end, a sanction after it. A new
-        connection (no Last-Event-ID) first sends, for each of your active matches that needs you, an
-        `absent` (your time ran out), a `claimable` and a `your-turn`; with nothing waiting, its starting
-        position as an id alone. One connection, no polling."""
+        connection (no Last-Event-ID) first sends, for each of your active matches that needs you, an `absent`
+        (your time ran out), a `claimable` and a `your-turn`; with nothing waiting, its starting position as
+        an id alone. One connection, no polling."""
         player_id = str(current_player().id)
         last = request.headers.get("Last-Event-ID", "").strip()
         after = int(last) if last.isascii() and last.isdigit() else None

@@ -1,10 +1,10 @@
-"""What concerns one player across all its matches, as a feed (issue 13): it was invited to a match (or
-a seat is kept for it at a rematch or a fork), a match it sits at started, it is its turn, a match
-finished, an open match it sat at was cancelled; and of its tournaments: a bye, its table forfeited, its
-own withdrawal or disqualification, the tournament's end, a sanction after it. ``feed`` follows the application's event
-log, so a client resumes exactly where it stopped (the position is the log's notification id, sent
-as the SSE id), and a bot needs one connection and no polling of its matches (like Lichess's event
-stream).
+"""What concerns one player across all its matches, as a feed (issue 13): it was invited to a match (or a seat is
+kept for it at a rematch or a fork), an open match it sits at has every seat taken, a match it sits at
+started, it is its turn, a match finished, an open match it sat at was cancelled; and of its tournaments: a
+bye, its table forfeited, its own withdrawal or disqualification, the tournament's end, a sanction after it.
+``feed`` follows the application's event log, so a client resumes exactly where it stopped (the position is
+the log's notification id, sent as the SSE id), and a bot needs one connection and no polling of its matches
+(like Lichess's event stream).
 """
 
 from __future__ import annotations
@@ -47,6 +47,11 @@ def waiting_for(match: Match, player_id: str) -> bool:
     seat = match.seat_of(player_id)
     turn = match.to_act()
     return seat is not None and turn.kind == Phase.PLAYERS and seat in turn.seats and not match.stands_in(seat)
+
+
+def is_full(match: Match) -> bool:
+    """Whether every seat of ``match`` is taken, by a player or a computer (``Match.start`` asks no more)."""
+    return all(match.players[s] is not None or match.is_bot(s) for s in range(match.num_seats))
 
 
 def concerns(match: Match, player_id: str) -> bool:
@@ -154,6 +159,11 @@ def match_items(app: Motley, player_id: str, match_id: str, version: int, kinds:
         if kinds & set(CANCELLED):
             items.append(item("cancelled", match, player_id))
     else:
+        # Its last seat taken, an open match waits for a start from its creator or a seated player: told
+        # to every seated player, as nothing else on this stream said it (a bot developer's probe: a full
+        # match it created was never started, and only the match's own stream would have shown it).
+        if "SeatTaken" in kinds and match.status == "open" and is_full(match):
+            items.append(item("seats-filled", match, player_id))
         if kinds & set(STARTED):
             items.append(item("started", match, player_id))
         # The turn clock ran out on the player: the computer plays its seat (or the others may

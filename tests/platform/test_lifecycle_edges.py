@@ -335,9 +335,9 @@ def test_the_players_stream_shows_each_match_as_of_the_items_position(clocked, c
         client.post(f"/matches/{match_id}/seats", {}, key=key)
     client.post(f"/matches/{match_id}/start", key=ann)
     entries = [entry for entry in feed(app, ann_id, before, 0.5, 0.01) if entry is not None]
-    assert [item["type"] for _, item in entries] == ["started", "your-turn"]
-    started, turn = (item["version"] for _, item in entries)
-    assert started <= turn == app.read_match(match_id).version
+    assert [item["type"] for _, item in entries] == ["seats-filled", "started", "your-turn"]
+    full, started, turn = (item["version"] for _, item in entries)
+    assert full < started <= turn == app.read_match(match_id).version
     # Resumed from the position of the last item, nothing is sent again.
     assert [entry for entry in feed(app, ann_id, entries[-1][0], 0.3, 0.01) if entry is not None] == []
     # A match that does not concern the player costs no read of an earlier version: each one did, and a

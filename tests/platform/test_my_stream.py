@@ -331,3 +331,22 @@ def test_a_sanction_after_the_end_tells_the_other_players_their_new_standing(cli
     assert second["sanction"]["kind"] == "void" and second["standing"]["played"] == 0
     # The disqualified player is told its own sanction, then the void (it stays listed, unranked).
     assert [kind for kind, _ in tournament_items(client, keys[winner], since)] == ["disqualified", "standings-changed"]
+
+
+def test_every_seated_player_is_told_when_an_open_matchs_last_seat_is_taken(client, motley):
+    """A bot developer's probe: the loop says to start a match "once the seats are filled", and the stream
+    said nothing of it; a full match its creator followed by this stream alone was never started. (Once it
+    started, ``started`` says more: a stream resumed past the start is told that alone.)"""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    before = motley.app.log_position()
+    match_id = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body["id"]
+    client.post(f"/matches/{match_id}/seats", {}, key=keys[0])
+    client.post(f"/matches/{match_id}/seats", {}, key=keys[1])
+    assert [kind for _, kind, _ in sse(client, keys[0], last_event_id=before, seconds=1)] == []  # not full yet
+    client.post(f"/matches/{match_id}/seats", {}, key=keys[2])  # the last seat
+    full = client.get(f"/matches/{match_id}", key=keys[0]).body["version"]
+    for key in keys:
+        told = [(kind, data["version"], data["match"]["status"])
+                for _, kind, data in sse(client, key, last_event_id=before, seconds=1)]
+        assert told == [("seats-filled", full, "open")], told
+    assert client.post(f"/matches/{match_id}/start", key=keys[1]).status == 200
