@@ -161,11 +161,14 @@ export function seatLabel(seats, i) {
 // size and the face-up cards it took, `taken_up`), the trophies.
 function jest(obs, seats, you) {
   const n = obs.offers.length;
+  // Once over, every card is in a Jest (the last offer card joined it: docs/rules/jest.md, the end): the
+  // page said "no offer", "empty: both cards offered" and listed three empty hands (a web-play probe).
+  const over = obs.phase === "over";
   const rows = [];
   for (let s = 0; s < n; s++) {
     const offer = obs.offers[s];
     let offerView;
-    if (offer === null) offerView = h("span", { class: "muted" }, "no offer");
+    if (offer === null) offerView = h("span", { class: "muted" }, over ? "—" : "no offer");
     else if ("offered" in offer) offerView = offer.offered ? [faceDown(), faceDown()] : h("span", { class: "muted" }, "choosing…");
     else
       offerView = [
@@ -192,9 +195,11 @@ function jest(obs, seats, you) {
   return h("div", { class: "jest" },
     h("p", {}, `Round ${obs.round} of ${obs.rounds} · phase: ${obs.phase} · deck: ${plural(obs.deck_count, "card")}`),
     obs.hand ? h("div", { class: "hand" }, h("h3", {}, "Your hand"), obs.hand.length
-      ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c))) : h("p", { class: "muted" }, "empty: both cards offered")) : null,
-    everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? h("span", { class: "chips" }, hand.map((c) => chip(c)))
-      : h("span", { class: "muted" }, "empty"))),
+      ? h("span", { class: "chips big" }, obs.hand.map((c) => chip(c)))
+      : h("p", { class: "muted" }, over ? "the game is over: every card is in a Jest" : "empty: both cards offered")) : null,
+    over && Array.isArray(obs.every_hand) && obs.every_hand.every((hand) => !hand.length) ? null
+      : everyHand(obs.every_hand, seats, you, (hand) => (hand.length ? h("span", { class: "chips" }, hand.map((c) => chip(c)))
+        : h("span", { class: "muted" }, "empty"))),
     scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "offer"), h("th", {}, "Jest"), obs.scores ? h("th", {}, "score") : null)),
       h("tbody", {}, rows))),

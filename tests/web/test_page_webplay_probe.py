@@ -14,8 +14,9 @@ import json
 import pytest
 import requests
 
-from tests.web.test_page_followups import register, signed_in
+from tests.web.test_page_followups import match_with, register, signed_in
 from tests.web.test_page_fourth_probe import against_a_computer, my_turn
+from tests.web.test_revealed_boards import finished, play_until
 
 pytestmark = pytest.mark.slow  # a browser and a server process
 
@@ -189,5 +190,22 @@ def test_tumult_royale_says_why_a_seat_that_is_done_or_passed_has_no_move(server
     }""")
     assert said == ["You are done collecting taxes this round.", None,
                     "You passed: you place no more statues this round.", None, None], said
+    assert not errors, errors
+    context.close()
+
+
+def test_a_finished_jest_shows_every_card_in_the_jests_not_empty_hands(server, browser):
+    """A second web-play probe: the finished page listed three empty hands "revealed", every offer as
+    "no offer", and the player's hand as "empty: both cards offered"."""
+    quinn = register(server, "quinn-jest")
+    match_id = match_with(server, quinn, "jest", 3, computers={"1": "random", "2": "random"})
+    play_until(server, match_id, quinn, finished)
+    context, page, errors = signed_in(browser, server, quinn)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(".jest .trophies")
+    assert page.locator("#every-hand").count() == 0
+    board = page.inner_text(".jest")
+    assert "no offer" not in board and "both cards offered" not in board, board
+    assert "every card is in a Jest" in board, board
     assert not errors, errors
     context.close()
