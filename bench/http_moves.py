@@ -461,6 +461,34 @@ def drop(schema: str) -> None:
         conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
+def machine_busy(seconds: float = 1.0) -> float:
+    """The share of the machine's CPU time (all cores) that was busy over ``seconds``, from /proc/stat."""
+    def sample() -> tuple[int, int]:
+        with open("/proc/stat") as stat:
+            fields = [int(v) for v in stat.readline().split()[1:]]
+        return sum(fields), fields[3] + fields[4]  # total, idle + iowait
+    total, idle = sample()
+    time.sleep(seconds)
+    total2, idle2 = sample()
+    return 1.0 - (idle2 - idle) / max(1, total2 - total)
+
+
+def settle(most: float = 20.0) -> float:
+    """Before a configuration: a CHECKPOINT (the previous one's writes and dropped schema flushed now, not
+    during this one's window), then wait until the machine is quiet (under 15 % busy over a second), at
+    most ``most`` seconds. The lag phase, run right after two gunicorn configurations, met their
+    teardown: it paced 60 moves/s against 80 asked, and its lag doubled (a session's run). Returns the wait."""
+    start = time.monotonic()
+    try:
+        with psycopg.connect(**PG, autocommit=True) as conn:
+            conn.execute("CHECKPOINT")
+    except psycopg.Error:
+        pass  # not a superuser: the wait alone
+    while time.monotonic() - start < most and machine_busy() >= 0.15:
+        pass
+    return time.monotonic() - start
+
+
 def motley_env(schema: str, pool: int) -> dict:
     return dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST=PG["host"],
                 MOTLEY_POSTGRES_DBNAME=PG["dbname"], MOTLEY_POSTGRES_USER=PG["user"], MOTLEY_POSTGRES_SCHEMA=schema,
@@ -519,6 +547,7 @@ def route_cpu(before: Optional[dict], after: Optional[dict]) -> dict:
 def run_config(label: str, command: list, env: dict, port: int, args, lane_factory, logs: Path,
                also: Optional[subprocess.Popen] = None) -> list[Result]:
     """Start the server, measure each K, stop it; ``also`` (the Celery worker) is counted in its CPU."""
+    settle()
     server = Server(command, env, port, logs / f"{label.replace(' ', '_')}.log")
     pids = [server.process.pid] + ([also.pid] if also is not None else [])
     try:
@@ -636,9 +665,10 @@ def main() -> None:
         for r in motley(f"motley gunicorn x{n}", ["--server", "gunicorn", "--processes", str(n)]):
             all_results[(f"gunicorn{n}", r.k)] = r
 
-    lags = None
+    lags, settled = None, 0.0
     if args.lag:
         peak = max(all_results[("motley", k)].per_s for k in args.clients)
+        settled = settle()
         schema = schema_for("httplag")
         env, worker = motley_env(schema, args.pool_size), None
         try:
@@ -699,7 +729,7 @@ def main() -> None:
     if lags is not None:
         print(f"\n## P3: lag from a match's last move to its row (p95 < 1 s), moving at half the peak "
               f"({peak / 2:,.1f} of {peak:,.1f} moves/s; measured {lags['moves_per_s']:,.1f}), "
-              f"K={max(args.clients)}, tasks {args.tasks}")
+              f"K={max(args.clients)}, tasks {args.tasks}; the machine settled {settled:.1f} s before it")
         print("| read model | matches | p50 s | p95 s | max s |")
         print("|---|---:|---:|---:|---:|")
         for model, label in (("list", "match list"), ("board", "leaderboard")):
