@@ -47,7 +47,8 @@ class Resign(MethodView):
     @blp.response(200, schemas.MatchOut)
     def post(self, _body, match_id):
         """Resign during play: your seat is ranked last (tied with any other resigned seat) and the
-        computer plays it until the end; the match ends at once when one playing seat is left."""
+        computer plays it until the end; the match ends at once when one person's seat is left, or none
+        (only computers: they share the win)."""
         player = current_player()
         saved = if_match(match_id, lambda version: service().resign_match(match_id, player, version))
         return saved_answer(saved, player, 200)

@@ -55,9 +55,14 @@ def parse_limits(text: str, namespace: str = "LIMITER") -> dict[str, RateLimitIt
     for part in filter(None, (p.strip() for p in text.split(","))):
         kind, _, rate = part.partition("=")
         if kind.strip() not in DEFAULTS:
-            raise ValueError(f"unknown rate limit {kind!r} (known: {', '.join(DEFAULTS)})")
+            raise ValueError(f"MOTLEY_RATE_LIMITS: unknown rate limit {kind!r} (known: {', '.join(DEFAULTS)})")
         chosen[kind.strip()] = rate.strip()
-    items = {kind: parse(rate) for kind, rate in chosen.items()}
+    items = {}
+    for kind, rate in chosen.items():
+        try:
+            items[kind] = parse(rate)
+        except ValueError as error:  # the library's words name neither the variable nor the limit
+            raise ValueError(f"MOTLEY_RATE_LIMITS: {kind}={rate!r} is no rate such as 10/minute ({error})") from None
     return {kind: type(item)(item.amount, item.multiples, namespace) for kind, item in items.items()}
 
 

@@ -10,6 +10,7 @@ import socket
 import pytest
 
 from api.cli import main
+from api.rates import parse_limits
 from infrastructure.settings import Settings
 
 
@@ -94,3 +95,13 @@ def test_serve_names_a_bad_stream_thread_count_before_saying_it_serves(monkeypat
         port = free.getsockname()[1]
     out, err = refused(["serve", "--processes", "2", "--port", str(port)], capsys)
     assert "MOTLEY_STREAM_THREADS must be a whole number" in err and "Motley on" not in out, (out, err)
+
+
+@pytest.mark.parametrize("text, said", [("moves=abc", "MOTLEY_RATE_LIMITS: moves='abc' is no rate"),
+                                        ("mvoes=5/second", "MOTLEY_RATE_LIMITS: unknown rate limit 'mvoes'")])
+def test_a_rate_limit_that_cannot_be_read_is_refused_naming_the_variable(text, said):
+    """A docs probe: `motley serve` with MOTLEY_RATE_LIMITS=moves=abc said only "couldn't parse rate limit
+    string 'abc'", naming neither the variable nor the limit (the README: "in one line naming the variable")."""
+    with pytest.raises(ValueError) as refused:
+        parse_limits(text)
+    assert said in str(refused.value), refused.value
