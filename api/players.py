@@ -61,7 +61,9 @@ class MyKeys(MethodView):
         """Add an API key (rotation): the new key is shown once; revoke the old one once clients use it."""
         player = current_player()
         new_id, key = service().add_key(player)
-        return {"key_id": new_id, "api_key": key}, {"Location": f"/players/me/keys/{new_id}"}
+        # Every write answers with the log's position past it (README), a key's too (a docs probe).
+        return {"key_id": new_id, "api_key": key}, {"Location": f"/players/me/keys/{new_id}",
+                                                    "Motley-Position": str(service().log_position())}
 
 
 @blp.route("/me/keys/<key_id>")
@@ -73,7 +75,7 @@ class MyKey(MethodView):
         API process, and by the others within a few seconds (each keeps a verified key that long:
         docs/deploy.md)."""
         service().revoke_key(current_player(), key_id)
-        return ""
+        return "", {"Motley-Position": str(service().log_position())}
 
 
 @blp.route("/<player_id>")

@@ -401,3 +401,13 @@ def test_every_201_names_what_it_created_and_the_location_reads(client):
         assert read.status == 200, (answer.headers["Location"], read.text[:200])
     rewound = client.get(f"/matches/{match_id}", key=mover, query={"version": moved.body["version"]}).body
     assert rewound["version"] == moved.body["version"] and rewound["observation"] == moved.body["observation"]
+
+
+def test_a_key_added_or_revoked_answers_with_the_logs_position(client, motley):
+    """README: "Write answers carry Motley-Position"; a key's addition and revocation did not (a docs probe)."""
+    _, key = client.register("kim")
+    added = client.post("/players/me/keys", key=key)
+    assert added.status == 201 and int(added.headers["Motley-Position"]) == motley.app.log_position()
+    revoked = client.call("DELETE", f"/players/me/keys/{added.body['key_id']}", key=key)
+    assert revoked.status == 204 and int(revoked.headers["Motley-Position"]) == motley.app.log_position()
+    assert int(revoked.headers["Motley-Position"]) > int(added.headers["Motley-Position"])
