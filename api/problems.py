@@ -114,6 +114,19 @@ def unavailable(error: Exception) -> Response:
                                             retry_after=RETRY_AFTER_UNAVAILABLE))
 
 
+def missing_table(error: BaseException) -> bool:
+    """Whether ``error`` (or what it wraps: the library re-raises psycopg's and sqlite3's errors as its own)
+    says a table does not exist: PostgreSQL's undefined_table (42P01), SQLite's "no such table"."""
+    seen: set[int] = set()
+    current: Optional[BaseException] = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if getattr(current, "sqlstate", None) == "42P01" or "no such table" in str(current):
+            return True
+        current = current.__cause__ or current.__context__
+    return False
+
+
 def internal_error(error: Exception) -> Response:
     if isinstance(error, StoreLocked):  # reachable, but held: say so, not "cannot be reached"
         log.warning("a save found the event store locked: %s", error)
@@ -121,6 +134,11 @@ def internal_error(error: Exception) -> Response:
                                                 retry_after=RETRY_AFTER_UNAVAILABLE))
     if isinstance(error, (OperationalError, InterfaceError, DatabaseAway)):
         return unavailable(error)
+    if missing_table(error):  # a deployment that skipped `motley migrate` (a docs probe: a 500 `internal`)
+        log.error("a table is missing (%s): run motley migrate", error)
+        return service_error(errors.Unavailable("the service's tables are missing: its operator must run "
+                                                "motley migrate; nothing was changed",
+                                                retry_after=RETRY_AFTER_UNAVAILABLE))
     log.exception("unhandled error", exc_info=error)
     return problem(500, "internal", "Internal server error", "the server failed; nothing was changed")
 

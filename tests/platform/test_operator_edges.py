@@ -42,6 +42,10 @@ def test_liveness_answers_and_readiness_refuses_while_the_tables_are_missing():
             assert health.status == 200 and health.body == {"status": "ok", "position": None}
             ready = client.get("/ready")  # not ready: it says what to do
             assert ready.status == 503 and "motley migrate" in ready.body["dependencies"]["tables"]
+            # ... and so does a read that needs them (a docs probe: a 500 `internal`).
+            listed = client.get("/matches")
+            assert listed.status == 503 and "motley migrate" in listed.body["detail"], listed.text
+            assert listed.headers.get("Retry-After")
         finally:
             container.close()
     finally:
