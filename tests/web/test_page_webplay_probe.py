@@ -26,12 +26,27 @@ def server(module_server):
     return module_server
 
 
-def test_a_court_button_names_its_chair_colour_and_effect_and_the_chairs_row_names_them(server, browser):
-    ida = register(server, "ida-court")
-    match_id = against_a_computer(server, ida)
-    context, page, errors = signed_in(browser, server, ida)
+def at_a_jester_table(server: str, browser, name: str) -> tuple:
+    """A new player's started Jester match against a computer, at the player's turn, its page open:
+    (match id, player, context, page, errors)."""
+    player = register(server, name)
+    match_id = against_a_computer(server, player)
+    my_turn(server, match_id, player)
+    context, page, errors = signed_in(browser, server, player)
     page.goto(f"{server}/#/match/{match_id}")
-    my_turn(server, match_id, ida)
+    return match_id, player, context, page, errors
+
+
+def on_the_lobby(server: str, browser, name: str) -> tuple:
+    """A new player's lobby page, loaded (its modules importable from the page): (context, page, errors)."""
+    context, page, errors = signed_in(browser, server, register(server, name))
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#create")
+    return context, page, errors
+
+
+def test_a_court_button_names_its_chair_colour_and_effect_and_the_chairs_row_names_them(server, browser):
+    match_id, _, context, page, errors = at_a_jester_table(server, browser, "ida-court")
     page.wait_for_selector(".jester .chairs .chair")
 
     labels = page.evaluate("""async () => {
@@ -60,11 +75,7 @@ def test_a_court_button_names_its_chair_colour_and_effect_and_the_chairs_row_nam
 
 
 def test_a_move_another_tab_beat_is_told_in_a_persons_words(server, browser):
-    joe = register(server, "joe-tabs")
-    match_id = against_a_computer(server, joe)
-    context, page, errors = signed_in(browser, server, joe)
-    page.goto(f"{server}/#/match/{match_id}")
-    my_turn(server, match_id, joe)
+    match_id, _, context, page, errors = at_a_jester_table(server, browser, "joe-tabs")
     page.wait_for_selector("button.action:enabled", timeout=15_000)
     detail = "it is not seat 0's turn: seats [1] are to act"
     page.route(f"**/matches/{match_id}/moves", lambda route: route.fulfill(
@@ -82,11 +93,8 @@ def test_a_move_another_tab_beat_is_told_in_a_persons_words(server, browser):
 
 def test_jesters_guild_chips_break_between_words_only(server, browser):
     """On the replay page's narrower column the guild chips read "Theat|er Direc|tors 2"."""
-    kay = register(server, "kay-chips")
-    match_id = against_a_computer(server, kay)
-    context, page, errors = signed_in(browser, server, kay)
+    match_id, _, context, page, errors = at_a_jester_table(server, browser, "kay-chips")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto(f"{server}/#/match/{match_id}")
     page.wait_for_selector(".jester .players")
     wrap = page.evaluate("""() => {
         const chip = document.createElement('span');
@@ -102,11 +110,7 @@ def test_jesters_guild_chips_break_between_words_only(server, browser):
 
 def test_the_first_tab_stop_skips_to_the_persons_first_move(server, browser):
     """A keyboard-only turn took 13 Tab presses to the first move, Resign the one before it."""
-    lea = register(server, "lea-skip")
-    match_id = against_a_computer(server, lea)
-    my_turn(server, match_id, lea)
-    context, page, errors = signed_in(browser, server, lea)
-    page.goto(f"{server}/#/match/{match_id}")
+    match_id, _, context, page, errors = at_a_jester_table(server, browser, "lea-skip")
     page.wait_for_selector("button.action:enabled", timeout=15_000)
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.id") == "skip"
@@ -128,10 +132,7 @@ def test_tumult_royale_labels_say_the_tiles_paid_the_ready_step_and_where_a_regi
     """A second web-play probe: "statue on field 29 (pasture), pay 3 bread, 2 marble, tools" named tools,
     not paid; "ready" and "reveal region 0" said nothing a person could place; a result's winners were
     seat numbers beside scores named by player."""
-    moe = register(server, "moe-labels")
-    context, page, errors = signed_in(browser, server, moe)
-    page.goto(f"{server}/#/")
-    page.wait_for_selector("#create")
+    context, page, errors = on_the_lobby(server, browser, "moe-labels")
     match = {"observation": {"fields": "PPPFFF/PPPFFF/PPPFFF/MMM???/MMM???/MMM???"}}
     labels = page.evaluate("""async (match) => {
         const tumult = await import('/web/games/tumult_royale.js');
@@ -158,10 +159,7 @@ def test_tumult_royale_labels_say_the_tiles_paid_the_ready_step_and_where_a_regi
 
 def test_fools_crowns_gamble_and_pass_say_what_they_do(server, browser):
     """ "gamble 2♠" said nothing of the Joker it sacrifices, "pass" nothing of the challenge it declines."""
-    ned = register(server, "ned-labels")
-    context, page, errors = signed_in(browser, server, ned)
-    page.goto(f"{server}/#/")
-    page.wait_for_selector("#create")
+    context, page, errors = on_the_lobby(server, browser, "ned-labels")
     labels = page.evaluate("""async () => {
         const crown = await import('/web/games/fools_crown.js');
         const match = {seats: [{name: 'ned'}, {name: 'ona'}]};
@@ -175,10 +173,7 @@ def test_fools_crowns_gamble_and_pass_say_what_they_do(server, browser):
 def test_tumult_royale_says_why_a_seat_that_is_done_or_passed_has_no_move(server, browser):
     """After "done collecting" or "pass" the page said only "X, Y to act": both are final for the round
     (docs/rules/tumult-royale.md)."""
-    pat = register(server, "pat-idle")
-    context, page, errors = signed_in(browser, server, pat)
-    page.goto(f"{server}/#/")
-    page.wait_for_selector("#create")
+    context, page, errors = on_the_lobby(server, browser, "pat-idle")
     said = page.evaluate("""async () => {
         const render = await import('/web/render.js');
         const at = (observation) => render.idleOf({game: 'tumult-royale', your_seat: 0, observation});
