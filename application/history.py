@@ -732,7 +732,7 @@ class Importer:
         match.check_open()
         if match.state is not None:
             raise self.refuse("the match was already started")
-        empty = [s for s in range(match.num_seats) if match.players[s] is None and not match.is_bot(s)]
+        empty = match.empty_seats()
         if empty and self.prefix is None:  # a fork copies its parent's start with no seat taken
             raise self.refuse(f"started with seats {empty} empty")
         match._started()

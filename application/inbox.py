@@ -49,11 +49,6 @@ def waiting_for(match: Match, player_id: str) -> bool:
     return seat is not None and turn.kind == Phase.PLAYERS and seat in turn.seats and not match.stands_in(seat)
 
 
-def is_full(match: Match) -> bool:
-    """Whether every seat of ``match`` is taken, by a player or a computer (``Match.start`` asks no more)."""
-    return all(match.players[s] is not None or match.is_bot(s) for s in range(match.num_seats))
-
-
 def concerns(match: Match, player_id: str) -> bool:
     """Whether ``match`` has anything for ``player_id``: a seat, an invitation, a seat kept for it. A
     match that does not concern the player now had nothing for it at any earlier version either: an
@@ -162,7 +157,7 @@ def match_items(app: Motley, player_id: str, match_id: str, version: int, kinds:
         # Its last seat taken, an open match waits for a start from its creator or a seated player: told
         # to every seated player, as nothing else on this stream said it (a bot developer's probe: a full
         # match it created was never started, and only the match's own stream would have shown it).
-        if "SeatTaken" in kinds and match.status == "open" and is_full(match):
+        if "SeatTaken" in kinds and match.status == "open" and not match.empty_seats():
             items.append(item("seats-filled", match, player_id))
         if kinds & set(STARTED):
             items.append(item("started", match, player_id))

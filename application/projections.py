@@ -56,7 +56,7 @@ def awaiting(match: Match) -> list[str]:
     listed a match the others had filled, whose join is a 409."""
     if match.status != "open":
         return []
-    empty = [s for s in range(match.num_seats) if match.players[s] is None and not match.is_bot(s)]
+    empty = match.empty_seats()
     free = any(str(s) not in match.reserved for s in empty)
     kept = {match.reserved[str(s)] for s in empty if str(s) in match.reserved}
     wanted = [*match.invited, *match.reserved.values()]

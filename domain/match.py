@@ -206,6 +206,10 @@ class Match(Aggregate):
     def is_bot(self, seat: int) -> bool:
         return str(seat) in self.bots
 
+    def empty_seats(self) -> list[int]:
+        """The seats nobody holds and no computer plays (a seat kept for a named player among them)."""
+        return [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
+
     def stands_in(self, seat: int) -> bool:
         """Whether the computer plays ``seat``: a computer opponent's seat, one that resigned, or one
         whose turn ran out when the match's turn limit says the computer then plays it."""
@@ -228,7 +232,7 @@ class Match(Aggregate):
                               "that is not this match's invitation code", rule="invitation")
         if self.seat_of(player_id) is not None:
             raise SeatingError("you already hold a seat at this match")
-        free = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
+        free = self.empty_seats()
         if seat is None:
             mine = [s for s in free if self.reserved.get(str(s)) == player_id]
             free = mine or [s for s in free if str(s) not in self.reserved]
@@ -258,7 +262,7 @@ class Match(Aggregate):
         if self.seat_of(player_id) is None and player_id != self.created_by:
             raise NotYourSeat("only the match's creator or a seated player may start it")
         self.check_open("starting" if self.status != STATUS_ACTIVE else None)
-        empty = [s for s in range(self.num_seats) if self.players[s] is None and not self.is_bot(s)]
+        empty = self.empty_seats()
         if empty:
             raise SeatingError(f"seats {empty} are still empty")
         if self.state is None:
