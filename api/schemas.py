@@ -722,6 +722,10 @@ class VerifyOut(Answer):
     last_version = fields.Integer(metadata={"description": "The last event of the history checked"})
     ended = fields.Boolean(metadata={"description": "Whether the history checked holds the match's end (a "
                                                     "match still being played, or a file cut short, does not)"})
+    committed_here = fields.Boolean(metadata={"description": (
+        "This server published the commitment when the match was created, before any chance was drawn. False "
+        "for an imported copy: its file brought the commitment and the seed together, so whoever wrote it could "
+        "have chosen the seed (the outcomes still follow from it); verify the original where it was played")})
 
 
 class TermsOut(Answer):

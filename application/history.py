@@ -140,7 +140,8 @@ class History:
         """Check the match's chance commitment and re-derive every outcome, as far as ``viewer``
         may: the seed is needed, so this works for everyone once the match is revealed."""
         latest, lens = self.lens(match_id, viewer)
-        if not lens.sees_seed:
+        # A copy that made no commitment has no seed to keep: its verdict (unproven) tells nobody a card.
+        if not lens.sees_seed and not latest.chance_unproven:
             if latest.status == "finished" and not latest.reveal_at_end and latest.parent is not None:
                 # A fork's creator sets no reveal_at_end: one that never reveals holds secrets of a parent the
                 # public had not seen (``fork``).
@@ -156,7 +157,9 @@ class History:
             raise errors.Conflict("the chance seed is revealed when the match ends; verify it then",
                                   rule="provable chance")
         lines = [json.loads(text) for text in self.export(latest.id, Viewer.the_auditor())]
-        return verify(lines).to_json()
+        # An imported copy's file brought its commitment and its seed together: whoever wrote it could have
+        # picked a seed until the deal suited them, and the verdict alone said "verified" (a sizes probe).
+        return {**verify(lines).to_json(), "committed_here": not latest.imported}
 
     # -- forks -----------------------------------------------------------------------------------
     def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str,

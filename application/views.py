@@ -85,6 +85,9 @@ def lens_for(latest: Match, viewer: Viewer) -> Lens:
     # seat on, and the new cards it is dealt (or draws, or is passed) would be news to an ally still at
     # the table. Once the match is over the seat's view is the player's again.
     sees_own = not (seat is not None and seat in latest.resigned and latest.status == STATUS_ACTIVE)
+    # A copy whose chance nothing proves: its seats may be anyone's, written on by whoever made the file (a
+    # player set in a live match's other seat saw that seat's hand).
+    sees_own = sees_own and not latest.chance_unproven
     return Lens(kind, seat, revealed, revealed, sees_own)
 
 

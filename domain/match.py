@@ -395,7 +395,15 @@ class Match(Aggregate):
         """Whether the public has seen its hidden cards and chance seed: finished, and created to reveal
         them at the end. Who sees what (application/views.lens_for), whether a fork of it is private and
         whether an imported fork's history may reveal them all ask this one question."""
-        return self.status == STATUS_FINISHED and self.reveal_at_end
+        return self.status == STATUS_FINISHED and self.reveal_at_end and not self.chance_unproven
+
+    @property
+    def chance_unproven(self) -> bool:
+        """An imported history that made no chance commitment (recorded before commitments): nothing tells
+        its deal from that of a match still played here, whose export with the commitment cut out and a new
+        id imported as a finished copy that showed anyone with its id the live match's hidden cards (a sizes
+        probe). Its hidden cards are the auditor's alone: no reveal, no seat's own view."""
+        return bool(getattr(self, "imported", False)) and self.chance is None
 
     @property
     def counts_for_ratings(self) -> bool:

@@ -57,6 +57,52 @@ def test_a_live_matchs_history_under_a_new_id_is_refused_by_its_commitment(audit
     assert status == 201 and copy["status"] == "finished", copy
 
 
+def test_a_live_matchs_history_with_its_commitment_cut_out_shows_its_secrets_to_nobody(audit):  # noqa: F811
+    """The same history with its commitment and seed cut out (a sizes probe) was found by nothing: it imported
+    as a finished copy whose public events showed the live match's hidden shuffles, and a player written
+    into another's seat saw that seat's hand. A copy whose chance nothing proves shows them to the auditor
+    alone."""
+    container, client = audit
+    keys = [client.register(f"cut{i}")[1] for i in range(3)]
+    match_id = client.new_match("jest", 3, keys)
+    ids = [seat["player_id"] for seat in client.get(f"/matches/{match_id}").body["seats"]]
+    cut = renamed(ended_by_resignations(client, export(client, match_id, AUDITOR), match_id))
+    cut[0]["data"]["chance"] = None
+    cut[-1]["data"]["seed"] = None
+    for line in cut:  # seat 0's player written into seat 1, and the other way round
+        if line["event"] == "SeatTaken" and line["data"].get("player_id") in ids[:2]:
+            other = 1 - ids.index(line["data"]["player_id"])
+            line["data"].update(player_id=ids[other], name=f"cut{other}")
+    status, copy = post_history(client, cut)
+    assert status == 201 and copy["status"] == "finished", copy
+    assert copy["seats"][0]["player_id"] == ids[1]
+    hidden = [event for event in client.get(f"/matches/{copy['id']}/events?limit=500").body["items"]
+              if event["type"] == "ChanceDrawn"]
+    assert hidden and all(event.get("hidden") for event in hidden), hidden[:1]
+    live_hand = client.get(f"/matches/{match_id}", key=keys[0]).body["observation"]
+    for key in (None, keys[1]):  # a spectator, and the player set in the live match's seat 0
+        view = client.get(f"/matches/{copy['id']}", key=key).body
+        assert view["viewer"]["sees_all"] is False and view["viewer"]["sees_own"] is False, view["viewer"]
+        assert view["observation"] != live_hand
+        assert view["chance"] is None
+    assert client.get(f"/matches/{copy['id']}", key=AUDITOR).body["viewer"]["sees_all"] is True
+    verdict = client.get(f"/matches/{copy['id']}/verify").body  # proves nothing, says so, shows nothing
+    assert verdict["verified"] is False and "no chance commitment" in verdict["reason"], verdict
+
+
+def test_a_copys_verdict_says_its_commitment_was_not_made_here(audit):  # noqa: F811 - the fixture
+    """A copy's file brings its commitment and seed together: an importer could try seeds until the deal
+    suited them, and /verify said only "verified": true (a sizes probe)."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    original = client.get(f"/matches/{match_id}/verify").body
+    assert original["verified"] is True and original["committed_here"] is True, original
+    status, copy = post_history(client, renamed(export(client, match_id, AUDITOR)))
+    assert status == 201, copy
+    verdict = client.get(f"/matches/{copy['id']}/verify").body
+    assert verdict["verified"] is True and verdict["committed_here"] is False, verdict
+
+
 def test_an_open_matchs_history_under_a_new_id_cannot_end_it(audit):  # noqa: F811 - the fixture
     """An open match has drawn its seed: its deal once started follows from it. A history of it ended
     elsewhere is refused while it is open."""

@@ -262,7 +262,8 @@ def test_an_import_naming_a_match_here_holds_its_game_rules_and_commitment(audit
     status, body = post_history(client, dropped)
     assert status == 422 and "chance commitment" in body["detail"], body
     assert post_history(client, lines)[0] == 201
-    # From elsewhere (an id this server does not hold), a history without a commitment still imports.
+    # From elsewhere (an id this server does not hold), a history without a commitment still imports (its
+    # secrets the auditor's alone: test_audit_import_guards).
     elsewhere = [{**line, "match": "00000000-0000-4000-8000-000000000001"} for line in dropped]
     assert post_history(client, elsewhere)[0] == 201
 
