@@ -77,9 +77,16 @@ def one_move(page, rnd) -> bool:
     page.wait_for_function(SETTLED, timeout=5_000)
     version = page.inner_text("#version")
     buttons = page.locator("#moves button.action:enabled")
-    buttons.nth(rnd.randrange(buttons.count())).click()
-    page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version,
-                           timeout=10_000)
+    button = buttons.nth(rnd.randrange(buttons.count()))
+    label = button.inner_text()
+    button.click()
+    try:  # the move's answer redraws the table (20 s: a CI machine running three browsers at once took over 10)
+        page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version,
+                               timeout=20_000)
+    except Exception as error:  # what the page showed instead: a refusal, or nothing at all
+        shown = page.evaluate("() => [...document.querySelectorAll('.problem')].map((box) => box.innerText)")
+        raise AssertionError(f"version {version}, {label!r} clicked: still version {page.inner_text('#version')}; "
+                             f"refusals shown {shown}; the line said {page.evaluate('window.said')}") from error
     return True
 
 
