@@ -33,6 +33,7 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
                                    "the bouffon."),
     HouseRule("5.4 deals", "A match is 5 deals unless the option deals sets another number (1–100).", "deals"),
     HouseRule("5.4 scoring", "Each deal scores players − finishing place (first n−1, last 0)."),
-    HouseRule("5.4 match", "The highest total wins; ties go to the better finishing place in the last deal, so "
-                           "ranks never tie.", "ties"),
+    HouseRule("5.4 match", "The highest total wins; by default (ties: last-deal) ties go to the better "
+                           "finishing place in the last deal, so ranks never tie; with ties: shared the tied "
+                           "players share the rank and all tied at the top win.", "ties"),
 )
