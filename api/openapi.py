@@ -412,6 +412,7 @@ OPERATION_IDS: dict[tuple[str, str], str] = {
     ("post", "/tournaments/{tournament_id}/players"): "registerForTournament",
     ("delete", "/tournaments/{tournament_id}/players/{player_id}"): "withdrawFromTournament",
     ("post", "/tournaments/{tournament_id}/start"): "startTournament",
+    ("post", "/tournaments/{tournament_id}/cancel"): "cancelTournament",
     ("post", "/tournaments/{tournament_id}/forfeits"): "forfeitAbsentPlayers",
     ("get", "/tournaments/{tournament_id}/standings"): "getStandings",
     ("get", "/tournaments/{tournament_id}/stream"): "followTournament",

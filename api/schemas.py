@@ -836,11 +836,15 @@ class CreateTournament(StrictSchema):
                                                         "(claim), so a vanished player holds no round up"})
 
 
+TOURNAMENT_STATUSES = [tournaments.STATUS_OPEN, tournaments.STATUS_ACTIVE, tournaments.STATUS_FINISHED,
+                       tournaments.STATUS_CANCELLED]
+
+
 class TournamentListQuery(StrictSchema):
     game = Text(load_default=None, validate_also=[validate.Length(min=1, max=100)])
     player = Id(load_default=None, metadata={"description": "Only tournaments this player entered (registered, "
                                                             "playing, withdrawn during play or disqualified)"})
-    status = fields.String(load_default=None, validate=validate.OneOf(["open", "active", "finished"]))
+    status = fields.String(load_default=None, validate=validate.OneOf(TOURNAMENT_STATUSES))
     limit = Count(load_default=20, min=1, max=200)
     offset = Count(load_default=0)
     after = Count(**AFTER)
@@ -877,7 +881,6 @@ class Forfeit(StrictSchema):
                        "is: a forfeit asked about one round could settle a table of the next (a probe)"})
 
 
-TOURNAMENT_STATUSES = [tournaments.STATUS_OPEN, tournaments.STATUS_ACTIVE, tournaments.STATUS_FINISHED]
 ENTRANT_STATUSES = [tournaments.ENTRANT, tournaments.WITHDRAWN, tournaments.DISQUALIFIED]
 ENTRANT_STATUS = ("registered (still in), withdrawn (not paired again; past results stand) or disqualified "
                   "(listed last, without a rank)")

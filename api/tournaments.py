@@ -121,6 +121,17 @@ class Start(MethodView):
         return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
+@blp.route("/<tournament_id>/cancel")
+class Cancel(MethodView):
+    @blp.arguments(schemas.NoFields, required=False)
+    @blp.response(200, schemas.TournamentOut)
+    def post(self, _body, tournament_id):
+        """Call it off (the organiser, before the start): status "cancelled"; it takes no registrations and
+        never starts, and each registered player's stream says so (tournament-cancelled)."""
+        tournaments().call_off(tournament_id, current_player())
+        return tournament_view(tournaments().get(tournament_id)), 200, written()
+
+
 @blp.route("/<tournament_id>/forfeits")
 class Forfeits(MethodView):
     @blp.arguments(schemas.Forfeit, example={"player_ids": [schemas.EXAMPLE_PLAYER_ID]})

@@ -37,9 +37,9 @@ TOURNAMENT_TOPIC = f"{Tournament.__module__}:Tournament."
 #: player through its matches (a round's tables start, a void table is cancelled) or are not its own.
 TOURNAMENT_ITEMS = {"RoundPaired": "bye", "PlayersForfeited": "forfeited", "PlayerWithdrawn": "withdrawn",
                     "PlayerDisqualified": "disqualified", "Finished": "tournament-finished",
-                    "MatchVoided": "standings-changed"}
+                    "MatchVoided": "standings-changed", "Cancelled": "tournament-cancelled"}
 #: The items that tell every player a tournament lists (not only those its event names).
-TO_EVERY_PLAYER = ("tournament-finished", "standings-changed")
+TO_EVERY_PLAYER = ("tournament-finished", "standings-changed", "tournament-cancelled")
 
 
 def waiting_for(match: Match, player_id: str) -> bool:
@@ -112,6 +112,8 @@ def tournament_items(app: Motley, notification: Any, player_id: str) -> list[dic
         table = tournament.rounds[event.round - 1]["tables"][event.table - 1]
         return [tournament_item(kind, tournament, round=event.round, table=event.table,
                                 match_id=table["match_id"])]
+    if kind == "tournament-cancelled":
+        return [tournament_item(kind, tournament)]  # called off before its start: no standing to tell
     if kind == "withdrawn":
         return [tournament_item(kind, tournament, by=event.by)]
     if kind == "disqualified":

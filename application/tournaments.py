@@ -164,6 +164,9 @@ class Tournaments:
             except errors.ServiceError:
                 pass  # not running (finished, or not started), or he had resigned already: nothing to settle
 
+    def call_off(self, tournament_id: Any, by: Player) -> None:
+        self._command(tournament_id, lambda t: t.call_off(str(by.id)))
+
     def start(self, tournament_id: Any, by: Player) -> None:
         self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
 

@@ -26,6 +26,7 @@ ROUND_ROBIN_MAX_FIELD = 12
 STATUS_OPEN = "open"
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
+STATUS_CANCELLED = "cancelled"  # called off by its organiser before it started
 
 ENTRANT = "registered"
 WITHDRAWN = "withdrawn"
@@ -204,6 +205,18 @@ class Tournament(Aggregate):
         last = self.rounds[-1] if self.rounds else None
         if last is not None and player_id in last["byes"] and not self.round_complete(last):
             self.players[player_id]["bye_forfeited"] = last["round"]
+
+    def call_off(self, by: str) -> None:
+        """Called off by its organiser before it starts (made by mistake, or the club night did not happen):
+        it stayed listed as open for good, taking registrations (an organiser's probe). Once started, its
+        rounds are its players': an organiser ends it early by withdrawing or disqualifying them."""
+        self.check_organiser(by)
+        self.check_status(STATUS_OPEN)
+        self._called_off()
+
+    @event("Cancelled")
+    def _called_off(self) -> None:
+        self.status = STATUS_CANCELLED
 
     # -- rounds -----------------------------------------------------------------------------------
     def start(self, by: str, now: datetime) -> list[dict]:

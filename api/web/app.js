@@ -2036,8 +2036,8 @@ function tournamentForm(all) {
     h("button", { type: "submit", id: "create-tournament-submit" }, "Create tournament"), error);
 }
 
-// What the signed-in person may do about a tournament: enter or withdraw (the player), start (the organiser,
-// while it is open).
+// What the signed-in person may do about a tournament: enter or withdraw (the player), start or call off (the
+// organiser, while it is open).
 function tournamentActions(t, error, after) {
   const me = identity.player();
   if (!me || !identity.key() || t.status === "finished" || t.status === "cancelled") return null;
@@ -2055,6 +2055,10 @@ function tournamentActions(t, error, after) {
       && act(() => remove(`/tournaments/${t.id}/players/${encodeURIComponent(me.id)}`))(event) }, "Withdraw"));
   if (t.status === "open" && t.organiser === me.id)
     buttons.push(h("button", { id: "tournament-start", type: "button", onclick: act(() => post(`/tournaments/${t.id}/start`)) }, "Start"));
+  if (t.status === "open" && t.organiser === me.id)
+    buttons.push(h("button", { id: "tournament-cancel", type: "button", onclick: (event) => confirm(
+      "Call this tournament off? It takes no more registrations and never starts; its players are told.")
+      && act(() => post(`/tournaments/${t.id}/cancel`))(event) }, "Call off"));
   const entrants = (t.players || []).filter((p) => p.status === "registered").length;
   return h("div", { class: "controls", id: "tournament-actions" }, buttons,
     t.status === "open" ? h("span", { class: "muted" }, `${entrants} registered${registered ? ", you among them" : ""}`

@@ -509,3 +509,47 @@ def test_a_forfeit_naming_an_earlier_rounds_table_is_told_so_not_the_new_rounds_
         assert client.get(f"/tournaments/{tid}").body["version"] == before["version"]
     finally:
         idle.close()
+
+
+def test_an_organiser_calls_off_a_tournament_before_its_start_and_its_players_are_told(client):
+    """An organiser's probe: a tournament made by mistake, or a club night that did not happen, stayed
+    listed as open for good (DELETE, PATCH: 405; no status but open, active, finished). Its organiser calls
+    it off now, before the start only; nobody else may, and its registered players' streams say so."""
+    from tests.platform.test_my_stream import sse
+
+    _, org = client.register("org")
+    _, ann = client.register("ann")
+    _, bob = client.register("bob")
+    tid = client.post("/tournaments", {"game": "jester", "name": "mistake", "rounds": 1, "table_size": 2},
+                      key=org).body["id"]
+    for key in (ann, bob):
+        assert client.post(f"/tournaments/{tid}/players", key=key).status == 201
+    version = client.get(f"/tournaments/{tid}").body["version"]
+    for key, status in ((ann, 403), (None, 401)):  # a player, a caller without a key: refused, nothing changed
+        refused = client.post(f"/tournaments/{tid}/cancel", key=key)
+        assert refused.status == status and refused.headers["Content-Type"] == "application/problem+json"
+    assert client.post(f"/tournaments/{tid}/cancel", {"reason": "x"}, key=org).status == 422
+    assert client.get(f"/tournaments/{tid}").body["version"] == version
+    called_off = client.post(f"/tournaments/{tid}/cancel", key=org)
+    assert called_off.status == 200 and called_off.body["status"] == "cancelled", called_off.text
+    # It takes no registration and never starts; calling it off again is a 409 that says why.
+    _, cy = client.register("cy")
+    for path, key in (("players", cy), ("start", org), ("cancel", org)):
+        refused = client.post(f"/tournaments/{tid}/{path}", key=key)
+        assert refused.status == 409 and "cancelled" in refused.body["detail"], (path, refused.text)
+    # The list shows it so once it has read the call (after=), and filters on it.
+    after = called_off.headers["Motley-Position"]
+    listed = client.get(f"/tournaments?after={after}").body["items"]
+    assert [t["status"] for t in listed if t["id"] == tid] == ["cancelled"]
+    assert [t["id"] for t in client.get(f"/tournaments?status=cancelled&after={after}").body["items"]] == [tid]
+    assert tid not in [t["id"] for t in client.get(f"/tournaments?status=open&after={after}").body["items"]]
+    items = [data for _, kind, data in sse(client, ann, last_event_id=0, seconds=0.3) if kind == "tournament-cancelled"]
+    assert [(item["tournament_id"], item["tournament"]["status"]) for item in items] == [(tid, "cancelled")]
+    # A started tournament is its players': it is not called off.
+    other = client.post("/tournaments", {"game": "jester", "name": "on", "rounds": 1, "table_size": 2},
+                        key=org).body["id"]
+    for key in (ann, bob):
+        client.post(f"/tournaments/{other}/players", key=key)
+    assert client.post(f"/tournaments/{other}/start", key=org).status == 200
+    refused = client.post(f"/tournaments/{other}/cancel", key=org)
+    assert refused.status == 409 and "active" in refused.body["detail"], refused.text

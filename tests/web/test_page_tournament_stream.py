@@ -286,3 +286,31 @@ def test_a_push_leaves_the_focus_on_the_action_a_keyboard_user_is_on(server, bro
     assert page.evaluate("document.activeElement.id") == "tournament-start"
     assert not errors, errors
     context.close()
+
+
+def test_the_organiser_calls_off_an_open_tournament_and_a_registered_player_sees_it_pushed(server, browser):
+    """An organiser's probe: a tournament made by mistake stayed listed as open for good. Its organiser's
+    page calls it off (confirmed), and a registered player's open page is told by the stream."""
+    organiser, player = register(server, "Caller"), register(server, "Entrant")
+    tournament_id = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Mistake cup", "format": "swiss", "rounds": 1, "table_size": 3}).json()["id"]
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player), timeout=10).raise_for_status()
+    context, page, errors = open_live(browser, server, organiser, tournament_id)
+    player_context, player_page, player_errors = open_live(browser, server, player, tournament_id)
+    assert player_page.locator("#tournament-cancel").count() == 0  # the organiser's alone
+    page.once("dialog", lambda dialog: dialog.dismiss())  # a click taken back changes nothing
+    page.click("#tournament-cancel")
+    page.wait_for_timeout(500)
+    assert requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()["status"] == "open"
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("#tournament-cancel")
+    page.wait_for_function("document.querySelector('#tournament-status')?.textContent === 'cancelled'",
+                           timeout=PUSHED_MS)
+    assert requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()["status"] == "cancelled"
+    assert page.locator("#tournament-actions").count() == 0  # nothing left to do about it
+    player_page.wait_for_function("document.querySelector('#tournament-announce').innerText"
+                                  ".includes('The tournament was called off.')", timeout=PUSHED_MS)
+    assert player_page.inner_text("#tournament-status") == "cancelled"
+    assert not errors and not player_errors, (errors, player_errors)
+    context.close()
+    player_context.close()
