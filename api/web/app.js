@@ -2294,6 +2294,16 @@ function tableControls(org, round, r, table, i, current) {
 // A tournament page's reads, slow: only while its stream (which pushes every version) is refused or broken.
 const TOURNAMENT_READ_SECONDS = 10;
 
+// A standings row's tie-breaks in the order the organiser chose them (the order they rank by): the API's
+// object lists them in a fixed order, and "opponents points 9 · wins 2" above "opponents points 13 · wins 1"
+// looked wrong where wins came first (an organiser's probe). A player with no table played yet has no
+// average place: a dash, not "null".
+function tieBreaksText(t, row) {
+  const values = row.tie_breaks || {};
+  const order = [...(t.tie_breaks || []), ...Object.keys(values).filter((k) => !(t.tie_breaks || []).includes(k))];
+  return order.filter((k) => k in values).map((k) => `${k.replace(/-/g, " ")} ${values[k] ?? "–"}`).join(" · ");
+}
+
 async function tournament(id) {
   const show = screen();
   const head = h("div");
@@ -2371,7 +2381,7 @@ async function tournament(id) {
         organiser ? quietHeader("the organiser's actions") : null)),
       h("tbody", {}, standings.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
-        h("td", {}, Object.entries(row.tie_breaks || {}).map(([k, v]) => `${k.replace(/-/g, " ")} ${v}`).join(" · ")),
+        h("td", {}, tieBreaksText(t, row)),
         organiser ? h("td", { class: "row-actions" }, playerControls(org, row)) : null))))));
     const who = (table) => (table.players || []).map((player, i) => [i ? ", " : "", names.has(player) ? named(names.get(player)) : "someone"]);
     // A table the viewer sits at opens as their seat; any other as a spectator.

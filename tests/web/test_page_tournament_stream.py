@@ -314,3 +314,24 @@ def test_the_organiser_calls_off_an_open_tournament_and_a_registered_player_sees
     assert not errors and not player_errors, (errors, player_errors)
     context.close()
     player_context.close()
+
+
+def test_the_standings_show_the_tie_breaks_in_the_organisers_order(server, browser):
+    """An organiser's probe: with tie-breaks ["wins", "opponents-points"] each row read "opponents points 9
+    · wins 2" (the API's fixed order), so a row ranked above another by its wins looked wrongly placed; and
+    a player with no table played yet read "average place null"."""
+    organiser, player = register(server, "Order host"), register(server, "Order entrant")
+    tournament_id = requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+        "game": "jest", "name": "Order cup", "format": "swiss", "rounds": 1, "table_size": 3,
+        "tie_breaks": ["average-place", "wins", "opponents-points"]}).json()["id"]
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(player), timeout=10).raise_for_status()
+    context, page, errors = open_live(browser, server, organiser, tournament_id)
+    cell = page.inner_text("#standings tbody tr td:nth-child(4)")
+    assert cell == "average place – · wins 0 · opponents points 0", cell
+    late = register(server, "Order late")  # and as the stream pushes the standings
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(late), timeout=10).raise_for_status()
+    page.wait_for_function("document.querySelectorAll('#standings tbody tr').length === 2", timeout=PUSHED_MS)
+    cells = page.locator("#standings tbody tr td:nth-child(4)").all_inner_texts()
+    assert cells == ["average place – · wins 0 · opponents points 0"] * 2, cells
+    assert not errors, errors
+    context.close()
