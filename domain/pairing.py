@@ -156,7 +156,7 @@ def fewest_meetings_pairs(players: Sequence[str], met: Mapping[frozenset, int],
 
 
 def circle(
-    order: Sequence[str], round_index: int, empty_place_stays: bool = False
+    order: Sequence[str], round_index: int, empty_place_stays: bool = False, second_cycle_swaps: bool = False
 ) -> tuple[list[list[str]], list[str]]:
     """Round ``round_index`` (from 0) of a round-robin at tables of two by the circle method (Berger
     tables): the first place stays, the others turn one place a round, so over ``n - 1`` rounds (``n``
@@ -169,7 +169,12 @@ def circle(
     tables), so every player's seats alternate from game to game and each is first in half its games.
     With the first player staying instead and the empty place last, 5 players were first 3, 2, 2, 2
     and 1 times of 4, one in the same seat three games running. An even field is the same either way:
-    there the best any schedule does is one repeat ("break") for n - 2 players, which this one has."""
+    there the best any schedule does is one repeat ("break") for n - 2 players, which this one has.
+
+    ``second_cycle_swaps``: rounds past a cycle repeat it, every pair meeting again; in every other cycle
+    each table's seats are swapped, so a double round-robin seats each pair both ways (as chess's double
+    round-robin reverses colours). Kept, a 3-player round-robin of 6 rounds seated each pair alike twice
+    (an organiser's probe): whoever sat first sat first again."""
     players: list[str | None] = list(order)
     if len(players) % 2:
         players.insert(0, None) if empty_place_stays else players.append(None)
@@ -188,6 +193,8 @@ def circle(
             alone.append(b if a is None else a)  # type: ignore[arg-type]
             continue
         flip = turn % 2 if i == 0 else i % 2
+        if second_cycle_swaps and (round_index // (n - 1)) % 2:
+            flip = 1 - flip
         tables.append([b, a] if flip else [a, b])
     return tables, alone
 

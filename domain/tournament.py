@@ -74,8 +74,9 @@ class Tournament(Aggregate):
     # (typed by cast) so that the library's dataclass treatment leaves it a class attribute.
     turn_limit = cast(Optional[dict], None)
     # How a round-robin at tables of two seats an odd field (``pairing.circle``): 1, the first entrant
-    # stays on the circle; 2, the empty place stays, so seats alternate. Recorded when the tournament
-    # starts, so a tournament started before keeps its schedule (the default fills its Started event).
+    # stays on the circle; 2, the empty place stays, so seats alternate; 3, also the seats swapped in
+    # every second cycle (rounds past n - 1). Recorded when the tournament starts, so a tournament
+    # started before keeps its schedule (the default fills its Started event).
     circle = 1
 
     @event("Created")
@@ -234,7 +235,7 @@ class Tournament(Aggregate):
             raise RegistrationError(
                 f"a round-robin takes at most {ROUND_ROBIN_MAX_FIELD} players; use swiss for {len(entrants)}"
             )
-        self._started(circle=2)
+        self._started(circle=3)
         return self.pair_round(1, now)
 
     @event("Started")
@@ -257,7 +258,8 @@ class Tournament(Aggregate):
                 byes_had[p] = byes_had.get(p, 0) + 1
         if self.format == "round-robin" and self.table_size == 2:
             # Tables of two: the circle method, every pair once (docs/tournaments.md, "Round-robin").
-            pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2)
+            pairs, alone = pairing.circle(self.entrants(), len(self.rounds), empty_place_stays=self.circle >= 2,
+                                          second_cycle_swaps=self.circle >= 3)
             if self.computer:
                 # The player alone plays a computer instead of a bye: those games are spread as byes are
                 # (a player otherwise met the computer twice while two others never did).

@@ -318,6 +318,25 @@ def test_a_round_robin_refuses_the_registration_past_its_largest_field():
     assert len(t.entrants()) == 12
 
 
+@pytest.mark.parametrize("field", [3, 4, 5, 6])
+def test_a_double_round_robin_seats_each_pair_both_ways(field):
+    """Rounds past a cycle repeat it: a 3-player round-robin of 6 rounds seated each pair alike twice, so
+    whoever sat first sat first again (an organiser's probe). The second cycle swaps each table's seats
+    (docs/tournaments.md, "Round-robin"), as a double round-robin in chess reverses colours."""
+    players = [f"p{i:02d}" for i in range(field)]
+    cycle = field - 1 if field % 2 == 0 else field
+    t, tables = round_robin_of_two(players, 2 * cycle)
+    while t.status == "active":
+        for table in tables:
+            following = t.record_result(table["match_id"], [1, 2], T0)
+        tables = following
+    first, second = t.rounds[:cycle], t.rounds[cycle:]
+    seated = lambda rounds: sorted(tuple(tb["players"]) for r in rounds for tb in r["tables"])  # noqa: E731
+    assert len(seated(first)) == field * (field - 1) // 2  # every pair once a cycle
+    assert seated(second) == sorted((b, a) for a, b in seated(first))
+    assert [r["byes"] for r in second] == [r["byes"] for r in first]
+
+
 def test_a_round_robin_started_before_the_seating_change_keeps_its_schedule():
     """A tournament whose Started event predates ``circle`` replays, and pairs its rounds, with the first
     entrant staying on the circle, as it was paired when it started."""
