@@ -2383,7 +2383,14 @@ async function tournament(id) {
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
         h("td", {}, tieBreaksText(t, row)),
         organiser ? h("td", { class: "row-actions" }, playerControls(org, row)) : null))))));
-    const who = (table) => (table.players || []).map((player, i) => [i ? ", " : "", names.has(player) ? named(names.get(player)) : "someone"]);
+    const nameOf = (player) => (names.has(player) ? named(names.get(player)) : "someone");
+    // A table's players, then its computers (a computer that came first was nowhere on the page).
+    const who = (table) => [(table.players || []).map((player, i) => [i ? ", " : "", nameOf(player)]),
+      table.computers ? `, ${plural(table.computers, "computer")}` : ""];
+    // A table's places once it has a result (its players' ranks; a computer's place is not listed): each
+    // table read only "finished", and an organiser opened every replay to follow the evening.
+    const places = (table) => (table.result?.ranks ? h("span", { class: "table-places" }, " · places: ",
+      (table.players || []).map((player, k) => [k ? ", " : "", nameOf(player), ` ${table.result.ranks[k] ?? "–"}`])) : null);
     // A table the viewer sits at opens as their seat; any other as a spectator.
     const me = identity.key() ? identity.player()?.id : null;
     const tableLink = (table) => (me && (table.players || []).includes(me) ? `#/match/${table.match_id}` : `#/match/${table.match_id}?as=spectator`);
@@ -2404,7 +2411,7 @@ async function tournament(id) {
         table.match_id ? h("a", { href: tableLink(table) },
           // forfeited: the table's result is the organiser's (its match may play on, computers in the absent seats)
           !table.result ? "playing" : table.result.how === "void" ? "voided" : table.result.how === "forfeit" ? "forfeited" : "finished") : "bye",
-        " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null,
+        places(table), " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null,
         organiser ? tableControls(org, round, r, table, i, current) : null)), byeItem(round)))));
     if (kept && (!document.activeElement || document.activeElement === document.body)) document.getElementById(kept)?.focus({ preventScroll: true });
     // The organiser's page waits for the round's deadline (on the server's clock, as deadlinePassed), then

@@ -335,3 +335,26 @@ def test_the_standings_show_the_tie_breaks_in_the_organisers_order(server, brows
     assert cells == ["average place – · wins 0 · opponents points 0"] * 2, cells
     assert not errors, errors
     context.close()
+
+
+def test_a_finished_table_lists_its_places_and_its_computers(server, browser):
+    """An organiser's probe: each table read "table 2 (P5, P6, P7): finished", no places, and nothing of
+    the computer that sat there (and came first). A table names its computers, and once it has a result
+    its players' places."""
+    organiser = register(server, "Places host")
+    players = [register(server, f"Places {name}") for name in ("Ann", "Bob")]
+    t = started_swiss(server, organiser, players, "Places cup", table_size=3, computer="random")
+    table = t["rounds"][0]["tables"][0]
+    assert table["computers"] == 1, table
+    context, page, errors = open_live(browser, server, organiser, t["id"])
+    item = page.locator("[data-round='1'] li").first
+    assert "1 computer" in item.inner_text() and "places" not in item.inner_text(), item.inner_text()
+    play_out(server, table["match_id"], players)
+    page.wait_for_function("document.querySelector(\"[data-round='1'] li .table-places\")", timeout=PUSHED_MS)
+    read = requests.get(f"{server}/tournaments/{t['id']}", timeout=10).json()
+    ranks = read["rounds"][0]["tables"][0]["result"]["ranks"]
+    by_id = {p["id"]: p["name"] for p in players}
+    expected = ", ".join(f"{by_id[p]} {rank}" for p, rank in zip(table["players"], ranks))
+    assert expected in item.inner_text(), (expected, item.inner_text())
+    assert not errors, errors
+    context.close()
