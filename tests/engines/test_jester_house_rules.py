@@ -66,9 +66,11 @@ def test_without_the_option_the_red_chairs_are_played_from_round_2():
 
 # -- F2: only Motley's part in each entry ----------------------------------------------------------
 def test_the_catalogue_ids_in_the_documents_order():
-    """The [PROPOSAL] ids kept, the four [ENGINE J-...] decisions added where the document states them."""
+    """The [PROPOSAL] ids kept, the six [ENGINE J-...] decisions added where the document states them (a
+    rules probe: J-SHOP came after P1, which the document explains later; J-BUFFOON and J-CHAIR2 were
+    missing, the first tagged [DERIVED] though no house rule derives it)."""
     assert [rule.id for rule in E.house_rules] == [
-        "S1", "S4", "S3", "S2", "P5", "J-RESCUE", "P1", "J-SHOP", "P3", "P4", "P2", "J-COURT",
+        "S1", "S4", "S3", "S2", "P5", "J-RESCUE", "J-SHOP", "P1", "J-BUFFOON", "P3", "J-CHAIR2", "P4", "P2", "J-COURT",
         "task 4", "task 5", "J-INFLUENCE", "P6", "End of the game"]
     # red_chairs is the rulebook's variant; since 1.4.0 two options switch house rules
     # (tests/engines/test_jester_options.py), none before
@@ -133,7 +135,7 @@ def test_the_task_4_and_5_details_of_the_house_rules():
 
 # -- F4/F5: the engine decisions a player notices ---------------------------------------------------
 def test_each_engine_decision_is_tagged_in_the_document():
-    for rule_id in ("J-RESCUE", "J-SHOP", "J-COURT", "J-INFLUENCE"):
+    for rule_id in ("J-RESCUE", "J-SHOP", "J-BUFFOON", "J-CHAIR2", "J-COURT", "J-INFLUENCE"):
         assert f"[ENGINE {rule_id}]" in DOC, rule_id
     assert "[ENGINE J-…]" in DOC  # the tags paragraph says the catalogue lists them
 
@@ -240,3 +242,16 @@ def test_every_crown_count_follows_from_what_another_seat_sees(seed):
             followed[seat] -= 1
         s = E.step(s, seat, action)
         assert followed == [p["crowns"] for p in s["players"]]
+
+
+def test_j_chair2_with_an_empty_reserve_gives_the_card_alone():
+    """Rulebook, Chair Effects II: "The player moves an influence marker from his personal reserve to any
+    guild and receives a place card of his choice". With none in his reserve the engine moves no marker
+    from elsewhere and offers the card alone [ENGINE J-CHAIR2]; a rules probe found it undocumented."""
+    s = copy.deepcopy(started())
+    s["players"][0]["reserve"] = 0
+    s = E.step(s, 0, {"type": "play", "place": "court"})
+    s = E.step(s, 0, {"type": "court-a", "chair": 2})
+    kinds = {a["type"] for a in E.legal_actions(s, 0)}
+    assert "chair-guild" not in kinds and kinds == {"take-card"}, kinds
+    assert "no marker" in RULES["J-CHAIR2"] and "[ENGINE J-CHAIR2]" in DOC

@@ -3,7 +3,8 @@ them. Not the publisher's rules. Two kinds, as the document tags them:
 
 * [PROPOSAL] (house rules 1.5): where the rulebook is silent (S1-S4, P1-P6, tasks 4-5, the shared rank);
 * [ENGINE J-...]: a decision taken while implementing that a player notices at the table, a reading or a
-  fallback where the rulebook's text is unplayable or open (J-RESCUE, J-SHOP, J-COURT, J-INFLUENCE).
+  fallback where the rulebook's text is unplayable or open (J-RESCUE, J-SHOP, J-BUFFOON, J-CHAIR2, J-COURT,
+  J-INFLUENCE).
 
 Each entry says only Motley's part: a clause the rulebook states (the duplicate-object ban, the crown
 defence, the Play B majority, the hall and shop carry-over...) is the publisher's and is not listed.
@@ -44,13 +45,17 @@ def house_rules(version: str) -> tuple[HouseRule, ...]:
                         "pile is empty (or he has no marker left to box), he takes back into his hand the card he "
                         "just played."),
         HouseRule("J-RESCUE", _rescue(version)),
+        HouseRule("J-SHOP", "A city visit may always just send the pawn to the craftsman's shop, even with "
+                            "nothing on order or a class he could take: the city card is played for nothing."),
         HouseRule("P1", "A specialization marker placed on a later class of its discipline starts at the level "
                         "of the stamps of that discipline the player owns (2 stamps 3 VP, 3 stamps 6 VP); the "
                         "7 VP bonus for six disciplines counts only disciplines with a marker on the table."),
-        HouseRule("J-SHOP", "A city visit may always just send the pawn to the craftsman's shop, even with "
-                            "nothing on order or a class he could take: the city card is played for nothing."),
+        HouseRule("J-BUFFOON", "The Master Buffoon's second class is judged once, as the city visit begins: a "
+                               "specialization marker the first class takes from guild 1 does not cancel it."),
         HouseRule("P3", "A Tragedy marker put on the King pushes the royalty as Play B does, but scores no VP "
                         "and gives no swap."),
+        HouseRule("J-CHAIR2", "Chair II with no marker in the player's reserve gives the place card only: no "
+                              "marker is moved from elsewhere."),
         HouseRule("P4", "A victim of a red chair chooses which card to discard and which guild marker to "
                         "remove; all the victims decide at once, each for himself, before the effect resolves."),
         HouseRule("P2", "Only the active player may swap two court stamps after his Play B; no other player "
