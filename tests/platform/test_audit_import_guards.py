@@ -205,9 +205,15 @@ def test_a_history_of_a_match_here_is_that_matchs_line_for_line(audit):  # noqa:
              (appended("RematchLinked", {"match_id": str(uuid.uuid4())}), len(lines) + 1, "not in its history"),
              (drop_due, due + 1, "recorded its event")]
     position = client.get("/matches").headers.get("Motley-Position")
+    # A chance draw after the dropped line (a round with no winner refills at once) moves to another event
+    # number, so the replay refuses it first, its outcome not the seed's: refused all the same.
+    drawn_later = any(line["event"] == "ChanceDrawn" for line in lines[due + 1:])
     for change, line, said in cases:
         for history in (edited(change), renamed(edited(change))):  # found by its id, or by its commitment
             status, refused = post_history(client, history)
+            if change is drop_due and drawn_later and "committed seed" in refused.get("detail", ""):
+                assert status == 422 and line < refused["line"] < len(lines), refused
+                continue
             assert status == 422 and refused["line"] == line and said in refused["detail"], (said, refused)
     assert client.get("/matches").headers.get("Motley-Position") == position  # nothing was saved
     status, copy = post_history(client, lines)
