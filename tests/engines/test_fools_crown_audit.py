@@ -374,7 +374,11 @@ def test_winner_with_nobody_to_challenge_goes_straight_on():
     s = auto(roll(roll(s, 0, [3, 3]), 2, [3, 3]))
     assert s["round"] == 2 and s["stage"] == "commit"
     assert s["crowns"] == [["AC"], ["AD", "AH", "AS"], []]
-    assert ENGINE.public_observation(s)["last_round"] == {"round": 1, "winner": 0, "claimed": None}
+    # And what the resolution showed, kept past the cleanup (the web page lost it with the claim): seat 1
+    # sat out (a Noble Exchange); the strengths are those the round's observation showed.
+    assert ENGINE.public_observation(s)["last_round"] == {
+        "round": 1, "winner": 0, "claimed": None, "commits": [["KH", "8H"], None, ["QS", "2C"]],
+        "rolls": [[3, 3], None, [3, 3]], "strengths": [19, None, 12], "qualified": [0, 2]}
 
 
 def test_challenge_of_a_seat_without_crowns_is_refused():

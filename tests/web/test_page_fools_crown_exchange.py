@@ -63,3 +63,32 @@ def test_a_match_without_the_safety_cap_names_no_last_round(server, browser):
     assert lines[0].startswith("Round 1 of at most 30 ·"), lines
     assert lines[1].startswith("Round 1 ·") and "null" not in lines[1], lines
     page.close()
+
+
+def test_the_last_round_is_shown_as_it_was_resolved_once_it_is_over(server, browser):
+    """A web-play probe: once the round's winner claimed, the page kept only "Round 1: ann won"; the
+    round's cards, dice and strengths were gone until the replay. The observation's last_round keeps what
+    the resolution showed everyone, and the page lists it (here a round whose winner had nothing to claim
+    or challenge: the next round began at once)."""
+    from tests.engines.test_fools_crown import HAND_A, HAND_B, act, auto, board, commit, roll
+
+    s = board([HAND_A, ["JC", "QC", "KC", "JD", "QD"], HAND_B], crowns=[["AC"], ["AD", "AH", "AS"], []])
+    s = commit(s, 0, "KH", "8H")
+    s = act(s, 1, {"type": "noble-exchange", "cards": ["JC", "QC"]})
+    s = commit(s, 2, "QS", "2C")
+    s = auto(roll(roll(s, 0, [3, 3]), 2, [1, 2]))
+    seen = ENGINE.observation(s, 1)
+    assert seen["round"] == 2 and seen["commits"] == [None, None, None]  # the round's table is cleared
+    page = browser.new_page()
+    page.goto(f"{server}/")
+    page.wait_for_selector("body")
+    items = page.evaluate("""async (obs) => {
+        const game = await import('/web/games/fools_crown.js');
+        const board = game.view(obs, [{name: 'ann'}, {name: 'bob'}, {name: 'cy'}], 1);
+        document.body.append(board);
+        return [...board.querySelectorAll('.last-round-detail li')].map((li) => li.innerText);
+    }""", json.loads(json.dumps(seen)))
+    strength = seen["last_round"]["strengths"][0]
+    assert len(items) == 2 and items[0].startswith("ann") and f"strength {strength}" in items[0], items
+    assert items[1].startswith("cy") and "did not qualify" in items[1], items  # dice 1 + 2: failed
+    page.close()

@@ -34,6 +34,18 @@ function endView(end, seats) {
   Object.keys(rest).length ? generic(rest, seats) : null];
 }
 
+// The last round as its resolution showed it (every commit, the dice, the strengths, who failed to
+// qualify): with the claim the round's table is cleared, and a player who looked away read only "X won
+// and claimed A♥" (a web-play probe). A summary stored before rules kept it has none of it.
+function lastRoundDetail(last, seats) {
+  if (!last || !Array.isArray(last.commits)) return null;
+  const qualified = new Set(last.qualified || []);
+  const rows = last.commits.map((commit, s) => (commit ? h("li", {}, seatLabel(seats, s), ": ", commitView(commit),
+    last.rolls?.[s] ? [" · dice ", last.rolls[s].map(die)] : "",
+    qualified.has(s) ? ` · strength ${last.strengths?.[s] ?? "—"}` : " · did not qualify") : null)).filter(Boolean);
+  return rows.length ? h("ul", { class: "list last-round-detail", "aria-label": `round ${last.round} as it was resolved` }, rows) : null;
+}
+
 export function view(obs, seats, you) {
   const n = obs.hands.length;
   const acting = new Set(obs.to_act || []);
@@ -65,6 +77,7 @@ export function view(obs, seats, you) {
     last ? h("p", { class: "last-round" }, `Round ${last.round}: `, last.winner === null ? "nobody won"
       : [seatLabel(seats, last.winner), " won", last.claimed && last.claimed.crown ? [" and claimed ", chip(last.claimed.crown),
         last.claimed.from !== null && last.claimed.from !== undefined ? [" from ", seatLabel(seats, last.claimed.from)] : ""] : ""]) : null,
+    lastRoundDetail(last, seats),
     obs.end ? h("div", { class: "end", id: "end" }, h("h3", {}, "End"), endView(obs.end, seats)) : null);
 }
 

@@ -8,8 +8,16 @@ from .state import HAND_SIZE, FoolsCrownState, RoundSummary, Rules, at_cap, end_
 
 
 def summary(s: FoolsCrownState) -> RoundSummary:
-    """The previous round in brief, for the observation (the full resolution is in the event list)."""
-    return {"round": s["round"], "winner": s["winner"], "claimed": s["claimed"]}
+    """The previous round in brief, for the observation (the full resolution is in the event list): its
+    winner and claim, and what its resolution showed everyone (every commit in full, the qualification
+    dice, the strengths, who qualified). With the claim the round's table was cleared and a client kept
+    only "X won and claimed A♥" (a web-play probe); all of it was public from the resolution on."""
+    out = s["outcome"]
+    return {"round": s["round"], "winner": s["winner"], "claimed": s["claimed"],
+            "commits": [None if c is None else list(c) for c in s["commits"]] if out is not None else None,
+            "rolls": [None if r is None else list(r) for r in s["rolls"]] if out is not None else None,
+            "strengths": None if out is None else list(out["strengths"]),
+            "qualified": None if out is None else list(out["qualified"])}
 
 
 def cleanup(rules: Rules, s: FoolsCrownState) -> None:

@@ -76,10 +76,15 @@ class Resolution(TypedDict):
 Claimed = TypedDict("Claimed", {"crown": str, "from": Optional[int]})
 
 
-class RoundSummary(TypedDict):
+class RoundSummary(TypedDict, total=False):
     round: int
     winner: Optional[int]
     claimed: Optional[Claimed]
+    # What the round's resolution showed (None: it was not resolved); absent from a summary stored before.
+    commits: Optional[list[Optional[list[str]]]]
+    rolls: Optional[list[Optional[list[int]]]]
+    strengths: Optional[list[Optional[int]]]
+    qualified: Optional[list[int]]  # the seats that qualified
 
 
 class End(TypedDict):
