@@ -188,7 +188,8 @@ function jest(obs, seats, you) {
             ? h("span", { class: "chips taken-up", "data-seat": s, role: "img",
               "aria-label": `face-up cards taken: ${takenUp.map((c) => (CARD.test(c) ? cardText(c) : c)).join(", ")}` }, takenUp.map((c) => chip(c)))
             : null])),
-        obs.scores ? h("td", {}, obs.scores[s]) : null,
+        obs.scores ? h("td", {}, obs.scores[s], obs.breakdown?.[s]
+          ? h("div", { class: "muted jest-breakdown", "data-seat": s }, jestBreakdownText(obs.breakdown[s])) : null) : null,
       ),
     );
   }
@@ -207,6 +208,15 @@ function jest(obs, seats, you) {
       h("ul", { class: "list" }, obs.trophies.map((t) => h("li", { "data-card": t.card }, chip(t.card), " ", t.trophy,
         trophyWinner(obs, t.card, seats, you))))),
   );
+}
+
+// What each part of a finished Jest scored (the engine's breakdown, house rule R6): a player read only his
+// total. "A♠ +5 · 3♦ −3 · Joker +4 · ♠/♣ pair of 2s +2".
+const signed = (points) => (points > 0 ? `+${points}` : points < 0 ? `−${-points}` : "0");
+function jestBreakdownText(breakdown) {
+  return [...breakdown.cards.map(([card, points]) => `${cardText(card)} ${signed(points)}`),
+    breakdown.joker === null || breakdown.joker === undefined ? null : `Joker ${signed(breakdown.joker)}`,
+    ...breakdown.pairs.map(([spade]) => `♠/♣ pair of ${spade.slice(0, -1)}s +2`)].filter(Boolean).join(" · ");
 }
 
 // A revealed Jest (a finished match: the whole state): the face-down offer cards, every Jest and hand.

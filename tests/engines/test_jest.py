@@ -9,6 +9,7 @@ import pytest
 from domain.engine import CHANCE, SYSTEM, IllegalAction, InvalidOptions, Phase
 from domain.games import get_engine
 from domain.games.jest import CARDS, ENGINE, award_trophies, score_jest
+from domain.games.jest.scoring import jest_breakdown
 from domain.playout import next_step
 
 E = ENGINE
@@ -252,6 +253,23 @@ def test_final_scoring_auto_step_trophies_before_and_after_r4_r5():
     public = E.public_observation(end)
     assert public["scores"] == expected and public["trophy_winners"] == {"AH": 0, "4D": 1}
     assert public["jests"] == end["jests"]
+    # What each part scored (R6): a player read only his total. Seat 0: the Joker 0 beside one Heart,
+    # A♥ alone -5 (the trophy that cost it the Joker's 4), no black pair; seat 1 holds no Joker.
+    assert public["breakdown"][0] == {"cards": [["2S", 2], ["4C", 4], ["3D", -3], ["AC", 1], ["AH", -5]],
+                                      "joker": 0, "pairs": [], "total": expected[0]}
+    assert public["breakdown"][1]["pairs"] == [] and public["breakdown"][1]["joker"] is None
+    assert [b["total"] for b in public["breakdown"]] == expected
+
+
+@pytest.mark.parametrize("cards", [["AS", "AC", "JK"], ["JK", "AH", "2H", "3H", "4H"], ["4S", "4C", "4D", "JK", "AH"],
+                                   ["2S", "2C", "4S", "4C"], []])
+def test_a_jests_breakdown_adds_up_to_its_score_r6(cards):
+    breakdown = jest_breakdown(cards)
+    parts = sum(points for _, points in breakdown["cards"]) + (breakdown["joker"] or 0) + 2 * len(breakdown["pairs"])
+    assert breakdown["total"] == parts == score_jest(cards)
+    assert [card for card, _ in breakdown["cards"]] == [card for card in cards if card != "JK"]
+    if cards == ["2S", "2C", "4S", "4C"]:  # two black pairs, +2 each
+        assert breakdown["pairs"] == [["2S", "2C"], ["4S", "4C"]]
 
 
 def test_unclaimed_trophy_scores_for_nobody_r4():

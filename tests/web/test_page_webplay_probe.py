@@ -202,5 +202,15 @@ def test_a_finished_jest_shows_every_card_in_the_jests_not_empty_hands(server, b
     board = page.inner_text(".jest")
     assert "no offer" not in board and "both cards offered" not in board, board
     assert "every card is in a Jest" in board, board
+    # And what each part of each Jest scored (house rule R6): the page gave a total alone.
+    breakdowns = requests.get(f"{server}/matches/{match_id}", timeout=10).json()["observation"]["breakdown"]
+    shown = page.locator(".jest-breakdown").all_inner_texts()
+    assert len(shown) == 3, shown
+    for text, breakdown in zip(shown, breakdowns):
+        parts = len(breakdown["cards"]) + (breakdown["joker"] is not None) + len(breakdown["pairs"])
+        assert len(text.split(" · ")) == parts, (text, breakdown)
+    for text, breakdown in zip(shown, breakdowns):  # (the Joker is in a Jest, unless a trophy left aside)
+        if breakdown["joker"] is not None:
+            assert f"Joker {'+4' if breakdown['joker'] else '0'}" in text, shown
     assert not errors, errors
     context.close()

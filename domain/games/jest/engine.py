@@ -44,7 +44,7 @@ from domain.engine import (
 )
 
 from .house_rules import HOUSE_RULES
-from .scoring import CARDS, award_trophies, best_card_key, card_key, score_jest, trophy_label
+from .scoring import CARDS, award_trophies, best_card_key, card_key, jest_breakdown, score_jest, trophy_label
 
 _TROPHIES = {3: 2, 4: 1}  # [FOUND] 3 players: 2 trophies; 4 players: 1 trophy
 _ROUNDS = {3: 4, 4: 3}  # [DERIVED] house rules §2.5
@@ -433,6 +433,9 @@ class JestEngine(Engine):
             view["jests"] = [list(jest) for jest in state["jests"]]
             view["trophy_winners"] = copy_json(state["winners"])
             view["scores"] = list(state["scores"])
+            # What each part of each Jest scored (R6), trophies included: a player read only his total. The
+            # same scoring as the recorded scores (every rules version scores alike), public once over.
+            view["breakdown"] = [jest_breakdown(jest) for jest in state["jests"]]
             result = self.result(state)
             assert result is not None  # the match is over
             view["ranks"] = list(result.ranks)

@@ -76,7 +76,14 @@ def best_card_key(cards: Iterable[str]) -> tuple[int, int]:
 
 
 def score_jest(cards: Sequence[str]) -> int:
-    """The value of a Jest (house rule R6, rulebook "SCORING").
+    """The value of a Jest (house rule R6, rulebook "SCORING"): its breakdown's total."""
+    return jest_breakdown(cards)["total"]
+
+
+def jest_breakdown(cards: Sequence[str]) -> dict:
+    """What each part of a Jest scores (house rule R6, rulebook "SCORING"): ``cards``, each card with its
+    signed points, in the Jest's order; ``joker`` (+4 with no Heart, else 0; None without the Joker);
+    ``pairs``, the ♠/♣ pairs of one rank (+2 each); ``total``. A player read only his total.
 
     Per card: face value, an Ace alone in its suit counting 5; then the sign: ♠ ♣ +, ♦ −;
     ♥ 0 without the Joker, − with the Joker and 1–3 Hearts, + with the Joker and all 4 Hearts;
@@ -91,7 +98,7 @@ def score_jest(cards: Sequence[str]) -> int:
         else:
             per_suit[card[1]] += 1
     hearts = per_suit["H"]
-    total = 0
+    points: list[list] = []
     for card in cards:
         if card == JOKER:
             continue
@@ -100,18 +107,18 @@ def score_jest(cards: Sequence[str]) -> int:
         if card[0] == "A" and per_suit[suit] == 1:
             value = 5
         if suit in ("S", "C"):
-            total += value
+            points.append([card, value])
         elif suit == "D":
-            total -= value
+            points.append([card, -value])
         elif has_joker:  # a Heart with the Joker
-            total += value if hearts == 4 else -value
-    if has_joker and hearts == 0:
-        total += 4
+            points.append([card, value if hearts == 4 else -value])
+        else:
+            points.append([card, 0])
+    joker = None if not has_joker else (4 if hearts == 0 else 0)
     held = set(cards)
-    for rank in RANKS:
-        if rank + "S" in held and rank + "C" in held:
-            total += 2
-    return total
+    pairs = [[rank + "S", rank + "C"] for rank in RANKS if rank + "S" in held and rank + "C" in held]
+    total = sum(p for _, p in points) + (joker or 0) + 2 * len(pairs)
+    return {"cards": points, "joker": joker, "pairs": pairs, "total": total}
 
 
 def _best_by_score(candidates: list, jests: Mapping) -> Optional[Hashable]:
