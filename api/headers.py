@@ -31,6 +31,10 @@ def add_headers(response: Response) -> Response:
         # text/html type (RFC 9110 §9.3.7, §15.3.5).
         response.status_code = 204
         response.headers.pop("Content-Type", None)
+    if response.status_code == 204:
+        # No content, so no type: a revoked key's 204 said application/json over an empty body (an
+        # OpenAPI probe), which a client that parses by type fails to read.
+        response.headers.pop("Content-Type", None)
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.vary.update(AUTH_HEADERS)
     if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS") or (

@@ -190,6 +190,7 @@ SENDS = {
     ("delete", "/players/me/keys/{key_id}"): [("Motley-Position", True)],
     ("delete", "/tournaments/{tournament_id}/players/{player_id}"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/start"): [("Motley-Position", True)],
+    ("post", "/tournaments/{tournament_id}/cancel"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/forfeits"): [("Motley-Position", True)],
     ("post", "/tournaments/{tournament_id}/sanctions"): [("Location (report)", True), ("Motley-Position", True)],
 }

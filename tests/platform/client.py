@@ -58,7 +58,7 @@ class ApiClient:
             assert response.mimetype == "application/problem+json", (response.status_code, text)
             problem = json.loads(text)
             assert problem["status"] == response.status_code and problem["title"] and problem["type"], problem
-        elif response.status_code == 304:  # Not Modified: no body (RFC 9110 §15.4.5)
+        elif response.status_code in (204, 304):  # No Content, Not Modified: no body, no type (RFC 9110 §15.3.5)
             assert not text, text
         else:
             assert response.mimetype == "application/json", text

@@ -537,8 +537,11 @@ def test_an_organiser_calls_off_a_tournament_before_its_start_and_its_players_ar
     for path, key in (("players", cy), ("start", org), ("cancel", org)):
         refused = client.post(f"/tournaments/{tid}/{path}", key=key)
         assert refused.status == 409 and "cancelled" in refused.body["detail"], (path, refused.text)
-    # The list shows it so once it has read the call (after=), and filters on it.
+    # The list shows it so once it has read the call (after=), and filters on it; the OpenAPI document
+    # declares the header a client reads for it (an OpenAPI probe: it was sent, not declared).
     after = called_off.headers["Motley-Position"]
+    declared = client.get("/openapi.json").body["paths"]["/tournaments/{tournament_id}/cancel"]["post"]
+    assert "Motley-Position" in declared["responses"]["200"]["headers"]
     listed = client.get(f"/tournaments?after={after}").body["items"]
     assert [t["status"] for t in listed if t["id"] == tid] == ["cancelled"]
     assert [t["id"] for t in client.get(f"/tournaments?status=cancelled&after={after}").body["items"]] == [tid]
