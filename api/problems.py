@@ -86,7 +86,7 @@ def http_error(error: HTTPException) -> Response:
     # werkzeug's own words ("If you entered the URL manually please check your spelling") told a client
     # nothing about this API (a bot-author probe): what was asked, and where the paths are listed.
     if error.code == 404 and not data.get("message"):
-        detail = f"no path {instance()} in this API (its paths: /openapi.json)"
+        detail = f"no path {instance()} in this API (GET /openapi.json lists every path)"
     elif error.code == 405 and not data.get("message") and valid_methods:
         detail = f"{request.method} is not allowed on {instance()}; it allows {headers['Allow']}"
     slug = error.name.lower().replace(" ", "-")
