@@ -23,7 +23,7 @@ GAME_SCHEMAS = Path(__file__).resolve().parent / "game_schemas"
 RULES_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 RULES_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title}: the rules</title><link rel="stylesheet" href="/web/style.css"></head>
+<title>{title}: the rules</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/web/style.css"></head>
 <body class="rules-page"><main><p><a href="/">Motley</a></p>
 {body}</main></body></html>
 """

@@ -402,7 +402,7 @@ async function lobby() {
     invitations ? [invitations.box, invitations.news] : null,
     identity.player() ? [createForm(all), joinForm()]
       : identity.auditor() ? auditorPanel()
-        : h("p", { class: "hint" }, "Register (top right) to create and join matches; anyone may watch."),
+        : h("p", { class: "hint" }, "Register (at the top of the page) to create and join matches; anyone may watch."),
     lists,
     h("section", {}, h("h2", {}, "Games"), h("div", { class: "games" }, all.map((game) =>
       h("article", { class: "game" }, h("h3", {}, game.title),
@@ -930,7 +930,7 @@ async function joinLink(id, code) {
   const free = match.seats.filter((seat) => !seat.player_id && !seat.computer && (!seat.kept_for || seat.kept_for === me?.id)).length;
   const error = h("div", { id: "join-error" });
   let action;
-  if (!me) action = h("p", { class: "hint", id: "join-hint" }, "Register or sign in (top right) to join this match.");
+  if (!me) action = h("p", { class: "hint", id: "join-hint" }, "Register or sign in (at the top of the page) to join this match.");
   else if (seated) action = h("p", { id: "join-hint" }, "You sit at this match already: ", h("a", { href: `#/match/${match.id}` }, "open the table"), ".");
   else if (match.status !== "open" || !free)
     action = h("p", { class: "hint", id: "join-hint" }, match.status !== "open" ? `This match is ${match.status}: nobody joins it any more. `
@@ -1996,7 +1996,7 @@ async function tournaments() {
   const [page, all] = await Promise.all([get("/tournaments"), games()]);
   show.titled("Tournaments");
   show(h("h1", {}, "Tournaments"),
-    identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (top right) to organise or enter a tournament."),
+    identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (at the top of the page) to organise or enter a tournament."),
     page.items.length ? scrolling(h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
     h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, h("bdi", { class: "title" }, t.name)), h("td", {}, titleOf(t.game)), h("td", {}, t.status),

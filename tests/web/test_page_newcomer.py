@@ -192,7 +192,7 @@ def test_jesters_final_scoring_names_its_items(server, browser):
     assert "sets of 4 different cards in hand" in rows["sets"].inner_text()
     assert "Crown Penalty" in rows["crown_penalty"].inner_text()
     assert [cell.inner_text() for cell in rows["vp"].locator("td").all()] == [str(vp) for vp in final["vp"]]
-    assert rows["vp"].locator("th").inner_text() == "final VP"
+    assert rows["vp"].locator("th").inner_text() == "final VP (the VP held before, plus the rows above)"
     assert "(s)" not in page.inner_text(".jester")
     assert not errors, errors
     context.close()

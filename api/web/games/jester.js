@@ -85,7 +85,8 @@ const FINAL_ITEMS = {
   influence: "influence: markers on the board (8 VP first, 4 VP second)",
   crowns: "crowns behind the screen (a count: they score no VP)",
   crown_penalty: "Crown Penalty (−10 VP to the fewest crowns)",
-  vp: "final VP",
+  // The total counts the VP held before this scoring too: the rows above did not add up to it (a phone probe).
+  vp: "final VP (the VP held before, plus the rows above)",
 };
 
 function finalView(final, seats, you, n) {
