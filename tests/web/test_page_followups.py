@@ -91,9 +91,10 @@ def play_out(base: str, match_id: str, players: list[dict]) -> dict:
     raise AssertionError("the match did not finish")
 
 
-def signed_in(browser, base: str, registered: dict | None, viewport: dict | None = None):
-    """A browser context of its own, holding the key a registration gave (as the register form keeps it)."""
-    context = browser.new_context(viewport=viewport or {"width": 1200, "height": 900})
+def signed_in(browser, base: str, registered: dict | None, viewport: dict | None = None, **device):
+    """A browser context of its own, holding the key a registration gave (as the register form keeps it).
+    ``device``: more of the context's settings (a phone's ``is_mobile``, ``has_touch``...)."""
+    context = browser.new_context(viewport=viewport or {"width": 1200, "height": 900}, **device)
     if registered is not None:
         player = json.dumps({"id": registered["id"], "name": registered["name"]})
         context.add_init_script(f"localStorage.setItem('motley.key', {json.dumps(registered['api_key'])});"

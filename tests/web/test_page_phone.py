@@ -5,11 +5,9 @@ unwrapped)."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.web.test_page_followups import match_with, register
+from tests.web.test_page_followups import match_with, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process
 
@@ -22,12 +20,8 @@ def server(module_server):
 
 
 def phone(browser, server, registered=None):
-    context = browser.new_context(**PHONE)
-    if registered is not None:
-        player = json.dumps({"id": registered["id"], "name": registered["name"]})
-        context.add_init_script(f"localStorage.setItem('motley.key', {json.dumps(registered['api_key'])});"
-                                f"localStorage.setItem('motley.player', {json.dumps(player)});")
-    return context, context.new_page()
+    context, page, errors = signed_in(browser, server, registered, **PHONE)
+    return context, page, errors
 
 
 @pytest.mark.parametrize("game", ["fools-crown", "le-bouffon"])
@@ -35,20 +29,22 @@ def test_a_phones_move_buttons_are_44_px_each_way(server, browser, game):
     person = register(server, f"phone-{game}")
     match_id = match_with(server, person, game, 3 if game == "le-bouffon" else 2,
                           computers={"1": "random", "2": "random"} if game == "le-bouffon" else {"1": "random"})
-    context, page = phone(browser, server, person)
+    context, page, errors = phone(browser, server, person)
     page.goto(f"{server}/#/match/{match_id}")
     page.wait_for_selector("#moves button.action:enabled", timeout=20_000)
     sizes = page.locator("#moves button.action").evaluate_all(
         "bs => bs.map(b => [b.getBoundingClientRect().width, b.getBoundingClientRect().height])")
     assert sizes and all(height >= 44 and width >= 44 for width, height in sizes), sizes
+    assert not errors, errors
     context.close()
 
 
 @pytest.mark.parametrize("game", ["fools-crown", "tumult-royale", "le-bouffon", "jester", "jest"])
 def test_a_rules_page_fits_a_phones_width(server, browser, game):
-    context, page = phone(browser, server)
+    context, page, errors = phone(browser, server)
     page.goto(f"{server}/games/{game}/rules")
     page.wait_for_selector("h1")
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, width
+    assert not errors, errors
     context.close()
