@@ -2054,11 +2054,10 @@ function tournamentActions(t, error, after) {
       ? "Withdraw from this tournament?" : "Withdraw from this tournament? You are not paired again, and a table you play now is resigned.")
       && act(() => remove(`/tournaments/${t.id}/players/${encodeURIComponent(me.id)}`))(event) }, "Withdraw"));
   if (t.status === "open" && t.organiser === me.id)
-    buttons.push(h("button", { id: "tournament-start", type: "button", onclick: act(() => post(`/tournaments/${t.id}/start`)) }, "Start"));
-  if (t.status === "open" && t.organiser === me.id)
-    buttons.push(h("button", { id: "tournament-cancel", type: "button", onclick: (event) => confirm(
-      "Call this tournament off? It takes no more registrations and never starts; its players are told.")
-      && act(() => post(`/tournaments/${t.id}/cancel`))(event) }, "Call off"));
+    buttons.push(h("button", { id: "tournament-start", type: "button", onclick: act(() => post(`/tournaments/${t.id}/start`)) }, "Start"),
+      h("button", { id: "tournament-cancel", type: "button", onclick: (event) => confirm(
+        "Call this tournament off? It takes no more registrations and never starts; its players are told.")
+        && act(() => post(`/tournaments/${t.id}/cancel`))(event) }, "Call off"));
   const entrants = (t.players || []).filter((p) => p.status === "registered").length;
   return h("div", { class: "controls", id: "tournament-actions" }, buttons,
     t.status === "open" ? h("span", { class: "muted" }, `${entrants} registered${registered ? ", you among them" : ""}`
