@@ -1001,7 +1001,8 @@ class TieBreaksOut(Answer):
 
 class StandingOut(Answer):
     rank = fields.Integer(allow_none=True, metadata={"description": "1 is best; tied players share a rank; null "
-                                                                    "for a disqualified player"})
+                                                                    "for a disqualified player, and for every "
+                                                                    "player of a called-off tournament"})
     player_id = fields.String()
     name = fields.String()
     status = fields.String(validate=validate.OneOf(ENTRANT_STATUSES), metadata={"description": ENTRANT_STATUS})

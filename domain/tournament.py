@@ -497,6 +497,7 @@ def standings(tournament: Tournament) -> list[dict]:
     A table scores ``points[place - 1]`` for each player's place (tied players share the better
     place); a bye scores ``bye_points``; a void table scores nothing and counts for no tie-break.
     Disqualified players are listed last without a rank; their past opponents keep what they scored.
+    A tournament called off before its start ranks nobody: nothing was played to rank by.
     """
     rows: dict[str, dict[str, Any]] = {
         p: {"player_id": p, "name": info["name"], "status": info["status"], "points": 0, "played": 0,
@@ -539,10 +540,11 @@ def standings(tournament: Tournament) -> list[dict]:
                     key=lambda r: (key(r), order.index(r["player_id"])))
     out = []
     previous, rank = None, 0
+    called_off = tournament.status == STATUS_CANCELLED
     for i, row in enumerate(ranked):
         if key(row) != previous:
             rank, previous = i + 1, key(row)
-        out.append(_public(row, rank, tournament.tie_breaks))
+        out.append(_public(row, None if called_off else rank, tournament.tie_breaks))
     out.extend(_public(r, None, tournament.tie_breaks) for r in rows.values() if r["status"] == DISQUALIFIED)
     return out
 

@@ -2378,7 +2378,8 @@ async function tournament(id) {
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)),
         organiser ? quietHeader("the organiser's actions") : null)),
-      h("tbody", {}, standings.map((row) => h("tr", { "data-status": row.status || null }, h("td", {}, row.rank),
+      // A row without a rank (a disqualified player; every row of a called-off tournament) shows a dash.
+      h("tbody", {}, standings.map((row) => h("tr", { "data-status": row.status || null }, h("td", { class: "rank" }, row.rank ?? "–"),
         h("td", {}, h("a", { href: `#/player/${row.player_id}/${t.game}` }, named(row.name)), entryStatus(row)), h("td", {}, row.points),
         h("td", {}, tieBreaksText(t, row)),
         organiser ? h("td", { class: "row-actions" }, playerControls(org, row)) : null))))));

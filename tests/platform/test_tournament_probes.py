@@ -546,6 +546,10 @@ def test_an_organiser_calls_off_a_tournament_before_its_start_and_its_players_ar
     assert [t["status"] for t in listed if t["id"] == tid] == ["cancelled"]
     assert [t["id"] for t in client.get(f"/tournaments?status=cancelled&after={after}").body["items"]] == [tid]
     assert tid not in [t["id"] for t in client.get(f"/tournaments?status=open&after={after}").body["items"]]
+    # Nothing was played, so nobody is ranked (every entrant read rank 1 before: an organiser's probe).
+    table = client.get(f"/tournaments/{tid}/standings?after={after}").body
+    assert table["status"] == "cancelled" and [(row["name"], row["rank"]) for row in table["items"]] == [
+        ("ann", None), ("bob", None)], table
     items = [data for _, kind, data in sse(client, ann, last_event_id=0, seconds=0.3) if kind == "tournament-cancelled"]
     assert [(item["tournament_id"], item["tournament"]["status"]) for item in items] == [(tid, "cancelled")]
     # A started tournament is its players': it is not called off.

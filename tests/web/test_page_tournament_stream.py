@@ -311,6 +311,10 @@ def test_the_organiser_calls_off_an_open_tournament_and_a_registered_player_sees
     player_page.wait_for_function("document.querySelector('#tournament-announce').innerText"
                                   ".includes('The tournament was called off.')", timeout=PUSHED_MS)
     assert player_page.inner_text("#tournament-status") == "cancelled"
+    # Nobody is ranked in a tournament that never started (each entrant read rank 1).
+    player_page.wait_for_function("(cells => cells.length === 1 && cells.every((td) => td.textContent === '–'))"
+                                  "([...document.querySelectorAll('#standings tbody td:first-child')])",
+                                  timeout=PUSHED_MS)
     assert not errors and not player_errors, (errors, player_errors)
     context.close()
     player_context.close()
