@@ -2428,6 +2428,18 @@ async function tournament(id) {
       deadlineCheck = setTimeout(wait, 1000);
     }
     const round = current ? current.number ?? t.rounds.length : null;
+    // The viewer's table of the round being played, while it is played: a link to it above the standings
+    // (a phone probe: the status line said "Your table is ready" as text, the link was far below).
+    const yourTable = (playing, number) => {
+      const index = playing && me ? playing.tables.findIndex((table) => (table.players || []).includes(me)) : -1;
+      const table = index >= 0 ? playing.tables[index] : null;
+      if (!table?.match_id || table.result) return null;
+      const others = table.players.filter((player) => player !== me).map(nameOf);
+      return h("p", { class: "notice", id: "your-table" }, `Round ${number}: `,
+        h("a", { href: `#/match/${table.match_id}` }, `play your table (table ${index + 1})`),
+        others.length ? [", with ", others.map((name, k) => [k ? ", " : "", name])] : null,
+        table.computers ? `, ${plural(table.computers, "computer")}` : null, ".");
+    };
     // The viewer's own entry once it is out of play (withdrawn by themselves or the organiser, or
     // disqualified): said so above the standings, instead of a bye's "next table" that never comes.
     // While the tournament is open a withdrawn player may register again (the count beside Register).
@@ -2442,7 +2454,7 @@ async function tournament(id) {
       : current && me && byesOf(current).includes(me)
         ? h("p", { class: "notice", id: "your-bye", role: "status" },
           `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
-        : null);
+        : yourTable(current, round));
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one,
     // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
     if (focused) ((passing && actionsBox.querySelector(`#${passing}`)) || actionsBox.querySelector("button")

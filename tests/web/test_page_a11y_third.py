@@ -223,6 +223,13 @@ def test_a_tournaments_page_says_entries_the_start_and_the_viewers_table(server,
     page.wait_for_function(SAID, arg="The tournament has started.", timeout=10_000)
     page.wait_for_function(SAID, arg="Round 1 is paired.", timeout=10_000)
     page.wait_for_function(SAID, arg="Your table is ready: table 1, with ", timeout=10_000)
+    # The table is a link above the standings while it is played (a phone probe: the line was text alone,
+    # the table's link far below it), and opens the viewer's seat.
+    link = page.locator("#your-table a")
+    assert link.inner_text() == "play your table (table 1)"
+    assert "a11y3-t-ivy" in page.inner_text("#your-table") and "a11y3-t-jon" in page.inner_text("#your-table")
+    link.click()
+    page.wait_for_url(lambda url: "#/match/" in url and "as=spectator" not in url, timeout=10_000)
     assert not errors, errors
     context.close()
 
