@@ -20,11 +20,12 @@ from api.context import (
     json_text,
     reader_mark,
     service,
+    stream_ended,
     stream_waits,
 )
 from api.schemas import Blueprint
 from application import errors
-from application.following import follow_events
+from application.following import OVER, follow_events
 from application.history import History
 from application.service import creation_scope, parse_id
 from application.views import Viewer
@@ -186,7 +187,9 @@ class Verify(MethodView):
 @blp.route("/<match_id>/events/stream")
 class EventStream(MethodView):
     @blp.arguments(schemas.EventStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events: one per stored event, id = its version, "
+    @blp.doc(responses={"204": {"description": "Nothing will come: the match is over and Last-Event-ID "
+                                               "is its last version (an EventSource stops reconnecting on a 204)"},
+                    "200": {"description": "Server-sent events: one per stored event, id = its version, "
                                                 "event = the stored event's type (`Created`, `SeatTaken`, "
                                                 "`Started`, `ChanceDrawn`, `MoveMade`, `StepResolved`, "
                                                 "`Finished`, ...: docs/architecture.md lists them), data = the "
@@ -202,6 +205,8 @@ class EventStream(MethodView):
         motley_history = history()
         latest, _ = motley_history.lens(match_id, who)  # 404 before the stream starts
         seen = last_event_id(latest.version)
+        if (ended := stream_ended(latest.status in OVER, seen, latest.version)) is not None:
+            return ended
         poll, sleep = stream_waits(latest.id, query["poll"])
         items = follow_events(motley_history, latest.id, who, seen, query["seconds"], poll, sleep=sleep)
 

@@ -124,6 +124,14 @@ def client_gone(environ: dict) -> Optional[Callable[[], bool]]:
     return closed
 
 
+def stream_ended(over: bool, seen: int, version: int) -> Optional[Response]:
+    """The answer to a stream whose match or tournament is ``over`` while its client holds the last
+    ``version``: 204, as nothing will ever come. HTML's server-sent events: "a client can be told to stop
+    reconnecting using the HTTP 204 No Content response code"; a 200 that ended at once had an
+    EventSource reconnect every few seconds for as long as its page stayed open (a spectator probe)."""
+    return Response(status=204) if over and seen >= version else None
+
+
 def event_stream(frames: Iterator[str], quiet_at_first: bool = False) -> Response:
     """A server-sent event answer of ``frames``, ended quietly when its client has left, or when the
     player key it was opened with is revoked: the stream went on for its whole life (up to a day)

@@ -24,12 +24,13 @@ from api.context import (
     not_modified,
     reader_mark,
     service,
+    stream_ended,
     stream_waits,
 )
 from api.schemas import Blueprint
 from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
-from application.following import follow
+from application.following import OVER, follow
 from application.freshness import wait_until_applied
 from application.history import CONTROL_CHARACTERS
 from application.ports import FIRST_PAGE
@@ -409,7 +410,9 @@ class Events(MethodView):
 @blp.route("/<match_id>/stream")
 class Stream(MethodView):
     @blp.arguments(schemas.StreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events, id = the match version: one `match` event "
+    @blp.doc(responses={"204": {"description": "Nothing will come: the match is over and Last-Event-ID "
+                                               "is its last version (an EventSource stops reconnecting on a 204)"},
+                    "200": {"description": "Server-sent events, id = the match version: one `match` event "
                                                 "whenever the match changes, data = the match as the caller "
                                                 "sees it (as GET /matches/{match_id} answers, but for "
                                                 "`lineage.forks`, always empty, and the creator's "
@@ -430,6 +433,8 @@ class Stream(MethodView):
         match_uuid = current.id
         who = viewer()
         seen = last_event_id(current.version)
+        if (ended := stream_ended(current.status in OVER, seen, current.version)) is not None:
+            return ended
         poll, sleep = stream_waits(match_uuid, query["poll"])
         updates = follow(service(), match_uuid, who, seen, query["seconds"], poll, sleep=sleep)
 

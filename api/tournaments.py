@@ -13,11 +13,12 @@ from api.context import (
     json_text,
     not_modified,
     service,
+    stream_ended,
     stream_waits,
 )
 from api.schemas import Blueprint
 from application import errors
-from application.following import follow_tournament
+from application.following import TOURNAMENT_OVER, follow_tournament
 from application.freshness import wait_until_applied
 from application.league import changed_at, standings_rows, tournament_page
 from application.views import tournament_view
@@ -202,27 +203,32 @@ class SanctionReport(MethodView):
 @blp.route("/<tournament_id>/stream")
 class Stream(MethodView):
     @blp.arguments(schemas.EventStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events, id = the tournament's version: one "
+    @blp.doc(responses={"204": {"description": "Nothing will come: the tournament is over and Last-Event-ID "
+                                               "is its last version (an EventSource stops reconnecting on a 204)"},
+                    "200": {"description": "Server-sent events, id = the tournament's version: one "
                                                 "`tournament` event whenever it changes (a registration, the "
                                                 "start, a round paired, a table's result, a withdrawal, a "
                                                 "forfeit, a sanction), data = {tournament: as GET "
                                                 "/tournaments/{tournament_id} answers, standings: the list "
                                                 "of GET /tournaments/{tournament_id}/standings's items at "
-                                                "that version}; the stream ends once the tournament is finished. A "
+                                                "that version}; the stream ends once the tournament is finished or "
+                                                "called off. A "
                                                 "comment line (`: still here`) is a heartbeat. Reconnecting "
                                                 "with Last-Event-ID = the version you hold sends nothing until "
                                                 "it moves on",
                                 "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
     def get(self, query, tournament_id):
         """Follow a tournament live, as its organiser or anyone watching: its view and standings are pushed
-        (server-sent events) whenever it changes, until it is finished or ``seconds`` pass; reconnect with
-        Last-Event-ID. Its tables' matches have streams of their own (GET /matches/{id}/stream)."""
+        (server-sent events) whenever it changes, until it is finished or called off, or ``seconds`` pass;
+        reconnect with Last-Event-ID. Its tables' matches have streams of their own (GET /matches/{id}/stream)."""
         current = tournaments().get(tournament_id)  # an unknown tournament is a 404, before the stream starts
         text = (request.headers.get("Last-Event-ID") or "").strip()
         seen = int(text) if text.isascii() and text.isdigit() else 0
         if seen > current.version:
             raise errors.InvalidRequest(f"Last-Event-ID ({seen}) is past the tournament's last version "
                                         f"({current.version})")
+        if (ended := stream_ended(current.status in TOURNAMENT_OVER, seen, current.version)) is not None:
+            return ended
         poll, sleep = stream_waits(current.id, query["poll"])
         updates = follow_tournament(service(), current.id, seen, query["seconds"], poll, sleep=sleep)
 

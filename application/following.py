@@ -23,6 +23,8 @@ HEARTBEAT_SECONDS = 10.0
 #: A match in these states never changes again: its stream ends, not held open (a client's slot and a
 #: server thread) for the whole of ``seconds``, up to a day, to send nothing.
 OVER = frozenset({STATUS_FINISHED, STATUS_CANCELLED})
+#: The same of a tournament (a sanction after its end is a new version, which its stream sends).
+TOURNAMENT_OVER = tournament_domain.OVER
 
 
 def follow(
@@ -121,9 +123,9 @@ def follow_tournament(
     """Yield ``(version, {"tournament", "standings"})`` whenever the tournament is past version ``seen``
     (its view, as everyone sees it, and the standings at that version, as its standings read model has
     them once it catches up), ``None`` as a heartbeat after ``HEARTBEAT_SECONDS`` of quiet; stop once it
-    is finished or ``seconds`` have passed. An organiser or a spectator polled GET /tournaments/{id} for
+    is finished or called off, or ``seconds`` have passed. An organiser or a spectator polled GET /tournaments/{id} for
     every round paired and every table's result (a tournament bot's probe)."""
     return versions(app.read_tournament(tournament_id), lambda tournament: app.read_tournament(tournament.id),
                     lambda tournament: {"tournament": tournament_view(tournament), "standings": standings(tournament)},
-                    lambda tournament: tournament.status == tournament_domain.STATUS_FINISHED,
+                    lambda tournament: tournament.status in TOURNAMENT_OVER,
                     seen, seconds, poll, monotonic, sleep)

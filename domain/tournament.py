@@ -27,6 +27,8 @@ STATUS_OPEN = "open"
 STATUS_ACTIVE = "active"
 STATUS_FINISHED = "finished"
 STATUS_CANCELLED = "cancelled"  # called off by its organiser before it started
+#: A tournament in these states never changes but by a sanction (a finished one): its stream ends.
+OVER = frozenset({STATUS_FINISHED, STATUS_CANCELLED})
 
 ENTRANT = "registered"
 WITHDRAWN = "withdrawn"

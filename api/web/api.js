@@ -219,7 +219,8 @@ export const heldRefused = (retryAfter, sent) => refused(retryAfter, sent);
 // Follow a server-sent event stream. EventSource cannot send an Authorization header, so this reads the
 // stream with fetch; when the server ends it (its `seconds`), it reconnects with Last-Event-ID, so no
 // event is missed or repeated. onEvent(name, data, id) returning "stop" closes it. Returns a stop().
-// onState("live") once the stream is answered; onState("paused", {retryAfter}) when it is refused (429:
+// onState("live") once the stream is answered; onState("ended") when it is answered 204 (what it follows is
+// over and its last id held: not asked again); onState("paused", {retryAfter}) when it is refused (429:
 // the client holds its 4 streams or waiting reads already; 503 or another 5xx: the server keeps no slot
 // now) or breaks: it is tried again by itself, and the caller reads what it needs meanwhile.
 // `since`: the Last-Event-ID to resume from at the first connection; onId(id) is told each id received
@@ -267,6 +268,9 @@ export function follow(path, onEvent, { anonymous = false, key, onError = () => 
           return;
         }
         if (stopped) return;
+        // 204: what it follows is over and the last id is held: nothing will ever come (the API's answer
+        // that stops a browser's EventSource too), so it is not asked again.
+        if (answer.status === 204) { stopped = true; onState("ended"); return; }
         onState("live");
         const opened = Date.now();
         const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -1674,7 +1674,7 @@ async function table(id, params) {
   };
   const onState = (state) => {
     if (!show.live()) return;
-    if (state === "live") {
+    if (state === "live" || state === "ended") { // ended: the match is over and its last version drawn
       fill(notice);
       stopPolling();
       settle(); // the server answers again: a table left waiting after a move is read and drawn now
@@ -2517,7 +2517,7 @@ async function tournament(id) {
   // not their address's (several people behind one address, each a tab of the tournament).
   }, { key: identity.key() || undefined, anonymous: !identity.key(),
     onState: (state) => {
-      live = state === "live";
+      live = state === "live" || state === "ended"; // ended: over, and its last version drawn: nothing to read
       if (!live) return readLater();
       clearTimeout(later);
       later = null;
