@@ -423,12 +423,17 @@ class MatchListQuery(StrictSchema):
                                   field_name="cursor")
 
 
+#: What a stream's ``poll`` does: next to nothing here (a spectator probe found poll=5 and poll=0.05 alike).
+POLL = ("Seconds between checks for news where no log watcher runs; this server's streams are woken as the "
+        "event log moves and recheck at least every 5 s, whatever is asked, so it changes nothing here")
+
+
 class EventStreamQuery(StrictSchema):
     seconds = WrittenNumber(load_default=30.0, validate=validate.Range(min=0.1, max=86400),
                            metadata={"description": "How long to follow before the stream ends (up to a day; "
                                                     "reconnect with Last-Event-ID to go on)"})
     poll = WrittenNumber(load_default=0.2, validate=validate.Range(min=0.05, max=5),
-                        metadata={"description": "Seconds between checks for a new version"})
+                        metadata={"description": POLL})
 
 
 class StreamQuery(EventStreamQuery):
@@ -463,7 +468,7 @@ class MyStreamQuery(StrictSchema):
                            metadata={"description": "How long to follow before the stream ends (reconnect "
                                                     "with Last-Event-ID to go on)"})
     poll = WrittenNumber(load_default=0.2, validate=validate.Range(min=0.05, max=5),
-                        metadata={"description": "Seconds between reads of the event log"})
+                        metadata={"description": POLL})
 
 
 class EventQuery(StrictSchema):
