@@ -127,6 +127,9 @@ class GameRules(MethodView):
                                   f"(docs/rules/{name}.md)") from None
         if request.accept_mimetypes.best_match(["text/markdown", "text/html"]) == "text/html":
             body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-            return Response(RULES_PAGE.format(title=html.escape(engine.title), body=body),
-                            content_type="text/html; charset=utf-8")
-        return Response(text, content_type="text/markdown; charset=utf-8")
+            answer = Response(RULES_PAGE.format(title=html.escape(engine.title), body=body),
+                              content_type="text/html; charset=utf-8")
+        else:
+            answer = Response(text, content_type="text/markdown; charset=utf-8")
+        answer.vary.add("Accept")  # a cache keeps the page and the Markdown apart (both are stored: api/headers.py)
+        return answer

@@ -8,6 +8,11 @@
   view, without its moves. Only the documents, the same for everyone, may be stored.
 * ``Vary: Authorization, X-API-Key``: the same URL answers differently for each caller (a seat's
   view, a spectator's), so a shared cache must key on the credentials. RFC 9110 §12.5.5.
+* The documents (the games, their rules and schemas, the problem types, the OpenAPI document) are the
+  same for every caller and change only with a new release of the service: ``Cache-Control: public,
+  max-age=300`` and a strong ``ETag`` (a digest of the body), answered 304 to ``If-None-Match``, and no
+  ``Vary`` on the credentials, so a CDN in front of the API keeps one copy for everyone (a spectator
+  probe: they had no validator at all, and varied on keys they never read).
 * ``X-Content-Type-Options: nosniff``: a JSON answer is never run as a script or page.
 * An ``OPTIONS`` request is answered 204 with ``Allow`` (Flask's own answer is an empty text/html 200).
 """
@@ -19,6 +24,11 @@ from flask import Flask, Response, request
 from api.keyless import UNKEYED_READS
 
 AUTH_HEADERS = ("Authorization", "X-API-Key")
+#: The routes whose answer is a document, the same for every caller until the next release.
+DOCUMENTS = {"games.Games", "games.Game", "games.GameSchema", "games.GameRules", "problems.Problems",
+             "problems.ProblemType", "api-docs.openapi_json"}
+#: How long a cache may keep a document without asking again (a new release changes its ETag).
+DOCUMENT_MAX_AGE = 300
 
 
 def carries_credentials() -> bool:
@@ -36,6 +46,11 @@ def add_headers(response: Response) -> Response:
         # OpenAPI probe), which a client that parses by type fails to read.
         response.headers.pop("Content-Type", None)
     response.headers["X-Content-Type-Options"] = "nosniff"
+    if request.method in ("GET", "HEAD") and request.endpoint in DOCUMENTS and response.status_code == 200:
+        response.add_etag()
+        response.cache_control.public = True
+        response.cache_control.max_age = DOCUMENT_MAX_AGE
+        return response.make_conditional(request)  # 304 to an If-None-Match that names this ETag
     response.vary.update(AUTH_HEADERS)
     if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS") or (
             request.method != "OPTIONS" and request.endpoint not in UNKEYED_READS):

@@ -75,6 +75,12 @@ HEADERS: dict[str, dict[str, Any]] = {
                           "schema": {"type": "string",
                                      "pattern": r'^"((list|ratings)-[0-9]+(-own)?|(board|tournaments|tournament)-[0-9]+'
                                                 r'|standings-[0-9]+\.[0-9]+|profile-[0-9]+\.[0-9a-f]{12}(-own)?)"$'}},
+    "ETag (document)": {"description": "A digest of this document, the same for every caller until a new release: "
+                                       "send it back as If-None-Match: 304 while it is unchanged",
+                        "schema": {"type": "string", "pattern": '^"[0-9a-f]{40}"$'}},
+    "Cache-Control (document)": {"description": "public, max-age=300: the same for everyone, a cache (a CDN, a "
+                                                "browser) may keep it 5 minutes, then ask again with If-None-Match",
+                                 "schema": {"type": "string", "enum": ["public, max-age=300"]}},
     "Motley-Position": {"description": "The event log position at or past this write; pass it as ?after= to "
                                        "read your own write in a read model", "schema": {"type": "string",
                                                                                         "pattern": "^[0-9]+$"}},
@@ -110,6 +116,9 @@ REQUEST_HEADERS = {
     "If-None-Match (read model)": {"in": "header", "name": "If-None-Match", "required": False,
                                    "description": 'The ETag of your last read of this page ("list-120"): 304 '
                                                   "while it has not moved", "schema": {"type": "string"}},
+    "If-None-Match (document)": {"in": "header", "name": "If-None-Match", "required": False,
+                                 "description": "The ETag of your last read of this document: 304 while it is "
+                                                "unchanged", "schema": {"type": "string"}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
@@ -136,7 +145,11 @@ REQUEST_HEADERS = {
                                                 "the log's end is a 422)",
                                  "schema": {"type": "string", "pattern": "^[0-9]{1,18}$"}},
 }
+#: The documents (api/headers.py DOCUMENTS): stored by caches, revalidated with If-None-Match.
+DOCUMENT_PATHS = ("/games", "/games/{name}", "/games/{name}/schema", "/games/{name}/rules", "/problems",
+                  "/problems/{slug}")
 READS = {
+    **{("get", path): ["If-None-Match (document)"] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
     ("get", "/matches"): ["If-None-Match (read model)"],
     ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
@@ -160,6 +173,7 @@ READS = {
 }
 #: Answer headers, by (method, path): (header, always sent).
 SENDS = {
+    **{("get", path): [("ETag (document)", True), ("Cache-Control (document)", True)] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): [("ETag", True)],
     ("get", "/matches"): [("ETag (read model)", True)],
     ("get", "/leaderboards/{game}"): [("ETag (read model)", True)],
@@ -487,6 +501,9 @@ class MotleyDocs(BasePlugin):
             operation["parameters"] = [*parameters, header]
             if header["name"] == "If-Match":
                 responses.setdefault("412", "PRECONDITION_FAILED")
+        if key[1] in DOCUMENT_PATHS and method == "get":
+            responses.setdefault("304", {"description": "Not modified: the document is still the one of the ETag "
+                                                        "sent as If-None-Match"})
         for status, response in responses.items():
             if str(status) == "304" and isinstance(response, dict):  # the tag it still is (api/context.py)
                 for header_name, _ in SENDS.get(key, ()):

@@ -184,6 +184,7 @@ def test_private_answers_are_not_stored_and_vary_on_credentials(table):
     for document in ("/games", "/games/jest/schema", "/problems", "/openapi.json"):  # the same for everyone
         assert "no-store" not in client.get(document).headers.get("Cache-Control", ""), document
     refused = client.get("/players/me", key="nobody.wrong")
+    assert refused.status == 401
     for answer in (seat_view, spectator, refused):
         assert answer.headers["X-Content-Type-Options"] == "nosniff"
         vary = {v.strip() for v in answer.headers["Vary"].split(",")}
@@ -519,3 +520,31 @@ def test_one_address_holds_at_most_a_quarter_of_the_stream_threads_whatever_its_
     for player in range(2):
         for _ in range(4):
             small.take(f"player:{player}", 16, "203.0.113.7")
+
+
+def test_the_documents_are_stored_by_caches_for_everyone_and_revalidated(table):
+    """A spectator probe: a CDN in front of the API could neither keep nor revalidate the documents (no
+    ETag, no Cache-Control) and split them by keys they never read (Vary). They are the same for every
+    caller, so public for 5 minutes, with a digest as ETag that If-None-Match turns into a 304."""
+    client, match_id, keys = table
+    for document in ("/games", "/games/jest", "/games/jest/schema", "/problems", "/problems/not-your-turn",
+                     "/openapi.json"):
+        first = client.get(document)
+        assert first.status == 200 and first.headers["Cache-Control"] == "public, max-age=300", document
+        tag = first.headers["ETag"]
+        assert not {"Authorization", "X-API-Key"} & {v.strip() for v in first.headers.get("Vary", "").split(",")}
+        keyed = client.get(document, key=keys[0])  # a key changes nothing in a document, its tag neither
+        assert keyed.status == 200 and keyed.headers["ETag"] == tag and keyed.text == first.text, document
+        again = client.get(document, headers={"If-None-Match": tag})
+        assert again.status == 304 and again.text == "" and again.headers["ETag"] == tag, document
+        assert client.get(document, headers={"If-None-Match": '"0"'}).status == 200
+    # The rules come as Markdown or as a page, by Accept: stored and revalidated alike, kept apart by a cache.
+    for accept, kind in (("text/markdown", "text/markdown"), ("text/html", "text/html")):
+        rules = client.http.get("/games/jest/rules", headers={"Accept": accept})
+        assert rules.status_code == 200 and rules.mimetype == kind and rules.headers["Vary"] == "Accept"
+        assert rules.headers["Cache-Control"] == "public, max-age=300"
+        again = client.http.get("/games/jest/rules", headers={"Accept": accept, "If-None-Match": rules.headers["ETag"]})
+        assert again.status_code == 304 and again.data == b""
+    # What depends on the caller still varies on the key and is not stored.
+    view = client.get(f"/matches/{match_id}")
+    assert view.headers["Cache-Control"] == "no-store" and "Authorization" in view.headers["Vary"]
