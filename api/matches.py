@@ -395,16 +395,27 @@ class Moves(MethodView):
 class Events(MethodView):
     @blp.arguments(schemas.EventQuery, location="query")
     @blp.response(200, schemas.EventPageOut)
+    @blp.alt_response(304, description="Not modified: the match is still at the version of the ETag sent "
+                                       "as If-None-Match (cheap polling)")
     def get(self, query, match_id):
         """The match's history as the caller may see it (hidden content redacted), a page at a time:
         the events after ``after`` (up to ``until``), read in time proportional to the page."""
         after, until = query["after"], query["until"]
         if until is not None and until < after:
             raise InvalidRequest(f"until ({until}) comes before after ({after})")
-        page = history().events(match_id, viewer(), after, until, query["limit"])
+        who = viewer()  # a wrong key is a 401 before anything else, a 304 included
+        if request.if_none_match:
+            # A page is the match's events as this reader sees them at its latest version (what is shown
+            # changes with events only: a reveal comes with the end), so that version and the reader's
+            # mark tag it; a poller of the event list re-read it whole (a spectator probe).
+            current = service().read_match(match_id)
+            tag = str(current.version) + reader_mark()
+            if after <= current.version and request.if_none_match.contains_weak(tag):
+                return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
+        page = history().events(match_id, who, after, until, query["limit"])
         if after > page["version"]:  # a cursor no answer gave: a client's mistake, said at once
             raise InvalidRequest(f"after ({after}) is past the match's last version ({page['version']})")
-        return page
+        return page, 200, {"ETag": f'"{page["version"]}{reader_mark()}"'}
 
 
 @blp.route("/<match_id>/stream")

@@ -63,6 +63,10 @@ HEADERS: dict[str, dict[str, Any]] = {
                             "key: views differ by reader); send it back as If-Match (its version counts) or "
                             "If-None-Match",
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}(-([0-9a-f]{12}|auditor))?"$'}},
+    "ETag (events)": {"description": "The match version the page was read at, then its reader's mark, as a "
+                                     'match read\'s ETag ("12", "12-3f2a9c01b7d4", "12-auditor"); send it back as '
+                                     "If-None-Match: 304 while the match is at it",
+                      "schema": {"type": "string", "pattern": r'^"[0-9]+(-([0-9a-f]{12}|auditor))?"$'}},
     "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
                                          '("list-<position>", "list-<position>-own" for a page holding your '
                                          'unlisted matches), the position of the league read model\'s last '
@@ -152,6 +156,7 @@ READS = {
     **{("get", path): ["If-None-Match (document)"] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
     ("get", "/matches"): ["If-None-Match (read model)"],
+    ("get", "/matches/{match_id}/events"): ["If-None-Match"],
     ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
     ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)"],
     ("get", "/players/{player_id}/ratings/{game}"): ["If-None-Match (read model)"],
@@ -176,6 +181,7 @@ SENDS = {
     **{("get", path): [("ETag (document)", True), ("Cache-Control (document)", True)] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): [("ETag", True)],
     ("get", "/matches"): [("ETag (read model)", True)],
+    ("get", "/matches/{match_id}/events"): [("ETag (events)", True)],
     ("get", "/leaderboards/{game}"): [("ETag (read model)", True)],
     ("get", "/tournaments/{tournament_id}/standings"): [("ETag (read model)", True)],
     ("get", "/players/{player_id}/ratings/{game}"): [("ETag (read model)", True)],

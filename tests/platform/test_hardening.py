@@ -548,3 +548,26 @@ def test_the_documents_are_stored_by_caches_for_everyone_and_revalidated(table):
     # What depends on the caller still varies on the key and is not stored.
     view = client.get(f"/matches/{match_id}")
     assert view.headers["Cache-Control"] == "no-store" and "Authorization" in view.headers["Vary"]
+
+
+def test_the_event_list_is_polled_cheaply_with_its_etag_per_reader(table):
+    """A spectator probe: the event list had no ETag, so a poller read it whole each time. Its tag is the
+    match's version and the reader's mark (a seat's page shows its own offers, a spectator's does not)."""
+    client, match_id, keys = table
+    path = f"/matches/{match_id}/events"
+    spectator, seat = client.get(path), client.get(path, key=keys[0])
+    assert spectator.headers["ETag"] == f'"{spectator.body["version"]}"' != seat.headers["ETag"]
+    for key, first in ((None, spectator), (keys[0], seat)):
+        again = client.get(path, key=key, headers={"If-None-Match": first.headers["ETag"]})
+        assert again.status == 304 and again.headers["ETag"] == first.headers["ETag"]
+    # Another reader's tag is not this reader's: the whole page, not a 304 of someone else's.
+    assert client.get(path, key=keys[1], headers={"If-None-Match": seat.headers["ETag"]}).status == 200
+    view = client.get(f"/matches/{match_id}", key=keys[0]).body
+    assert client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0]).status == 201
+    moved = client.get(path, headers={"If-None-Match": spectator.headers["ETag"]})
+    assert moved.status == 200 and moved.body["version"] > spectator.body["version"]
+    assert moved.headers["ETag"] == f'"{moved.body["version"]}"'
+    # A cursor past the end is still a 422, whatever the tag.
+    past = client.get(path, query={"after": moved.body["version"] + 1},
+                      headers={"If-None-Match": moved.headers["ETag"]})
+    assert past.status == 422
