@@ -50,7 +50,8 @@ def add_headers(response: Response) -> Response:
         response.add_etag()
         response.cache_control.public = True
         response.cache_control.max_age = DOCUMENT_MAX_AGE
-        return response.make_conditional(request)  # 304 to an If-None-Match that names this ETag
+        response.make_conditional(request)  # 304 to an If-None-Match that names this ETag (in place)
+        return response
     response.vary.update(AUTH_HEADERS)
     if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS") or (
             request.method != "OPTIONS" and request.endpoint not in UNKEYED_READS):

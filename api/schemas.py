@@ -349,8 +349,13 @@ class CreateMatch(StrictSchema):
                                  'strong; GET /games/{name} lists its computer_levels)'},
     )
     reveal_at_end = StrictBoolean(load_default=True,
-                                  metadata={"description": "false: seats and spectators never see what was "
-                                                           "hidden, not even once the match is over"})
+                                  metadata={"description": "false: seats and spectators never see what the game "
+                                                           "keeps hidden (the shuffles and other chance draws, "
+                                                           "undealt cards, hands and face-down cards the rules "
+                                                           "never show), not even once the match is over; what "
+                                                           "the rules themselves show at the end is shown (e.g. "
+                                                           "Jest's scored Jests, docs/rules/jest.md). true: once "
+                                                           "over, everything is shown to everyone"})
     rated = StrictBoolean(load_default=True,
                           metadata={"description": "false: the result does not change the players' ratings"})
     require_version = StrictBoolean(load_default=False,

@@ -252,10 +252,14 @@ def test_final_scoring_auto_step_trophies_before_and_after_r4_r5():
     assert result.winners == (1,)
     public = E.public_observation(end)
     assert public["scores"] == expected and public["trophy_winners"] == {"AH": 0, "4D": 1}
-    assert public["jests"] == end["jests"]
+    # Rules 1.2.0: each final Jest in card order (♠ ♣ ♦ ♥, A to 4, the Joker last), trophies sorted in
+    # (tests/engines/test_jest_final_order.py); the state keeps the order taken.
+    assert public["jests"] == [["2S", "AC", "4C", "3D", "AH", "JK"], ["4S", "2C", "3C", "2D", "4D", "3H"],
+                               ["AS", "3S", "AD", "2H", "4H"]]
+    assert sorted(map(sorted, public["jests"])) == sorted(map(sorted, end["jests"]))
     # What each part scored (R6): a player read only his total. Seat 0: the Joker 0 beside one Heart,
     # A♥ alone -5 (the trophy that cost it the Joker's 4), no black pair; seat 1 holds no Joker.
-    assert public["breakdown"][0] == {"cards": [["2S", 2], ["4C", 4], ["3D", -3], ["AC", 1], ["AH", -5]],
+    assert public["breakdown"][0] == {"cards": [["2S", 2], ["AC", 1], ["4C", 4], ["3D", -3], ["AH", -5]],
                                       "joker": 0, "pairs": [], "total": expected[0]}
     assert public["breakdown"][1]["pairs"] == [] and public["breakdown"][1]["joker"] is None
     assert [b["total"] for b in public["breakdown"]] == expected

@@ -1,9 +1,11 @@
-"""Jest rules 1.1.0: its two options, both house rules (docs/rules/jest.md, "Options"), its house-rule
-list, and rules 1.0.0 kept for stored matches. Hand-worked cases cite the rule they check:
+"""Jest rules 1.1.0 on (1.2.0 plays alike): its two options, which switch house rules (docs/rules/jest.md,
+"Options"), its house-rule list, and rules 1.0.0 and 1.1.0 kept for stored matches. Hand-worked cases cite
+the rule they check:
 
-* ``one_player_both_trophies`` [PROPOSAL R4]: true (default), one player may win both trophies; false,
-  the "cannot" reading of the garbled sentence (rulebooks/jest.txt line 58): trophies in deal order, a
-  player who won an earlier one cannot win a later one (the best other player, or unclaimed);
+* ``one_player_both_trophies`` [R4 both trophies]: true (default), one player may win both trophies, the
+  rulebook's text (rulebooks/jest.txt line 58, its spam word replacing "can", house-rules.md §2.1); false,
+  Motley's "cannot" reading: trophies in deal order, a player who won an earlier one cannot win a later
+  one (the best other player, or unclaimed);
 * ``ties`` [PROPOSAL R7]: "highest-card" (default) breaks an equal score by the highest card, then its
   suit; "shared" lets equal scores share the rank (1, 1, 3), every seat tied at the top winning.
 """
@@ -17,7 +19,7 @@ import pytest
 
 from domain.engine import CHANCE, SYSTEM, HouseRule, InvalidOptions, Phase
 from domain.games import get_engine, rules_versions
-from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, score_jest
+from domain.games.jest import ENGINE, ENGINES, HOUSE_RULES, JestEngine, award_trophies, in_card_order, score_jest
 from domain.playout import new_match, next_step
 from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jest import scoring_state
@@ -164,14 +166,17 @@ def test_both_options_together():
 
 # -- options: defaults, description, refusals ----------------------------------------------------------
 def test_options_defaults_and_description():
-    assert E.rules_version == "1.1.0" and get_engine("jest") is E
+    assert E.rules_version == "1.2.0" and get_engine("jest") is E
     assert E.default_options() == {"one_player_both_trophies": True, "ties": "highest-card"}
     described = E.describe_options()
     assert described["one_player_both_trophies"]["type"] == "boolean"
     assert described["one_player_both_trophies"]["default"] is True
     assert described["ties"] == {**described["ties"], "type": "string", "default": "highest-card",
                                  "enum": ["highest-card", "shared"]}
-    assert described["one_player_both_trophies"]["description"].startswith("House rule R4 [PROPOSAL]")
+    assert described["one_player_both_trophies"]["description"].startswith("House rule R4 both trophies")
+    # The default is the rulebook's text as house-rules.md §2.1 reads its garbled word ("can"); off is Motley's.
+    assert "replaces \"can\", house-rules.md §2.1" in described["one_player_both_trophies"]["description"]
+    assert "Motley's \"cannot\" reading [PROPOSAL]" in described["one_player_both_trophies"]["description"]
     assert described["ties"]["description"].startswith("House rule R7 [PROPOSAL]")
     assert E.check_options(3, {}) == E.default_options()
     assert E.check_options(4, {"ties": "shared"}) == {"one_player_both_trophies": True, "ties": "shared"}
@@ -201,7 +206,7 @@ def test_check_options_refuses_wrong_types_and_values(options):
 def test_house_rules_list_every_proposal_in_the_docs_order():
     assert E.house_rules is HOUSE_RULES and JestEngine.house_rules is HOUSE_RULES
     assert all(isinstance(rule, HouseRule) and rule.text for rule in HOUSE_RULES)
-    assert [rule.id for rule in HOUSE_RULES] == ["R2", "R4 timing", "R4 both trophies",
+    assert [rule.id for rule in HOUSE_RULES] == ["sealed offer", "R2", "R4 timing", "R4 both trophies",
                                                  "R4 highest/lowest", "R4 best-jest ties", "R4 no joke",
                                                  "R4 unclaimed",
                                                  "R6", "R7"]
@@ -245,6 +250,32 @@ def test_catalogue_texts_say_what_the_engine_plays():
     assert "trophies included" in rule_text("R7")
 
 
+def test_catalogue_lists_the_engine_decisions_that_change_play():
+    """A rules-lawyer probe (jestlaw, finding 2): docs/rules/jest.md said the catalogue lists tagged [ENGINE]
+    decisions, and it listed none. The two that change play are there now: the sealed, simultaneous offer
+    (Flow 2: the rulebook's THE OFFER names no order) as its own entry, and R7's "the same order ranks every
+    seat, no shared rank" in R7's entry (the option ``ties`` switches both, and names one entry). R4 both
+    trophies says its default is the rulebook's text, its garbled word being "can" (house-rules.md §2.1)."""
+    sealed = rule_text("sealed offer")
+    assert "sealed and simultaneous" in sealed and "not even its face-up card" in sealed
+    assert next(rule.option for rule in HOUSE_RULES if rule.id == "sealed offer") is None
+    assert "no two seats share a rank" in rule_text("R7")
+    assert "the rulebook's text" in rule_text("R4 both trophies") and "garbled" in rule_text("R4 both trophies")
+    assert '"can", house-rules.md §2.1' in rule_text("R4 both trophies")
+    assert "\"cannot\" reading" in rule_text("R4 both trophies")
+    # The engine plays what the entry says: while offers are made, nobody sees another's face-up card.
+    state = new_match(E, 3, {})
+    rng = random.Random(4)
+    while E.to_act(state).kind == Phase.CHANCE:
+        state = E.step(state, CHANCE, E.sample_chance(state, rng))
+    assert E.to_act(state).seats == (0, 1, 2)  # all at once
+    hand = state["hands"][0]
+    state = E.step(state, 0, {"type": "offer", "up": hand[0], "down": hand[1]})
+    assert E.to_act(state).seats == (1, 2)
+    for viewer in (1, 2, None):
+        assert E.observe(state, viewer)["offers"][0] == {"offered": True}
+
+
 def test_r2_fallback_is_a_choice_only_with_four_players():
     """R2's fallback (the player taken from has already taken): with 3 players exactly one player is still
     waiting whenever it is used, with 4 there is sometimes a choice; every waiting offer is complete then
@@ -270,7 +301,10 @@ def test_r2_fallback_is_a_choice_only_with_four_players():
 
 # -- rules 1.0.0 ----------------------------------------------------------------------------------------
 def test_rules_1_0_0_is_kept_and_accepts_no_options():
-    assert set(rules_versions("jest")) == {"1.0.0", "1.1.0"}
+    assert set(rules_versions("jest")) == {"1.0.0", "1.1.0", "1.2.0"}
+    assert get_engine("jest", "1.1.0") is ENGINES["1.1.0"] and ENGINES["1.1.0"].rules_version == "1.1.0"
+    assert ENGINES["1.1.0"].default_options() == E.default_options()
+    assert ENGINES["1.1.0"].house_rules == E.house_rules
     assert get_engine("jest", "1.0.0") is V1_0 and V1_0.rules_version == "1.0.0"
     assert V1_0.default_options() == {} and V1_0.describe_options() == {}
     assert V1_0.check_options(3, {}) == {}
@@ -284,16 +318,21 @@ def test_rules_1_0_0_is_kept_and_accepts_no_options():
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_rules_1_0_0_plays_as_before_and_as_1_1_0_defaults(n):
-    """The same draws and moves: 1.0.0 and 1.1.0 with its default options make the same states (but for
-    1.1.0's ``options``), the same final scoring and the same result; the R4 repro still gives seat 0
-    both trophies under 1.0.0."""
+    """The same draws and moves: 1.0.0, 1.1.0 and 1.2.0 with their default options make the same states (but
+    for the ``options`` of 1.1.0 on), the same final scoring and the same result, which 1.2.0 lists in card
+    order (tests/engines/test_jest_final_order.py); the R4 repro still gives seat 0 both trophies under 1.0.0."""
     for seed in range(10):
         old = random_playout(V1_0, n, seed=seed, check_purity_every=25)
+        middle = random_playout(ENGINES["1.1.0"], n, seed=seed, check_purity_every=25)
         new = random_playout(E, n, seed=seed, check_purity_every=25)
-        assert old.log == new.log
+        assert old.log == middle.log == new.log and middle.states == new.states
         strip = [{k: v for k, v in state.items() if k != "options"} for state in new.states]
         assert strip == old.states and all("options" not in state for state in old.states)
-        assert V1_0.result(old.final) == E.result(new.final)
+        assert V1_0.result(old.final) == ENGINES["1.1.0"].result(middle.final)
+        result = E.result(new.final)
+        assert (result.scores, result.ranks) == (V1_0.result(old.final).scores, V1_0.result(old.final).ranks)
+        assert result.detail == {**V1_0.result(old.final).detail,
+                                 "jests": [in_card_order(jest) for jest in old.final["jests"]]}
     auto = V1_0.auto_action(scoring_state(3, BOTH_TO_SEAT_0, ["AS", "AC"]))
     assert auto["trophies"] == {"AS": 0, "AC": 0}
 

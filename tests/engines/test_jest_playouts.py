@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from domain.engine import CHANCE, SYSTEM
-from domain.games.jest import CARDS, ENGINE
+from domain.games.jest import CARDS, ENGINE, in_card_order
 from tests.engines.harness import random_playout
 
 E = ENGINE
@@ -66,7 +66,10 @@ def check_observation(state, seat, observation):
     leaked = set(_codes(public)) - _visible(state, None)
     assert not leaked, f"spectators see {leaked}"
     if state["phase"] == "over":
-        assert public["jests"] == state["jests"] and public["scores"] == state["scores"]
+        # Rules 1.2.0: each final Jest in card order, not the order taken (test_jest_final_order.py).
+        assert public["jests"] == [in_card_order(jest) for jest in state["jests"]]
+        assert public["scores"] == state["scores"]
+        assert observation["jests"] == public["jests"] and observation["jest"] == state["jests"][seat]
 
 
 def invariant(state):

@@ -72,7 +72,7 @@ def test_a_face_up_take_is_named_under_its_taker_for_every_viewer():
 
 def test_every_rules_version_names_face_up_takes():
     """An observation only: 1.0.0's engine (stored matches) shows it too, and the rules versions stay."""
-    assert E.rules_version == "1.1.0"
+    assert E.rules_version == "1.2.0"
     old = ENGINES["1.0.0"]
     state = _take(_offered(old), 0, 2, "up")
     for viewer, view in _views(old, state):

@@ -22,8 +22,9 @@ State (plain JSON-like dict):
     options      rules 1.1.0 on: the match's options (``one_player_both_trophies``, ``ties``); a 1.0.0
                  state has no such key and plays as the defaults do (docs/rules/jest.md, "Options")
 
-Rules versions (docs/rules/jest.md, "Changelog"): ``ENGINE`` plays 1.1.0; ``JestEngine("1.0.0")`` (in
-``domain.games.jest.ENGINES``) plays the stored 1.0.0 matches, with no options and states as 1.0.0 made them.
+Rules versions (docs/rules/jest.md, "Changelog"): ``ENGINE`` plays 1.2.0; ``JestEngine("1.1.0")`` and
+``JestEngine("1.0.0")`` (in ``domain.games.jest.ENGINES``) play the stored matches of theirs: 1.1.0 lists a
+finished Jest in the order its cards were taken, 1.0.0 too and has no options, its states as 1.0.0 made them.
 """
 
 from __future__ import annotations
@@ -44,15 +45,29 @@ from domain.engine import (
 )
 
 from .house_rules import HOUSE_RULES
-from .scoring import CARDS, award_trophies, best_card_key, card_key, jest_breakdown, score_jest, trophy_label
+from .scoring import (
+    CARDS,
+    award_trophies,
+    best_card_key,
+    card_key,
+    in_card_order,
+    jest_breakdown,
+    score_jest,
+    trophy_label,
+)
 
 _TROPHIES = {3: 2, 4: 1}  # [FOUND] 3 players: 2 trophies; 4 players: 1 trophy
 _ROUNDS = {3: 4, 4: 3}  # [DERIVED] house rules §2.5
 
 #: Shipped rules versions. 1.1.0: the options below (house rules R4 and R7 made configurable); their
-#: defaults play exactly as 1.0.0, which has no options.
-RULES_VERSIONS = ("1.0.0", "1.1.0")
-CURRENT = "1.1.0"
+#: defaults play exactly as 1.0.0, which has no options. 1.2.0: a finished match lists each final Jest
+#: (observation ``jests`` and ``breakdown``, ``Result.detail["jests"]``) in the fixed order of ``CARDS``,
+#: not in the order taken, which with the public takes told which card each face-down take was; play and
+#: scoring as 1.1.0.
+RULES_VERSIONS = ("1.0.0", "1.1.0", "1.2.0")
+CURRENT = "1.2.0"
+#: The versions whose finished Jests are listed in taking order (their stored results say so).
+_TAKING_ORDER_VERSIONS = ("1.0.0", "1.1.0")
 
 #: ``ties`` (R7): "highest-card" breaks an equal score by the highest card, then its suit; "shared"
 #: lets the tied players share the rank.
@@ -124,6 +139,7 @@ class JestEngine(Engine):
             raise ValueError(f"jest has no rules version {rules_version!r}")
         self.rules_version = rules_version
         self._has_options = rules_version != "1.0.0"
+        self._jests_in_card_order = rules_version not in _TAKING_ORDER_VERSIONS  # 1.2.0 on
         if not self._has_options:  # the same rules, but no option switches them under 1.0.0
             self.house_rules = without_switches(HOUSE_RULES, ("one_player_both_trophies", "ties"))
 
@@ -140,10 +156,11 @@ class JestEngine(Engine):
         if not self._has_options:
             return described
         described["one_player_both_trophies"]["description"] = (
-            "House rule R4 [PROPOSAL]: one player may win both trophies (the rulebook's sentence is garbled). "
-            "Off: the trophies are awarded in the order they are shown (deal order); a player who won the first "
-            "cannot win the second, which goes to the best other player or stays unclaimed. No effect with 4 "
-            "players (one trophy) (docs/rules/jest.md)")
+            "House rule R4 both trophies: on (default), one player may win both trophies, the rulebook's text "
+            "(its garbled word replaces \"can\", house-rules.md §2.1; R4 says the same). Off, Motley's "
+            "\"cannot\" reading [PROPOSAL]: the trophies are awarded in the order they are shown (deal order); a "
+            "player who won the first cannot win the second, which goes to the best other player or stays "
+            "unclaimed. No effect with 4 players (one trophy) (docs/rules/jest.md)")
         described["ties"].update(
             enum=list(TIES),
             description="House rule R7 [PROPOSAL], equal final scores: highest-card: the highest face-value card "
@@ -272,8 +289,9 @@ class JestEngine(Engine):
     # -- automatic steps -------------------------------------------------------------------------
     def _final(self, state: dict) -> tuple[dict, list[int]]:
         jests: dict[Hashable, Any] = {seat: jest for seat, jest in enumerate(state["jests"])}
-        # The trophies in deal order (``state["trophies"]`` is the first shuffle's order): R4, or with
-        # one_player_both_trophies off the "cannot" reading of rulebooks/jest.txt line 58.
+        # The trophies in deal order (``state["trophies"]`` is the first shuffle's order): R4 and the rulebook
+        # (line 58, its garbled word "can" per house-rules.md §2.1), or with one_player_both_trophies off
+        # Motley's "cannot" reading.
         one_player_both = _options(state)["one_player_both_trophies"]
         winners = award_trophies(jests, state["trophies"], one_player_both=one_player_both)
         final_jests = [list(jest) for jest in state["jests"]]
@@ -319,8 +337,8 @@ class JestEngine(Engine):
         return self._apply_take(state, actor, action)
 
     def validate_chance(self, state: dict, outcome: Any) -> None:
-        """A shuffle is a permutation of exactly the cards being dealt now (rulebook SETUP: all 17
-        cards in round 1; later rounds: the leftover offer cards and the refill from the deck)."""
+        """A shuffle is a permutation of exactly the cards being dealt now (rulebook THE CARDS & THE DEAL:
+        all 17 cards in round 1; later rounds: the leftover offer cards and the refill from the deck)."""
         order = outcome.get("order")
         if set(outcome) != {"type", "order"} or outcome["type"] != "shuffle":
             raise IllegalAction("chance", 'a shuffle is {"type": "shuffle", "order": [...]}')
@@ -430,17 +448,28 @@ class JestEngine(Engine):
             view["hand"] = list(state["hands"][seat])
             view["jest"] = list(state["jests"][seat])
         if over:
-            view["jests"] = [list(jest) for jest in state["jests"]]
+            # Rules 1.2.0 on, each Jest in the order of CARDS: in the order taken, with the public takes
+            # ("from seat 1, face down"), it named every face-down card taken (docs/rules/jest.md).
+            final_jests = self._final_jests(state)
+            view["jests"] = final_jests
             view["trophy_winners"] = copy_json(state["winners"])
             view["scores"] = list(state["scores"])
             # What each part of each Jest scored (R6), trophies included: a player read only his total. The
             # same scoring as the recorded scores (every rules version scores alike), public once over.
-            view["breakdown"] = [jest_breakdown(jest) for jest in state["jests"]]
+            view["breakdown"] = [jest_breakdown(jest) for jest in final_jests]
             result = self.result(state)
             assert result is not None  # the match is over
             view["ranks"] = list(result.ranks)
             view["winners"] = list(result.winners)
         return view
+
+    def _final_jests(self, state: dict) -> list[list[str]]:
+        """The final Jests as a finished match shows them: rules 1.2.0 on, each in the fixed order of
+        ``CARDS`` (trophies sorted in; ``trophy_winners`` names them); 1.0.0 and 1.1.0 in the order taken
+        (the awarded trophies last), as their stored results record."""
+        if self._jests_in_card_order:
+            return [in_card_order(jest) for jest in state["jests"]]
+        return [list(jest) for jest in state["jests"]]
 
     def observation(self, state: dict, seat: int) -> dict:
         return self._view(state, seat)
@@ -471,7 +500,7 @@ class JestEngine(Engine):
         ranks = competition_ranks(keys)
         detail = {
             "trophies": dict(state["winners"]),
-            "jests": [list(jest) for jest in state["jests"]],
+            "jests": self._final_jests(state),  # rules 1.2.0 on in card order, not the order taken
         }
         return Result(scores=tuple(scores), ranks=ranks, detail=detail)
 

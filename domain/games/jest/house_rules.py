@@ -1,20 +1,28 @@
-"""Jest's house rules: every [PROPOSAL] rule of docs/rules/jest.md, in the doc's order (house-rules.md
-§2.6). Not the publisher's rules: the catalogue lists them and the page flags them; the two an option
-switches name it; each text says what the engine does by default (rules 1.0.0 has these rules
-with no option: its engine lists them with ``option`` None). docs/rules/jest.md, "Options", says what
-the other values do. House rule R4 has six parts, each its own entry ("R4 <part>"): the catalogue's
-ids are unique, and an option switches only one of them. R1 (the first taker) and R5 (a trophy joins
-its winner's Jest) are left out: the rulebook says them (R1's suit order is FOUND, not decided here).
-So are R3's own-offer take and the whole 4-player game (1 trophy, 3 rounds, Jests of 4): they are
-[FOUND] in public implementations (house rules §2.4), neither the rulebook's nor Motley's, and
-``HouseRule`` lists only [PROPOSAL] rules and tagged engine decisions (docs/rules/jest.md says so).
-Rulebook lines are those of ../shared/rules/rulebooks/jest.txt."""
+"""Jest's house rules: every [PROPOSAL] rule of docs/rules/jest.md and the [ENGINE] decisions that change
+how the game is played, in the doc's order (house-rules.md §2.6). Not the publisher's rules: the catalogue
+lists them and the page flags them; the two an option switches name it; each text says what the engine
+does by default (rules 1.0.0 has these rules with no option: its engine lists them with ``option`` None).
+docs/rules/jest.md, "Options", says what the other values do. House rule R4 has six parts, each its own
+entry ("R4 <part>"): the catalogue's ids are unique, and an option switches only one of them. "R4 both
+trophies" is listed for its option: its default is the rulebook's text (the spam word of line 58 replaces
+"can", house-rules.md §2.1), the switched-off "cannot" reading is Motley's. The [ENGINE] decisions: the
+sealed offer (its own entry) and R7's "no shared rank" (in R7's entry: the option ``ties`` switches both).
+R1 (the first taker) and R5 (a trophy joins its winner's Jest) are left out: the rulebook says them (R1's
+suit order is FOUND, not decided here). So are R3's own-offer take and the whole 4-player game (1 trophy,
+3 rounds, Jests of 4): they are [FOUND] in public implementations (house rules §2.4), neither the
+rulebook's nor Motley's, and ``HouseRule`` lists only [PROPOSAL] rules and tagged engine decisions
+(docs/rules/jest.md says so). Rulebook lines are those of ../shared/rules/rulebooks/jest.txt."""
 
 from __future__ import annotations
 
 from domain.engine import HouseRule
 
 HOUSE_RULES: tuple[HouseRule, ...] = (
+    # docs/rules/jest.md Flow 2 [ENGINE]: l.40 THE OFFER ("each player looks at the two cards they were dealt and
+    # chooses one to flip face up") names no order; engine.to_act: every seat that has not offered acts.
+    HouseRule("sealed offer", "Offers are sealed and simultaneous: every player makes his offer at the same time, "
+                              "and nobody sees another's offer, not even its face-up card, until all are in "
+                              "(the rulebook names no order for the offer)."),
     # House rules §2.6 R2 over l.46 ("The player who had a card taken from their offering goes next"). Its
     # last two clauses (an offer without a face-up card, a tie) never apply (docs/rules/jest.md, DERIVED):
     # every waiting offer is complete when it is used, and no two cards are alike (engine._apply_take).
@@ -24,8 +32,11 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     # R4 (PROPOSAL as a whole); l.58 "Each trophy is awarded at the same time" implies the timing.
     HouseRule("R4 timing", "Trophies are decided on the Jests before any trophy joins them (the rulebook: "
                            "\"Each trophy is awarded at the same time\")."),
-    # l.58's garbled sentence; engine._TROPHIES: a 4-player match has 1 trophy.
-    HouseRule("R4 both trophies", "One player may win both trophies (the rulebook's sentence on it is garbled); "
+    # l.58: "a player 먹튀검증사이트 win one of the trophies after winning the first", the spam word replacing
+    # "can" (house-rules.md §2.1); engine._TROPHIES: a 4-player match has 1 trophy.
+    HouseRule("R4 both trophies", "One player may win both trophies: the rulebook's text (its garbled word is "
+                                  "\"can\", house-rules.md §2.1), which R4 repeats. Motley's option plays the "
+                                  "\"cannot\" reading: a player who won the first trophy cannot win the second. "
                                   "3 players only: a 4-player match has one trophy.",
               option="one_player_both_trophies"),
     HouseRule("R4 highest/lowest", "Highest and Lowest trophies compare face values, the Ace counting 1."),
@@ -42,7 +53,9 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     # their suits = 5 + 5 + 2"; scoring.score_jest(["AS", "AC"]) == 12.
     HouseRule("R6", "Scoring order: each card's value first (an Ace alone in its suit counts 5), then its suit's "
                     "sign (so a lone A♦ scores −5); a ♠/♣ pair of Aces each alone in its suit scores 5 + 5 + 2."),
-    # l.72 "The player with the highest value collection wins the game": the tie is Motley's.
+    # l.72 "The player with the highest value collection wins the game": the tie is Motley's, and so
+    # ([ENGINE], docs/rules/jest.md R7) is ranking every seat by the same order, below first place too.
     HouseRule("R7", "Equal final scores are broken by the highest face-value card of the final Jest (trophies "
-                    "included), then its suit.", option="ties"),
+                    "included), then its suit; the same order ranks every seat, so no two seats share a rank.",
+              option="ties"),
 )

@@ -14,6 +14,8 @@ SUITS = ("S", "C", "D", "H")  # highest first: ♠ > ♣ > ♦ > ♥ [FOUND]
 #: The 17 playing cards (the reference card is not part of play).
 CARDS = tuple(rank + suit for suit in SUITS for rank in RANKS) + (JOKER,)
 CARD_SET = frozenset(CARDS)
+#: Each card's place in ``CARDS``, the deck's own order: ♠ ♣ ♦ ♥, each A 2 3 4, the Joker last.
+_CARD_INDEX = {card: index for index, card in enumerate(CARDS)}
 
 _RANK_VALUE = {"A": 1, "2": 2, "3": 3, "4": 4}
 _SUIT_ORDER = {"S": 4, "C": 3, "D": 2, "H": 1}
@@ -68,6 +70,13 @@ def card_key(card: str) -> tuple[int, int]:
     if card == JOKER:
         return (0, 0)
     return (_RANK_VALUE[card[0]], _SUIT_ORDER[card[1]])
+
+
+def in_card_order(cards: Iterable[str]) -> list[str]:
+    """``cards`` in the fixed order of ``CARDS`` (♠ ♣ ♦ ♥, each A 2 3 4, then the Joker), whatever order
+    they came in: how rules 1.2.0 on lists a finished Jest, so that the public list says nothing of the
+    order its cards were taken in (docs/rules/jest.md, "What each one sees")."""
+    return sorted(cards, key=_CARD_INDEX.__getitem__)
 
 
 def best_card_key(cards: Iterable[str]) -> tuple[int, int]:
@@ -138,9 +147,10 @@ def award_trophies(
     best, so one player may win both. Without it (option ``one_player_both_trophies`` false), the
     trophies are awarded in deal order and a player who won an earlier one cannot win a later one: the
     later trophy goes to the best *other* player by its own condition and tie-breaks, and stays
-    unclaimed when no other player meets its condition. The rulebook's sentence is garbled either way
+    unclaimed when no other player meets its condition. The rulebook's sentence has a spam word
     (rulebooks/jest.txt line 58: "a player 먹튀검증사이트 win one of the trophies after winning the
-    first"): "can" is R4's reading, "cannot" this one's.
+    first"), which replaces "can" (house-rules.md §2.1): the default is the rulebook's text (and R4's),
+    "cannot" is Motley's other reading, the option's.
 
     Returns ``{trophy card: player key or None}``; None when nobody (eligible) meets the condition.
     """
