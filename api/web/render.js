@@ -54,8 +54,9 @@ export const faceDown = () => h("span", { class: "chip card back", title: "face 
 // A box taken out of the page shrinks to nothing, which tells the observer to let it go.
 const overflowing = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
   for (const { target } of entries) {
-    if (!target.isConnected) overflowing.unobserve(target);
-    else if (target.scrollWidth > target.clientWidth) tabStop(target);
+    if (!target.isConnected) { overflowing.unobserve(target); continue; }
+    edges(target);
+    if (target.scrollWidth > target.clientWidth) tabStop(target);
     else {
       target.removeAttribute("tabindex");
       target.removeAttribute("role");
@@ -82,8 +83,19 @@ function headingText(heading) {
   return copy.textContent.replace(/\s+/g, " ").trim();
 }
 
+// Which sides of a box hold more of its table out of sight: data-more "left", "right" or both, which
+// style.css fades, so a table that scrolls looks cut off where it goes on (a phone probe: nothing showed
+// that more columns waited, and a player read the visible ones as the whole table).
+function edges(box) {
+  const hidden = box.scrollWidth - box.clientWidth;
+  const more = [box.scrollLeft > 1 ? "left" : null, hidden - box.scrollLeft > 1 ? "right" : null].filter(Boolean).join(" ");
+  if (more) box.dataset.more = more;
+  else delete box.dataset.more;
+}
+
 export function scrolling(table) {
   const box = h("div", { class: "scroll-x" }, table);
+  box.addEventListener("scroll", () => edges(box), { passive: true });
   overflowing?.observe(box);
   return box;
 }

@@ -364,6 +364,24 @@ def test_a_box_that_scrolls_sideways_is_a_named_region_while_it_is_a_tab_stop(se
     context.close()
 
 
+def test_a_box_that_scrolls_sideways_fades_where_its_table_goes_on(server, browser):
+    """A phone probe: a wide table scrolled in its box with nothing to show that more columns waited. The
+    side that holds more is marked (data-more) and faded (a mask), the other side once scrolled."""
+    context, page, errors, _ = organised_on_a_phone(server, browser, "edges")
+    page.wait_for_function("s => document.querySelector(s).dataset.more === 'right'", arg=STANDINGS)
+    assert "linear-gradient" in page.evaluate("s => getComputedStyle(document.querySelector(s)).maskImage", STANDINGS)
+    page.evaluate("s => { const box = document.querySelector(s); box.scrollLeft = 10; }", STANDINGS)
+    page.wait_for_function("s => document.querySelector(s).dataset.more === 'left right'", arg=STANDINGS)
+    page.evaluate("s => { const box = document.querySelector(s); box.scrollLeft = box.scrollWidth; }", STANDINGS)
+    page.wait_for_function("s => document.querySelector(s).dataset.more === 'left'", arg=STANDINGS)
+    # Wide enough to show it all, nothing is faded.
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.wait_for_function("s => !('more' in document.querySelector(s).dataset)", arg=STANDINGS)
+    assert page.evaluate("s => getComputedStyle(document.querySelector(s)).maskImage", STANDINGS) == "none"
+    assert not errors, errors
+    context.close()
+
+
 def test_a_focused_organiser_control_is_scrolled_into_view_inside_the_standings_box(server, browser):
     context, page, errors, players = organised_on_a_phone(server, browser, "focus")
     target = f"disqualify-{players[0]['id']}"
