@@ -245,10 +245,14 @@ class Tournaments:
 
     def record_result(self, tournament_id: str, match: Match) -> bool:
         """Record a finished match's result (and pair the next round if it completed one); False if
-        it was already recorded. Called by the round keeper."""
-        ranks = match.result["ranks"] if match.result else None
-        if ranks is None:
+        it was already recorded. Called by the round keeper. The table's ranks are the league's
+        (``Match.league_ranks``): a player the computer played for from his first turn (a turn limit's
+        ``on_timeout: computer``) ranks last, as in the ratings. Credited with the computer's play, a bot
+        that never moved won a tournament, and the organiser's forfeit could not score it: the computer
+        finished the table long before the round's deadline (a tournament bot's probe)."""
+        if not match.result or match.result.get("ranks") is None:
             return False
+        ranks = match.league_ranks()
         recorded = self._command(tournament_id, lambda t: t.record_result(str(match.id), ranks, self.app.clock()))
         return recorded is not None
 

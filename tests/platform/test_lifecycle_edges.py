@@ -12,6 +12,7 @@ import pytest
 from api import create_app
 from application.errors import Conflict
 from application.inbox import feed
+from domain.tournament import standings as tournament_standings
 from tests.platform.client import ApiClient
 from tests.platform.test_match_story import seat_players
 
@@ -780,3 +781,31 @@ def test_the_live_stream_tells_a_resigned_seat_no_absence(clocked):
     assert app.get_match(match_id).absent[1:], "another seat's time ran out"
     items = [entry[1]["type"] for entry in feed(app, str(bob.id), start, 0.5, 0.01) if entry is not None and entry[1]]
     assert "absent" not in items, items
+
+
+def test_a_tournament_table_ranks_a_player_the_computer_played_for_from_his_first_turn_last(clocked):
+    """A tournament bot's probe: a bot that never moved, its seat played by the computer from its first
+    turn (``on_timeout: computer``), won a tournament on the computer's play. The organiser's forfeit could
+    not score it: the computer finished the table long before the round's deadline. The table's result now
+    ranks such a seat last, as the ratings do; the match's own result still tells what the computer did."""
+    container, clock = clocked
+    app = container.app
+    org, *players = seat_players(app, 4)
+    tournament, _ = container.tournaments.create(org, {
+        "game": "jest", "name": "no-show", "rounds": 1, "table_size": 3, "format": "swiss",
+        "turn_limit": {"seconds": 30, "on_timeout": "computer"}})
+    for player in players:
+        container.tournaments.register(tournament, player)
+    container.tournaments.start(tournament, org)
+    (table,) = container.tournaments.get(tournament).rounds[0]["tables"]
+    seated = {seat: next(p for p in players if str(p.id) == player) for seat, player in enumerate(table["players"])}
+    match = play_out(app, clock, table["match_id"], seated, {2})
+    assert match.status == "finished" and match.no_shows() == [2]
+    # Had the computer won for the no-show's seat (the match as read, its result so), he still ranks last.
+    match.result = {**match.result, "ranks": [3, 2, 1]}
+    container.tournaments.record_result(str(tournament), match)
+    (recorded,) = container.tournaments.get(tournament).rounds[0]["tables"]
+    assert recorded["result"]["ranks"] == [2, 1, 3]
+    standings = {row["player_id"]: row for row in tournament_standings(container.tournaments.get(tournament))}
+    assert [standings[player]["rank"] for player in table["players"]] == [2, 1, 3]
+    assert standings[table["players"][2]]["points"] == 0
