@@ -157,6 +157,23 @@ class RateLimits:
         if not self.counted(lambda: self.limiter.test(self.items[kind], kind, who, cost=cost)):
             raise self.refusal(kind, who)
 
+    def refuse_beyond_a_window(self, kinds: list[tuple[str, str, int]], planned: int) -> None:
+        """A tournament whose tables play themselves costs its rounds against ``computer_only`` at its
+        start: more rounds than the whole limit can never start, and its 429 said "try again later"
+        with Retry-After an hour, for ever (a tournament bot's probe). Refused for what it is: at the
+        creation (``planned``: its rounds, when its turn limit hands absent seats to the computer) a 422,
+        at the start a 409, nothing spent."""
+        item = self.items["computer_only"]
+        why = (f"more than the limit of {item} for computer only allows at once, so it would never start: "
+               f"plan at most {item.amount} rounds, or a turn limit with on_timeout claim, or ask the operator "
+               "to raise computer_only (MOTLEY_RATE_LIMITS)")
+        if planned > item.amount:
+            raise errors.InvalidRequest(f"a tournament of {planned} rounds whose tables play themselves counts "
+                                        f"{planned} matches that play themselves at its start, {why}")
+        for kind, _, cost in kinds:
+            if kind == "computer_only" and cost > item.amount:
+                raise errors.Conflict(f"this tournament's {cost} rounds would play themselves, {why}")
+
     def refusal(self, kind: str, who: str) -> errors.RateLimited:
         item = self.items[kind]
         reset = self.limiter.get_window_stats(item, kind, who).reset_time
@@ -251,6 +268,18 @@ def tournament_plays_itself() -> int:
     if not tournament.computer or tournament.status != "open":
         return 0
     return tournament.rounds_planned if hands_over(tournament.turn_limit) or len(tournament.entrants()) <= 1 else 0
+
+
+def planned_rounds_that_play_themselves() -> int:
+    """The rounds of a tournament being created whose tables will play themselves (0: none known yet):
+    computers fill its tables and its turn limit hands absent seats to the computer."""
+    if request.method != "POST" or request.endpoint != "tournaments.Tournaments":
+        return 0
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not body.get("computer") or not hands_over(body.get("turn_limit")):
+        return 0
+    rounds = body.get("rounds")
+    return rounds if type(rounds) is int else 0
 
 
 def kinds_of_request() -> list[tuple[str, str, int]]:
@@ -387,6 +416,7 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         kinds = kinds_of_request()
         if any(who != address() for _, who, _ in kinds) and not (key is not None and names_a_player(key)):
             return  # a key that is not valid: the view answers 401, and nothing is counted for the player it names
+        rates.refuse_beyond_a_window(kinds, planned_rounds_that_play_themselves())
         for kind, who, cost in kinds:  # a request refused for one limit spends none of the others
             rates.refuse_if_spent(kind, who, cost)
         for kind, who, cost in kinds:  # then counted as it comes (a refusal of the view counts too)

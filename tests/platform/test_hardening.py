@@ -481,14 +481,32 @@ def test_tournaments_count_as_creations_and_one_that_plays_itself_counts_its_rou
 
     alone = tournament(ann, 5)  # ann alone: every table is ann against computers
     assert client.post(f"/tournaments/{alone}/players", key=ann).status == 201
+    # 5 rounds against a limit of 3 an hour never start: a 409 that says so, not a 429 "try again later"
+    # with Retry-After an hour, for ever (a tournament bot's probe). Nothing is spent.
     refused = client.post(f"/tournaments/{alone}/start", key=ann)
-    assert refused.status == 429 and "computer only" in refused.body["detail"], refused.text
+    assert refused.status == 409 and "never start" in refused.body["detail"], refused.text
+    assert "Retry-After" not in refused.headers and "at most 3 rounds" in refused.body["detail"]
     assert client.get(f"/tournaments/{alone}").body["status"] == "open"  # nothing started
     short = tournament(ann, 2)
     assert client.post(f"/tournaments/{short}/players", key=ann).status == 201
     assert client.post(f"/tournaments/{short}/start", key=ann).status == 200  # 2 of the 3 an hour
     refused = client.post("/tournaments", {"game": "jest", "name": "t", "rounds": 1}, key=ann)
     assert refused.status == 429 and "create" in refused.body["detail"]  # ann's third creation a minute
+    # Within the limit but past what is left of it: a 429, to wait for.
+    _, cy = client.register("cy")
+    first, second = tournament(cy, 2), tournament(cy, 2)
+    for started, status in ((first, 200), (second, 429)):  # 2 of cy's 3, then 2 more: wait
+        assert client.post(f"/tournaments/{started}/players", key=cy).status == 201
+        answer = client.post(f"/tournaments/{started}/start", key=cy)
+        assert answer.status == status and (status == 200 or int(answer.headers["Retry-After"]) > 0), answer.text
+    # A tournament whose turn limit hands absent seats to the computer plays itself whoever registers:
+    # one of more rounds than the limit is refused at its creation, before anyone registers for it.
+    _, dan = client.register("dan")
+    limited = {"game": "jest", "name": "t", "rounds": 4, "table_size": 3, "computer": "random"}
+    never = client.post("/tournaments", {**limited, "turn_limit": {"seconds": 30, "on_timeout": "computer"}}, key=dan)
+    assert never.status == 422 and "never start" in never.body["detail"], never.text
+    kept = client.post("/tournaments", {**limited, "turn_limit": {"seconds": 30, "on_timeout": "claim"}}, key=dan)
+    assert kept.status == 201, kept.text
 
     # Two persons who keep their seats (no turn limit handing them over): their tables are played.
     played = tournament(bob, 4)
