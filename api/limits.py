@@ -34,6 +34,9 @@ IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: lists a fork, ``"12.1.30"`` for a rewound read, each marked with its reader (``"12-3f2a9c0d11e4"``,
 #: ``api/matches.reader_mark``) (RFC 9110 §8.8.3; api/matches.py).
 ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}(-[0-9a-z]{1,12})?"?\s*')
+#: Or, on a read of a read model's page (a GET), that page's ETag: ``"board-96"``, ``"list-120-own"``,
+#: ``"standings-96.7"``, ``"profile-96.3f2a9c01b7d4"`` (api/openapi.py, "ETag (read model)").
+PAGE_ETAG = re.compile(r'\s*(W/)?"[a-z]{4,11}-[0-9]{1,18}(\.[0-9a-f]{1,12})?(-own)?"\s*')
 #: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
 MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
@@ -134,10 +137,13 @@ def check_headers() -> None:
     etag = request.headers.get("If-Match")
     # An empty or blank If-Match is refused as the document says, not taken for none: a client whose
     # version variable was empty had its write saved unguarded (a probe: seats, moves, resign, cancel).
+    read = request.method in ("GET", "HEAD")
     if etag is not None and etag.strip() != "*" and not all(
-            ETAG.fullmatch(tag) for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
+            ETAG.fullmatch(tag) or (read and PAGE_ETAG.fullmatch(tag))
+            for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
-                                    f'of up to {MAX_IF_MATCH_TAGS} of them')
+                                    f'of up to {MAX_IF_MATCH_TAGS} of them (on a read of a list, the ETag of a '
+                                    'page of it, such as "board-96")')
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version on a "

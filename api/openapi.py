@@ -123,6 +123,10 @@ REQUEST_HEADERS = {
     "If-None-Match (document)": {"in": "header", "name": "If-None-Match", "required": False,
                                  "description": "The ETag of your last read of this document: 304 while it is "
                                                 "unchanged", "schema": {"type": "string"}},
+    "If-Match (page)": {"in": "header", "name": "If-Match", "required": False,
+                        "description": 'The ETag of the page you read before ("board-96"): a 412 if the list has '
+                                       "moved since, so pages read by offset are of one list (read again from the "
+                                       "first page on a 412)", "schema": {"type": "string"}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
@@ -155,14 +159,14 @@ DOCUMENT_PATHS = ("/games", "/games/{name}", "/games/{name}/schema", "/games/{na
 READS = {
     **{("get", path): ["If-None-Match (document)"] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
-    ("get", "/matches"): ["If-None-Match (read model)"],
+    ("get", "/matches"): ["If-None-Match (read model)", "If-Match (page)"],
     ("get", "/matches/{match_id}/events"): ["If-None-Match"],
-    ("get", "/leaderboards/{game}"): ["If-None-Match (read model)"],
-    ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)"],
-    ("get", "/players/{player_id}/ratings/{game}"): ["If-None-Match (read model)"],
-    ("get", "/players/{player_id}"): ["If-None-Match (read model)"],
-    ("get", "/tournaments/{tournament_id}"): ["If-None-Match (read model)"],
-    ("get", "/tournaments"): ["If-None-Match (read model)"],
+    ("get", "/leaderboards/{game}"): ["If-None-Match (read model)", "If-Match (page)"],
+    ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)", "If-Match (page)"],
+    ("get", "/players/{player_id}/ratings/{game}"): ["If-None-Match (read model)", "If-Match (page)"],
+    ("get", "/players/{player_id}"): ["If-None-Match (read model)", "If-Match (page)"],
+    ("get", "/tournaments/{tournament_id}"): ["If-None-Match (read model)", "If-Match (page)"],
+    ("get", "/tournaments"): ["If-None-Match (read model)", "If-Match (page)"],
     ("post", "/matches/{match_id}/moves"): ["Idempotency-Key", "If-Match"],
     **{("post", f"/matches/{{match_id}}/{write}"): ["If-Match (write)"]
        for write in ("seats", "start", "leave", "cancel", "resign", "return", "invitations", "claim")},

@@ -157,6 +157,18 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     assert client.get(f"/matches/{play(app, new_match(app, people), random.Random(2)).id}").body["rated"] is True
     moved = client.get("/leaderboards/jest", query={"after": app.log_position()}, headers={"If-None-Match": tag})
     assert moved.status == 200 and moved.headers["ETag"] != tag  # a match more: the ratings moved
+    # Paged by offset, a list that moved between two pages read a player twice and another never (a
+    # statistics probe): a page read with If-Match, the tag of the page before, is a 412 once it moved.
+    stale = client.get("/leaderboards/jest", query={"offset": 2, "limit": 2}, headers={"If-Match": tag})
+    assert stale.status == 412 and moved.headers["ETag"] in stale.body["detail"], stale.text
+    same = client.get("/leaderboards/jest", query={"offset": 2, "limit": 2},
+                      headers={"If-Match": moved.headers["ETag"]})
+    assert same.status == 200 and same.headers["ETag"] == moved.headers["ETag"]
+    for path in ("/matches", f"/players/{me}", f"/players/{me}/ratings/jest", "/tournaments"):
+        page = client.get(path, query={"after": app.log_position()})
+        assert client.get(path, headers={"If-Match": page.headers["ETag"]}).status == 200, path
+        assert client.get(path, headers={"If-Match": '"list-1"'}).status == 412, path
+    assert client.get("/leaderboards/jest", headers={"If-Match": "board"}).status == 422  # no tag of any read
 
 
 def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, capsys):
