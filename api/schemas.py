@@ -1005,8 +1005,8 @@ class TieBreaksOut(Answer):
                                       metadata={"description": "The points of every opponent met"})
     wins = fields.Integer(metadata={"description": "Tables won"})
     average_place = fields.Float(data_key="average-place", attribute="average-place", allow_none=True,
-                                 metadata={"description": "The average place (lower is better); null before "
-                                                          "any table"})
+                                 metadata={"description": "The average place (lower is better), rounded to 4 "
+                                                          "decimals; null before any table"})
 
 
 class StandingOut(Answer):
@@ -1087,7 +1087,7 @@ class StatisticsOut(Answer):
                                                      "imported copies nor void tournament tables. A seat that "
                                                      "never moved counts too (a no-show's last)"})
     wins = fields.Integer(metadata={"description": "First places, a shared one counting for each"})
-    average_place = fields.Float()
+    average_place = fields.Float(metadata={"description": "The average place (1 is first), rounded to 4 decimals"})
 
 
 class RecentMatchOut(Answer):

@@ -408,8 +408,9 @@ class Match(Aggregate):
     @property
     def counts_for_ratings(self) -> bool:
         """Whether its result is rated: ``rated_at_end``, and not voided, while it was played (``void``) or
-        since (``void_result``): its tournament's organiser called it off."""
-        return self.rated_at_end and self.voided is None
+        since (``void_result``): its tournament's organiser called it off. A match called off before its
+        end (cancelled) has no result to rate: its view said rated all the same (a statistics probe)."""
+        return self.rated_at_end and self.voided is None and self.status != STATUS_CANCELLED
 
     @property
     def rated_at_end(self) -> bool:

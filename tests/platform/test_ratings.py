@@ -155,6 +155,13 @@ def test_the_api_serves_the_leaderboard_profile_and_history(motley):
     # A player picking a match from the lobby sees whether it counts for ratings.
     assert client.post("/matches", {"game": "jest", "seats": 3, "rated": False}, key=keys[0]).body["rated"] is False
     assert client.get(f"/matches/{play(app, new_match(app, people), random.Random(2)).id}").body["rated"] is True
+    # Called off before its end, a match counts for nothing, and says so (it said rated: a statistics probe).
+    lobby = client.post("/matches", {"game": "jest", "seats": 3}, key=keys[0]).body
+    assert lobby["rated"] is True
+    called_off = client.post(f"/matches/{lobby['id']}/cancel", key=keys[0])
+    assert called_off.status == 200 and called_off.body["status"] == "cancelled" and called_off.body["rated"] is False
+    listed = client.get("/matches", query={"status": "cancelled", "after": called_off.headers["Motley-Position"]})
+    assert [row["terms"]["rated"] for row in listed.body["items"] if row["id"] == lobby["id"]] == [False]
     moved = client.get("/leaderboards/jest", query={"after": app.log_position()}, headers={"If-None-Match": tag})
     assert moved.status == 200 and moved.headers["ETag"] != tag  # a match more: the ratings moved
     # Paged by offset, a list that moved between two pages read a player twice and another never (a
