@@ -1500,6 +1500,13 @@ async function table(id, params) {
     moving = true;
     const before = latest.version;
     for (const button of board.querySelectorAll("button.action")) button.disabled = true;
+    // Said while it is on its way (the next drawing replaces it): greyed buttons alone told a player on a
+    // slow network nothing, and he tapped again (a phone probe).
+    const heading = board.querySelector("#moves-heading");
+    if (heading) {
+      heading.textContent = label ? `Sending: ${label}…` : "Sending your move…";
+      heading.closest("#moves").setAttribute("aria-busy", "true");
+    }
     let answer;
     try {
       answer = await send(action);

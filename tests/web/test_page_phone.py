@@ -48,3 +48,33 @@ def test_a_rules_page_fits_a_phones_width(server, browser, game):
     assert width <= 390, width
     assert not errors, errors
     context.close()
+
+
+def test_a_move_on_its_way_says_so_until_its_answer_comes(server, browser):
+    """A phone probe: on a slow network a move being sent only greyed the buttons, and a player tapped
+    again. The moves' heading says what is being sent until the answer redraws the table."""
+    person = register(server, "slow-network")
+    match_id = match_with(server, person, "jester", 2, computers={"1": "basic"})
+    context, page, errors = phone(browser, server, person)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#moves button.action:enabled", timeout=20_000)
+    held: list = []
+    # The move's request waits for the test (as on a slow network), then goes on.
+    page.route(f"**/matches/{match_id}/moves", lambda route: held.append(route))
+    button = page.locator("#moves button.action:enabled").first
+    label = button.inner_text()
+    button.tap()
+    page.wait_for_function("() => document.querySelector('#moves-heading').textContent.startsWith('Sending')")
+    assert page.inner_text("#moves-heading") == f"Sending: {label}…"
+    assert page.get_attribute("#moves", "aria-busy") == "true"
+    assert page.locator("#moves button.action:enabled").count() == 0
+    for _ in range(50):  # the route's handler runs as the page's events are dispatched
+        if held:
+            break
+        page.wait_for_timeout(100)
+    (request,) = held
+    request.continue_()
+    page.wait_for_function("() => !document.querySelector('#moves-heading')?.textContent.startsWith('Sending')",
+                           timeout=20_000)
+    assert not errors, errors
+    context.close()
