@@ -1316,8 +1316,16 @@ function announcer(line, readMoves = null) {
 // Where the person acts: their legal actions, or, while a seated player waits, a line saying so (a place
 // for focus to stay after their own move).
 function movesArea(match, seated, actions) {
-  if (match.legal_actions.length)
-    return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"), actions);
+  if (match.legal_actions.length) {
+    // The clocks that concern this move, here too: on a phone the moves are scrolled to as a turn begins
+    // (below), and the countdown at the table's top went out of sight (a phone probe, Tumult's taxes).
+    const clocks = [match.timer, (match.turn_clock?.seats || []).includes(match.your_seat) ? match.turn_clock : null]
+      .filter((clock) => clock?.deadline);
+    return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"),
+      clocks.length ? h("p", { class: "moves-clock" }, clocks.map((clock, i) => [i ? " " : "",
+        countdown(clock, clock === match.timer ? clock.phase : "turn clock")])) : null,
+      actions);
+  }
   if (!seated || match.status !== "active") return null;
   const waiting = (match.to_act?.seats || []).map((seat) => seatName(match.seats, seat));
   const idle = idleOf(match);
@@ -1546,6 +1554,7 @@ async function table(id, params) {
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     const said = announcement(latest, match);
+    const turnBegins = Boolean(latest) && !latest.legal_actions.length && match.legal_actions.length > 0;
     // A refusal shown is about the table as it was: once the match has moved on, it goes.
     if (latest && match.version > latest.version) fill(error);
     latest = match;
@@ -1610,6 +1619,13 @@ async function table(id, params) {
         observation(match)),
     );
     const lost = focusAfter(board, focus);
+    // On a touch screen a turn that begins out of sight (a long table, the person reading it higher up)
+    // brings the moves into view: the page did not, and a timed phase ran out below (a phone probe).
+    if (turnBegins && !spectator && matchMedia("(pointer: coarse)").matches) {
+      const moves = board.querySelector("#moves");
+      const box = moves?.getBoundingClientRect();
+      if (box && (box.top < 0 || box.top > innerHeight - 120)) moves.scrollIntoView({ block: "start" });
+    }
     tell(lost ? { ...said, changes: [...(said?.changes || []), `"${lost}" is no longer offered.`], turn: said?.turn } : said);
     if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported) watchRematch();
   };

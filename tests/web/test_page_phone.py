@@ -6,8 +6,9 @@ unwrapped)."""
 from __future__ import annotations
 
 import pytest
+import requests
 
-from tests.web.test_page_followups import match_with, register, signed_in
+from tests.web.test_page_followups import auth, match_with, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process
 
@@ -76,5 +77,51 @@ def test_a_move_on_its_way_says_so_until_its_answer_comes(server, browser):
     request.continue_()
     page.wait_for_function("() => !document.querySelector('#moves-heading')?.textContent.startsWith('Sending')",
                            timeout=20_000)
+    assert not errors, errors
+    context.close()
+
+
+def test_a_turn_that_begins_out_of_sight_brings_the_moves_into_view_with_their_clock(server, browser):
+    """A phone probe: Tumult Royale's timed taxes began out of sight, and the countdown at the table's top
+    went out of sight once the tiles were scrolled to. On a touch screen a turn that begins out of sight
+    scrolls the moves into view, and the moves show the clocks that concern them."""
+    person, other = register(server, "phone-turns"), register(server, "phone-other")
+    created = requests.post(f"{server}/matches", headers=auth(person), timeout=10, json={
+        "game": "jester", "seats": 2, "turn_limit": {"seconds": 600}})
+    created.raise_for_status()
+    match_id = created.json()["id"]
+    for player in (person, other):
+        joined = requests.post(f"{server}/matches/{match_id}/seats", headers=auth(player), json={}, timeout=10)
+        joined.raise_for_status()
+    requests.post(f"{server}/matches/{match_id}/start", headers=auth(person), timeout=10).raise_for_status()
+    context, page, errors = phone(browser, server, person)
+    page.goto(f"{server}/#/match/{match_id}")
+
+    def the_others_turn() -> dict:  # the other seat's view once it is to act (the person's moves made on the page)
+        for _ in range(20):
+            view = requests.get(f"{server}/matches/{match_id}", headers=auth(other), timeout=10).json()
+            if view["legal_actions"]:
+                return view
+            if page.locator("#moves button.action:enabled").count():
+                version = page.inner_text("#version")
+                page.locator("#moves button.action:enabled").first.tap()
+                page.wait_for_function("v => document.querySelector('#version').textContent !== v", arg=version,
+                                       timeout=20_000)
+            else:
+                page.wait_for_timeout(200)
+        raise AssertionError("the other seat was never to act")
+
+    view = the_others_turn()
+    page.wait_for_function("() => document.querySelector('#moves-heading')?.textContent === 'Waiting'")
+    page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+    # Reading the table's foot while the other plays (its seats' cards, the reserve): the moves are above.
+    assert page.evaluate("() => document.querySelector('#moves').getBoundingClientRect().bottom < 0")
+    moved = requests.post(f"{server}/matches/{match_id}/moves", headers=auth(other), timeout=10,
+                          json={"action": view["legal_actions"][0]})
+    assert moved.status_code == 201, moved.text
+    page.wait_for_selector("#moves button.action:enabled", timeout=20_000)
+    top = page.evaluate("() => document.querySelector('#moves').getBoundingClientRect().top")
+    assert -1 <= top < page.evaluate("innerHeight"), top  # at the screen's top (to a fraction of a pixel)
+    assert "turn clock" in page.inner_text("#moves .moves-clock")  # its own clock beside the moves
     assert not errors, errors
     context.close()
