@@ -1085,7 +1085,8 @@ class StatisticsOut(Answer):
     played = fields.Integer(metadata={"description": "Finished matches played, rated or not, forks included: "
                                                      "those in which a person (not only computers) moved; not "
                                                      "imported copies nor void tournament tables. A seat that "
-                                                     "never moved counts too (a no-show's last)"})
+                                                     "never moved counts too, and one away at the end (the "
+                                                     "computer playing it) as last"})
     wins = fields.Integer(metadata={"description": "First places, a shared one counting for each"})
     average_place = fields.Float(metadata={"description": "The average place (1 is first), rounded to 4 decimals"})
 

@@ -448,22 +448,24 @@ class Match(Aggregate):
         return not nobody_played_on
 
     def no_shows(self) -> list[int]:
-        """The people's seats the computer played from their first turn on: absent to the end, and never a
-        move of their own (``on_timeout: computer``); a seat the result already ranks as left (resigned,
-        absent at a claim) is not among them. A seat that never had a turn, the others resigning first, is
-        not either: it won, present."""
-        if self.result is None or self.people_moved is None:
+        """The people's seats the computer was playing when the match ended (``on_timeout: computer``):
+        away to the end, whether they moved before or not; a seat the result already ranks as left
+        (resigned, absent at a claim) is not among them, nor one whose player came back before the end. A
+        seat that never had a turn, the others resigning first, is not either: it won, present. Only the
+        seats that never moved were counted at first: a bot made one move, let its clock run out, and won a
+        tournament's table and a rated win on the computer's play (a cheater's probe)."""
+        if self.result is None:
             return []
         left = {*self.result.get("resigned", ()), *self.result.get("absent", ())}
         return [seat for seat, player in enumerate(self.players)
-                if player is not None and not self.is_bot(seat) and seat in self.absent
-                and seat not in self.people_moved and seat not in left]
+                if player is not None and not self.is_bot(seat) and seat in self.absent and seat not in left]
 
     def league_ranks(self) -> list[int]:
-        """The ranks the ratings and the players' statistics take: the result's, but a no-show
-        (``no_shows``) ranks last, below every seat that played, as if it had resigned at its first
-        turn. Credited with the computer's play, an account that never moved topped a leaderboard with
-        the computer's wins (a probe: three rated wins in a tournament, none of its own). Left out instead,
+        """The ranks the ratings, the players' statistics and a tournament's table take: the result's, but a
+        seat away at the end (``no_shows``) ranks last, below every seat that played on, as if it had
+        resigned when it went away. Credited with the computer's play, an account that never moved topped a
+        leaderboard with the computer's wins (a probe: three rated wins in a tournament, none of its own). Left
+        out instead,
         a player who saw a strong opponent could dodge its loss by never moving. Competition ranking
         among the rest, as ``resignation_result`` ranks: 1, 1, 3."""
         assert self.result is not None

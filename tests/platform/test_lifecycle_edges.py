@@ -809,3 +809,37 @@ def test_a_tournament_table_ranks_a_player_the_computer_played_for_from_his_firs
     standings = {row["player_id"]: row for row in tournament_standings(container.tournaments.get(tournament))}
     assert [standings[player]["rank"] for player in table["players"]] == [2, 1, 3]
     assert standings[table["players"][2]]["points"] == 0
+
+
+def test_a_seat_that_moved_once_then_left_its_seat_to_the_computer_ranks_last(clocked):
+    """A cheater's probe: only a seat that never moved ranked last, so a bot made one move, let its clock
+    run out, and the computer won it a tournament's table and a rated win. A seat the computer is playing
+    when the match ends ranks last, whether it moved before or not; one whose player came back does not."""
+    container, clock = clocked
+    app = container.app
+    players = seat_players(app, 3)
+    match_id = timed_jest(app, players, on_timeout="computer")
+    for seat, player in enumerate(players):  # every seat's first offer, Cy's too
+        match = app.get_match(match_id)
+        app.submit_move(match_id, player, match.engine.legal_actions(match.state, seat)[0])
+    match = play_out(app, clock, match_id, dict(enumerate(players)), {2})
+    assert match.status == "finished" and 2 in match.people_moved and 2 in match.absent
+    assert match.no_shows() == [2]
+    match.result = {**match.result, "ranks": [3, 2, 1]}  # had the computer won for Cy
+    assert match.league_ranks() == [2, 1, 3]
+    # Back before the end, Cy is credited with the result as usual.
+    back = timed_jest(app, players, on_timeout="computer")
+    for seat, player in enumerate(players):
+        match = app.get_match(back)
+        app.submit_move(back, player, match.engine.legal_actions(match.state, seat)[0])
+    while 2 not in (match := app.get_match(back)).absent:
+        turn = match.to_act()
+        if 2 in turn.seats:
+            run_out(app, clock, back)
+        elif turn.kind != "players":
+            app.resolve_automatic_step(back)
+        else:
+            app.submit_move(back, players[turn.seats[0]], match.engine.legal_actions(match.state, turn.seats[0])[0])
+    app.come_back(back, players[2])
+    match = play_out(app, clock, back, dict(enumerate(players)), set())
+    assert match.status == "finished" and match.no_shows() == [] and match.league_ranks() == match.result["ranks"]
