@@ -507,6 +507,19 @@ def test_tournaments_count_as_creations_and_one_that_plays_itself_counts_its_rou
     assert never.status == 422 and "never start" in never.body["detail"], never.text
     kept = client.post("/tournaments", {**limited, "turn_limit": {"seconds": 30, "on_timeout": "claim"}}, key=dan)
     assert kept.status == 201, kept.text
+    # Without a computer level too: the turn limit's computer plays every absent seat (a cheater's probe: 12
+    # rounds of 3 accounts were played by the computer in 5 s, none counted).
+    bare = {"game": "jest", "name": "t", "table_size": 3, "turn_limit": {"seconds": 30, "on_timeout": "computer"}}
+    assert client.post("/tournaments", {**bare, "rounds": 4}, key=dan).status == 422
+    _, eve = client.register("eve")
+    counted = client.post("/tournaments", {**bare, "rounds": 3}, key=eve).body["id"]
+    people = [eve] + [client.register(name)[1] for name in ("fay", "gil")]
+    for key in people:
+        assert client.post(f"/tournaments/{counted}/players", key=key).status == 201
+    assert client.post(f"/tournaments/{counted}/start", key=eve).status == 200  # eve's 3 of 3 an hour
+    over = client.post("/matches", {"game": "jest", "seats": 3, "computers": {"1": "random", "2": "random"},
+                                    "turn_limit": bare["turn_limit"]}, key=eve)  # a match that plays itself
+    assert over.status == 429 and over.body["limit"] == "computer_only", over.text
 
     # Two persons who keep their seats (no turn limit handing them over): their tables are played.
     played = tournament(bob, 4)
