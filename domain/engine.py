@@ -251,6 +251,9 @@ class Engine(ABC):
     summary: str = ""
     #: Its house rules (``HouseRule``), in the order docs/rules/<game>.md gives them.
     house_rules: tuple[HouseRule, ...] = ()
+    #: Each option's ``title`` in plain words, for a player choosing it (JSON Schema's short label): its
+    #: ``description`` is the exact rule, house-rule tags and all, which a newcomer could not read (a probe).
+    option_titles: Mapping[str, str] = {}
 
     # -- setting up ----------------------------------------------------------------------------
     def default_options(self) -> dict:
@@ -260,8 +263,9 @@ class Engine(ABC):
         """Each option as a JSON Schema property, so a front end can build a create-match form: its
         ``type`` and ``default`` (derived from ``default_options``), and where an engine refines it
         (by extending this), what ``check_options`` enforces (``enum``, ``minimum``/``maximum``) and a
-        ``description`` of what it means."""
-        return {key: {"type": json_type(value), "default": copy_json(value)}
+        ``description`` of what it means; a ``title`` in plain words (``option_titles``)."""
+        return {key: {"type": json_type(value), "default": copy_json(value),
+                      **({"title": self.option_titles[key]} if key in self.option_titles else {})}
                 for key, value in self.default_options().items()}
 
     def check_options(self, num_players: int, options: Mapping[str, Any]) -> dict:

@@ -753,7 +753,10 @@ function optionInput(name, schema, help) {
 function optionField(name, schema, rules = []) {
   const help = schema.description ? `option-help-${name}` : null;
   const note = rules.length ? `option-house-${name}` : null;
-  const input = optionInput(name, schema, [help, note].filter(Boolean).join(" ") || null);
+  // The option in plain words (its schema's title), shown; the exact rule (its description, house-rule tags
+  // and all) one click away: a newcomer met "[PROPOSAL]", "HR 3.4" and file names first (a probe).
+  const summary = schema.title ? `option-summary-${name}` : null;
+  const input = optionInput(name, schema, [summary, help, note].filter(Boolean).join(" ") || null);
   input.id = `option-${name}`;
   // The label names the field (and says "house rule"); the description and the note are outside it, so a
   // screen reader reads the field's name short and its description once (aria-describedby), not a
@@ -762,7 +765,10 @@ function optionField(name, schema, rules = []) {
     h("label", { for: input.id }, `${name.replace(/_/g, " ")} `,
       note ? h("span", { class: "house-rule-badge" }, "house rule") : null),
     input,
-    help ? h("small", { class: "option-help", id: help }, withRulesLinks(schema.description)) : null,
+    summary ? h("small", { class: "option-summary", id: summary }, schema.title) : null,
+    help && summary ? h("details", { class: "option-more" }, h("summary", {}, "the exact rule"),
+      h("small", { class: "option-help", id: help }, withRulesLinks(schema.description))) : null,
+    help && !summary ? h("small", { class: "option-help", id: help }, withRulesLinks(schema.description)) : null,
     note ? h("small", { class: "house-rule-note", id: note },
       `switches Motley's house rule${rules.length > 1 ? "s" : ""} ${rules.map((rule) => rule.id).join(", ")} (not the publisher's)`) : null);
 }

@@ -118,3 +118,14 @@ def test_the_openapi_document_describes_house_rules(client):
     assert set(rule["properties"]) == {"id", "text", "option"}
     assert all(field.get("description") for field in rule["properties"].values())
     assert rule["properties"]["option"].get("nullable") is True or "null" in str(rule["properties"]["option"])
+
+
+@pytest.mark.parametrize("name, version", EVERY_VERSION)
+def test_every_option_has_a_title_in_plain_words(name, version):
+    """A newcomer probe: the create form showed each option's description, the exact rule with its
+    house-rule tags ("[PROPOSAL]", "HR 3.4", "FC-CAP") and file names. Each option also has a JSON Schema
+    ``title`` in plain words, which the form shows first."""
+    for option, schema in rules_versions(name)[version].describe_options().items():
+        title = schema.get("title")
+        assert isinstance(title, str) and 10 < len(title) <= 160, (name, version, option)
+        assert not re.search(r"\[|docs/|\.md|HR \d|[A-Z]{2,}-[A-Z]+|PROPOSAL|house rule", title), (name, option, title)

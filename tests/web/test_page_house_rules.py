@@ -75,9 +75,14 @@ def test_the_create_form_flags_the_options_that_switch_a_house_rule(server, brow
         role = "checkbox" if crown["options_schema"]["properties"][name]["type"] == "boolean" else "combobox"
         spoken = f"{name.replace('_', ' ')} house rule"
         assert page.get_by_role(role, name=spoken, exact=True).count() == 1, (name, spoken)
-        # The description stays as the game gives it.
-        described = crown["options_schema"]["properties"][name].get("description")
+        # The option in plain words first (its title); the description, as the game gives it, one click
+        # away (a newcomer probe: it opened with house-rule tags).
+        schema = crown["options_schema"]["properties"][name]
+        assert label.locator(".option-summary").inner_text() == schema["title"], name
+        assert label.locator(".option-summary").get_attribute("id") in field.get_attribute("aria-describedby").split()
+        described = schema.get("description")
         if described:
+            label.locator(".option-more summary").click()
             assert label.locator(".option-help").inner_text() == described
     rules = page.locator("#create-house-rules")
     assert "House rules (Motley's, not the publisher's)" in rules.locator("summary").inner_text()

@@ -74,6 +74,8 @@ def test_the_lobbys_game_cards_a_tables_header_and_an_options_help_link_the_rule
     page.select_option("#create-game", "jest")
     described = games["jest"]["options_schema"]["properties"]["ties"]["description"]
     assert "(docs/rules/jest.md)" in described
+    assert page.inner_text("#option-summary-ties") == games["jest"]["options_schema"]["properties"]["ties"]["title"]
+    page.locator("#create .option:has([name=ties]) .option-more summary").click()  # the exact rule
     help_text = page.locator("#option-help-ties")
     assert help_text.inner_text() == described
     cited = help_text.locator("a")

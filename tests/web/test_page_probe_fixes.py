@@ -265,7 +265,11 @@ def test_an_emptied_number_option_is_left_out_and_a_number_takes_fractions(serve
     page.wait_for_selector("#create")
     page.select_option("#create-game", "tumult-royale")
     for name, schema in games["tumult-royale"]["options_schema"]["properties"].items():
-        help_text = page.locator(f"#create .option:has([name={name}]) .option-help")
+        option = page.locator(f"#create .option:has([name={name}])")
+        assert option.locator(".option-summary").is_visible() and option.locator(".option-summary").inner_text() \
+            == schema["title"], name  # in plain words, the exact rule a click away
+        option.locator(".option-more summary").click()
+        help_text = option.locator(".option-help")
         assert help_text.is_visible() and help_text.inner_text() == schema["description"], name
     page.locator("select.computer").nth(0).select_option("random")
     page.fill("#create [name=tax_seconds]", "2.5")

@@ -73,6 +73,22 @@ class FoolsCrownEngine(Engine):
             options["challenge_sat_out"] = False
         return options
 
+    #: Each option in plain words for a player choosing it (``Engine.option_titles``).
+    option_titles = {
+        "safety_cap": (
+            "End the match after round 30, most Crowns winning (on); off: play until someone holds "
+            "all four Crowns"
+        ),
+        "commit_order": (
+            "Committing cards: one player at a time, face-up cards shown at once (seat-order), or "
+            "everyone at once, hidden until all have (simultaneous)"
+        ),
+        "challenge_sat_out": (
+            "The round's winner may also challenge a Crown holder who sat the round out (on); off: "
+            "only one who took part"
+        ),
+    }
+
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/fools-crown.md states it.
         described = super().describe_options()

@@ -150,6 +150,18 @@ class JestEngine(Engine):
     def default_options(self) -> dict:
         return dict(DEFAULT_OPTIONS) if self._has_options else {}
 
+    #: Each option in plain words for a player choosing it (``Engine.option_titles``).
+    option_titles = {
+        "one_player_both_trophies": (
+            "One player may win both trophies (on, as the rulebook says); off: whoever wins the first "
+            "trophy cannot win the second"
+        ),
+        "ties": (
+            "Equal final scores: the highest card in the Jest breaks the tie (highest-card), or the "
+            "tied players share the place (shared)"
+        ),
+    }
+
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces (the base class, from enum), as docs/rules/jest.md ("Options") states it.
         described = super().describe_options()

@@ -60,6 +60,21 @@ class JesterEngine(Engine):
     def default_options(self) -> dict:
         return {"red_chairs": False, **self._house_rule_options}
 
+    #: Each option in plain words for a player choosing it (``Engine.option_titles``).
+    option_titles = {
+        "red_chairs": (
+            "The Red Chairs variant: red chairs may be taken from the first round, and everyone "
+            "starts with 3 crowns"
+        ),
+        "vp_floor": (
+            "Victory points never go below 0 (on); off: they may go below 0"
+        ),
+        "influence_needs_markers": (
+            "The end-game influence bonus needs at least one marker on the board (on); off: a player "
+            "with none may get it"
+        ),
+    }
+
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
         # Rulebook, Variant: Red Chairs. The red chairs are in the base game from round 2; the variant

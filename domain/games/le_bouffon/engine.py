@@ -131,6 +131,20 @@ class LeBouffonEngine(Engine):
             options["first_deal_exchange"] = DEFAULT_FIRST_DEAL_EXCHANGE
         return options
 
+    #: Each option in plain words for a player choosing it (``Engine.option_titles``).
+    option_titles = {
+        "deals": (
+            "How many deals the match lasts"
+        ),
+        "ties": (
+            "Equal totals at the end: the better place in the last deal breaks the tie (last-deal), "
+            "or the tied players share the place (shared)"
+        ),
+        "first_deal_exchange": (
+            "Exchange cards in the first deal too (on); off: the first deal has no exchange"
+        ),
+    }
+
     def describe_options(self) -> dict[str, dict]:
         described = super().describe_options()
         described["deals"].update(minimum=1, maximum=MAX_DEALS,

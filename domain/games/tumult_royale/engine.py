@@ -66,6 +66,28 @@ class TumultRoyaleEngine(Engine):
             options["set_aside"] = "total"
         return options
 
+    #: Each option in plain words for a player choosing it (``Engine.option_titles``).
+    option_titles = {
+        "gamble": (
+            "Gamble: the spinner is spun after tax collection, so royals tax without knowing what the "
+            "people will demand"
+        ),
+        "tax_seconds": (
+            "Seconds of live tax collection (the hourglass)"
+        ),
+        "tax_mode": (
+            "Tax collection: everyone at once against the hourglass (live), or one player at a time "
+            "with no timer (async)"
+        ),
+        "ready_seconds": (
+            "Seconds to wait for everyone to say they are ready before the hourglass starts anyway"
+        ),
+        "set_aside": (
+            "Tiles set aside unseen each round: 12 in all (total), or 3 per player as the rulebook "
+            "says (per-player)"
+        ),
+    }
+
     def describe_options(self) -> dict[str, dict]:
         # What check_options enforces, as docs/rules/tumult-royale.md states it.
         described = super().describe_options()
