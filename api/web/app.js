@@ -1107,6 +1107,7 @@ function matchHeader(match, heading = "h1") {
     // tabindex -1: focus may be put on the table's (a redraw took the button pressed away), never reached by Tab.
     h(heading, heading === "h1" ? { id: "match-title", tabindex: -1 } : {}, `${titleOf(match.game)} `, h("span", { class: `status ${match.status}`, id: "status" }, match.status)),
     tournamentTable(match),
+    lineageLine(match),
     matchRules(match),
     h("p", {}, `version `, h("span", { id: "version" }, match.version), ` · ${plural(match.moves, "move")} · `,
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
@@ -1127,6 +1128,21 @@ function matchHeader(match, heading = "h1") {
 
 // A tournament's table (the view's `tournament`: id, round, table; null for any other match): said in
 // the header, with the way to its tournament's page.
+// Where a fork came from and where its forks went (the view's lineage; a newcomer probe: a fork looked like
+// any match, and its original never named it). A fork's link opens its table, the parent's its replay at
+// the version forked.
+function lineageLine(match) {
+  const parent = match.lineage?.parent;
+  const forks = match.lineage?.forks || [];
+  if (!parent && !forks.length) return null;
+  const short = (id) => id.slice(0, 8);
+  return h("p", { class: "lineage muted", id: "lineage" },
+    parent ? ["Forked from ", h("a", { href: `#/replay/${parent.match_id}?version=${parent.version}` },
+      `match ${short(parent.match_id)} at version ${parent.version}`), forks.length ? ". " : ""] : null,
+    forks.length ? ["Forks: ", forks.map((fork, i) => [i ? ", " : "",
+      h("a", { href: `#/match/${fork.match_id}` }, `${short(fork.match_id)} (from version ${fork.version})`)])] : null);
+}
+
 function tournamentTable(match) {
   const at = match.tournament;
   if (!at) return null;
@@ -1158,7 +1174,8 @@ function lifecycle(match, seated, error, draw, options, landing = null) {
       onclick: (event) => confirm("End the match, the absent seats last?") && act("claim", draw)(event) }, "Claim"));
   // Once there is one, rematchBox leads there; an imported copy has none (the server refuses: ask for
   // the original's).
-  if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported)
+  // Nor a tournament's table: its next table is the tournament's to pair (a rematch was an unrelated match).
+  if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported && !match.tournament)
     buttons.push(h("button", { id: "rematch", onclick: act("rematch", (next) => { location.hash = `#/match/${next.id}`; }) }, "Rematch"));
   return buttons;
 }
@@ -1557,8 +1574,11 @@ async function table(id, params) {
       refocus = refocus && (!document.activeElement || document.activeElement === document.body);
       if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
     }
-    // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it.
+    // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it. So
+    // with the forks its lineage lists (always none on the stream): a fork is never undone.
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
+    if (latest?.lineage?.forks?.length && match.lineage && !match.lineage.forks?.length)
+      match = { ...match, lineage: { ...match.lineage, forks: latest.lineage.forks } };
     const said = announcement(latest, match);
     const turnBegins = Boolean(latest) && !latest.legal_actions.length && match.legal_actions.length > 0;
     // A refusal shown is about the table as it was: once the match has moved on, it goes.
@@ -1887,7 +1907,9 @@ async function replay(id, params) {
     toolsError,
     h("div", { class: "replay" }, board, eventsBox),
   );
-  await go(last);
+  // ?version=N opens it there (a fork's "Forked from" link: the position it was forked at).
+  const opening = Number.parseInt(params.get("version") || "", 10);
+  await go(Number.isInteger(opening) ? opening : last);
 }
 
 // Scroll `box` (a scrolling box) so that `item` shows in it, the least distance; the document stays.
@@ -2429,18 +2451,22 @@ async function tournament(id) {
     const byeItem = (round) => (byesOf(round).length ? h("li", { class: "byes" }, "bye: ",
       byesOf(round).map((player, i) => [i ? ", " : "", player === me ? h("b", { class: "your-bye" }, names.has(player) ? named(names.get(player)) : "you", " (you sit this round out)")
         : names.has(player) ? named(names.get(player)) : "someone"])) : null);
-    // The organiser is told the round's deadline (after it, absent players may be forfeited).
-    const deadlineOf = (round) => (organiser && round === current && round.deadline
-      ? h("p", { class: "muted round-deadline", id: "round-deadline" }, deadlinePassed(round.deadline)
-        ? "The round's deadline has passed: the absent players of an unfinished table may be forfeited."
-        : deadlineNode(round.deadline, "deadline")) : null);
+    // The round's deadline, to everyone (after it the organiser may forfeit absent players: a player was
+    // not shown it, a newcomer probe); the organiser's page says when forfeits may begin.
+    const deadlineOf = (round) => (round === current && round.deadline
+      ? h("p", { class: "muted round-deadline", id: "round-deadline" }, !organiser
+        ? ["Round deadline: ", deadlineNode(round.deadline, "deadline"),
+          " (after it, the organiser may forfeit players absent from an unfinished table)"]
+        : deadlinePassed(round.deadline)
+          ? "The round's deadline has passed: the absent players of an unfinished table may be forfeited."
+          : deadlineNode(round.deadline, "deadline")) : null);
     fill(roundsBox, ...t.rounds.map((round, r) => h("section", { "data-round": round.number ?? r + 1 }, h("h3", {}, `Round ${round.number ?? r + 1}`),
       deadlineOf(round),
       h("ul", { class: "list" }, round.tables.map((table, i) => h("li", {}, `table ${i + 1}`, (table.players || []).length ? [" (", who(table), ")"] : "", ": ",
         table.match_id ? h("a", { href: tableLink(table) },
           // forfeited: the table's result is the organiser's (its match may play on, computers in the absent seats)
           !table.result ? "playing" : table.result.how === "void" ? "voided" : table.result.how === "forfeit" ? "forfeited" : "finished") : "bye",
-        places(table), " ", table.match_id ? h("a", { href: `#/replay/${table.match_id}` }, "replay") : null,
+        places(table), table.match_id ? [" · ", h("a", { href: `#/replay/${table.match_id}` }, "replay")] : null,
         organiser ? tableControls(org, round, r, table, i, current) : null)), byeItem(round)))));
     if (kept && (!document.activeElement || document.activeElement === document.body)) document.getElementById(kept)?.focus({ preventScroll: true });
     // The organiser's page waits for the round's deadline (on the server's clock, as deadlinePassed), then

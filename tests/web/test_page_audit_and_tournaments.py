@@ -88,6 +88,16 @@ def test_a_player_exports_a_match_and_forks_a_finished_one_from_a_past_position(
     assert fork["lineage"]["parent"]["match_id"] == match_id
     assert fork["lineage"]["parent"]["version"] == version
     assert fork["seats"][0]["kept_for"] == kim["id"]
+    # The fork says where it came from, and its original names it (a newcomer probe: neither did); the
+    # link opens the original's replay at the version forked.
+    page.wait_for_selector("#lineage")
+    assert page.inner_text("#lineage") == f"Forked from match {match_id[:8]} at version {version}"
+    page.click("#lineage a")
+    page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent) === v",
+                           arg=version)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector(f"#lineage a[href='#/match/{fork_id}']")
+    assert f"{fork_id[:8]} (from version {version})" in page.inner_text("#lineage")
     assert page.locator(".problem").count() == 0
     assert not errors, errors
     context.close()

@@ -8,6 +8,7 @@ Debian's chromium driven by Playwright against a real `motley serve` process (te
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlparse
 
 import pytest
@@ -227,6 +228,12 @@ def test_the_organisers_forfeit_control_appears_at_the_deadline_from_what_the_pa
     assert asked["reads"] == [] and asked["match_streams"] == [], asked
     assert not errors, errors
     context.close()
+    # A player is shown the deadline too, and what follows it (a newcomer probe: only the organiser was).
+    player_context, player_page, player_errors = open_live(browser, server, players[0], started["id"])
+    assert "after it, the organiser may forfeit players absent" in player_page.inner_text("#round-deadline")
+    assert player_page.locator("#round-deadline .timer").count() == 1
+    assert not player_errors, player_errors
+    player_context.close()
 
 
 def test_a_read_answered_after_a_push_of_its_version_keeps_the_pushed_standings(server, browser):
@@ -360,5 +367,24 @@ def test_a_finished_table_lists_its_places_and_its_computers(server, browser):
     by_id = {p["id"]: p["name"] for p in players}
     expected = ", ".join(f"{by_id[p]} {rank}" for p, rank in zip(table["players"], ranks))
     assert expected in item.inner_text(), (expected, item.inner_text())
+    assert not errors, errors
+    context.close()
+
+
+def test_a_finished_tournament_table_offers_no_rematch(server, browser):
+    """A newcomer probe: a finished tournament table offered Rematch, which made an unrelated casual match;
+    the tournament pairs the next table itself."""
+    organiser, *players = (register(server, name) for name in ["norem", *(f"nr{i}" for i in range(3))])
+    started = started_swiss(server, organiser, players, "No rematch", round_deadline_seconds=1)
+    (table,) = started["rounds"][0]["tables"]
+    present = next(p for p in players if p["id"] == table["players"][0])
+    time.sleep(1.5)  # past the round's deadline: the absent may be forfeited
+    forfeited = requests.post(f"{server}/tournaments/{started['id']}/forfeits", headers=auth(organiser), timeout=10,
+                              json={"player_ids": table["players"][1:], "match_id": table["match_id"]})
+    assert forfeited.status_code == 200, forfeited.text
+    context, page, errors = signed_in(browser, server, present)
+    page.goto(f"{server}/#/match/{table['match_id']}")
+    page.wait_for_function("document.querySelector('#status')?.textContent === 'finished'", timeout=15_000)
+    assert page.locator("#tournament-table").count() == 1 and page.locator("#rematch").count() == 0
     assert not errors, errors
     context.close()
