@@ -6,6 +6,7 @@
 import { Problem, crowded, download, follow, get, heldRefused, identity, post, remove, serverNow } from "./api.js";
 import {
   actionLabels, chart, compactLabel, compactOf, cooldownOf, countdown as deadlineNode, describeAction, distinctActions, fill, h, idleOf, observation,
+  phaseName,
   plural, quietHeader, scrolling, named, pastDeadlines, seatLabel, seatName, tickDeadlines,
 } from "./render.js";
 
@@ -1017,12 +1018,21 @@ function listedRules(match) {
   return h("small", { class: "muted listed-rules" }, h("br"), `rules ${terms.rules_version}`, options.join(""));
 }
 
+// A finished row's winners (seats) by name; none: nobody won (a match abandoned by all).
+function wonBy(match) {
+  const winners = (match.winners || []).map((seat) => match.seats[seat]).filter(Boolean);
+  return winners.length ? seatsNodes(winners) : "nobody";
+}
+
 function matchTable(items, status) {
   if (!items.length) return h("p", { class: "muted" }, "none");
   return scrolling(h("table", { class: "grid matches" },
-    h("thead", {}, h("tr", {}, ["game", "seats", "version"].map((t) => h("th", {}, t)), quietHeader("actions"))),
+    // A finished match's row says who won (its version said nothing to a player: a newcomer probe).
+    h("thead", {}, h("tr", {}, ["game", "seats", status === "finished" ? "won by" : "version"].map((t) => h("th", {}, t)),
+      quietHeader("actions"))),
     h("tbody", {}, items.map((match) => h("tr", { "data-match": match.id },
-      h("td", {}, titleOf(match.game), listedRules(match)), h("td", {}, seatsNodes(match.seats)), h("td", {}, match.version),
+      h("td", {}, titleOf(match.game), listedRules(match)), h("td", {}, seatsNodes(match.seats)),
+      h("td", { class: status === "finished" ? "won-by" : null }, status === "finished" ? wonBy(match) : match.version),
       h("td", { class: "row-actions" },
         // Join: a free seat, and not a match the person sits at already (the server would refuse it).
         status === "open" && identity.player() && match.open_seats > 0
@@ -1113,7 +1123,7 @@ function matchHeader(match, heading = "h1") {
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
       h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
-      countdown(match.timer, match.timer ? match.timer.phase : ""), " ", countdown(match.turn_clock, "turn clock")),
+      countdown(match.timer, match.timer ? phaseName(match.timer.phase) : ""), " ", countdown(match.turn_clock, "turn clock")),
     match.voided !== null && match.voided !== undefined
       ? h("p", { class: "voided", id: "voided" }, "Voided by the tournament's organiser", match.voided ? `: ${match.voided}` : "", ".")
       : null,
@@ -1346,7 +1356,7 @@ function movesArea(match, seated, actions) {
       .filter((clock) => clock?.deadline);
     return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"),
       clocks.length ? h("p", { class: "moves-clock" }, clocks.map((clock, i) => [i ? " " : "",
-        countdown(clock, clock === match.timer ? clock.phase : "turn clock")])) : null,
+        countdown(clock, clock === match.timer ? phaseName(clock.phase) : "turn clock")])) : null,
       actions);
   }
   if (!seated || match.status !== "active") return null;
@@ -1794,8 +1804,23 @@ async function allEvents(id, options) {
 }
 
 // One line per event: its number (unless `numbered` is false), kind, who, and the action in the table's words.
+// The stored events' types in words (a newcomer probe: "ChanceDrawn", "ResolutionDue", "StepResolved"
+// meant nothing to a player); the type itself is each item's title, for a developer. Types not named here
+// are shown as they are.
+const EVENT_WORDS = {
+  Created: "created", SeatTaken: "seat taken", SeatLeft: "seat left", Started: "started", MoveMade: "move",
+  ChanceDrawn: "chance (cards shuffled or dice rolled)", ResolutionDue: "the game resolves a step next",
+  StepResolved: "the game resolved a step", TimerStarted: "timer started", TimerCleared: "timer stopped",
+  TimedOut: "time ran out", TurnClockStarted: "turn clock started", TurnClockStopped: "turn clock stopped",
+  SeatsTimedOut: "turn clock ran out (away)", SeatReturned: "back at the table", Resigned: "resigned",
+  Claimed: "claimed", Finished: "finished", Cancelled: "called off", Abandoned: "abandoned", Voided: "voided",
+  ResultVoided: "result voided", Forfeited: "forfeited", Invited: "invited", Unlisted: "made private",
+  RematchOpened: "rematch opened", RematchLinked: "rematch asked for", ClockExtended: "clock extended",
+};
+const eventWords = (type) => EVENT_WORDS[type] || type;
+
 function eventText(event, match, numbered = true) {
-  const bits = [numbered ? `${event.version}. ${event.type}` : event.type];
+  const bits = [numbered ? `${event.version}. ${eventWords(event.type)}` : eventWords(event.type)];
   if (typeof event.seat === "number") bits.push(seatName(match.seats, event.seat));
   if (event.action && typeof event.action === "object") bits.push(describeAction(event.action, match));
   else if (event.name && typeof event.seat !== "number") bits.push(event.name);
@@ -1821,7 +1846,7 @@ async function replay(id, params) {
   // The list names its match: a page (or a test) going from one replay to another tells the lists apart.
   const list = h("ol", { class: "events", id: "events", "data-match": id }, events.map((event) =>
     h("li", { "data-version": event.version },
-      h("button", { type: "button", class: "event", onclick: () => go(event.version) }, eventText(event, latest)))));
+      h("button", { type: "button", class: "event", title: event.type, onclick: () => go(event.version) }, eventText(event, latest)))));
   const eventsBox = h("aside", {}, h("h2", {}, "Events"), list);
   let asked = 0;
   const go = async (version) => {

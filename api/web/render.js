@@ -272,6 +272,14 @@ const DESCRIBE = {
   "le-bouffon": leBouffon.describe,
 };
 
+// A timed phase's name for a person: the engines' ids ("tax-2", "ready-1") were shown as they are, three
+// times at once (a newcomer probe).
+export function phaseName(phase) {
+  const match = /^(tax|ready)-(\d+)$/.exec(phase || "");
+  if (!match) return phase || "";
+  return `${match[1] === "tax" ? "tax collection" : "ready step"}, round ${match[2]}`;
+}
+
 // A deadline counting down (a timed phase, a turn clock): the text is kept fresh by tickDeadlines().
 // The deadline is the server's: it is counted down on the server's clock (api.js serverNow), whatever
 // the device's says.

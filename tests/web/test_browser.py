@@ -7,6 +7,7 @@ Screenshots of every view are written under the test's tmp folder (``screenshots
 
 from __future__ import annotations
 
+import re
 import time
 import uuid
 
@@ -181,7 +182,9 @@ def test_a_spectator_follows_a_match_live(server, browser, shots):
     page.wait_for_selector("#events li")
     page.wait_for_selector("#replay-board .jest")
     events = page.inner_text("#events")
-    assert "MoveMade" in events and "offer" in events and "offer: up" not in events
+    # The events in words, their stored type for a developer in each one's title (a newcomer probe).
+    assert ". move ·" in events and "offer" in events and "offer: up" not in events and "MoveMade" not in events
+    assert page.locator("#events button[title='MoveMade']").count() >= 2
     assert "Your hand" not in page.inner_text("#replay-board")
     page.screenshot(path=shots / "0-spectator-replay.png", full_page=True)
 
@@ -399,14 +402,17 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
             hourglass = ".tumult-royale .hourglass"
             for _ in range(30):
                 page.wait_for_selector("button.action:enabled", timeout=30_000)
-                if "(tax-" in " ".join(page.locator(hourglass).all_inner_texts()):
+                if "(tax collection" in " ".join(page.locator(hourglass).all_inner_texts()):
                     break
                 version = int(page.inner_text("#version"))
                 page.locator("button.action:enabled").first.click()
                 page.wait_for_function("v => Number(document.querySelector('#version').textContent) > v",
                                        arg=version, timeout=40_000)
             first = page.inner_text(hourglass)
-            assert first.startswith("hourglass (tax-") and first.endswith(" s left"), first
+            # Its phase in words (the engine's id, "tax-2", was shown: a newcomer probe).
+            assert re.fullmatch(r"hourglass \(tax collection, round \d+\): \d+ s left", first), first
+            # A face-down field is drawn hatched, no "?" on it: the legend says so (it said "? face down").
+            assert "hatched: face down" in page.inner_text(".tumult-royale .legend")
             assert page.locator(".tumult-royale .slots .slot").count() == 27
             page.wait_for_function("t => document.querySelector('.tumult-royale .hourglass')?.textContent !== t",
                                    arg=first, timeout=5_000)

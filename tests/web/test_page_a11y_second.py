@@ -114,7 +114,7 @@ def test_the_replay_slider_names_the_event_it_reaches(server, browser):
                                arg=version)
         said = page.get_attribute("#slider", "aria-valuetext")
         listed = page.inner_text("#events li[aria-current] button")
-        # The event list's line without its number: "version 4 of 7: ChanceDrawn ..."
+        # The event list's line without its number: "version 4 of 7: chance (cards shuffled or dice rolled)"
         assert said == f"version {version} of {last}: {listed.split('. ', 1)[1]}", (said, listed)
     assert not errors, errors
     context.close()

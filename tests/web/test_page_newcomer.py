@@ -265,3 +265,23 @@ def test_tumult_royales_take_buttons_are_a_tight_group_on_a_phone(server, browse
                            arg=tile, timeout=15_000)
     assert not errors, errors
     context.close()
+
+
+def test_the_lobbys_finished_matches_say_who_won(server, browser):
+    """A newcomer probe: the finished matches' third column was their version, a number meaning nothing to
+    a player; it names the winners now."""
+    from tests.web.test_page_followups import play_out
+
+    person = register(server, "lobby-winner")
+    match_id = match_with(server, person, "jest", 3, computers={"1": "random", "2": "random"})
+    finished = play_out(server, match_id, [person])
+    winners = [finished["seats"][seat]["name"] for seat in finished["result"]["winners"]]
+    context, page, errors = signed_in(browser, server, person)
+    page.goto(server + "/")
+    row = page.locator(f"tr[data-match='{match_id}']")
+    row.wait_for(timeout=15_000)
+    assert row.locator("td.won-by").inner_text() == ", ".join(winners)
+    headers = page.locator("section:has(h2:text-is('Finished matches')) thead th").all_inner_texts()
+    assert "won by" in headers and "version" not in headers, headers
+    assert not errors, errors
+    context.close()

@@ -269,6 +269,11 @@ def test_the_revealed_replay_of_le_bouffon_shows_every_exchange(server, browser)
     hand = page.inner_text(".le-bouffon .hand")
     assert "hands are gathered" in hand and "you are out" not in hand, hand
     assert page.locator("#every-hand").count() == 0
+    # The last place is "last", never "out", and the deal's count of cards played is gone (it read "0
+    # cards played this deal" and "out (4)" of the player never out: a newcomer probe).
+    places = page.locator(".le-bouffon table.grid tbody td:nth-child(4)").all_inner_texts()
+    assert sorted(places) == ["last (4)", "out (1)", "out (2)", "out (3)"], places
+    assert "played this deal" not in page.inner_text(".le-bouffon")
     assert not errors, errors
     context.close()
 

@@ -85,7 +85,8 @@ export function view(obs, seats, you) {
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s || waiting.has(s) ? "acting" : "" },
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
-    h("td", {}, obs.finished.includes(s) ? `out (${obs.finished.indexOf(s) + 1})` : ""),
+    // The finishing order: the last place holds cards still, never out (it read "out (3)": a newcomer probe).
+    h("td", {}, obs.finished.includes(s) ? (obs.finished.indexOf(s) + 1 === n ? `last (${n})` : `out (${obs.finished.indexOf(s) + 1})`) : ""),
     h("td", {}, obs.scores[s])));
   const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatLabel(seats, seat)), ": ",
     kind === "play" && Array.isArray(ids) ? cards(ids) : kind)) : [];
@@ -107,7 +108,7 @@ export function view(obs, seats, you) {
     scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), quietHeader("out"), h("th", {}, "score"))),
       h("tbody", {}, rows))),
-    h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
+    over ? null : h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
     obs.exchange ? h("div", { class: "exchange" }, h("h3", {}, "Your exchange this deal"),
       obs.exchange.gave ? h("p", {}, "gave ", cards(obs.exchange.gave)) : null,

@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the tax slots of the live collection (27, or 33/30 with the option set_aside "per-player") with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, everyHand, generic, h, plural, quietHeader, scrolling, seatLabel } from "../render.js";
+import { countdown, everyHand, generic, h, phaseName, plural, quietHeader, scrolling, seatLabel } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -114,9 +114,10 @@ export function view(obs, seats, you, match) {
   return h("div", { class: "tumult-royale" },
     h("p", { class: "phase" }, `Round ${obs.round} · phase: `, h("b", {}, obs.phase),
       obs.demand !== null && obs.demand !== undefined ? ` · the king demands ${obs.demand}` : "",
-      timed ? [" · ", countdown(match.timer.deadline, `hourglass (${match.timer.phase})`, "hourglass")] : null),
+      timed ? [" · ", countdown(match.timer.deadline, `hourglass (${phaseName(match.timer.phase)})`, "hourglass")] : null),
     obs.fields ? h("div", { class: "kingdom-box" }, h("h3", {}, "The kingdom"), scrolling(board(obs, targets)),
-      h("p", { class: "muted legend" }, Object.entries(FIELDS).map(([k, v]) => `${k} ${v}`).join(" · "),
+      // A face-down field is drawn hatched, without its "?" (the legend said "? face down": a newcomer probe).
+      h("p", { class: "muted legend" }, Object.entries(FIELDS).map(([k, v]) => (k === "?" ? `hatched: ${v}` : `${k} ${v}`)).join(" · "),
         targets.size ? " · marked: where you may put a statue" : "",
         obs.hidden_regions && obs.hidden_regions.length ? " · outlined: region tiles still face down here, revealed" : "")) : null,
     obs.slots ? h("div", { class: "taxes" }, h("h3", {}, "Tax collection"), slots(obs, you), held,
