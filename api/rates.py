@@ -421,7 +421,8 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         kinds = kinds_of_request()
         if any(who != address() for _, who, _ in kinds) and not (key is not None and names_a_player(key)):
             return  # a key that is not valid: the view answers 401, and nothing is counted for the player it names
-        rates.refuse_beyond_a_window(kinds, planned_rounds_that_play_themselves())
+        # (Without a key a creation is the view's 401, not a refusal of what it asks.)
+        rates.refuse_beyond_a_window(kinds, planned_rounds_that_play_themselves() if caller() else 0)
         for kind, who, cost in kinds:  # a request refused for one limit spends none of the others
             rates.refuse_if_spent(kind, who, cost)
         for kind, who, cost in kinds:  # then counted as it comes (a refusal of the view counts too)

@@ -511,6 +511,7 @@ def test_tournaments_count_as_creations_and_one_that_plays_itself_counts_its_rou
     # rounds of 3 accounts were played by the computer in 5 s, none counted).
     bare = {"game": "jest", "name": "t", "table_size": 3, "turn_limit": {"seconds": 30, "on_timeout": "computer"}}
     assert client.post("/tournaments", {**bare, "rounds": 4}, key=dan).status == 422
+    assert client.post("/tournaments", {**bare, "rounds": 4}).status == 401  # no key: said first
     _, eve = client.register("eve")
     counted = client.post("/tournaments", {**bare, "rounds": 3}, key=eve).body["id"]
     people = [eve] + [client.register(name)[1] for name in ("fay", "gil")]
