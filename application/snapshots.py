@@ -34,7 +34,7 @@ INTERVAL = 25
 #: Bumped whenever Match gains, loses or reshapes an attribute a snapshot holds.
 #: 3: issue 13 (resigned, rematch_of, rematch); 4: imported; 5: a finished match has no turn clock;
 #: 6: ``closed`` keeps its "earlier" closes (an older snapshot forgot them: a late move's answer differed).
-#: 7: ``people_moved``, the seats whose people moved (``Match.no_shows``).
+#: 7: ``people_moved``, the seats whose people moved (``Match.played_out``; ``Match.no_shows`` until 2026-12-06).
 #: 8: ``forfeited``, the seats its tournament's organiser forfeited.
 MATCH_LAYOUT = 8
 #: How many older snapshots a read looks through for one with a valid key.

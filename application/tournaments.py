@@ -246,10 +246,10 @@ class Tournaments:
     def record_result(self, tournament_id: str, match: Match) -> bool:
         """Record a finished match's result (and pair the next round if it completed one); False if
         it was already recorded. Called by the round keeper. The table's ranks are the league's
-        (``Match.league_ranks``): a player the computer played for from his first turn (a turn limit's
-        ``on_timeout: computer``) ranks last, as in the ratings. Credited with the computer's play, a bot
-        that never moved won a tournament, and the organiser's forfeit could not score it: the computer
-        finished the table long before the round's deadline (a tournament bot's probe)."""
+        (``Match.league_ranks``): a seat the computer was playing at the end (a turn limit's ``on_timeout:
+        computer``) ranks last, as in the ratings. Credited with the computer's play, a bot that never moved
+        won a tournament, and the organiser's forfeit could not score it: the computer finished the table
+        long before the round's deadline (a tournament bot's probe)."""
         if not match.result or match.result.get("ranks") is None:
             return False
         ranks = match.league_ranks()

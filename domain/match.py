@@ -464,10 +464,9 @@ class Match(Aggregate):
         """The ranks the ratings, the players' statistics and a tournament's table take: the result's, but a
         seat away at the end (``no_shows``) ranks last, below every seat that played on, as if it had
         resigned when it went away. Credited with the computer's play, an account that never moved topped a
-        leaderboard with the computer's wins (a probe: three rated wins in a tournament, none of its own). Left
-        out instead,
-        a player who saw a strong opponent could dodge its loss by never moving. Competition ranking
-        among the rest, as ``resignation_result`` ranks: 1, 1, 3."""
+        leaderboard with the computer's wins (a probe: three rated wins in a tournament, none of its own).
+        Left out instead, a player who saw a strong opponent could dodge its loss by never moving.
+        Competition ranking among the rest, as ``resignation_result`` ranks: 1, 1, 3."""
         assert self.result is not None
         ranks = list(self.result["ranks"])
         no_shows = set(self.no_shows())
