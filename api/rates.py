@@ -164,15 +164,16 @@ class RateLimits:
         creation (``planned``: its rounds, when its turn limit hands absent seats to the computer) a 422,
         at the start a 409, nothing spent."""
         item = self.items["computer_only"]
+        starting = max((cost for kind, _, cost in kinds if kind == "computer_only"), default=0)
+        if max(planned, starting) <= item.amount:
+            return  # every request but such a tournament's: nothing more is built (this runs on each move)
         why = (f"more than the limit of {item} for computer only allows at once, so it would never start: "
                f"plan at most {item.amount} rounds, or a turn limit with on_timeout claim, or ask the operator "
                "to raise computer_only (MOTLEY_RATE_LIMITS)")
         if planned > item.amount:
             raise errors.InvalidRequest(f"a tournament of {planned} rounds whose tables play themselves counts "
                                         f"{planned} matches that play themselves at its start, {why}")
-        for kind, _, cost in kinds:
-            if kind == "computer_only" and cost > item.amount:
-                raise errors.Conflict(f"this tournament's {cost} rounds would play themselves, {why}")
+        raise errors.Conflict(f"this tournament's {starting} rounds would play themselves, {why}")
 
     def refusal(self, kind: str, who: str) -> errors.RateLimited:
         item = self.items[kind]
@@ -278,8 +279,8 @@ def tournament_plays_itself() -> int:
 def planned_rounds_that_play_themselves() -> int:
     """The rounds of a tournament being created whose tables will play themselves (0: none known yet): its
     turn limit hands absent seats to the computer."""
-    if request.method != "POST" or request.endpoint != "tournaments.Tournaments":
-        return 0
+    if request.method != "POST" or request.endpoint != "tournaments.Tournaments" or not caller():
+        return 0  # (without a key a creation is the view's 401, not a refusal of what it asks)
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or not hands_over(body.get("turn_limit")):
         return 0
@@ -421,8 +422,7 @@ def register(app: Flask, limits: str = "", storage: str = "memory://", namespace
         kinds = kinds_of_request()
         if any(who != address() for _, who, _ in kinds) and not (key is not None and names_a_player(key)):
             return  # a key that is not valid: the view answers 401, and nothing is counted for the player it names
-        # (Without a key a creation is the view's 401, not a refusal of what it asks.)
-        rates.refuse_beyond_a_window(kinds, planned_rounds_that_play_themselves() if caller() else 0)
+        rates.refuse_beyond_a_window(kinds, planned_rounds_that_play_themselves())
         for kind, who, cost in kinds:  # a request refused for one limit spends none of the others
             rates.refuse_if_spent(kind, who, cost)
         for kind, who, cost in kinds:  # then counted as it comes (a refusal of the view counts too)

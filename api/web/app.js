@@ -1056,6 +1056,9 @@ function countdown(timer, what) {
   return node;
 }
 
+// One of a match's clocks counting down, named: its timed phase in words, or the turn clock.
+const clockCountdown = (clock, match) => countdown(clock, clock && clock === match.timer ? phaseName(clock.phase) : "turn clock");
+
 // What happens to a seat whose turn ran out (the match's turn_limit.on_timeout): "computer", a computer
 // plays it until its player is back; "claim", nobody plays it: the match waits for a present player's
 // claim (POST /matches/{id}/claim, the view's can_claim) or the absent player's return.
@@ -1123,7 +1126,7 @@ function matchHeader(match, heading = "h1") {
       // rated or not: whether its result counts for the ratings (a tournament's void takes it out)
       h("span", { id: "rated" }, match.rated ? "rated" : "not rated"), " · you are ",
       h("b", {}, match.viewer.kind === "seat" ? `seat ${match.viewer.seat}` : match.viewer.kind), " ",
-      countdown(match.timer, match.timer ? phaseName(match.timer.phase) : ""), " ", countdown(match.turn_clock, "turn clock")),
+      clockCountdown(match.timer, match), " ", clockCountdown(match.turn_clock, match)),
     match.voided !== null && match.voided !== undefined
       ? h("p", { class: "voided", id: "voided" }, "Voided by the tournament's organiser", match.voided ? `: ${match.voided}` : "", ".")
       : null,
@@ -1355,8 +1358,7 @@ function movesArea(match, seated, actions) {
     const clocks = [match.timer, (match.turn_clock?.seats || []).includes(match.your_seat) ? match.turn_clock : null]
       .filter((clock) => clock?.deadline);
     return h("section", { id: "moves" }, h("h2", { id: "moves-heading", tabindex: -1 }, "Your move"),
-      clocks.length ? h("p", { class: "moves-clock" }, clocks.map((clock, i) => [i ? " " : "",
-        countdown(clock, clock === match.timer ? phaseName(clock.phase) : "turn clock")])) : null,
+      clocks.length ? h("p", { class: "moves-clock" }, clocks.map((clock, i) => [i ? " " : "", clockCountdown(clock, match)])) : null,
       actions);
   }
   if (!seated || match.status !== "active") return null;
