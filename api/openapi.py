@@ -93,6 +93,10 @@ HEADERS: dict[str, dict[str, Any]] = {
     "Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "string",
                                                                                    "pattern": "^[0-9]+$"}},
     "WWW-Authenticate": {"description": "The scheme to authenticate with", "schema": {"type": "string"}},
+    # api/request_log.py: every answer carries it, and every log line of the request (quote it in a report)
+    "X-Request-Id": {"description": "This request's id: the one the request sent when it is 1 to 128 visible "
+                                    "ASCII characters, else a new one; the service's logs of it carry it",
+                     "schema": {"type": "string", "pattern": r"^[\x21-\x7e]{1,128}$"}},
     "Location": {"description": "The path of the match this write created", "schema": {"type": "string"}},
     "Location (tournament)": {"description": "The path of the tournament this write created",
                               "schema": {"type": "string"}},
@@ -145,6 +149,11 @@ REQUEST_HEADERS = {
                         "description": 'Answer only if the match is still at the version of this ETag (or of '
                                        'one of a list of them): else a 412; "*" states no version',
                         "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
+    "X-Request-Id": {"in": "header", "name": "X-Request-Id", "required": False,
+                     "description": "Your id for this request (1 to 128 visible ASCII characters), echoed in "
+                                    "the answer and carried by the service's logs of it; another value is "
+                                    "replaced by a new id, never refused",
+                     "schema": {"type": "string"}},
     "Last-Event-ID": {"in": "header", "name": "Last-Event-ID", "required": False,
                       "description": "Resume after this event id (a version)",
                       "schema": {"type": "string", "pattern": "^[0-9]{1,9}$"}},
@@ -267,13 +276,15 @@ WRITES = {"post", "put", "patch", "delete"}
 def problem_response(status: int, description: str) -> dict:
     response: dict[str, Any] = {"description": description,
                                 "content": {PROBLEM_JSON: {"schema": "Problem"}}}
+    headers: dict[str, Any] = {"X-Request-Id": {**HEADERS["X-Request-Id"], "required": True}}
     if status in (429, 503):
-        response["headers"] = {"Retry-After": {**HEADERS["Retry-After"], "required": True}}
+        headers["Retry-After"] = {**HEADERS["Retry-After"], "required": True}
     if status == 401:
-        response["headers"] = {"WWW-Authenticate": HEADERS["WWW-Authenticate"]}
+        headers["WWW-Authenticate"] = HEADERS["WWW-Authenticate"]
     if status == 405:
-        response["headers"] = {"Allow": {"description": "The methods this path allows", "required": True,
-                                         "schema": {"type": "string"}}}
+        headers["Allow"] = {"description": "The methods this path allows", "required": True,
+                            "schema": {"type": "string"}}
+    response["headers"] = headers
     return response
 
 
@@ -504,7 +515,7 @@ class MotleyDocs(BasePlugin):
         for status in sorted(statuses):
             name, _ = DESCRIPTIONS[status]
             responses.setdefault(str(status), name)
-        for header_name in READS.get(key, ()):
+        for header_name in [*READS.get(key, ()), "X-Request-Id"]:
             header = REQUEST_HEADERS[header_name]
             parameters = [p for p in operation.get("parameters", [])
                           if not (isinstance(p, dict) and p.get("in") == "header" and p.get("name") == header["name"])]
@@ -515,6 +526,8 @@ class MotleyDocs(BasePlugin):
             responses.setdefault("304", {"description": "Not modified: the document is still the one of the ETag "
                                                         "sent as If-None-Match"})
         for status, response in responses.items():
+            if isinstance(response, dict):  # the named problem answers carry it already (problem_response)
+                response.setdefault("headers", {})["X-Request-Id"] = {**HEADERS["X-Request-Id"], "required": True}
             if str(status) == "304" and isinstance(response, dict):  # the tag it still is (api/context.py)
                 for header_name, _ in SENDS.get(key, ()):
                     if header_name.startswith("ETag"):

@@ -69,7 +69,8 @@ def test_the_document_is_valid_openapi_and_every_error_is_a_problem(document):
 def test_the_document_states_security_headers_and_links(document):
     move = document["paths"]["/matches/{match_id}/moves"]["post"]
     assert move["security"] == [{"bearer": []}, {"apiKey": []}]  # Authorization: Bearer, or X-API-Key
-    assert {p["name"] for p in move["parameters"] if p["in"] == "header"} == {"Idempotency-Key", "If-Match"}
+    assert {p["name"] for p in move["parameters"] if p["in"] == "header"} == {"Idempotency-Key", "If-Match",
+                                                                              "X-Request-Id"}
     sent = move["responses"]["201"]["headers"]
     assert sent["ETag"]["required"] and {"Motley-Position", "Idempotent-Replayed"} <= set(sent)
     assert document["paths"]["/matches/{match_id}"]["get"]["security"] == [{}, {"bearer": []}, {"apiKey": []}]
@@ -91,6 +92,19 @@ def test_the_document_states_security_headers_and_links(document):
     assert "Last-Event-ID" in {p["name"] for p in stream["parameters"]}
     links = document["paths"]["/matches"]["post"]["responses"]["201"]["links"]
     assert links["SubmitMove"]["parameters"] == {"match_id": "$response.body#/id"}
+
+
+def test_every_answer_declares_the_request_id_it_carries(document, sqlite_motley):
+    """Every answer carries X-Request-Id (api/request_log.py), and a request may send its own: a client
+    generated from the document could not read it, and a strict one flagged it (the last notes)."""
+    for method, path, operation in operations(document):
+        assert "X-Request-Id" in {p["name"] for p in operation["parameters"] if p["in"] == "header"}, (method, path)
+        for status, response in operation["responses"].items():
+            headers = resolve(document, response).get("headers", {})
+            assert headers.get("X-Request-Id", {}).get("required") is True, (method, path, status)
+    client = create_app(sqlite_motley).test_client()
+    answer = client.get("/matches/no-such-match", headers={"X-Request-Id": "trace-42"})
+    assert answer.status_code == 404 and answer.headers["X-Request-Id"] == "trace-42"
 
 
 def test_every_operation_has_a_name_and_the_files_a_client_sends_and_gets_are_described(document):
