@@ -65,6 +65,12 @@ def test_registering_or_signing_in_puts_the_focus_on_who_the_page_acts_as(server
     page.wait_for_function("() => document.activeElement?.id === 'whoami'", timeout=5_000)
     assert "a11y-reg" in page.inner_text("#whoami")
     assert page.get_attribute("#whoami", "tabindex") == "-1"  # focusable, out of the Tab order
+    # The focus put there from script draws no ring (it looked like a selected box); a control still does.
+    ring = "() => getComputedStyle(document.activeElement).outlineStyle"
+    assert page.evaluate(ring) == "none"
+    page.keyboard.press("Tab")
+    page.wait_for_function("() => document.activeElement?.matches('a, button, input')", timeout=5_000)
+    assert page.evaluate(ring) != "none"
     context.close()
 
     kept = register(server, "a11y-key")
