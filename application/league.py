@@ -54,6 +54,7 @@ class Changes:
         self.docs: dict[tuple[str, str, str], Doc] = {}
         self.drops: list[tuple[str, str]] = []
         self.stored: dict[tuple[str, str, str], Optional[Doc]] = {}  # rows read ahead (``read_ahead``)
+        self.writes = 0  # puts and drops so far: an event that moved it changed the league
 
     def read_ahead(self, keys: Sequence[tuple[str, str, str]]) -> None:
         """Read the stored rows of ``keys`` in one query, for the ``get``s to come: one query a batch
@@ -74,9 +75,11 @@ class Changes:
 
     def put(self, doc: Doc) -> None:
         self.docs[(doc.kind, doc.group, doc.key)] = doc
+        self.writes += 1
 
     def drop(self, kind: str, group: str) -> None:
         self.drops.append((kind, group))
+        self.writes += 1
         self.docs = {k: d for k, d in self.docs.items() if (k[0], k[1]) != (kind, group)}
 
 
@@ -96,25 +99,35 @@ class LeagueProjection:
             cut = next((i for i, n in enumerate(notifications) if n.topic.endswith(SANCTIONS)), None)
             batch = notifications[:1] if cut == 0 else notifications[:cut]
             changes = Changes(self.view)
-            touched: dict[str, int] = {}
+            touched: dict[str, tuple[int, int]] = {}  # tournament: (version, position) of its last event
             finished = [n for n in batch if n.topic.endswith("Match.Finished")]
             if finished:
                 self._read_ahead(changes, finished)
+            # The position of the batch's last event that changed a row, not the batch's end: a rebuild
+            # reads 500 events a batch where a live run reads a few, and the pages' tags moved with it
+            # ("reads the same after motley rebuild league": an operator probe).
+            changed = 0
             for n in batch:
+                before = changes.writes
                 if n.topic.endswith("Match.Finished"):
                     # When it finished: the Finished event's own time (the match's last change may be a
                     # later rematch link, and a rebuild reads the match after all of them).
                     at = cast(AggregateEvent, self.app.mapper.to_domain_event(n)).timestamp
                     self._finished_once(changes, n.id, str(n.originator_id), n.originator_version, at)
                 elif ":Tournament." in n.topic:
-                    touched[str(n.originator_id)] = n.originator_version
+                    touched[str(n.originator_id)] = (n.originator_version, n.id)
                     if n.topic.endswith(SANCTIONS):
                         self._sanction(changes, n.id, str(n.originator_id), n.originator_version)
-            for tournament_id, version in touched.items():
+                if changes.writes != before:
+                    changed = n.id
+            for tournament_id, (version, position) in touched.items():
+                before = changes.writes
                 self._tournament(changes, self._tournament_at(tournament_id, version))
+                if changes.writes != before:
+                    changed = max(changed, position)
             docs = list(changes.docs.values())
             if docs or changes.drops:  # in the same transaction as the rows it dates
-                docs.append(Doc(CHANGED, "", LEAGUE, "", 0.0, {"position": batch[-1].id}))
+                docs.append(Doc(CHANGED, "", LEAGUE, "", 0.0, {"position": changed}))
             try:
                 self.view.write(docs, changes.drops, start, Tracking(self.name, batch[-1].id))
             except IntegrityError:

@@ -11,7 +11,7 @@ import pytest
 from openskill.models import PlackettLuce
 
 from api import create_app
-from application.league import KINDS, leaderboard, player_league, rating_history
+from application.league import KINDS, changed_at, leaderboard, player_league, rating_history
 from application.ports import NoTaskQueue
 from domain.engine import Phase
 from infrastructure.composition import build
@@ -185,10 +185,18 @@ def test_motley_rebuild_gives_back_the_same_rows(quiet, settings, monkeypatch, c
     people = [app.authenticate(app.register_player(n)[1]) for n in ("ann", "bob", "cy")]
     play(app, new_match(app, people), random.Random(2))
     quiet.handlers.project()
+    # Events after the last that changed the league (a player, an open match): the leaderboard's tag
+    # (changed_at) stays where the match finished, live and after a rebuild alike; a rebuild's big
+    # batches put it at the log's end, and every poller read the pages again (an operator probe).
+    app.create_match(app.authenticate(app.register_player("dee")[1]), "jest", 3, {}, {})
+    quiet.handlers.project()
+    tag = changed_at(quiet.league_view)
+    assert 0 < tag < app.log_position()
     matches = quiet.match_list.query(limit=50).rows
     league = quiet.league_view.dump(KINDS)
     assert rebuild(quiet, "matches") == rebuild(quiet, "league") == app.log_position()
     assert quiet.match_list.query(limit=50).rows == matches and quiet.league_view.dump(KINDS) == league
+    assert changed_at(quiet.league_view) == tag
     if settings.store == "sqlite":  # the command itself, on the same file
         from api.cli import main
 
