@@ -116,13 +116,21 @@ def run(args: argparse.Namespace) -> None:
         try:
             applied = rebuild(container, args.read_model)
             reached = position(container, args.read_model)
+            end = container.app.log_position()
         finally:
             container.close()
         # A worker projecting beside the command takes its share of the events: the count alone (it could
         # be 0) read as a rebuild that did nothing, though the read model is whole. Its position says so.
         # Fewer events than the position is no sign of a worker: PostgreSQL's log ids have gaps (ids
         # of rolled-back inserts), and the command named a worker that was not running.
-        if applied >= reached:
+        # A worker that wrote first stops the command where it is (the worker carries on from there): the
+        # position it said was far short of the log's end, read as "rebuilt, and done" (an operator probe).
+        if reached < end:
+            print(f"{args.read_model} rebuilt up to position {reached} of the event log, which is at {end} "
+                  f"({applied} events projected by this command): a worker projecting beside it carries on "
+                  "from there; the read model is whole once the workers have caught up (motley_projection_lag_"
+                  "events at 0 on /metrics)")
+        elif applied >= reached:
             print(f"{args.read_model} rebuilt from {applied} events, at position {reached} of the event log")
         else:
             print(f"{args.read_model} rebuilt: at position {reached} of the event log ({applied} events projected "
