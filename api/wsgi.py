@@ -106,6 +106,18 @@ def post_worker_init(worker) -> None:
     signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn has it: a SIGTERM interrupts no request's system call
 
 
+def worker_exit(server, worker) -> None:
+    """In the worker, once it has stopped serving: its container closed, so a projection still due is
+    sent and tasks the broker never took are named in the log (CeleryTaskQueue.close). Nothing closed it:
+    a worker stopped with the broker away dropped its outbox without a word (an operator probe)."""
+    app = _app if _pid == os.getpid() else None
+    if app is not None:
+        try:
+            app.extensions["motley"].close()
+        except Exception:  # the process is ending: say so, never keep it from exiting
+            logging.getLogger("motley.wsgi").exception("closing worker %s", os.getpid())
+
+
 def child_exit(server, worker) -> None:
     """A worker's live gauges go with it (its counters stay summed in)."""
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
@@ -155,6 +167,7 @@ def gunicorn_options(processes: int = 2, threads: int = 8, bind: str = "127.0.0.
         "on_starting": on_starting,
         "post_fork": post_fork,
         "post_worker_init": post_worker_init,
+        "worker_exit": worker_exit,
         "child_exit": child_exit,
     }
 

@@ -47,6 +47,7 @@ class CeleryTaskQueue(TaskQueue):
     PROJECT_WINDOW = 0.02  # seconds of saves one projection task serves (see _project_soon)
     OUTBOX = 10_000  # tasks kept while the broker is away (the oldest go first; the sweep has them)
     ETA_HORIZON = 120.0  # seconds: a task due later is left to the sweep (see enqueue)
+    WARN_EVERY = 60.0  # seconds between warnings of a broker still away (each retry's was a line a second)
 
     def __init__(self, broker_url: str, queue: str = "motley"):
         from celery import Celery
@@ -69,6 +70,7 @@ class CeleryTaskQueue(TaskQueue):
         self._outbox: deque[Task] = deque(maxlen=self.OUTBOX)
         self._lock = threading.Lock()
         self._retry_at = 0.0
+        self._warned_at = -self.WARN_EVERY  # when "broker unreachable" was last said (monotonic)
         self._retry_timer: Optional[threading.Timer] = None
         self._project_timer: Optional[threading.Timer] = None
         # Told the outbox's size after every change (api/metrics.py keeps it as a gauge that sums every
@@ -134,7 +136,13 @@ class CeleryTaskQueue(TaskQueue):
             try:
                 self._send(queued)
             except Exception as error:  # the broker is away: keep the rest, try again in a while
-                log.warning("broker unreachable; %d task(s) kept for later: %s", len(pending) - number, error)
+                with self._lock:
+                    now = time.monotonic()
+                    said, self._warned_at = (True, now) if now - self._warned_at >= self.WARN_EVERY \
+                        else (False, self._warned_at)
+                # Once a minute while it stays away (the outbox's size is on /metrics, motley_task_outbox).
+                (log.warning if said else log.debug)("broker unreachable; %d task(s) kept for later: %s",
+                                                     len(pending) - number, error)
                 with self._lock:
                     self._retry_at = time.monotonic() + self.RETRY_AFTER
                     self._outbox.extendleft(reversed(pending[number:]))

@@ -199,3 +199,47 @@ def test_tasks_never_sent_are_said_when_the_api_stops(caplog):
         queue.close()
     said = [record.getMessage() for record in caplog.records if "never sent" in record.getMessage()]
     assert said and said[0].startswith("stopping with 2 task(s) never sent"), caplog.text
+
+
+def test_a_broker_still_away_is_warned_of_once_a_minute(caplog):
+    """Each retry (a second apart) logged "broker unreachable", a line a second for as long as the broker
+    stayed away (an operator probe); the outbox's size is on /metrics meanwhile."""
+    queue = CeleryTaskQueue("amqp://guest:guest@127.0.0.1:1//", f"motley-gone-{uuid.uuid4().hex[:8]}")
+    try:
+        with caplog.at_level("DEBUG", logger="infrastructure.task_queues"):
+            for _ in range(3):
+                with queue._lock:
+                    queue._outbox.append(Task(TASK_RESOLVE, ("a-match",)))
+                    queue._retry_at = 0.0  # the retry is due: a send is tried, and fails
+                queue._flush()
+        tries = [r for r in caplog.records if "broker unreachable" in r.getMessage()]
+        assert len(tries) == 3 and [r.levelname for r in tries] == ["WARNING", "DEBUG", "DEBUG"]
+        assert queue.waiting == 3  # every task kept
+    finally:
+        queue.close()
+
+
+def test_a_gunicorn_worker_closes_its_container_as_it_exits(monkeypatch):
+    """Nothing closed a worker's container, so the tasks its outbox still held were dropped without the
+    line close() says (the test above): gunicorn's worker_exit closes it, in the worker's own process."""
+    import os
+
+    import api.wsgi
+
+    closed = []
+
+    class Container:
+        def close(self):
+            closed.append(os.getpid())
+
+    class App:
+        extensions = {"motley": Container()}
+
+    assert "worker_exit" in api.wsgi.gunicorn_options(streams=1)
+    monkeypatch.setattr(api.wsgi, "_app", App())
+    monkeypatch.setattr(api.wsgi, "_pid", os.getpid() + 1)  # built in another process: not this one's
+    api.wsgi.worker_exit(None, None)
+    assert closed == []
+    monkeypatch.setattr(api.wsgi, "_pid", os.getpid())
+    api.wsgi.worker_exit(None, None)
+    assert closed == [os.getpid()]
