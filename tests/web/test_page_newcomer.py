@@ -190,7 +190,10 @@ def test_jesters_final_scoring_names_its_items(server, browser):
     text = box.inner_text()
     assert "type" not in text and "final-scoring" not in text, text
     rows = {row.get_attribute("data-item"): row for row in box.locator("tbody tr").all()}
-    assert set(rows) == set(final) - {"type"}, (set(rows), set(final))
+    assert set(rows) == set(final) - {"type"} | {"fame", "markers"}, (set(rows), set(final))
+    # The Winner's tie-breaks are rows too: fame, then markers on the board (a phone probe's tie on 34 VP).
+    fame = read(server, match_id, jo)["observation"]["players"]["fame"]
+    assert [cell.inner_text() for cell in rows["fame"].locator("td").all()] == [str(f) for f in fame]
     assert "sets of 4 different cards in hand" in rows["sets"].inner_text()
     assert "Crown Penalty" in rows["crown_penalty"].inner_text()
     assert [cell.inner_text() for cell in rows["vp"].locator("td").all()] == [str(vp) for vp in final["vp"]]
@@ -201,6 +204,31 @@ def test_jesters_final_scoring_names_its_items(server, browser):
 
 
 # -- what the counts count ----------------------------------------------------------------------------
+def test_a_tie_on_jesters_final_vp_says_which_tie_break_decided_it(server, browser):
+    """Two seats on 34 VP read "place 1" and "place 2" with nothing saying why, the fame column off a
+    phone's screen (a phone probe): the rulebook's Winner ranks equal VP by fame, then by influence
+    markers on the board (guilds and royalty spaces)."""
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#register-name")
+    said = page.evaluate("""async () => {
+        const { tieBreaks } = await import("/web/games/jester.js");
+        const obs = (fame, guilds, royalty) => ({ players: { fame, guilds }, royalty });
+        return [
+            tieBreaks({ vp: [34, 34, 20] }, obs([9, 8, 1], [[1, 0], [0, 0], [0, 0]], [null, null, null, null]), 3).said,
+            tieBreaks({ vp: [34, 34] }, obs([9, 9], [[1, 0], [0, 2]], [1, null, null, null]), 2).said,
+            tieBreaks({ vp: [34, 34] }, obs([9, 9], [[1, 0], [0, 1]], [0, 1, null, null]), 2).said,
+            tieBreaks({ vp: [30, 34] }, obs([9, 9], [[0], [0]], []), 2).said,
+        ];
+    }""")
+    assert said == ["34 VP each: ranked by fame.",
+                    "34 VP each: ranked by markers on the board.",  # 1 guild marker + 0, against 2 + 1 royalty
+                    "34 VP each: equal fame and markers, so they share the place.",
+                    None]
+    assert not errors, errors
+    context.close()
+
+
 def test_the_profile_and_the_leaderboard_say_what_they_count(server, browser):
     """A profile's "played 2" beside the leaderboard's "played 1" (an unrated match and a rated one): each
     now says which matches it counts."""

@@ -70,7 +70,7 @@ export function view(obs, seats, you) {
       h("thead", {}, h("tr", {}, ["seat", "money", "VP", "fame", "hand", "played", "reserve", "guilds", "classes", "pawn"].map((t) => h("th", {}, t)))),
       h("tbody", {}, Array.from({ length: n }, (_, s) => row(s))))),
     court, h("h3", {}, "City"), city,
-    obs.final ? finalView(obs.final, seats, you, n) : null);
+    obs.final ? finalView(obs.final, seats, you, n, obs) : null);
 }
 
 // The final scoring's items (docs/rules/jester.md, "End of the game"), by their names in the rules, what
@@ -89,16 +89,42 @@ const FINAL_ITEMS = {
   vp: "final VP (the VP held before, plus the rows above)",
 };
 
-function finalView(final, seats, you, n) {
+// The Winner's tie-breaks (rulebook "Winner"; docs/rules/jester.md): equal VP go to the most fame, then to
+// the most influence markers on the board (guilds and royalty spaces). Two seats on 34 VP read "place 1" and
+// "place 2" with nothing saying why, the fame column off a phone's screen (a phone probe): both keys are
+// rows of the table, and a tie on VP says which one decided it.
+export function tieBreaks(final, obs, n) {
+  const pl = obs.players;
+  if (!pl || !Array.isArray(final.vp)) return { rows: [], said: null };
+  const markers = Array.from({ length: n }, (_, s) => (pl.guilds[s] || []).reduce((a, b) => a + b, 0)
+    + (obs.royalty || []).filter((holder) => holder === s).length);
+  const rows = [["fame", "fame (the first tie-break: equal VP)", pl.fame], ["markers", "markers on the board (the second: equal fame too)", markers]];
+  const said = [];
+  const seen = new Set();
+  for (let s = 0; s < n; s += 1) {
+    const tied = Array.from({ length: n }, (_, t) => t).filter((t) => final.vp[t] === final.vp[s]);
+    if (tied.length < 2 || seen.has(final.vp[s])) continue;
+    seen.add(final.vp[s]);
+    const by = tied.some((t) => pl.fame[t] !== pl.fame[s]) ? "fame" : tied.some((t) => markers[t] !== markers[s]) ? "markers on the board" : null;
+    said.push(`${final.vp[s]} VP each: ${by ? `ranked by ${by}` : "equal fame and markers, so they share the place"}.`);
+  }
+  return { rows, said: said.length ? said.join(" ") : null };
+}
+
+function finalView(final, seats, you, n, obs = {}) {
   const items = Object.entries(final).filter(([key]) => key !== "type");
+  const ties = tieBreaks(final, obs, n);
   return h("div", { class: "final", id: "final-scoring" }, h("h3", {}, "Final scoring"),
+    ties.said ? h("p", { class: "tie-break", id: "tie-break" }, "Tie: ", ties.said) : null,
     scrolling(h("table", { class: "grid final-scoring" },
       h("thead", {}, h("tr", {}, h("th", {}, "item"),
         Array.from({ length: n }, (_, s) => h("th", {}, seatLabel(seats, s), s === you ? " (you)" : "")))),
       h("tbody", {}, items.map(([key, value]) => h("tr", { "data-item": key, class: key === "vp" ? "total" : null },
         h("th", {}, FINAL_ITEMS[key] || key.replace(/_/g, " ")),
         Array.isArray(value) && value.length === n ? value.map((v) => h("td", {}, generic(v, seats)))
-          : h("td", { colspan: n }, generic(value, seats))))))));
+          : h("td", { colspan: n }, generic(value, seats)))),
+      ties.rows.map(([key, label, values]) => h("tr", { "data-item": key, class: "tie-key" },
+        h("th", {}, label), values.map((v) => h("td", {}, String(v)))))))));
 }
 
 // Where a marker comes from or goes to (`from`/`to` of guild-move, tragedy, rescue, specialize, court-b):
