@@ -1607,6 +1607,8 @@ async function table(id, params) {
       const compact = compactOf(action, match, labels[i]);
       const button = h("button", { class: compact ? "action compact" : "action", disabled: moving || coolingLeft(action) > 0,
         "data-cooling": coolingLeft(action) > 0 ? "" : null,
+        // The board's cell of this action (Tumult Royale's fields): a tap on a cell finds its buttons.
+        "data-field": typeof action.field === "number" ? action.field : null,
         onclick: (event) => play(action, event.currentTarget.textContent) }, compact ? compactLabel(labels[i], compact.shown) : labels[i]);
       if (!compact) return button;
       if (groups.has(compact.group)) {

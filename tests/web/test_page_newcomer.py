@@ -295,6 +295,34 @@ def test_tumult_royales_take_buttons_are_a_tight_group_on_a_phone(server, browse
     context.close()
 
 
+def test_tumult_royales_fields_to_build_on_show_their_number_and_a_tap_goes_to_their_move(server, browser):
+    """A phone probe: the first statue's buttons read "18 (pasture)", "21 (pasture)", the board only letters
+    (the number in a title, no hover on a phone), and a tap on a cell did nothing: six outlined pastures
+    could not be told apart. A field you may build on shows its number; a tap focuses its button."""
+    vic = register(server, "newcomer-fields")
+    match_id = match_with(server, vic, "tumult-royale", 2, computers={"1": "basic"}, options={"tax_mode": "async"})
+    for _ in range(300):
+        view = read(server, match_id, vic)
+        if any(a["type"] == "first-statue" for a in view["legal_actions"]):
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("no first statue to place")
+    fields = sorted({a["field"] for a in view["legal_actions"] if a["type"] == "first-statue"})
+    context, page, errors = signed_in(browser, server, vic, viewport=PHONE)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("table.kingdom td.target")
+    shown = page.locator("table.kingdom td.target").evaluate_all(
+        "cells => cells.map((c) => [Number(c.dataset.field), c.querySelector('.num')?.textContent])")
+    assert sorted(f for f, _ in shown) == fields and all(num == str(f) for f, num in shown), shown
+    assert page.locator("table.kingdom td:not(.target) .num").count() == 0  # only where you may build
+    page.locator(f"table.kingdom td.target[data-field='{fields[-1]}']").click()
+    focused = page.evaluate("() => [document.activeElement?.dataset.field, document.activeElement?.textContent]")
+    assert focused[0] == str(fields[-1]) and str(fields[-1]) in focused[1], focused
+    assert not errors, errors
+    context.close()
+
+
 def test_the_lobbys_finished_matches_say_who_won(server, browser):
     """A newcomer probe: the finished matches' third column was their version, a number meaning nothing to
     a player; it names the winners now."""

@@ -57,6 +57,14 @@ export function reveal(obs, state) {
   return out;
 }
 
+// The first enabled move button of ``field``, scrolled to the middle of the screen and focused.
+function toMoves(field) {
+  const button = document.querySelector(`#actions button.action[data-field="${field}"]:enabled`);
+  if (!button) return;
+  button.scrollIntoView({ block: "center" });
+  button.focus({ preventScroll: true });
+}
+
 function board(obs, targets) {
   const types = obs.fields.split("/");
   const owners = (obs.owners || "").split("/");
@@ -71,8 +79,14 @@ function board(obs, targets) {
     const title = `field ${field}: ${FIELDS[letter] || letter}${down ? " (face down: revealed)" : ""}${owner !== "." ? `, seat ${owner}` : ""}`;
     // Said in words too (a title is not read by every screen reader, colour by none), so a move's button
     // ("first statue on field 18 (pasture)") matches a cell; the letter and statue drawn for the eye are not.
-    return h("td", { class: classes.filter(Boolean).join(" "), title, "data-field": field },
+    // A field you may build on shows its number, as its move buttons name it, and a tap on it goes to
+    // them: on a phone the number was only in a title (no hover) and hidden text, and six outlined pastures
+    // could not be told apart from "18 (pasture)", "21 (pasture)" (a phone probe).
+    const target = targets.has(field);
+    return h("td", { class: classes.filter(Boolean).join(" "), title, "data-field": field,
+      onclick: target ? () => toMoves(field) : null },
       h("span", { class: "letter", "aria-hidden": "true" }, letter === "?" ? "" : letter),
+      target ? h("span", { class: "num", "aria-hidden": "true" }, String(field)) : null,
       owner !== "." ? h("span", { class: "statue", "aria-hidden": "true" }, owner) : null,
       h("span", { class: "visually-hidden" }, `${title}${targets.has(field) ? " (you may put a statue here)" : ""}`));
   }))));
