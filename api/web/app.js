@@ -1617,10 +1617,13 @@ async function table(id, params) {
       }
       const group = h("div", { class: "compact-buttons" }, button);
       groups.set(compact.group, group);
-      return h("div", { class: "compact-group", role: "group", "aria-label": compact.caption, "data-group": compact.group },
+      return h("div", { class: "compact-group", role: "group", "aria-label": compact.caption, "data-group": compact.group,
+        "data-last": compact.last ? "" : null },
         h("span", { class: "compact-caption", "aria-hidden": "true" }, `${compact.caption}:`), group);
     });
-    const actions = h("div", { class: "actions", id: "actions" }, buttons);
+    // A group of the choices one rarely takes (Fool's Crown's gambles) comes after the rest.
+    const last = (node) => Boolean(node?.hasAttribute?.("data-last"));
+    const actions = h("div", { class: "actions", id: "actions" }, buttons.filter((b) => !last(b)), buttons.filter(last));
     const held = Math.max(0, ...match.legal_actions.map(coolingLeft));
     clearTimeout(coolTimer);
     if (held > 0) coolTimer = setTimeout(() => {

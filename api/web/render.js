@@ -391,7 +391,7 @@ export function actionLabels(actions, match) {
 // compact(action, match, label) -> { group, caption, shown } or null: `shown`, the end of the button's
 // label drawn (the tile's number); the rest is read by a screen reader only, so the button's name and text
 // stay its whole label ("take tile 12"), as every other button's.
-const COMPACTS = { "tumult-royale": tumultRoyale.compact };
+const COMPACTS = { "tumult-royale": tumultRoyale.compact, "fools-crown": foolsCrown.compact };
 export function compactOf(action, match, label) {
   const own = COMPACTS[match.game];
   if (!own) return null;

@@ -323,6 +323,41 @@ def test_tumult_royales_fields_to_build_on_show_their_number_and_a_tap_goes_to_t
     context.close()
 
 
+def test_fools_crowns_gambles_are_a_tight_group_after_the_commits(server, browser):
+    """A phone probe: holding a Joker, 25 to 35 full-width gamble buttons came before the 6 commits and the
+    hand (a page 3,204 px tall). They are a group of small buttons by their cards, after the commits."""
+    fay = register(server, "newcomer-gamble")
+    for _ in range(40):  # a Joker in the first hand: about one deal in five
+        match_id = match_with(server, fay, "fools-crown", 2, computers={"1": "basic"})
+        for _ in range(100):
+            view = read(server, match_id, fay)
+            if view["legal_actions"]:
+                break
+            time.sleep(0.1)
+        gambles = [a for a in view["legal_actions"] if a["type"] == "gamble"]
+        if gambles:
+            break
+    else:
+        raise AssertionError("no Joker dealt to the person in 40 matches")
+    commits = [a for a in view["legal_actions"] if a["type"] != "gamble"]
+    context, page, errors = signed_in(browser, server, fay, viewport=PHONE)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#actions [data-group='gamble'] button.action.compact")
+    group = page.locator("#actions [data-group='gamble']")
+    assert group.locator("button.action").count() == len(gambles)
+    # After every other move, and each drawn by its cards, named in full.
+    order = page.locator("#actions > *").evaluate_all("nodes => nodes.map((n) => n.dataset.group || 'button')")
+    assert order == ["button"] * len(commits) + ["gamble"], order
+    first = group.locator("button.action").first
+    drawn = "n => [...n.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('')"
+    assert re.fullmatch(r"(\S+ ?){1,3}", first.evaluate(drawn)) and "gamble" not in first.evaluate(drawn)
+    assert "gamble a Joker and draw back to five, discarding" in first.text_content()
+    height = page.locator("#moves").evaluate("n => n.getBoundingClientRect().height")
+    assert height < 44 * len(commits) + 44 * len(gambles) / 2, height
+    assert not errors, errors
+    context.close()
+
+
 def test_the_lobbys_finished_matches_say_who_won(server, browser):
     """A newcomer probe: the finished matches' third column was their version, a number meaning nothing to
     a player; it names the winners now."""

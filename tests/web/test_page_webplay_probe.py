@@ -165,7 +165,7 @@ def test_fools_crowns_gamble_and_pass_say_what_they_do(server, browser):
         const match = {seats: [{name: 'ned'}, {name: 'ona'}]};
         return [{type: 'gamble', cards: ['2S']}, {type: 'pass'}].map((a) => crown.describe(a, match, (c) => c));
     }""")
-    assert labels == ["gamble: discard 2S and a Joker, draw back to five", "pass (no challenge)"], labels
+    assert labels == ["gamble a Joker and draw back to five, discarding 2S", "pass (no challenge)"], labels
     assert not errors, errors
     context.close()
 

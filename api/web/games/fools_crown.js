@@ -90,7 +90,9 @@ export function describe(action, match, cardText) {
     case "commit": return Array.isArray(action.cards) ? `commit ${cards(action.cards)}` : sealed("commit");
     // The gamble sacrifices a Joker into the deck (docs/rules/fools-crown.md, Gamble); "gamble 2♠" said not
     // what it costs, nor "pass" that it declines the challenge (a web-play probe).
-    case "gamble": return Array.isArray(action.cards) ? `gamble: discard ${cards(action.cards)} and a Joker, draw back to five`
+    // Its cards last, one by one: a phone drew 25 to 35 full-width gamble buttons above the commits and the
+    // hand (a phone probe); they are a tight group now, each button drawn by its cards (compact, below).
+    case "gamble": return Array.isArray(action.cards) ? `gamble a Joker and draw back to five, discarding ${action.cards.map(cardText).join(" ")}`
       : sealed("gamble");
     case "pass": return "pass (no challenge)";
     case "noble-exchange": return Array.isArray(action.cards) ? `exchange ${cards(action.cards)}` : sealed("exchange");
@@ -98,4 +100,14 @@ export function describe(action, match, cardText) {
     case "challenge": return action.crown ? `challenge ${seatName(match.seats, action.target)} for ${cardText(action.crown)}` : null;
     default: return null;
   }
+}
+
+// The gambles, one per set of 1–3 cards to discard (25 and more with a Joker in hand), are a tight group of
+// small buttons drawn by their cards, after the commits (`last`), their whole label still their name.
+export function compact(action, match, label) {
+  const marker = ", discarding ";
+  if (action.type === "gamble" && Array.isArray(action.cards) && label.includes(marker))
+    return { group: "gamble", caption: "Or first gamble a Joker (it goes back into the deck): discard, draw back to five",
+      shown: label.slice(label.indexOf(marker) + marker.length), last: true };
+  return null;
 }
