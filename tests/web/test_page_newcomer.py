@@ -326,7 +326,7 @@ def test_tumult_royales_fields_to_build_on_show_their_number_and_a_tap_goes_to_t
 def test_fools_crowns_gambles_are_a_tight_group_after_the_commits(server, browser):
     """A phone probe: holding a Joker, 25 to 35 full-width gamble buttons came before the 6 commits and the
     hand (a page 3,204 px tall). They are a group of small buttons by their cards, after the commits."""
-    fay = register(server, "newcomer-gamble")
+    fay = register(server, "NewcomerGambler")
     for _ in range(40):  # a Joker in the first hand: about one deal in five
         match_id = match_with(server, fay, "fools-crown", 2, computers={"1": "basic"})
         for _ in range(100):
@@ -354,6 +354,19 @@ def test_fools_crowns_gambles_are_a_tight_group_after_the_commits(server, browse
     assert "gamble a Joker and draw back to five, discarding" in first.text_content()
     height = page.locator("#moves").evaluate("n => n.getBoundingClientRect().height")
     assert height < 44 * len(commits) + 44 * len(gambles) / 2, height
+    # The seat table's names break between words only ("Phon|eP" on a phone): each word on one line.
+    words = page.locator("table bdi.name").evaluate_all(r"""names => names.flatMap((name) => {
+        const range = document.createRange();
+        return [...name.childNodes].filter((c) => c.nodeType === 3).flatMap((text) => {
+            const found = [];
+            for (const m of text.textContent.matchAll(/\S+/g)) {
+                range.setStart(text, m.index); range.setEnd(text, m.index + m[0].length);
+                found.push([m[0], new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size]);
+            }
+            return found;
+        });
+    })""")
+    assert ["NewcomerGambler", 1] in words and all(lines == 1 for _, lines in words), words
     assert not errors, errors
     context.close()
 
