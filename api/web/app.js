@@ -1150,8 +1150,13 @@ function lineageLine(match) {
   if (!parent && !forks.length) return null;
   const short = (id) => id.slice(0, 8);
   return h("p", { class: "lineage muted", id: "lineage" },
+    // The fork numbers its own versions (the parent's seats and bookkeeping are not copied): "at version 12"
+    // above "version 11" read as another position than the one chosen (a phone probe). Both are said.
     parent ? ["Forked from ", h("a", { href: `#/replay/${parent.match_id}?version=${parent.version}` },
-      `match ${short(parent.match_id)} at version ${parent.version}`), forks.length ? ". " : ""] : null,
+      `match ${short(parent.match_id)} at version ${parent.version}`),
+      typeof parent.prefix_end === "number" && parent.prefix_end !== parent.version
+        ? ` (that position is this match's version ${parent.prefix_end}: a fork numbers its own versions)` : "",
+      forks.length ? ". " : ""] : null,
     forks.length ? ["Forks: ", forks.map((fork, i) => [i ? ", " : "",
       h("a", { href: `#/match/${fork.match_id}` }, `${short(fork.match_id)} (from version ${fork.version})`)])] : null);
 }

@@ -91,7 +91,12 @@ def test_a_player_exports_a_match_and_forks_a_finished_one_from_a_past_position(
     # The fork says where it came from, and its original names it (a newcomer probe: neither did); the
     # link opens the original's replay at the version forked.
     page.wait_for_selector("#lineage")
-    assert page.inner_text("#lineage") == f"Forked from match {match_id[:8]} at version {version}"
+    # The fork numbers its own versions: the position is said by both numbers ("at version 12" above
+    # "version 11" read as another position than the one chosen: a phone probe).
+    prefix_end = fork["lineage"]["parent"]["prefix_end"]
+    assert prefix_end != version
+    assert page.inner_text("#lineage") == (f"Forked from match {match_id[:8]} at version {version} (that position "
+                                           f"is this match's version {prefix_end}: a fork numbers its own versions)")
     page.click("#lineage a")
     page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent) === v",
                            arg=version)
