@@ -1108,7 +1108,9 @@ function matchRules(match) {
   const houseRules = (name) => current.filter((rule) => rule.option === name).map((rule) => rule.id);
   return h("p", { class: "muted", id: "match-rules" }, `rules ${match.rules_version}`,
     Object.entries(match.options || {}).map(([name, value]) => [" · ", optionText(name, value),
-      houseRules(name).length ? ` (house rule ${houseRules(name).join(", ")})` : ""]),
+      // "the option of": "tax mode live (house rule 4.5 asynchronous mode)" read as if live were that
+      // house rule, the value shown being either one (a phone probe).
+      houseRules(name).length ? ` (the option of house rule ${houseRules(name).join(", ")})` : ""]),
     " · ", rulesLink(match.game, "read the rules", { id: "match-rules-link" }));
 }
 

@@ -126,8 +126,8 @@ def test_a_tables_page_says_its_rules_version_and_options_and_which_switch_a_hou
     text = rules.inner_text()
     assert match["rules_version"] == catalogue(server)["jest"]["rules_version"]
     assert f"rules {match['rules_version']}" in text, text
-    assert 'ties shared (house rule R7)' in text, text
-    assert 'one player both trophies yes (house rule R4 both trophies)' in text, text
+    assert 'ties shared (the option of house rule R7)' in text, text
+    assert 'one player both trophies yes (the option of house rule R4 both trophies)' in text, text
     assert not errors, errors
     context.close()
 

@@ -114,8 +114,8 @@ def test_a_match_header_says_its_options_in_words_not_json(server, browser):
     rules.wait_for()
     text = rules.inner_text()
     assert f"rules {jest['rules_version']}" in text, text
-    assert "ties shared (house rule R7)" in text, text
-    assert "one player both trophies yes (house rule R4" in text, text
+    assert "ties shared (the option of house rule R7)" in text, text
+    assert "one player both trophies yes (the option of house rule R4" in text, text
     assert '"' not in text and "true" not in text, text
 
     page.goto(f"{server}/#/match/{bouffon['id']}?as=spectator")
