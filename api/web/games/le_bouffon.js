@@ -1,6 +1,6 @@
 // Le Bouffon (docs/rules/le-bouffon.md): a themed Président. The roles, the seat's hand grouped by kind,
 // the trick on the table (its leader, whose turn, the top play), cards left per seat and the scores.
-import { everyHand, generic, h, plural, quietHeader, scrolling, seatLabel } from "../render.js";
+import { everyHand, generic, h, plural, scrolling, seatLabel } from "../render.js";
 
 const STRENGTH = { archer: 9, magicien: 10, guerrier: 11, assassin: 12, paladin: 13, minotaure: 14 };
 const kindOf = (id) => id.split("#")[0];
@@ -86,6 +86,7 @@ export function view(obs, seats, you) {
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
     // The finishing order: the last place holds cards still, never out (it read "out (3)": a newcomer probe).
+    // Its column is titled (it had no header a sighted player could read: a phone probe).
     h("td", {}, obs.finished.includes(s) ? (obs.finished.indexOf(s) + 1 === n ? `last (${n})` : `out (${obs.finished.indexOf(s) + 1})`) : ""),
     h("td", {}, obs.scores[s])));
   const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatLabel(seats, seat)), ": ",
@@ -106,7 +107,7 @@ export function view(obs, seats, you) {
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
     scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), quietHeader("out"), h("th", {}, "score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), h("th", {}, "finished"), h("th", {}, "score"))),
       h("tbody", {}, rows))),
     over ? null : h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
