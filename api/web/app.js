@@ -1938,7 +1938,7 @@ async function replay(id, params) {
     h("p", {}, h("a", { href: `#/match/${id}` }, "back to the table"), " · ", spectator
       ? (identity.key() ? h("a", { href: `#/replay/${id}`, id: "as-seat" }, viewerName) : "as a spectator")
       : h("a", { href: `#/replay/${id}?as=spectator`, id: "as-spectator" }, "as a spectator")),
-    h("div", { class: "controls" },
+    h("div", { class: "controls", id: "replay-controls" },
       h("button", { id: "first", onclick: () => go(1), title: "first version" }, "« first"), h("button", { id: "back", onclick: step(-1), title: "previous version",
         "aria-label": "previous version" }, "◀"),
       slider, h("button", { id: "forward", onclick: step(1), title: "next version", "aria-label": "next version" }, "▶"), h("button", { id: "last", onclick: () => go(last), title: "last version" }, "last »"), at),

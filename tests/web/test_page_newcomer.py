@@ -22,7 +22,7 @@ import pytest
 import requests
 
 from tests.web.test_page_a11y_second import PHONE
-from tests.web.test_page_fifth_probe import finished_fools_crown, read
+from tests.web.test_page_fifth_probe import finished_fools_crown, open_replay, read
 from tests.web.test_page_followups import auth, match_with, move, register, signed_in
 from tests.web.test_page_house_rules import catalogue
 
@@ -367,6 +367,21 @@ def test_fools_crowns_gambles_are_a_tight_group_after_the_commits(server, browse
         });
     })""")
     assert ["NewcomerGambler", 1] in words and all(lines == 1 for _, lines in words), words
+    assert not errors, errors
+    context.close()
+
+
+def test_the_replays_buttons_stay_on_one_row_on_a_phone(server, browser):
+    """A phone probe: at 360 px "« first" and "◀" were on one line, the slider and "▶" on the next, "last »" on
+    a third. The slider takes its own row now, the four buttons the next one."""
+    gus, ida = register(server, "newcomer-replay-a"), register(server, "newcomer-replay-b")
+    match_id = finished_fools_crown(server, [gus, ida], reveal_at_end=True)
+    context, page, errors = signed_in(browser, server, gus, viewport=PHONE)
+    open_replay(page, server, match_id)
+    tops = page.evaluate("""() => ['first', 'back', 'forward', 'last', 'slider'].map((id) =>
+        Math.round(document.getElementById(id).getBoundingClientRect().top))""")
+    assert len(set(tops[:4])) == 1 and tops[4] < tops[0], tops
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
     context.close()
 
