@@ -316,6 +316,10 @@ def test_tumult_royales_fields_to_build_on_show_their_number_and_a_tap_goes_to_t
         "cells => cells.map((c) => [Number(c.dataset.field), c.querySelector('.num')?.textContent])")
     assert sorted(f for f, _ in shown) == fields and all(num == str(f) for f, num in shown), shown
     assert page.locator("table.kingdom td:not(.target) .num").count() == 0  # only where you may build
+    assert "numbered: where you may put a statue (tap one for its move)" in page.inner_text(".legend")
+    # The seats' status column is titled for the eye too (it had a header only a screen reader read).
+    heads = page.locator(".tumult-royale table.grid thead th").evaluate_all("ths => ths.map((th) => th.innerText)")
+    assert heads[-1] == "now" and all(head.strip() for head in heads), heads
     page.locator(f"table.kingdom td.target[data-field='{fields[-1]}']").click()
     focused = page.evaluate("() => [document.activeElement?.dataset.field, document.activeElement?.textContent]")
     assert focused[0] == str(fields[-1]) and str(fields[-1]) in focused[1], focused

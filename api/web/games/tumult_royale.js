@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the tax slots of the live collection (27, or 33/30 with the option set_aside "per-player") with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, everyHand, generic, h, phaseName, plural, quietHeader, scrolling, seatLabel } from "../render.js";
+import { countdown, everyHand, generic, h, phaseName, plural, scrolling, seatLabel } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -88,7 +88,7 @@ function board(obs, targets) {
       h("span", { class: "letter", "aria-hidden": "true" }, letter === "?" ? "" : letter),
       target ? h("span", { class: "num", "aria-hidden": "true" }, String(field)) : null,
       owner !== "." ? h("span", { class: "statue", "aria-hidden": "true" }, owner) : null,
-      h("span", { class: "visually-hidden" }, `${title}${targets.has(field) ? " (you may put a statue here)" : ""}`));
+      h("span", { class: "visually-hidden" }, `${title}${target ? " (you may put a statue here)" : ""}`));
   }))));
 }
 
@@ -132,14 +132,14 @@ export function view(obs, seats, you, match) {
     obs.fields ? h("div", { class: "kingdom-box" }, h("h3", {}, "The kingdom"), scrolling(board(obs, targets)),
       // A face-down field is drawn hatched, without its "?" (the legend said "? face down": a newcomer probe).
       h("p", { class: "muted legend" }, Object.entries(FIELDS).map(([k, v]) => (k === "?" ? `hatched: ${v}` : `${k} ${v}`)).join(" · "),
-        targets.size ? " · marked: where you may put a statue" : "",
+        targets.size ? " · marked and numbered: where you may put a statue (tap one for its move)" : "",
         obs.hidden_regions && obs.hidden_regions.length ? " · outlined: region tiles still face down here, revealed" : "")) : null,
     obs.slots ? h("div", { class: "taxes" }, h("h3", {}, "Tax collection"), slots(obs, you), held,
       obs.set_aside ? h("p", { class: "set-aside" }, "Set aside this round (unseen): ", h("span", { class: "chips" }, obs.set_aside.map(tile))) : null,
       everyHand(obs.every_hand, seats, you, (code) => (code ? tile(code) : none("no tile held")))) : null,
     obs.centre ? h("div", {}, h("h3", {}, "Centre"), h("span", { class: "chips" }, obs.centre.map(tile))) : null,
     scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), quietHeader("collecting"))),
+      h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), h("th", {}, "now"))),
       h("tbody", {}, rows))),
     h("p", {}, h("b", {}, "Chronicle: "), obs.chronicle.length ? obs.chronicle.map((k, i) => [i ? " · " : "", seatLabel(seats, k)]) : none("empty")),
     obs.tumults ? h("div", {}, h("h3", {}, "Tumults this round"), generic(obs.tumults, seats)) : null,
