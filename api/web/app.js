@@ -1110,7 +1110,7 @@ function matchRules(match) {
     Object.entries(match.options || {}).map(([name, value]) => [" · ", optionText(name, value),
       // "the option of": "tax mode live (house rule 4.5 asynchronous mode)" read as if live were that
       // house rule, the value shown being either one (a phone probe).
-      houseRules(name).length ? ` (the option of house rule ${houseRules(name).join(", ")})` : ""]),
+      houseRules(name).length ? ` (the option of house rule${houseRules(name).length > 1 ? "s" : ""} ${houseRules(name).join(", ")})` : ""]),
     " · ", rulesLink(match.game, "read the rules", { id: "match-rules-link" }));
 }
 

@@ -321,8 +321,10 @@ def test_tumult_royales_fields_to_build_on_show_their_number_and_a_tap_goes_to_t
     heads = page.locator(".tumult-royale table.grid thead th").evaluate_all("ths => ths.map((th) => th.innerText)")
     assert heads[-1] == "now" and all(head.strip() for head in heads), heads
     page.locator(f"table.kingdom td.target[data-field='{fields[-1]}']").click()
-    focused = page.evaluate("() => [document.activeElement?.dataset.field, document.activeElement?.textContent]")
+    focused = page.evaluate("() => [document.activeElement?.dataset.field, document.activeElement?.textContent,"
+                            " document.activeElement?.classList.contains('flash')]")
     assert focused[0] == str(fields[-1]) and str(fields[-1]) in focused[1], focused
+    assert focused[2], "a tap draws no focus ring: the button it went to is marked a moment"
     assert not errors, errors
     context.close()
 
@@ -356,6 +358,9 @@ def test_fools_crowns_gambles_are_a_tight_group_after_the_commits(server, browse
     drawn = "n => [...n.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join('')"
     assert re.fullmatch(r"(\S+ ?){1,3}", first.evaluate(drawn)) and "gamble" not in first.evaluate(drawn)
     assert "gamble a Joker and draw back to five, discarding" in first.text_content()
+    # An option of several house rules says "house rules" (it read "house rule 3.4 step 2, FC-ORDER, FC-SEAL").
+    assert re.search(r"\(the option of house rules [^)]*, ", page.inner_text("#match-rules")), \
+        page.inner_text("#match-rules")
     height = page.locator("#moves").evaluate("n => n.getBoundingClientRect().height")
     assert height < 44 * len(commits) + 44 * len(gambles) / 2, height
     # The seat table's names break between words only ("Phon|eP" on a phone): each word on one line.
@@ -380,11 +385,17 @@ def test_the_replays_buttons_stay_on_one_row_on_a_phone(server, browser):
     a third. The slider takes its own row now, the four buttons the next one."""
     gus, ida = register(server, "newcomer-replay-a"), register(server, "newcomer-replay-b")
     match_id = finished_fools_crown(server, [gus, ida], reveal_at_end=True)
-    context, page, errors = signed_in(browser, server, gus, viewport=PHONE)
+    context, page, errors = signed_in(browser, server, gus, viewport=PHONE, is_mobile=True, has_touch=True)
     open_replay(page, server, match_id)
     tops = page.evaluate("""() => ['first', 'back', 'forward', 'last', 'slider'].map((id) =>
         Math.round(document.getElementById(id).getBoundingClientRect().top))""")
     assert len(set(tops[:4])) == 1 and tops[4] < tops[0], tops
+    # A tapped button keeps no hover colour on a touch screen (▶ stayed filled and looked selected).
+    page.tap("#first")
+    page.tap("#forward")
+    colours = page.evaluate("""() => ['forward', 'last'].map((id) => getComputedStyle(document.getElementById(id))
+        .backgroundColor)""")
+    assert colours[0] == colours[1], colours
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not errors, errors
     context.close()

@@ -63,6 +63,9 @@ function toMoves(field) {
   if (!button) return;
   button.scrollIntoView({ block: "center" });
   button.focus({ preventScroll: true });
+  // A touch draws no focus ring: the button is marked a moment (among 14-20 like it: a phone probe).
+  button.classList.add("flash");
+  setTimeout(() => button.classList.remove("flash"), 2000);
 }
 
 function board(obs, targets) {
