@@ -432,6 +432,14 @@ const NEWS = (player) => `motley.tournament-news.${player}`;
 // The tournament news kept per player (the newest first).
 const NEWS_KEPT = 20;
 
+// The player's stream position, kept for every tab of this browser, only ever moved on: a tab whose stream
+// lagged wrote an older position over another's newer one, and a reload then heard again, and showed again,
+// the news the other tab had dismissed (a fresh-clone CI run beside a probe).
+function keepFeed(player, id) {
+  const kept = Number(localStorage.getItem(FEED(player)));
+  if (!(Number.isFinite(kept) && kept >= Number(id))) localStorage.setItem(FEED(player), id);
+}
+
 // What the stream tells a player of their tournaments (docs/tournaments.md, "A bot in a tournament"), as a
 // line of the lobby's "Your tournaments"; null for an item of another kind.
 function newsText(kind, item, playerId) {
@@ -677,7 +685,7 @@ function invitationsBox() {
       else if (item?.tournament_id && item.tournament) tell(name, item);
       else if (item?.match_id && held[item.match_id] && item.match) hear(item.match); // started, cancelled: gone
       return undefined;
-    }, { key, since, onId: (id) => { if (identity.key() === key) localStorage.setItem(FEED(me.id), id); },
+    }, { key, since, onId: (id) => { if (identity.key() === key) keepFeed(me.id, id); },
       onState: (state) => { box.dataset.live = state === "live" ? "true" : "false"; },
       // A kept position this server never wrote (another server's, or its log started again): from now.
       // Not so for a refused key (the page is drawn again signed out).

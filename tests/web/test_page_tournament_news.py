@@ -134,3 +134,24 @@ def test_a_place_replaces_the_earlier_one_and_a_dismissal_keeps_the_focus_and_ho
     assert news(other) == []
     assert not errors, errors
     context.close()
+
+
+def test_the_kept_stream_position_only_moves_on(server, browser):
+    """Two tabs of one player keep one stream position. A tab whose stream lagged wrote an older position
+    over the other's newer one, and a reload heard again, and showed again, news the other tab had
+    dismissed (a fresh-clone CI run beside a probe). An item heard now leaves a later kept position alone."""
+    from tests.web.test_page_third_probe import invite
+
+    eve, fay = register(server, "feed-eve"), register(server, "feed-fay")
+    context, page, errors = signed_in(browser, server, eve)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#invitations[data-live='true']", state="attached")
+    key = f"motley.feed.{eve['id']}"
+    later = "999999999"  # as another tab, further on, had kept it
+    page.evaluate("([key, later]) => localStorage.setItem(key, later)", [key, later])
+    invite(server, fay, eve)
+    page.wait_for_selector("#invitations li", timeout=15_000)  # heard, with its position
+    page.wait_for_timeout(300)
+    assert page.evaluate("key => localStorage.getItem(key)", key) == later
+    assert not errors, errors
+    context.close()
