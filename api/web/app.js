@@ -268,7 +268,9 @@ function refusedNote() {
 // of it behind.
 function forgetPlayerData(playerId) {
   if (!playerId) return;
-  for (const name of [FEED(playerId), INVITES(playerId), DISMISSED(playerId), NEWS(playerId)]) localStorage.removeItem(name);
+  for (const name of [FEED(playerId), INVITES(playerId), DISMISSED(playerId), NEWS(playerId), NEWS_GONE(playerId)]) {
+    localStorage.removeItem(name);
+  }
 }
 
 function keyReveal(key) {
@@ -429,6 +431,9 @@ const FEED = (player) => `motley.feed.${player}`;
 const INVITES = (player) => `motley.invitations.${player}`;
 const DISMISSED = (player) => `motley.dismissed.${player}`;
 const NEWS = (player) => `motley.tournament-news.${player}`;
+// The news items dismissed (their ids, the latest NEWS_KEPT): one heard again later (another tab's stream,
+// behind this one's) is not shown again.
+const NEWS_GONE = (player) => `motley.tournament-news-dismissed.${player}`;
 // The tournament news kept per player (the newest first).
 const NEWS_KEPT = 20;
 
@@ -473,6 +478,15 @@ function focusAfterDismissal(list, index) {
   if (heading) {
     heading.setAttribute("tabindex", "-1");
     heading.focus();
+  }
+}
+
+function dismissedNews(player) {
+  try {
+    const kept = JSON.parse(localStorage.getItem(NEWS_GONE(player)) || "[]");
+    return Array.isArray(kept) ? kept : [];
+  } catch {
+    return [];
   }
 }
 
@@ -544,6 +558,9 @@ function invitationsBox() {
   leaving.push(() => window.removeEventListener("storage", onStorage));
   const dismiss = (entry) => {
     const index = news.findIndex((other) => other.id === entry.id);
+    if (identity.key() === key) {
+      localStorage.setItem(NEWS_GONE(me.id), JSON.stringify([entry.id, ...dismissedNews(me.id)].slice(0, NEWS_KEPT)));
+    }
     change((list) => list.filter((other) => other.id !== entry.id));
     focusAfterDismissal(newsList, index);
   };
@@ -561,7 +578,7 @@ function invitationsBox() {
   const tell = (kind, item) => {
     const text = newsText(kind, item, me.id);
     const id = `${item.tournament_id}:${item.version}:${kind}`;
-    if (!text) return;
+    if (!text || dismissedNews(me.id).includes(id)) return; // dismissed already, in this tab or another
     change((list) => {
       const placed = (entry) => entry.tournament_id === item.tournament_id && PLACED.has(entry.kind);
       if (list.some((entry) => entry.id === id || (PLACED.has(kind) && placed(entry) && entry.version > item.version))) return list;

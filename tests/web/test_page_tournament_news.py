@@ -155,3 +155,24 @@ def test_the_kept_stream_position_only_moves_on(server, browser):
     assert page.evaluate("key => localStorage.getItem(key)", key) == later
     assert not errors, errors
     context.close()
+
+
+def test_a_dismissed_item_heard_again_stays_dismissed(server, browser):
+    """A tab whose stream was behind another's heard an item after the other tab had dismissed it, and
+    showed it again (a fresh-clone CI run beside a probe). Heard again, here from the stream's start, a
+    dismissed item stays gone."""
+    organiser, bob, cy, dee, gia = (register(server, name) for name in ["org2", "bob2", "cy2", "dee2", "gia"])
+    context, page, errors = signed_in(browser, server, gia)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("#invitations[data-live='true']", state="attached")
+    started_swiss(server, organiser, [bob, cy, dee, gia], "Heard twice")  # gia sits round 1 out
+    page.wait_for_selector("#tournament-news li[data-kind='bye']", timeout=15_000)
+    page.click("#tournament-news li[data-kind='bye'] button")
+    page.wait_for_function("document.querySelectorAll('#tournament-news-list li').length === 0")
+    page.evaluate("key => localStorage.setItem(key, '0')", f"motley.feed.{gia['id']}")  # the whole stream again
+    page.reload()
+    page.wait_for_selector("#invitations[data-live='true']", state="attached")
+    page.wait_for_timeout(1_000)
+    assert news(page) == []
+    assert not errors, errors
+    context.close()
