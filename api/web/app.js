@@ -481,23 +481,18 @@ function focusAfterDismissal(list, index) {
   }
 }
 
-function dismissedNews(player) {
+// A list kept in localStorage under ``name`` (empty when missing or not a list).
+function storedList(name) {
   try {
-    const kept = JSON.parse(localStorage.getItem(NEWS_GONE(player)) || "[]");
+    const kept = JSON.parse(localStorage.getItem(name) || "[]");
     return Array.isArray(kept) ? kept : [];
   } catch {
     return [];
   }
 }
 
-function storedNews(player) {
-  try {
-    const kept = JSON.parse(localStorage.getItem(NEWS(player)) || "[]");
-    return Array.isArray(kept) ? kept : [];
-  } catch {
-    return [];
-  }
-}
+const dismissedNews = (player) => storedList(NEWS_GONE(player));
+const storedNews = (player) => storedList(NEWS(player));
 
 function storedInvitations(player) {
   try {
@@ -653,7 +648,7 @@ function invitationsBox() {
     draw();
   };
   draw();
-  const dismissed = new Set(JSON.parse(localStorage.getItem(DISMISSED(me.id)) || "[]"));
+  const dismissed = new Set(storedList(DISMISSED(me.id)));
   // The invitations still open (GET /players/me/invitations: open matches with a seat left for this
   // player, not joined yet): those listed and not held (sent before this browser followed the stream)
   // show; those held and no longer listed (called off, filled, started, accepted in another tab) go,

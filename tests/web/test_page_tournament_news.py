@@ -25,6 +25,14 @@ def news(page) -> list[tuple[str, str]]:
             for item in page.locator("#tournament-news-list li").all()]
 
 
+def news_after_a_reload(page) -> list[tuple[str, str]]:
+    """The news once the page is loaded again and its stream has told what it resumed on."""
+    page.reload()
+    page.wait_for_selector("#invitations[data-live='true']", state="attached")
+    page.wait_for_timeout(1_000)
+    return news(page)
+
+
 def test_the_lobby_tells_a_player_of_a_bye_a_disqualification_and_the_end(server, browser):
     organiser, bob, cy, dee, ada = (register(server, name) for name in ["org", "bob", "cy", "dee", "ada"])
     context, page, errors = signed_in(browser, server, ada)
@@ -53,10 +61,7 @@ def test_the_lobby_tells_a_player_of_a_bye_a_disqualification_and_the_end(server
     assert "the organiser disqualified you: two accounts" in news(page)[1][1]
 
     # Kept across a reload (and heard once, though the stream resumes inside what it told); dismissed, gone.
-    page.reload()
-    page.wait_for_selector("#invitations[data-live='true']", state="attached")
-    page.wait_for_timeout(1_000)
-    assert [kind for kind, _ in news(page)] == ["tournament-finished", "disqualified", "bye"]
+    assert [kind for kind, _ in news_after_a_reload(page)] == ["tournament-finished", "disqualified", "bye"]
     page.click("#tournament-news li[data-kind='bye'] button")
     assert [kind for kind, _ in news(page)] == ["tournament-finished", "disqualified"]
     page.reload()
@@ -128,10 +133,7 @@ def test_a_place_replaces_the_earlier_one_and_a_dismissal_keeps_the_focus_and_ho
     page.wait_for_function("document.querySelectorAll('#tournament-news li').length === 0")
     assert page.evaluate("document.activeElement?.tagName") == "H1"
     other.wait_for_function("document.querySelectorAll('#tournament-news li').length === 0", timeout=5_000)
-    other.reload()
-    other.wait_for_selector("#invitations[data-live='true']", state="attached")
-    other.wait_for_timeout(1_000)
-    assert news(other) == []
+    assert news_after_a_reload(other) == []
     assert not errors, errors
     context.close()
 
@@ -170,9 +172,6 @@ def test_a_dismissed_item_heard_again_stays_dismissed(server, browser):
     page.click("#tournament-news li[data-kind='bye'] button")
     page.wait_for_function("document.querySelectorAll('#tournament-news-list li').length === 0")
     page.evaluate("key => localStorage.setItem(key, '0')", f"motley.feed.{gia['id']}")  # the whole stream again
-    page.reload()
-    page.wait_for_selector("#invitations[data-live='true']", state="attached")
-    page.wait_for_timeout(1_000)
-    assert news(page) == []
+    assert news_after_a_reload(page) == []
     assert not errors, errors
     context.close()
