@@ -1115,6 +1115,27 @@ def test_winner_tie_on_markers_then_shared():
     assert E.result(s).ranks == (1, 1, 1, 1)
 
 
+def test_a_finished_view_names_the_winners_keys_in_order():
+    """Winner of the Game: VP, then fame, then influence markers on the board (guilds and royalty
+    spaces). A finished match's views hold those keys, named and in that order, so a tie on VP can say
+    which key ranked it without a client counting the markers itself."""
+    s = final_state()
+    # influence (item 6): seat 2 first (4 markers) 8 VP, seat 0 second (3) 4 VP: all three end on 30 VP
+    for q, (fame, guild, vp) in enumerate([(5, 1, 26), (5, 2, 30), (3, 4, 22), (0, 0, 10)]):
+        P(s, q).update(crowns=3, fame=fame, vp=vp, money=0, hand=[0, 0, 0, 1])
+        P(s, q)["guilds"] = [guild, 0, 0, 0, 0, 0]
+    s["royalty"] = [0, 0, None, None]  # seat 0: two royalty spaces, 1 + 2 = 3 markers against seat 1's 2
+    assert "ranking" not in E.public_observation(s)  # only once over
+    s = auto(s)
+    ranking = E.public_observation(s)["ranking"]
+    assert [k["key"] for k in ranking] == ["vp", "fame", "markers_on_board"]
+    assert ranking[0]["values"] == list(E.result(s).scores) == [30, 30, 30, 0]
+    assert ranking[1]["values"] == [5, 5, 3, 0]
+    assert ranking[2]["values"] == [3, 2, 4, 0]
+    assert E.result(s).ranks == (1, 2, 3, 4)
+    assert all(E.observation(s, q)["ranking"] == ranking for q in range(4))
+
+
 # ------------------------------------------------------------------------------------------------
 # Hidden information
 # ------------------------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
-from domain.engine import CHANCE
+from domain.engine import CHANCE, competition_ranks
 from domain.games.jester import ENGINE, ENGINES
 from domain.games.jester.core import markers_total
 from domain.games.jester.data import DISCIPLINES, PLACES
@@ -141,7 +141,11 @@ def run_playouts(n, seeds, version=None):
         )
         final = playout.final
         assert final["over"] and final["round"] == 3
-        assert engine.result(final).scores == tuple(p["vp"] for p in final["players"])
+        result = engine.result(final)
+        assert result.scores == tuple(p["vp"] for p in final["players"])
+        # The view's Winner keys (VP, fame, markers on the board) rank the seats as the result does.
+        keys = list(zip(*(k["values"] for k in engine.public_observation(final)["ranking"])))
+        assert competition_ranks(keys) == result.ranks
         if full or seed % 25 == 0:
             check_redaction(playout, n)
         seen.update(action["type"] for _, action in playout.log)

@@ -190,10 +190,15 @@ def test_jesters_final_scoring_names_its_items(server, browser):
     text = box.inner_text()
     assert "type" not in text and "final-scoring" not in text, text
     rows = {row.get_attribute("data-item"): row for row in box.locator("tbody tr").all()}
-    assert set(rows) == set(final) - {"type"} | {"fame", "markers"}, (set(rows), set(final))
-    # The Winner's tie-breaks are rows too: fame, then markers on the board (a phone probe's tie on 34 VP).
-    fame = read(server, match_id, jo)["observation"]["players"]["fame"]
-    assert [cell.inner_text() for cell in rows["fame"].locator("td").all()] == [str(f) for f in fame]
+    assert set(rows) == set(final) - {"type"} | {"fame", "markers_on_board"}, (set(rows), set(final))
+    # The Winner's tie-breaks are rows too: fame, then markers on the board (a phone probe's tie on 34 VP),
+    # as the engine's `ranking` gives them.
+    view = read(server, match_id, jo)["observation"]
+    assert [k["key"] for k in view["ranking"]] == ["vp", "fame", "markers_on_board"]
+    assert view["ranking"][1]["values"] == view["players"]["fame"]
+    for key in ("fame", "markers_on_board"):
+        values = next(k["values"] for k in view["ranking"] if k["key"] == key)
+        assert [cell.inner_text() for cell in rows[key].locator("td").all()] == [str(v) for v in values]
     assert "sets of 4 different cards in hand" in rows["sets"].inner_text()
     assert "Crown Penalty" in rows["crown_penalty"].inner_text()
     assert [cell.inner_text() for cell in rows["vp"].locator("td").all()] == [str(vp) for vp in final["vp"]]
@@ -213,17 +218,21 @@ def test_a_tie_on_jesters_final_vp_says_which_tie_break_decided_it(server, brows
     page.wait_for_selector("#register-name")
     said = page.evaluate("""async () => {
         const { tieBreaks } = await import("/web/games/jester.js");
-        const obs = (fame, guilds, royalty) => ({ players: { fame, guilds }, royalty });
+        const obs = (vp, fame, markers) => ({ ranking: [{ key: "vp", values: vp }, { key: "fame", values: fame },
+                                                        { key: "markers_on_board", values: markers }] });
         return [
-            tieBreaks({ vp: [34, 34, 20] }, obs([9, 8, 1], [[1, 0], [0, 0], [0, 0]], [null, null, null, null]), 3).said,
-            tieBreaks({ vp: [34, 34] }, obs([9, 9], [[1, 0], [0, 2]], [1, null, null, null]), 2).said,
-            tieBreaks({ vp: [34, 34] }, obs([9, 9], [[1, 0], [0, 1]], [0, 1, null, null]), 2).said,
-            tieBreaks({ vp: [30, 34] }, obs([9, 9], [[0], [0]], []), 2).said,
+            tieBreaks(obs([34, 34, 20], [9, 8, 1], [1, 0, 0]), 3).said,
+            tieBreaks(obs([34, 34], [9, 9], [1, 3]), 2).said,
+            tieBreaks(obs([34, 34], [9, 9], [2, 2]), 2).said,
+            tieBreaks(obs([30, 34], [9, 9], [0, 0]), 2).said,
+            tieBreaks({}, 2).said,
         ];
     }""")
+    # The keys are the engine's (the finished view's `ranking`): the page no longer counts markers itself.
     assert said == ["34 VP each: ranked by fame.",
-                    "34 VP each: ranked by markers on the board.",  # 1 guild marker + 0, against 2 + 1 royalty
-                    "34 VP each: equal fame and markers, so they share the place.",
+                    "34 VP each: ranked by markers on the board.",
+                    "34 VP each: equal fame and markers on the board, so they share the place.",
+                    None,
                     None]
     assert not errors, errors
     context.close()

@@ -90,30 +90,38 @@ const FINAL_ITEMS = {
 };
 
 // The Winner's tie-breaks (rulebook "Winner"; docs/rules/jester.md): equal VP go to the most fame, then to
-// the most influence markers on the board (guilds and royalty spaces). Two seats on 34 VP read "place 1" and
-// "place 2" with nothing saying why, the fame column off a phone's screen (a phone probe): both keys are
-// rows of the table, and a tie on VP says which one decided it.
-export function tieBreaks(final, obs, n) {
-  const pl = obs.players;
-  if (!pl || !Array.isArray(final.vp)) return { rows: [], said: null };
-  const markers = Array.from({ length: n }, (_, s) => (pl.guilds[s] || []).reduce((a, b) => a + b, 0)
-    + (obs.royalty || []).filter((holder) => holder === s).length);
-  const rows = [["fame", "fame (the first tie-break: equal VP)", pl.fame], ["markers", "markers on the board (the second: equal fame too)", markers]];
+// the most influence markers on the board. Two seats on 34 VP read "place 1" and "place 2" with nothing saying
+// why, the fame column off a phone's screen (a phone probe): the tie-break keys are rows of the table, and a
+// tie on VP says which one decided it. The keys, in their order, are the engine's (the finished view's
+// `ranking`): the page counted the markers on the board itself, a second copy of the rule.
+const RANKING_ROWS = {
+  fame: ["fame", "fame (the first tie-break: equal VP)"],
+  markers_on_board: ["markers on the board", "markers on the board (the second: equal fame too)"],
+};
+const rankingName = (key) => (RANKING_ROWS[key] || [key.replace(/_/g, " ")])[0];
+
+export function tieBreaks(obs, n) {
+  const ranking = Array.isArray(obs.ranking) ? obs.ranking : [];
+  if (!ranking.length) return { rows: [], said: null };
+  const [first, ...rest] = ranking;
+  const rows = rest.map(({ key, values }) => [key, (RANKING_ROWS[key] || [])[1] || rankingName(key), values]);
   const said = [];
   const seen = new Set();
   for (let s = 0; s < n; s += 1) {
-    const tied = Array.from({ length: n }, (_, t) => t).filter((t) => final.vp[t] === final.vp[s]);
-    if (tied.length < 2 || seen.has(final.vp[s])) continue;
-    seen.add(final.vp[s]);
-    const by = tied.some((t) => pl.fame[t] !== pl.fame[s]) ? "fame" : tied.some((t) => markers[t] !== markers[s]) ? "markers on the board" : null;
-    said.push(`${final.vp[s]} VP each: ${by ? `ranked by ${by}` : "equal fame and markers, so they share the place"}.`);
+    const value = first.values[s];
+    const tied = Array.from({ length: n }, (_, t) => t).filter((t) => first.values[t] === value);
+    if (tied.length < 2 || seen.has(value)) continue;
+    seen.add(value);
+    const by = rest.find(({ values }) => tied.some((t) => values[t] !== values[s]));
+    const all = rest.map(({ key }) => rankingName(key)).join(" and ");
+    said.push(`${value} VP each: ${by ? `ranked by ${rankingName(by.key)}` : `equal ${all}, so they share the place`}.`);
   }
   return { rows, said: said.length ? said.join(" ") : null };
 }
 
 function finalView(final, seats, you, n, obs = {}) {
   const items = Object.entries(final).filter(([key]) => key !== "type");
-  const ties = tieBreaks(final, obs, n);
+  const ties = tieBreaks(obs, n);
   return h("div", { class: "final", id: "final-scoring" }, h("h3", {}, "Final scoring"),
     ties.said ? h("p", { class: "tie-break", id: "tie-break" }, "Tie: ", ties.said) : null,
     scrolling(h("table", { class: "grid final-scoring" },

@@ -8,6 +8,7 @@ from domain.engine import copy_json
 
 from .core import top
 from .data import DISCIPLINES, EVENTS, PLACES
+from .scoring import ranking
 
 # Every observation is built afresh: it shares no list or dict with the state nor with any other
 # observation, so a caller may change it freely (the engine contract).
@@ -64,6 +65,7 @@ def _build(state):
         obs["prestige"] = state["prestige"][:]  # during task 4 only
     if state["over"]:
         obs["final"] = copy_json(state["final"])  # the screens are removed: crowns are shown
+        obs["ranking"] = ranking(state)  # the Winner's keys in order (VP, fame, markers on the board)
     if "vp_floor" in state["opts"]:
         # Since rules 1.4.0 the match's options, public in its view, are in the observation too: a computer
         # sees only its observation, and judged a match without the VP floor, or with red chairs, as if it

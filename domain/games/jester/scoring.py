@@ -70,9 +70,22 @@ def apply_final(state, frame, actor, action):
     pop(state)
 
 
+#: The Winner's order (rulebook "Winner"): most VP; tied, most fame; still tied, most influence markers on
+#: the board (guilds and royalty spaces); still tied, a shared place [PROPOSAL].
+RANKED_BY = ("vp", "fame", "markers_on_board")
+
+
 def ranking_key(state, seat):
     p = pl(state, seat)
     return (p["vp"], p["fame"], markers_on_board(state, seat))
+
+
+def ranking(state):
+    """The Winner's keys, named and in their order, one value per seat: what a finished match's view
+    shows, so that a tie on VP says which key ranked it without a client redoing the rule (a web page
+    counted the markers on the board itself)."""
+    keys = [ranking_key(state, s) for s in range(state["n"])]
+    return [{"key": name, "values": [key[i] for key in keys]} for i, name in enumerate(RANKED_BY)]
 
 
 def ranks(state):
