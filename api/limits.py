@@ -37,6 +37,9 @@ ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}(-[0-9a-z]{1,12})?"
 #: Or, on a read of a read model's page (a GET), that page's ETag: ``"board-96"``, ``"list-120-own"``,
 #: ``"standings-96.7"``, ``"profile-96.3f2a9c01b7d4"`` (api/openapi.py, "ETag (read model)").
 PAGE_ETAG = re.compile(r'\s*(W/)?"[a-z]{4,11}-[0-9]{1,18}(\.[0-9a-f]{1,12})?(-own)?"\s*')
+#: Or, on a tournament's write, the ETag of a tournament read: ``"tournament-5"`` (its version; a match's
+#: ``"5"`` reads as that version too).
+TOURNAMENT_ETAG = re.compile(r'\s*(W/)?"?tournament-[0-9]{1,9}"?\s*')
 #: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
 MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
@@ -138,12 +141,15 @@ def check_headers() -> None:
     # An empty or blank If-Match is refused as the document says, not taken for none: a client whose
     # version variable was empty had its write saved unguarded (a probe: seats, moves, resign, cancel).
     read = request.method in ("GET", "HEAD")
+    tournament_write = not read and request.url_rule.rule.startswith("/tournaments/<")
     if etag is not None and etag.strip() != "*" and not all(
             ETAG.fullmatch(tag) or (read and PAGE_ETAG.fullmatch(tag))
+            or (tournament_write and TOURNAMENT_ETAG.fullmatch(tag))
             for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
                                     f'of up to {MAX_IF_MATCH_TAGS} of them (on a read of a list, the ETag of a '
-                                    'page of it, such as "board-96")')
+                                    'page of it, such as "board-96"; on a tournament\'s write, the ETag of the '
+                                    'tournament read, such as "tournament-5")')
     event_id = request.headers.get("Last-Event-ID")
     if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version on a "

@@ -40,7 +40,8 @@ class Problem(Schema):
     errors = fields.Dict(metadata={"description": "422 validation: the wrong fields, by location and name"})
     # The members some refusals add (docs/problems.md): named, so a client generated from this document
     # reads them (they were sent, and undeclared: a spec-driven client's probe).
-    current_version = fields.Integer(metadata={"description": "409 stale-version, 412: the match's version now"})
+    current_version = fields.Integer(metadata={"description": "409 stale-version, 412: the match's version now "
+                                                              "(on a tournament's write, the tournament's)"})
     retry_after = fields.Float(metadata={"description": "429 and 503: seconds to wait (a game's cooldown's exactly; "
                                                         "the Retry-After header rounds it up)"})
     limit = fields.String(metadata={"description": "429 rate-limited: the limit reached (held_requests: the streams "
@@ -117,6 +118,9 @@ HEADERS: dict[str, dict[str, Any]] = {
 #: One of a match read's ETags, as If-Match takes it (api/limits.py ETAG), and a list of up to 16.
 _TAG = r'(W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}(-[0-9a-z]{1,12})?"?'
 IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
+#: On a tournament's write, its read's ETag too (api/limits.py TOURNAMENT_ETAG).
+_TOURNAMENT_TAG = rf'({_TAG}|(W/)?"?tournament-[0-9]{{1,9}}"?)'
+TOURNAMENT_IF_MATCH_PATTERN = rf"^(\*|{_TOURNAMENT_TAG}( *, *{_TOURNAMENT_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
@@ -145,6 +149,12 @@ REQUEST_HEADERS = {
                                         'them (any may match): a stale one is a 412 and nothing is saved; "*" '
                                         'states no version',
                          "schema": {"type": "string", "pattern": IF_MATCH_PATTERN}},
+    "If-Match (tournament)": {"in": "header", "name": "If-Match", "required": False,
+                              "description": 'The ETag of the tournament read this write is based on '
+                                             '("tournament-5"; its version alone, "5", will do), or a list of '
+                                             'them (any may match): a stale one is a 412 and nothing is saved; '
+                                             '"*" states no version',
+                              "schema": {"type": "string", "pattern": TOURNAMENT_IF_MATCH_PATTERN}},
     "If-Match (read)": {"in": "header", "name": "If-Match", "required": False,
                         "description": 'Answer only if the match is still at the version of this ETag (or of '
                                        'one of a list of them): else a 412; "*" states no version',
@@ -186,6 +196,9 @@ READS = {
     ("post", "/matches/{match_id}/forks"): ["Idempotency-Key"],
     ("post", "/matches/import"): ["Idempotency-Key"],
     ("post", "/tournaments"): ["Idempotency-Key"],
+    **{(method, f"/tournaments/{{tournament_id}}/{write}"): ["If-Match (tournament)"]
+       for method, write in (("post", "players"), ("delete", "players/{player_id}"), ("post", "start"),
+                             ("post", "cancel"), ("post", "forfeits"), ("post", "sanctions"))},
     ("get", "/players/me/stream"): ["Last-Event-ID (position)"],
     ("get", "/tournaments/{tournament_id}/stream"): ["Last-Event-ID"],
 }

@@ -1,5 +1,7 @@
 """Tournaments: create, list, read, register and withdraw, start, forfeit, sanctions, standings."""
 
+from typing import Optional
+
 from flask import request
 from flask.views import MethodView
 
@@ -35,6 +37,17 @@ def fresh(after) -> None:
     """Wait until the league read models have applied ``after`` (a Motley-Position)."""
     motley = container()
     wait_until_applied(motley.league_view, motley.league.name, after)
+
+
+def stated_versions() -> Optional[frozenset[int]]:
+    """The tournament versions a write's ``If-Match`` states (RFC 9110 §13.1.1): None without one or with
+    ``*``; a weak tag states none (strong comparison), so only a strong one can hold. Its tags are the
+    tournament read's ETag, ``"tournament-5"``, or the version alone (api/limits.py checked their form)."""
+    header = (request.headers.get("If-Match") or "").strip()
+    if not header or header == "*":
+        return None
+    tags = [tag.strip().strip('"') for tag in header.split(",") if not tag.strip().startswith("W/")]
+    return frozenset(int(tag.removeprefix("tournament-").split("-", 1)[0].split(".", 1)[0]) for tag in tags)
 
 
 def written(status=200, **extra):
@@ -97,7 +110,7 @@ class Players(MethodView):
     @blp.response(201, schemas.TournamentOut)
     def post(self, _body, tournament_id):
         """Register the caller."""
-        tournaments().register(tournament_id, current_player())
+        tournaments().register(tournament_id, current_player(), stated_versions())
         tournament = tournaments().get(tournament_id)
         return tournament_view(tournament), 201, written(Location=f"/tournaments/{tournament.id}")
 
@@ -108,7 +121,7 @@ class PlayerById(MethodView):
     @blp.response(200, schemas.TournamentOut)
     def delete(self, _body, tournament_id, player_id):
         """Withdraw a player (the player or the organiser): not paired again; past results stand."""
-        tournaments().withdraw(tournament_id, player_id, current_player())
+        tournaments().withdraw(tournament_id, player_id, current_player(), stated_versions())
         return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
@@ -118,7 +131,7 @@ class Start(MethodView):
     @blp.response(200, schemas.TournamentOut)
     def post(self, _body, tournament_id):
         """Start (the organiser): round 1 is paired and its matches are created and started."""
-        tournaments().start(tournament_id, current_player())
+        tournaments().start(tournament_id, current_player(), stated_versions())
         return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
@@ -129,7 +142,7 @@ class Cancel(MethodView):
     def post(self, _body, tournament_id):
         """Call it off (the organiser, before the start): status "cancelled"; it takes no registrations and
         never starts, and each registered player's stream says so (tournament-cancelled)."""
-        tournaments().call_off(tournament_id, current_player())
+        tournaments().call_off(tournament_id, current_player(), stated_versions())
         return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
@@ -140,7 +153,8 @@ class Forfeits(MethodView):
     def post(self, body, tournament_id):
         """Forfeit absent players of a table of the current round, once its deadline has passed
         (the organiser): they share the last place, the players present the first."""
-        tournaments().forfeit(tournament_id, current_player(), body["player_ids"], body["match_id"])
+        tournaments().forfeit(tournament_id, current_player(), body["player_ids"], body["match_id"],
+                              stated_versions())
         return tournament_view(tournaments().get(tournament_id)), 200, written()
 
 
@@ -175,7 +189,7 @@ class Sanctions(MethodView):
     def post(self, body, tournament_id):
         """Disqualify a player or void a match (the organiser). Standings and ratings are computed
         again from the events; the report is at the Location, which waits for it (``after``)."""
-        number = tournaments().sanction(tournament_id, current_player(), body)
+        number = tournaments().sanction(tournament_id, current_player(), body, stated_versions())
         headers = written()
         # The report is computed by the workers: read at once, without ``after``, it was a 503 "not computed
         # yet" for the resource the answer had just named (a client-contract probe).

@@ -18,7 +18,7 @@ from __future__ import annotations
 import inspect
 import logging
 from functools import partial
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Collection, Optional, Sequence
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -143,14 +143,18 @@ class Tournaments:
                                   f"{tournament.version}")
         return self.app.read_tournament(tournament.id, version)
 
-    def register(self, tournament_id: Any, player: Player) -> None:
-        self._command(tournament_id, lambda t: t.register(str(player.id), player.name))
+    # ``expected``, on each organiser's or player's write: the versions the caller's If-Match states (None:
+    # no precondition). Tournament writes ignored If-Match: a disqualification decided on a stale view, two
+    # organisers' tabs apart, was saved (an organiser's probe).
+    def register(self, tournament_id: Any, player: Player, expected: Optional[Collection[int]] = None) -> None:
+        self._command(tournament_id, lambda t: t.register(str(player.id), player.name), expected=expected)
 
-    def withdraw(self, tournament_id: Any, player_id: str, by: Player) -> None:
+    def withdraw(self, tournament_id: Any, player_id: str, by: Player,
+                 expected: Optional[Collection[int]] = None) -> None:
         # The id as the API writes it, however the path spelled the UUID (upper case, braces): compared as
         # sent, a player withdrawing himself was "not the organiser", and the organiser "not registered".
         player = str(parse_id(player_id, "player registered for this tournament"))
-        self._command(tournament_id, lambda t: t.withdraw(player, str(by.id)))
+        self._command(tournament_id, lambda t: t.withdraw(player, str(by.id)), expected=expected)
         self._resign_at_tables(tournament_id, player)
 
     def _resign_at_tables(self, tournament_id: Any, player_id: str) -> None:
@@ -164,14 +168,14 @@ class Tournaments:
             except errors.ServiceError:
                 pass  # not running (finished, or not started), or he had resigned already: nothing to settle
 
-    def call_off(self, tournament_id: Any, by: Player) -> None:
-        self._command(tournament_id, lambda t: t.call_off(str(by.id)))
+    def call_off(self, tournament_id: Any, by: Player, expected: Optional[Collection[int]] = None) -> None:
+        self._command(tournament_id, lambda t: t.call_off(str(by.id)), expected=expected)
 
-    def start(self, tournament_id: Any, by: Player) -> None:
-        self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()))
+    def start(self, tournament_id: Any, by: Player, expected: Optional[Collection[int]] = None) -> None:
+        self._command(tournament_id, lambda t: t.start(str(by.id), self.app.clock()), expected=expected)
 
     def forfeit(self, tournament_id: Any, by: Player, player_ids: Sequence[str],
-                match_id: Optional[str] = None) -> None:
+                match_id: Optional[str] = None, expected: Optional[Collection[int]] = None) -> None:
         """The organiser forfeits absent players of a table; they resign its match, in the same save.
 
         The tournament refuses a forfeit of a table whose match has finished (its result is the
@@ -187,7 +191,8 @@ class Tournaments:
             return tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
                                       match_over=partial(self._match_over, read), match_id=match_id)
 
-        self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)])
+        self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)],
+                      expected=expected)
 
     def _match_over(self, read: list[Match], match_id: str) -> bool:
         """Whether a table's match has finished: its result may not be recorded yet (the round keeper
@@ -210,7 +215,7 @@ class Tournaments:
         match.settle(self.app.rng, self.app.clock())
         return True
 
-    def sanction(self, tournament_id: Any, by: Player, body: dict) -> int:
+    def sanction(self, tournament_id: Any, by: Player, body: dict, expected: Optional[Collection[int]] = None) -> int:
         """Disqualify a player or void a match; returns the sanction's number."""
         if body["kind"] == "disqualify":
             if not body.get("player_id"):
@@ -218,7 +223,7 @@ class Tournaments:
             if body.get("match_id"):  # dropped without a word, an organiser unsure which id counts never knew
                 raise errors.InvalidRequest("a disqualification names the player_id only (a void names the match_id)")
             number = self._command(tournament_id, lambda t: (
-                t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []))
+                t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []), expected=expected)
             self._resign_at_tables(tournament_id, body["player_id"])
             return number
         if not body.get("match_id"):
@@ -227,7 +232,7 @@ class Tournaments:
             raise errors.InvalidRequest("voiding names the match_id only (a disqualification names the player_id)")
         return self._command(tournament_id, lambda t: t.void_match(
             str(by.id), body["match_id"], body.get("reason", ""), self.app.clock()),
-            also=lambda: self._void_in_match(body["match_id"], body.get("reason", "")))
+            also=lambda: self._void_in_match(body["match_id"], body.get("reason", "")), expected=expected)
 
     def _void_in_match(self, match_id: str, reason: str) -> list[Match]:
         """A match voided while it is played stops (``Match.void``), in the same save as the void: it had
@@ -258,15 +263,23 @@ class Tournaments:
 
     # -- the machinery ----------------------------------------------------------------------------
     def _command(self, tournament_id: Any, act: Callable[[Tournament], Any],
-                 also: Callable[[], list[Match]] = list) -> Any:
+                 also: Callable[[], list[Match]] = list, expected: Optional[Collection[int]] = None) -> Any:
         """Get, act, save (with the matches of any round the act paired, and the changed matches
-        ``also`` gives after the act), retrying a lost race."""
+        ``also`` gives after the act), retrying a lost race; refused at once (412) unless the tournament
+        is at one of the ``expected`` versions, when given. A lost race's retry reads it again: a write
+        landing in between makes the caller's version stale, as RFC 9110 §13.1.1 would have it."""
         for _ in range(RETRIES):
             tournament = self.get(tournament_id)
+            version = tournament.version
             try:
                 outcome = act(tournament)
             except tournament_domain.TournamentError as error:
                 raise refusal(error) from None
+            # After the act's own refusals, as a match's write has it: a stranger's stale write is his 403.
+            if expected is not None and version not in expected:
+                raise errors.PreconditionFailed(
+                    f"the tournament is at version {version}, not the one If-Match states: it has changed "
+                    "since that read; read it again", current_version=version)
             number, tables = outcome if isinstance(outcome, tuple) else (None, outcome)
             if not tournament.pending_events:
                 return None if number is None else number

@@ -18,7 +18,7 @@ from application.ports import NoTaskQueue
 from application.views import Viewer
 from infrastructure.composition import build
 from infrastructure.settings import Settings
-from tests.platform.client import ApiClient
+from tests.platform.client import ApiClient, entered_tournament
 
 
 @pytest.fixture
@@ -560,3 +560,42 @@ def test_an_organiser_calls_off_a_tournament_before_its_start_and_its_players_ar
     assert client.post(f"/tournaments/{other}/start", key=org).status == 200
     refused = client.post(f"/tournaments/{other}/cancel", key=org)
     assert refused.status == 409 and "active" in refused.body["detail"], refused.text
+
+
+def test_a_tournament_write_on_a_stale_read_is_a_412_and_changes_nothing(client):
+    """If-Match on a tournament's writes (RFC 9110 §13.1.1): a version number was read as a match's and
+    then ignored, so a start, a withdrawal or a disqualification decided on a stale view was saved, and
+    the ETag the tournament read had just sent ("tournament-5") was a 422 naming a match read (an
+    organiser's probe). A stale tag is now a 412 that changes nothing; the read's own tag holds."""
+    organiser, tid, keys = entered_tournament(client, ["ann", "bob"], game="jester", name="t", rounds=2,
+                                              table_size=2)
+    (ann, ann_key), (bob, _) = keys.items()
+    read = client.get(f"/tournaments/{tid}")
+    stale = read.headers["ETag"]
+    assert stale == f'"tournament-{read.body["version"]}"'
+    _, cy = client.register("cy")
+    assert client.post(f"/tournaments/{tid}/players", key=cy, headers={"If-Match": stale}).status == 201
+    now = client.get(f"/tournaments/{tid}")
+    for tag in (stale, f'"{read.body["version"]}"', f'W/{now.headers["ETag"]}'):  # a weak tag never holds
+        refused = client.post(f"/tournaments/{tid}/start", key=organiser, headers={"If-Match": tag})
+        assert refused.status == 412, (tag, refused.text)
+        assert refused.body["current_version"] == now.body["version"]
+    withdrawn = client.call("DELETE", f"/tournaments/{tid}/players/{bob}", key=organiser, headers={"If-Match": stale})
+    assert withdrawn.status == 412
+    assert client.get(f"/tournaments/{tid}").body == now.body  # nothing changed
+    # A stranger's stale write is refused for what it is, as a match's: a 403, not a 412.
+    assert client.post(f"/tournaments/{tid}/start", key=ann_key, headers={"If-Match": stale}).status == 403
+    assert client.post(f"/tournaments/{tid}/start", key=organiser,
+                       headers={"If-Match": '"board-5"'}).status == 422  # no tournament's tag
+    started = client.post(f"/tournaments/{tid}/start", key=organiser,
+                          headers={"If-Match": f'{stale}, {now.headers["ETag"]}'})  # any of a list may hold
+    assert started.status == 200 and started.body["status"] == "active", started.text
+    # Two organiser's tabs: one withdraws bob, the other, on the read before it, disqualifies ann.
+    before = client.get(f"/tournaments/{tid}").headers["ETag"]
+    assert client.call("DELETE", f"/tournaments/{tid}/players/{bob}", key=organiser,
+                       headers={"If-Match": before}).status == 200
+    after = client.get(f"/tournaments/{tid}").body
+    disqualified = client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": ann},
+                               key=organiser, headers={"If-Match": before})
+    assert disqualified.status == 412 and disqualified.body["current_version"] == after["version"]
+    assert client.get(f"/tournaments/{tid}").body == after
