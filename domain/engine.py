@@ -378,7 +378,7 @@ class Engine(ABC):
             return self.check_system(state, action)
         self.check_seat(state, actor)
         if not (isinstance(action, dict) and type(action.get("type")) is str and is_plain_json(action)):
-            raise IllegalAction("actions", "an action is a JSON object with a string type")
+            raise IllegalAction("action format", "an action is a JSON object with a string type")
         self.check_action(state, actor, action)
 
     def step(self, state: State, actor: Actor, action: JSON) -> State:

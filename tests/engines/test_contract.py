@@ -129,6 +129,21 @@ def test_an_int_made_a_bool_or_a_float_is_refused_through_step(name, version):
         assert tried > 20, f"{name}: only {tried} actions with ints were met"
 
 
+@pytest.mark.parametrize("name, version", VERSIONS, ids=IDS)
+def test_what_is_no_action_at_all_is_refused_as_action_format(name, version):
+    """Not a JSON object with a string type, whatever the game: rule ``action format``, as
+    docs/clients.md tells a bot (the shared check named it ``actions``; a bot author's probe)."""
+    for engine, _, state, actor, _ in _states(name, version, seeds=(1,)):
+        if type(actor) is not int:
+            continue
+        for nothing in ({"x": 1}, {"type": 5}, {}, [], "play", None, {"type": "pass", "cards": {1, 2}}):
+            with pytest.raises(IllegalAction) as refused:
+                engine.step(state, actor, nothing)
+            assert refused.value.rule == "action format", (nothing, refused.value)
+        return
+    raise AssertionError(f"{name} {version}: no seat ever acted")
+
+
 def test_strict_json_equality_tells_bools_and_floats_from_ints():
     assert not same_json(True, 1) and not same_json(1.0, 1) and not same_json([True], [1])
     assert not strictly_in({"seat": True}, [{"seat": 1}]) and strictly_in({"seat": 1}, [{"seat": 1}])
