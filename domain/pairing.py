@@ -155,6 +155,63 @@ def fewest_meetings_pairs(players: Sequence[str], met: Mapping[frozenset, int],
     return None if best[1] is None else (best[0], best[1])
 
 
+def rematch_free_rounds(players: Sequence[str], met: Mapping[frozenset, int], byes_had: Mapping[str, int],
+                        rounds: int, first: Sequence[str] = ()) -> list[tuple[list[list[str]], list[str]]] | None:
+    """``rounds`` rounds of tables of two for ``players`` in which no pair meets that has met (``met``) or
+    meets in an earlier of these rounds, the player alone in each (an odd field) one of those with the
+    fewest byes then (``byes_had``, and the rounds before it): [(pairs, alone)], or None when there are
+    none or the search runs past ``SEARCH_BUDGET`` tables tried. Depth first in the order of ``players``,
+    the ``first`` players alone tried first. A round-robin reshaped by a withdrawal chose each round's
+    tables alone: 6 players, one withdrawn in round 2, met b and e twice in rounds 3 to 5 while c and f
+    never met, though three such rounds existed (an organiser's probe)."""
+    tried = 0
+    odd = len(players) % 2 == 1
+
+    def pairs_of(remaining: list[str], met_now: dict, done: list[list[str]]):
+        nonlocal tried
+        if not remaining:
+            yield done
+            return
+        # The player with the fewest partners left first (ties: the order given): a dead end shows at once.
+        options = {p: [q for q in remaining if q != p and not met_now.get(frozenset((p, q)), 0)] for p in remaining}
+        head = min(remaining, key=lambda p: len(options[p]))
+        for other in options[head]:
+            tried += 1
+            if tried > SEARCH_BUDGET:
+                return
+            yield from pairs_of([p for p in remaining if p not in (head, other)], met_now, [*done, [head, other]])
+
+    def plan(left: int, met_now: dict, byes_now: dict) -> list | None:
+        if left == 0:
+            return []
+        # Each player meets a new opponent in every round he is not alone in: at most one alone a round.
+        unmet = {p: sum(1 for q in players if q != p and not met_now.get(frozenset((p, q)), 0)) for p in players}
+        if any(count < left - (left if odd else 0) for count in unmet.values()) or \
+                (odd and sum(max(0, left - count) for count in unmet.values()) > left):
+            return None
+        lones: list[Optional[str]] = [None]
+        if odd:
+            fewest = min(byes_now.get(p, 0) for p in players)
+            lones = list(dict.fromkeys(p for p in [*first, *players] if byes_now.get(p, 0) == fewest))
+        for lone in lones:
+            seated = [p for p in players if p != lone]
+            for pairs in pairs_of(seated, met_now, []):
+                after = dict(met_now)
+                for pair in pairs:
+                    after[frozenset(pair)] = 1
+                byes_after = dict(byes_now)
+                if lone is not None:
+                    byes_after[lone] = byes_after.get(lone, 0) + 1
+                rest = plan(left - 1, after, byes_after)
+                if rest is not None:
+                    return [(pairs, [] if lone is None else [lone]), *rest]
+                if tried > SEARCH_BUDGET:
+                    return None
+        return None
+
+    return plan(rounds, dict(met), dict(byes_had))
+
+
 def circle(
     order: Sequence[str], round_index: int, empty_place_stays: bool = False, second_cycle_swaps: bool = False
 ) -> tuple[list[list[str]], list[str]]:

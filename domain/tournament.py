@@ -77,7 +77,8 @@ class Tournament(Aggregate):
     turn_limit = cast(Optional[dict], None)
     # How a round-robin at tables of two seats an odd field (``pairing.circle``): 1, the first entrant
     # stays on the circle; 2, the empty place stays, so seats alternate; 3, also the seats swapped in
-    # every second cycle (rounds past n - 1). Recorded when the tournament starts, so a tournament
+    # every second cycle (rounds past n - 1); 4, also a circle reshaped by a withdrawal planned to the
+    # cycle's end (``planned_round_robin``). Recorded when the tournament starts, so a tournament
     # started before keeps its schedule (the default fills its Started event).
     circle = 1
 
@@ -237,7 +238,7 @@ class Tournament(Aggregate):
             raise RegistrationError(
                 f"a round-robin takes at most {ROUND_ROBIN_MAX_FIELD} players; use swiss for {len(entrants)}"
             )
-        self._started(circle=3)
+        self._started(circle=4)
         return self.pair_round(1, now)
 
     @event("Started")
@@ -270,7 +271,9 @@ class Tournament(Aggregate):
                         if len(table["players"]) == 1:
                             byes_had[table["players"][0]] = byes_had.get(table["players"][0], 0) + 1
             fewest = min((byes_had.get(p, 0) for p in self.entrants()), default=0)
-            if any(met.get(frozenset(pair), 0) for pair in pairs) or any(byes_had.get(p, 0) > fewest for p in alone):
+            if self.circle >= 4 and self.reshaped():
+                pairs, alone = self.planned_round_robin(pairs, alone, met, byes_had)
+            elif any(met.get(frozenset(pair), 0) for pair in pairs) or any(byes_had.get(p, 0) > fewest for p in alone):
                 # A withdrawal reshaped the circle, which then may pair earlier opponents again, or leave
                 # alone a player who had a bye already: tables where nobody meets again, if there are any
                 # (as for every other pairing), the player alone one of those with the fewest byes (the
@@ -292,6 +295,43 @@ class Tournament(Aggregate):
         deadline = None if self.round_deadline_seconds is None else now + timedelta(seconds=self.round_deadline_seconds)
         self._round_paired(round=round_no, tables=tables, byes=result.byes, deadline=deadline)
         return tables
+
+    def reshaped(self) -> bool:
+        """Whether the field is no longer the one round 1 paired (a player withdrew or was disqualified):
+        the circle, drawn over the players left, is then another circle."""
+        first = self.rounds[0] if self.rounds else {"tables": [], "byes": []}
+        started = {p for t in first["tables"] for p in t["players"]} | set(first["byes"])
+        return bool(self.rounds) and set(self.entrants()) != started
+
+    def planned_round_robin(
+        self, pairs: list[list[str]], alone: list[str], met: dict, byes_had: dict[str, int]
+    ) -> tuple[list[list[str]], list[str]]:
+        """A round of a circle a withdrawal reshaped, chosen so that the rounds left of the cycle can all
+        be played without a rematch, each player alone one of those with the fewest byes, where such
+        rounds exist (``pairing.rematch_free_rounds``): the circle's own tables if they begin such rounds,
+        else the first found. Round by round, each round's choice was free of rematches and the later
+        ones not: 6 players, one withdrawn in round 2, met b and e twice and c and f never, though three
+        rounds meeting every unmet pair once existed (an organiser's probe). Else as before
+        (``fresh_round_robin``)."""
+        everyone = [p for pair in pairs for p in pair] + alone
+        per_round = len(everyone) // 2
+        unmet = sum(1 for i, a in enumerate(everyone) for b in everyone[i + 1:] if not met.get(frozenset((a, b)), 0))
+        target = min(self.rounds_planned - len(self.rounds), unmet // per_round) if per_round else 0
+        fewest = min((byes_had.get(p, 0) for p in everyone), default=0)
+        circles_own = not any(met.get(frozenset(pair), 0) for pair in pairs) and \
+            all(byes_had.get(p, 0) == fewest for p in alone)
+        if target >= 1:
+            if circles_own:
+                after = dict(met)
+                for pair in pairs:
+                    after[frozenset(pair)] = 1
+                byes_after = {**byes_had, **{p: byes_had.get(p, 0) + 1 for p in alone}}
+                if target == 1 or pairing.rematch_free_rounds(everyone, after, byes_after, target - 1, alone):
+                    return pairs, alone
+            plan = pairing.rematch_free_rounds(everyone, met, byes_had, target, alone)
+            if plan:
+                return plan[0]
+        return (pairs, alone) if circles_own else self.fresh_round_robin(pairs, alone, met, byes_had)
 
     def fresh_round_robin(
         self, pairs: list[list[str]], alone: list[str], met: dict, byes_had: dict[str, int]
