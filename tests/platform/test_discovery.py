@@ -178,7 +178,8 @@ def playouts_validate(schema: dict, engine, seeds: int) -> None:
             rng = random.Random(seed)
             state = new_match(engine, players, variants[seed % len(variants)])
             for step in range(20_000):
-                check_described(schema["public_observation"], engine.observe(state, None), f"{players}p seed {seed} step {step}")
+                check_described(schema["public_observation"], engine.observe(state, None),
+                                f"{players}p seed {seed} step {step}")
                 for seat in range(players):
                     check_described(schema["observation"], engine.observe(state, seat), f"seat {seat} step {step}")
                 turn = engine.to_act(state)
