@@ -7,6 +7,7 @@ after the fork (database pools must not cross a fork).
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from datetime import datetime, timezone
 from typing import Optional
@@ -19,7 +20,13 @@ from application.tasks import RETRYABLE, SWEEP_EVERY
 from infrastructure.settings import Settings
 from infrastructure.task_queues import CeleryTaskQueue, celery_queue, computers_queue_name
 
-settings = Settings.from_env()
+try:
+    settings = Settings.from_env()
+except ValueError as error:  # a setting that cannot be right: one line naming it, as a `motley` command says it
+    if os.environ.get("MOTLEY_TRACEBACK"):
+        raise
+    print(f"motley workers (celery): {error}", file=sys.stderr)
+    raise SystemExit(1) from None
 #: When this worker started, read once in its main process, before the pool forks (a child the pool
 #: replaces, under --max-tasks-per-child, inherits it): a deadline that passed before it passed while
 #: no worker could close it, the service (or its workers) down. The first tasks a returning worker runs

@@ -105,3 +105,27 @@ def test_a_rate_limit_that_cannot_be_read_is_refused_naming_the_variable(text, s
     with pytest.raises(ValueError) as refused:
         parse_limits(text)
     assert said in str(refused.value), refused.value
+
+
+def test_a_celery_worker_with_a_setting_that_cannot_be_right_stops_in_one_line():
+    """The README: a setting that cannot be right stops a command in one line naming the variable. The
+    Celery worker and beat (the Procfile's, docs/deploy.md) printed a traceback of the settings' import
+    (an operator's probe), where `motley` commands say one line; MOTLEY_TRACEBACK shows it still."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    celery = [sys.executable, "-m", "celery", "-A", "workers.celery_app"]
+    env = {**os.environ, "MOTLEY_TASKS": "celery", "MOTLEY_BROKER_URL": "amqq://127.0.0.1//"}
+    env.pop("MOTLEY_TRACEBACK", None)
+    for command in ("worker", "beat"):
+        done = subprocess.run([*celery, command], cwd=root, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 1, (done.returncode, done.stderr)
+        assert done.stderr.strip().splitlines() == [
+            "motley workers (celery): MOTLEY_BROKER_URL: 'amqq' is not a scheme its library knows "
+            "(such as amqp://, redis://)"], done.stderr
+    shown = subprocess.run([*celery, "worker"], cwd=root, env={**env, "MOTLEY_TRACEBACK": "1"},
+                           capture_output=True, text=True, timeout=60)
+    assert "Traceback" in shown.stderr and shown.returncode != 0
