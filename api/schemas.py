@@ -793,7 +793,9 @@ class EventPageOut(Answer):
     items = fields.List(fields.Dict(), metadata={"description": (
         "Each event: version, type, at and its fields as the caller may see them. A move, a chance outcome "
         "or an automatic step withheld from the caller, wholly (null) or in part (another seat's cards "
-        "taken out), says hidden: true; read it again once the match is revealed")})
+        "taken out), says hidden: true; read it again once the match is revealed. A move (MoveMade) says by: "
+        "\"player\", or \"computer\" where the computer played the seat (a computer opponent's, a resigned seat's, "
+        "or one whose turn limit ran out)")})
     last_version = fields.Integer()
     version = fields.Integer(metadata={"description": "Where the match is now (its latest version)"})
     more = fields.Boolean(metadata={"description": "Whether events follow past last_version (up to until)"})

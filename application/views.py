@@ -247,6 +247,17 @@ def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
     return {"version": domain_event.originator_version, "type": kind, "at": iso(domain_event.timestamp), **data}
 
 
+def moved_by(item: dict, before: Optional[Match]) -> dict:
+    """A move in the event list says who made it: ``by`` ``"computer"`` where the computer played the
+    seat (a computer opponent's, a resigned seat's, or one whose turn limit ran out and the computer plays
+    on), else ``"player"``. A MoveMade looked the same either way: an auditor could not tell a player's
+    moves from those the computer made for him while he was away (derived from the match just before the
+    move, as its events stand; not a field of the stored event, so exports and imports are unchanged)."""
+    if item["type"] == "MoveMade" and before is not None:
+        item["by"] = "computer" if before.stands_in(item["seat"]) else "player"
+    return item
+
+
 def redacted(kind: str, data: dict, before: Optional[Match], lens: Lens) -> dict:
     seat = lens.observes
     data.pop("request_key", None)  # a player's idempotency key is its own business

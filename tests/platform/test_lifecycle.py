@@ -98,6 +98,10 @@ def test_a_resigned_seat_is_played_by_the_computer_and_ranked_last(client, motle
     moved = [e for e in client.get(f"{path}/events").body["items"]
              if e["type"] == "MoveMade" and e["seat"] == 1 and e["version"] > resigned.body["version"]]
     assert moved  # the computer played the resigned seat
+    # ... and the event list says so: a move names who made it (an auditor could not tell them apart).
+    moves = [e for e in client.get(f"{path}/events").body["items"] if e["type"] == "MoveMade"]
+    assert {e["by"] for e in moves if e["seat"] == 1} == {"computer"}
+    assert {e["by"] for e in moves if e["seat"] != 1} == {"player"}
 
 
 def test_the_last_seat_standing_wins_and_a_rematch_links_both_ways(client, motley):
