@@ -793,8 +793,17 @@ class Importer:
     def on_StepResolved(self, data: dict, line: dict) -> None:
         self.step("StepResolved", data)
 
+    def check_ran_out(self, deadline: datetime, what: str) -> None:
+        """A clock runs out at its deadline, never before now: a history ending at a claim has no later
+        move whose time would contradict a deadline moved on (to 2099), and the copy ranked last a seat
+        whose time had not run out (an auditor's probe). The original server refused the edit."""
+        if self.now is not None and deadline > self.now() + CLOCK_SKEW:
+            raise self.refuse(f"{what} deadline ({deadline.isoformat()}) has not come yet, so it has not run out")
+
     def on_TimedOut(self, data: dict, line: dict) -> None:
         deadline = None if self.match.timer is None else self.match.timer["deadline"]
+        if deadline is not None:
+            self.check_ran_out(deadline, "the timed phase's")
         self.step("TimedOut", data)
         self.ran_out, self.timer_start = deadline, None  # it closed after its deadline
 
@@ -1017,6 +1026,7 @@ class Importer:
         late = match.late_seats()
         if not late or data["seats"] != late:  # Match.turn_timed_out: the clock's seats still to act
             raise self.refuse(f"the seats whose turn ran out are {late}")
+        self.check_ran_out(clock["deadline"], "a turn clock's")
         match._seats_timed_out(seats=late, phase=clock["phase"])
         self.ran_out = clock["deadline"]  # whatever comes next came after it
 

@@ -187,6 +187,41 @@ def test_an_unlisted_invited_claimed_match_travels_by_import(audit):
         assert status == 422 and problem["line"] == line_number, problem
 
 
+def test_an_import_refuses_a_claim_against_a_seat_whose_turn_clock_had_not_run_out(audit):
+    """An auditor's probe: the clock of a seat that then timed out, its deadline moved on to 2099 (or an
+    hour from now), was imported, and the copy ranked last a seat whose time had not run out. A history
+    ending at the claim has no later move whose time contradicts it; a clock runs out only once its
+    deadline has come, which the import now checks against its own clock."""
+    container, client, clock = audit
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    body = {"game": "jest", "seats": 3, "turn_limit": {"seconds": 3600, "on_timeout": "claim"}}
+    path = f"/matches/{client.post('/matches', body, key=keys[0]).body['id']}"
+    for key in keys:
+        assert client.post(f"{path}/seats", {}, key=key).status == 201
+    client.post(f"{path}/start", key=keys[0])
+    for key in keys:  # every offer in: the first taker's turn clock starts after the last move
+        hand = client.get(path, key=key).body["observation"]["hand"]
+        assert client.post(f"{path}/moves", {"action": {"type": "offer", "up": hand[0], "down": hand[1]}},
+                           key=key).status == 201
+    view = client.get(path).body
+    (late,) = view["turn_clock"]["seats"]
+    clock.ahead = timedelta(hours=2)
+    assert container.app.close_timed_phase(view["id"], view["turn_clock"]["phase"])
+    claimer = keys[(late + 1) % 3]
+    assert client.post(f"{path}/claim", key=claimer).body["status"] == "finished"
+    lines = export(client, view["id"], AUDITOR)
+    assert post_history(client, lines)[0] == 201  # as it was
+    timed_out = next(line["version"] for line in lines if line["event"] == "SeatsTimedOut")
+    phase = lines[timed_out - 1]["data"]["phase"]
+    for deadline in ("2099-01-01T00:00:00+00:00", (clock() + timedelta(hours=1)).isoformat()):
+        moved_on = json.loads(json.dumps(lines))
+        for line in moved_on:
+            if line["event"] == "TurnClockStarted" and line["data"]["phase"] == phase:
+                line["data"]["deadline"] = deadline
+        status, problem = post_history(client, moved_on)
+        assert status == 422 and problem["line"] == timed_out and "has not come yet" in problem["detail"], problem
+
+
 def test_an_imported_copy_is_a_record_neither_listed_nor_rematched_and_its_lines_are_checked(audit):
     """An imported copy appeared in the match list and in its players' recent matches (it counts in
     nobody's statistics); its rematch link, copied from the original, answered a rematch of the copy with
