@@ -533,9 +533,9 @@ class ViewerOut(Answer):
     sees_all = fields.Boolean(metadata={"description": "Sees everything: the auditor, or anyone once a finished "
                                                        "match is revealed"})
     sees_own = fields.Boolean(metadata={"description": "Sees the seat's own private view: false without a seat, "
-                                                       "and for a seat whose player resigned while the match is "
-                                                       "played (the computer plays it on; its view is a "
-                                                       "spectator's until the end)"})
+                                                       "and for a seat whose player resigned (the computer plays "
+                                                       "it on; its view is a spectator's, also after the end for "
+                                                       "the versions from the resignation on)"})
 
 
 class TimerOut(Answer):

@@ -18,7 +18,7 @@ Nothing else in the service builds a view of a match or of its events (docs/arch
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any, Optional
 
@@ -61,6 +61,16 @@ class Lens:
     sees_seed: bool
     sees_own: bool = True  # the seat's private view: not while the computer plays it after a resignation
 
+    def at(self, match: Optional[Match]) -> Lens:
+        """This lens for ``match`` at one of its versions (the match view's, or the one just before an
+        event): a seat resigned by then is the computer's, so its player sees it as a spectator does, also
+        once the match is over. The cards the computer was dealt and offered face down for it after the
+        resignation were shown to that player at the end, though nobody else saw them (``reveal_at_end:
+        false``; a secrets probe). Versions before the resignation are the player's own view again then."""
+        if self.kind == SEAT and self.sees_own and match is not None and self.seat in match.resigned:
+            return replace(self, sees_own=False)
+        return self
+
     @property
     def observes(self) -> Optional[int]:
         """The seat whose private view this viewer gets (None: a spectator's)."""
@@ -83,7 +93,8 @@ def lens_for(latest: Match, viewer: Viewer) -> Lens:
     kind = SPECTATOR if seat is None else SEAT
     # A player who resigned a match still played watches it as a spectator does: the computer plays the
     # seat on, and the new cards it is dealt (or draws, or is passed) would be news to an ally still at
-    # the table. Once the match is over the seat's view is the player's again.
+    # the table. Once the match is over the versions before the resignation are the player's view again;
+    # those after it stay the computer's (``Lens.at``).
     sees_own = not (seat is not None and seat in latest.resigned and latest.status == STATUS_ACTIVE)
     # A copy whose chance nothing proves: its seats may be anyone's, written on by whoever made the file (a
     # player set in a live match's other seat saw that seat's hand).
@@ -128,6 +139,7 @@ def match_view(match: Match, lens: Lens, forks: Optional[list] = None, legal: bo
     (only for the latest version: nobody moves in the past)."""
     engine = match.engine
     turn = match.to_act()
+    lens = lens.at(match)
     seat = lens.seat
     if match.state is None:
         observation = None
@@ -238,6 +250,7 @@ def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
     viewer's seat (``before``: the match just before the event), unless the lens sees all."""
     kind = type(domain_event).__name__
     data = event_data(domain_event)
+    lens = lens.at(before)
     if lens.kind != AUDITOR:
         data.pop("request_key", None)  # a player's idempotency key is its own business, even once revealed
     if not lens.sees_all:

@@ -143,8 +143,10 @@ def test_a_revealed_match_shows_everything_to_everyone_at_every_version(audit):
 def test_a_player_who_resigned_a_match_still_played_watches_it_as_a_spectator(audit):
     """Resigned, a player kept reading the seat's private view while the computer played it on: the hands
     of later deals, the cards it drew, news to an ally still at the table. While the match is played the
-    player sees what a spectator sees (the seat stays theirs: ``your_seat``); once it is over, the seat's
-    view is theirs again."""
+    player sees what a spectator sees (the seat stays theirs: ``your_seat``); once it is over, the versions
+    before the resignation are theirs again, and those after it stay the computer's: the cards it was dealt
+    and passed for the seat were shown to its player at the end, though nobody else saw them
+    (``reveal_at_end: false``; a secrets probe)."""
     container, client = audit
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     body = {"game": "le-bouffon", "seats": 3, "options": {"deals": 2}, "reveal_at_end": False}
@@ -166,4 +168,13 @@ def test_a_player_who_resigned_a_match_still_played_watches_it_as_a_spectator(au
     play_randomly(client, match_id, [keys[0], None, keys[2]], random.Random(3), settle=container.tasks.drain)
     container.tasks.drain()
     over = client.get(path, key=keys[1]).body
-    assert over["status"] == "finished" and over["observation"] != client.get(path).body["observation"]
+    assert over["status"] == "finished" and over["observation"] == client.get(path).body["observation"]
+    assert over["viewer"]["sees_own"] is False
+    at_resignation = next(e["version"] for e in client.get(f"{path}/events", key=keys[1], query={"limit": 1000})
+                          .body["items"] if e["type"] == "Resigned")
+    before = client.get(path, key=keys[1], query={"version": at_resignation - 1}).body
+    assert before["observation"] == bob["observation"] and before["viewer"]["sees_own"] is True  # his own, again
+    after = client.get(path, key=keys[1], query={"version": at_resignation}).body
+    assert after["observation"] == client.get(path, query={"version": at_resignation}).body["observation"]
+    assert client.get(f"{path}/events", key=keys[1], query={"after": at_resignation, "limit": 1000}).body["items"] \
+        == client.get(f"{path}/events", query={"after": at_resignation, "limit": 1000}).body["items"]
