@@ -242,6 +242,11 @@ def event_data(domain_event: Any) -> dict:
     for name in fields:
         value = getattr(domain_event, "at" if name == "moved_at" else name, None)
         data[name] = iso(value) if name in ("moved_at", "deadline") else copy_json(value)
+    if kind == "Created" and getattr(domain_event, "imported", False):
+        # An imported copy says so in its own history (as docs/architecture.md has it), not in its view's
+        # lineage alone: taken on to a third server, a copy's history read as an original's (an auditor's
+        # probe). An original's Created line is unchanged.
+        data["imported"] = True
     return data
 
 

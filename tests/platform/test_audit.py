@@ -193,6 +193,8 @@ def test_export_then_import_rebuilds_the_match_and_refuses_tampering_with_the_li
     again = export(client, view["id"], AUDITOR)
     strip = lambda rows: [{k: v for k, v in r.items() if k not in ("match", "at")} for r in rows]  # noqa: E731
     assert again[0]["data"].pop("rated") is False  # an imported history is audited, never rated again
+    # ... and says it is a copy in its own history: taken on to a third server, it read as an original.
+    assert again[0]["data"].pop("imported") is True and "imported" not in lines[0]["data"]
     lines[0]["data"].pop("rated")
     assert strip(again) == strip(lines)
 
