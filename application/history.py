@@ -872,7 +872,9 @@ class Importer:
         match._reservation_released(seat=seat)
 
     def on_Cancelled(self, data: dict, line: dict) -> None:
-        self.match.check_open()
+        # Match.cancel: the creator calls off an open match; one started ends by its Finished line (a
+        # Finished replaced by Cancelled was refused as "no longer open for seating": an auditor's probe).
+        self.match.check_open("cancelling: a started match is not cancelled, it ends by its Finished line")
         self.match._cancelled()
 
     def on_Resigned(self, data: dict, line: dict) -> None:

@@ -115,6 +115,18 @@ def test_an_open_matchs_history_under_a_new_id_cannot_end_it(audit):  # noqa: F8
     assert status == 422 and "is still open on this server" in refused["detail"], refused
 
 
+def test_a_finished_line_replaced_by_a_cancellation_is_refused_saying_why(audit):  # noqa: F811 - the fixture
+    """An auditor's probe: a played match's Finished line replaced by Cancelled was refused as "the match is
+    active, no longer open for seating", a reason about seats for a history that never named one."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = renamed(export(client, match_id, AUDITOR))
+    lines[-1] = {**lines[-1], "event": "Cancelled", "data": {}}
+    status, refused = post_history(client, lines)
+    assert status == 422 and refused["line"] == len(lines), refused
+    assert "a started match is not cancelled, it ends by its Finished line" in refused["detail"], refused
+
+
 def test_an_unrevealed_matchs_history_under_a_new_id_may_not_reveal_it(audit):  # noqa: F811 - the fixture
     """A match created ``reveal_at_end: false``: its history with the flag turned true was refused under
     its own id, and imported under a new one as a copy that showed a spectator every hand."""
