@@ -126,6 +126,14 @@ def check_match(playout, num_players, deals):
     result = ENGINE.result(final)
     assert sorted(result.ranks) == list(range(1, num_players + 1))
     assert list(result.scores) == final["scores"]
+    # The view traces the totals: each scored deal's points, as the result's detail has them, summing up.
+    assert ENGINE.public_observation(final)["scored"] == result.detail["deals"] == history
+    assert [sum(entry["points"][s] for entry in history) for s in range(num_players)] == final["scores"]
+    seen = 0
+    for state in playout.states:  # one entry more each time a deal is scored, never another change
+        scored = ENGINE.public_observation(state)["scored"]
+        assert scored == history[:len(scored)] and len(scored) in (seen, seen + 1)
+        seen = len(scored)
     gives = [action for actor, action in playout.log if action["type"] == "give"]
     givers = len([role for role in EXCHANGES if role in final["roles"]])
     assert len(gives) == givers * (deals - 1), "one exchange per deal after the first"

@@ -81,3 +81,25 @@ def test_the_trick_says_what_a_paladin_or_minotaure_top_counts_as(server, browse
     assert not errors, errors
     context.close()
     assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["status"] == "finished"
+
+
+def test_the_table_traces_the_totals_deal_by_deal(server, browser):
+    """A newcomer read each seat's total and nothing of how it was made (the deals' points were in the event
+    list only): the table has a column of points per scored deal, the engine's ``scored``, before the total."""
+    person = register(server, "deal-by-deal")
+    match_id = match_with(server, person, "le-bouffon", 3, computers={"1": "basic", "2": "basic"},
+                          options={"deals": 2})
+    played_out(server, match_id, person)
+    scored = seen(server, match_id, person)["observation"]["scored"]
+    assert [deal["deal"] for deal in scored] == [1, 2]
+    context, page, errors = signed_in(browser, server, person)
+    page.goto(f"{server}/#/match/{match_id}")
+    table = page.locator(".le-bouffon table.grid")
+    table.wait_for(timeout=15_000)
+    headers = [cell.inner_text() for cell in table.locator("thead th").all()]
+    assert headers[-3:] == ["deal 1", "deal 2", "total"], headers
+    for seat, row in enumerate(table.locator("tbody tr").all()):
+        points = [cell.inner_text() for cell in row.locator("td.deal-points").all()]
+        assert points == [str(deal["points"][seat]) for deal in scored], (seat, points)
+    assert not errors, errors
+    context.close()

@@ -82,12 +82,16 @@ export function view(obs, seats, you) {
   const waiting = new Set(obs.waiting || []); // the exchange: the givers still to choose
   const trick = obs.trick;
   const turn = trick ? trick.turn : null;
+  // Each scored deal's points, a column each before the total: the view showed the totals alone, and a
+  // player traced them only through the event list (a newcomer probe). The engine's `scored`.
+  const scored = Array.isArray(obs.scored) ? obs.scored : [];
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s || waiting.has(s) ? "acting" : "" },
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
     h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
     // The finishing order: the last place holds cards still, never out (it read "out (3)": a newcomer probe).
     // Its column is titled (it had no header a sighted player could read: a phone probe).
     h("td", {}, obs.finished.includes(s) ? (obs.finished.indexOf(s) + 1 === n ? `last (${n})` : `out (${obs.finished.indexOf(s) + 1})`) : ""),
+    scored.map((deal) => h("td", { class: "deal-points" }, String(deal.points[s]))),
     h("td", {}, obs.scores[s])));
   const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatLabel(seats, seat)), ": ",
     kind === "play" && Array.isArray(ids) ? cards(ids) : kind)) : [];
@@ -107,7 +111,9 @@ export function view(obs, seats, you) {
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
     scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), h("th", {}, "finished"), h("th", {}, "score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), h("th", {}, "finished"),
+        scored.map((deal) => h("th", { title: `points in deal ${deal.deal}` }, `deal ${deal.deal}`)),
+        h("th", {}, scored.length ? "total" : "score"))),
       h("tbody", {}, rows))),
     over ? null : h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,

@@ -584,6 +584,10 @@ class LeBouffonEngine(Engine):
             # Every card laid this deal lies face up (rulebook 5-8): what a player at the table
             # remembers, so that a computer opponent, which sees only this, may count cards too.
             "played": list(state["played"]),
+            # Each scored deal's finishing order and points (what the score-deal steps said): the view held
+            # only the totals, so a player could not trace them without the event list (a newcomer probe).
+            # Public in every rules version, as the scoring steps are.
+            "scored": copy_json(state["history"]),
         }
         if trick is not None:
             obs["trick"] = {
