@@ -1192,6 +1192,9 @@ function tournamentTable(match) {
 
 // Leave or call off an open match, resign a running one, play a finished one again (api/lifecycle.py).
 // `landing`: where the focus goes once the table is drawn again without the button pressed (busy()).
+const RESIGN_SAYS = "Resign this match? You are ranked last and a computer plays your seat on (with only "
+  + "computers left the match ends at once); from then on you watch it as a spectator, your seat's cards hidden.";
+
 function lifecycle(match, seated, error, draw, options, landing = null) {
   if (!seated) return null;
   const act = (path, then) => (event) => busy(event?.currentTarget,
@@ -1203,7 +1206,9 @@ function lifecycle(match, seated, error, draw, options, landing = null) {
       buttons.push(h("button", { id: "cancel", onclick: act("cancel", draw) }, "Call off"));
   }
   if (match.status === "active" && !(match.resigned || []).includes(match.your_seat))
-    buttons.push(h("button", { id: "resign", onclick: (event) => confirm("Resign this match?") && act("resign", draw)(event) }, "Resign"));
+    // What resigning does (docs: ranked last, the computer plays the seat on; with only computers left the
+    // match ends at once): the dialog asked only "Resign this match?" (a desktop probe).
+    buttons.push(h("button", { id: "resign", onclick: (event) => confirm(RESIGN_SAYS) && act("resign", draw)(event) }, "Resign"));
   const absent = match.absent || [];
   if (match.status === "active" && absent.includes(match.your_seat))  // your turn ran out: take the seat back
     buttons.push(h("button", { id: "return", onclick: act("return", draw), title: onTimeout(match) === "claim"
@@ -1264,7 +1269,9 @@ function resultView(match) {
     ...left((result.resigned || []).filter((s) => !forfeited.includes(s)), "resigned")];
   return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),
     how.length ? h("p", { id: "result-how" }, `${how.join("; ")}.`) : null,
-    h("ol", {}, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>
+    // A list without numbers: its rows say their places, and an <ol> numbered a shared place "3. … place 2"
+    // (a desktop probe).
+    h("ul", { class: "list" }, match.seats.map((_, i) => i).sort((a, b) => (ranks[a] ?? 0) - (ranks[b] ?? 0)).map((i) =>
       h("li", {}, seatLabel(match.seats, i), `: place ${ranks[i] ?? "?"}`, result.scores ? `, score ${result.scores[i]}` : "")))
   );
 }
@@ -1684,7 +1691,9 @@ async function table(id, params) {
       // heading said "What your seat sees" over the spectator's view, its own cards gone without a word.
       h("section", { class: "observation" }, h("h2", { id: "observation-heading" }, match.viewer?.kind === "auditor" ? "What the auditor sees (everything)"
         : spectator || !seated ? "What a spectator sees"
-        : match.viewer?.sees_own === false ? "What a spectator sees (you resigned: your seat's cards are hidden from you until the end)"
+        : match.viewer?.sees_own === false && (match.resigned || []).includes(match.your_seat)
+          ? `What a spectator sees (you resigned: a computer ${match.status === "active" ? "plays" : "played"} your seat, its cards hidden from you)`
+        : match.viewer?.sees_own === false ? "What a spectator sees"
         : "What your seat sees"),
         observation(match)),
     );

@@ -37,12 +37,18 @@ function endView(end, seats) {
 // The last round as its resolution showed it (every commit, the dice, the strengths, who failed to
 // qualify): with the claim the round's table is cleared, and a player who looked away read only "X won
 // and claimed A♥" (a web-play probe). A summary stored before rules kept it has none of it.
-function lastRoundDetail(last, seats) {
+// A roll's total as the qualification counts it: the Joker face counts 1 (docs/rules/fools-crown.md).
+const diceTotal = (roll) => roll.reduce((sum, face) => sum + (typeof face === "number" ? face : 1), 0);
+
+export function lastRoundDetail(last, seats) {
   if (!last || !Array.isArray(last.commits)) return null;
   const qualified = new Set(last.qualified || []);
   const rows = last.commits.map((commit, s) => (commit ? h("li", {}, seatLabel(seats, s), ": ", commitView(commit),
     last.rolls?.[s] ? [" · dice ", last.rolls[s].map(die)] : "",
-    qualified.has(s) ? ` · strength ${last.strengths?.[s] ?? "—"}` : " · did not qualify") : null)).filter(Boolean);
+    // Why a seat did not qualify (docs/rules/fools-crown.md: two dice, 6 or more qualifies): "did not qualify"
+    // beside "strength 19" read as a mistake (a desktop probe).
+    qualified.has(s) ? ` · strength ${last.strengths?.[s] ?? "—"}`
+      : ` · did not qualify${last.rolls?.[s] ? ` (dice ${diceTotal(last.rolls[s])}: 6 or more qualifies)` : ""}`) : null)).filter(Boolean);
   return rows.length ? h("ul", { class: "list last-round-detail", "aria-label": `round ${last.round} as it was resolved` }, rows) : null;
 }
 

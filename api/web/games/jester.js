@@ -48,7 +48,8 @@ export function view(obs, seats, you) {
     h("p", {}, h("b", {}, "Counselor: "), obs.counselor.length ? obs.counselor.map((s, i) => [i ? ", " : "", seatLabel(seats, s)]) : none(),
       " · ", h("b", {}, "chairs: "), h("span", { class: "chairs" }, obs.chairs.map((c, i) =>
         h("span", { class: `chair ${i % 2 === 0 ? "red" : ""} ${c === null ? "" : "taken"}`, title: chairText(i + 1) },
-          `${ROMAN[i]} `, c === null ? "·" : seatLabel(seats, c))))),
+          // An empty chair says so ("II ·" read as a stray mark: a desktop probe).
+          `${ROMAN[i]} `, c === null ? h("span", { class: "muted" }, "free") : seatLabel(seats, c))))),
     h("p", {}, h("b", {}, "Favors: "), obs.favors.join(" "), obs.blocked.length ? [" · blocked: ", obs.blocked.join(", ")] : null));
   const row = (s) => h("tr", { class: obs.decision && obs.decision.seat === s ? "acting" : "" },
     h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
@@ -112,11 +113,22 @@ export function tieBreaks(obs, n) {
     const tied = Array.from({ length: n }, (_, t) => t).filter((t) => first.values[t] === value);
     if (tied.length < 2 || seen.has(value)) continue;
     seen.add(value);
-    const by = rest.find(({ values }) => tied.some((t) => values[t] !== values[s]));
-    const all = rest.map(({ key }) => rankingName(key)).join(" and ");
-    said.push(`${value} VP each: ${by ? `ranked by ${rankingName(by.key)}` : `equal ${all}, so they share the place`}.`);
+    said.push(`${value} VP each: ${tieSaid(tied, rest)}.`);
   }
   return { rows, said: said.length ? said.join(" ") : null };
+}
+
+// How the keys ``rest`` rank the ``tied`` seats: by the first key that tells any of them apart, then those it
+// leaves equal by the next, and so on. Three on equal VP, two of them on equal fame, read "ranked by fame"
+// whether markers then split the two or they shared a place (a desktop probe).
+function tieSaid(tied, rest) {
+  const at = rest.findIndex(({ values }) => tied.some((t) => values[t] !== values[tied[0]]));
+  if (at < 0) return `equal ${rest.map(({ key }) => rankingName(key)).join(" and ")}, so they share the place`;
+  const { key, values } = rest[at];
+  const groups = [...new Set(tied.map((t) => values[t]))].map((v) => tied.filter((t) => values[t] === v)).filter((g) => g.length > 1);
+  const then = groups.map((group) => tieSaid(group, rest.slice(at + 1)));
+  const name = rankingName(key);
+  return [`ranked by ${name}`, ...[...new Set(then)].map((text) => `those on equal ${name}: ${text}`)].join("; ");
 }
 
 function finalView(final, seats, you, n, obs = {}) {

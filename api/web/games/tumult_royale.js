@@ -1,7 +1,7 @@
 // Tumult Royale (docs/rules/tumult-royale.md): the kingdom's fields (type and owner, the legal targets
 // marked), the tax slots of the live collection (27, or 33/30 with the option set_aside "per-player") with its hourglass, the seat's held tile and castle,
 // and every seat's rank, supporters and statues; the chronicle and the last tumults.
-import { countdown, everyHand, generic, h, phaseName, plural, scrolling, seatLabel } from "../render.js";
+import { countdown, everyHand, generic, h, phaseName, plural, scrolling, seatLabel, seatName } from "../render.js";
 
 const FIELDS = { P: "pasture", F: "forest", M: "mountain", V: "village", C: "palace", "?": "face down" };
 const SLOTS = { d: "face down", h: "held", k: "kept" };
@@ -142,11 +142,32 @@ export function view(obs, seats, you, match) {
       everyHand(obs.every_hand, seats, you, (code) => (code ? tile(code) : none("no tile held")))) : null,
     obs.centre ? h("div", {}, h("h3", {}, "Centre"), h("span", { class: "chips" }, obs.centre.map(tile))) : null,
     scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, ["seat", "rank", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), h("th", {}, "now"))),
+      // "nobility": the seat's nobility rank (1 the king or queen), not its place in the match, which the
+      // Result above gives: both read "rank" (a desktop probe).
+      h("thead", {}, h("tr", {}, ["seat", "nobility", "supporters", "statues", "mercy", "castle"].map((t) => h("th", {}, t)), h("th", {}, "now"))),
       h("tbody", {}, rows))),
     h("p", {}, h("b", {}, "Chronicle: "), obs.chronicle.length ? obs.chronicle.map((k, i) => [i ? " · " : "", seatLabel(seats, k)]) : none("empty")),
     obs.tumults ? h("div", {}, h("h3", {}, "Tumults this round"), generic(obs.tumults, seats)) : null,
-    obs.result ? h("div", {}, h("h3", {}, "Result"), generic(obs.result, seats)) : null);
+    obs.result ? h("div", { class: "end-said" }, h("h3", {}, "How it ended"), h("p", { id: "tumult-end" }, endSaid(obs.result, seats))) : null);
+}
+
+// The end in words (docs/rules/tumult-royale.md, "End and result"): the 25th statue wins at once; else the
+// most statues placed, ties to the higher nobility rank. The box dumped the result's fields ("reason:
+// chronicle threshold", "nobility: 2, 3, 1") under a second "Result" heading (a desktop probe).
+export function endSaid(result, seats) {
+  const detail = result.detail || {};
+  const winners = (result.winners || []).map((s) => seatName(seats, s)).join(" and ");
+  const why = { "25th statue": "placed the 25th statue, which wins at once",
+    "chronicle threshold": "the royal chronicle reached its threshold", "tenth round": "the tenth round ended" }[detail.reason]
+    || String(detail.reason || "the game ended");
+  if (detail.reason === "25th statue") return `${winners} ${why}${typeof detail.round === "number" ? ` (round ${detail.round})` : ""}.`;
+  const placed = detail.statues_placed || result.scores || [];
+  const best = Math.max(...placed);
+  const tied = placed.map((v, s) => s).filter((s) => placed[s] === best);
+  const tie = tied.length > 1 ? ` ${tied.map((s) => seatName(seats, s)).join(" and ")} placed ${best} each: the higher `
+    + `nobility rank (1 the king or queen) took the higher place.` : "";
+  return `The game ended${typeof detail.round === "number" ? ` in round ${detail.round}` : ""}: ${why}. The most statues `
+    + `placed win: ${winners}, with ${best}.${tie}`;
 }
 
 // docs/rules/tumult-royale.md: a seat that said done "has no action left this round"; a pass ends the

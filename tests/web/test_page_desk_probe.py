@@ -1,0 +1,133 @@
+"""A desktop player's probe of the web page (1366×800, every game played to its end): what the end screens and
+the resignation said. Each test names the fault it found.
+
+Debian's chromium driven by Playwright against a real `motley serve` process (tests/web/conftest.py)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from tests.web.test_page_followups import auth, match_with, register, signed_in
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def test_a_tie_of_three_says_every_tie_break_it_took(server, browser):
+    """Three seats on 30 VP, two of them on equal fame: the line read "ranked by fame" whether markers on the
+    board then split the two or they shared a place."""
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#register-name")
+    said = page.evaluate("""async () => {
+        const { tieBreaks } = await import("/web/games/jester.js");
+        const obs = (vp, fame, markers) => ({ ranking: [{ key: "vp", values: vp }, { key: "fame", values: fame },
+                                                        { key: "markers_on_board", values: markers }] });
+        return [
+            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 2, 1]), 3).said,
+            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 4, 1]), 3).said,
+            tieBreaks(obs([30, 30, 30, 30], [5, 5, 3, 3], [4, 2, 1, 1]), 4).said,
+            tieBreaks(obs([30, 30, 30], [5, 4, 3], [1, 1, 1]), 3).said,
+        ];
+    }""")
+    assert said == [
+        "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board.",
+        "30 VP each: ranked by fame; those on equal fame: equal markers on the board, so they share the place.",
+        "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board; those on equal fame: "
+        "equal markers on the board, so they share the place.",
+        "30 VP each: ranked by fame.",
+    ]
+    assert not errors, errors
+    context.close()
+
+
+def test_tumult_royales_end_says_who_won_and_why_in_words(server, browser):
+    """Its end dumped the result's fields under a second "Result" heading ("reason: chronicle threshold",
+    "nobility: 2, 3, 1"), and the seat table's "rank" column (nobility) sat under the Result's places."""
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#register-name")
+    said = page.evaluate("""async () => {
+        const { endSaid } = await import("/web/games/tumult_royale.js");
+        const seats = [{ name: "Ann" }, { name: "Bob" }, { name: "Cy" }];
+        const result = (reason, placed, winners) => ({ winners, scores: placed,
+            detail: { reason, round: 7, statues_placed: placed, nobility: [2, 3, 1], supporters: [1, 2, 3] } });
+        return [
+            endSaid(result("25th statue", [25, 20, 18], [0]), seats),
+            endSaid(result("chronicle threshold", [19, 21, 18], [1]), seats),
+            endSaid(result("tenth round", [21, 21, 18], [1]), seats),
+        ];
+    }""")
+    assert said[0] == "Ann placed the 25th statue, which wins at once (round 7)."
+    assert said[1] == ("The game ended in round 7: the royal chronicle reached its threshold. The most statues "
+                       "placed win: Bob, with 21.")
+    assert said[2].endswith("Ann and Bob placed 21 each: the higher nobility rank (1 the king or queen) took the "
+                            "higher place."), said[2]
+    assert not errors, errors
+    context.close()
+
+
+def test_fools_crowns_last_round_says_why_a_seat_did_not_qualify(server, browser):
+    """"did not qualify" beside "strength 19" read as a mistake: the dice (a total under 6) were the reason."""
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#register-name")
+    text = page.evaluate("""async () => {
+        const { lastRoundDetail } = await import("/web/games/fools_crown.js");
+        const last = { round: 3, commits: [["KH", "8H"], ["2S", "3S"]], rolls: [[1, 1], [4, 5]], qualified: [1],
+                       strengths: [19, 5] };
+        return lastRoundDetail(last, [{ name: "Ann" }, { name: "Bob" }]).textContent;
+    }""")
+    assert "did not qualify (dice 2: 6 or more qualifies)" in text and "strength 5" in text, text
+    assert not errors, errors
+    context.close()
+
+
+def test_resigning_says_what_it_does_and_the_end_says_who_played_the_seat(server, browser):
+    """The dialog said only "Resign this match?"; after the match ended the heading still said the seat's cards
+    were hidden "until the end"; and the Result's numbered list read "2. computer: place 1"."""
+    person = register(server, "desk-resigner")
+    match_id = match_with(server, person, "tumult-royale", 3, computers={"1": "basic", "2": "basic"})
+    context, page, errors = signed_in(browser, server, person)
+    asked = []
+
+    def answer(dialog):
+        asked.append(dialog.message)
+        dialog.accept()
+
+    page.on("dialog", answer)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#resign:enabled", timeout=15_000)
+    page.click("#resign")
+    page.wait_for_selector("#result", timeout=30_000)  # only computers left: it ends at once
+    assert asked and "ranked last" in asked[0] and "a computer plays your seat on" in asked[0], asked
+    heading = page.inner_text("#observation-heading")
+    assert "until the end" not in heading and "a computer played your seat" in heading, heading
+    assert page.locator("#result ol").count() == 0 and page.locator("#result ul li").count() == 3
+    view = requests.get(f"{server}/matches/{match_id}", headers=auth(person), timeout=10).json()
+    assert view["status"] == "finished" and view["viewer"]["sees_own"] is False
+    time.sleep(0.2)
+    assert not errors, errors
+    context.close()
+
+
+def test_jesters_empty_chairs_say_free(server, browser):
+    """An empty chair of the court's hall read "II ·", a stray mark in a tiny box."""
+    person = register(server, "desk-chairs")
+    match_id = match_with(server, person, "jester", 2, computers={"1": "basic"})
+    context, page, errors = signed_in(browser, server, person)
+    page.goto(f"{server}/#/match/{match_id}")
+    chairs = page.locator(".jester .chairs .chair")
+    chairs.first.wait_for(timeout=15_000)
+    texts = chairs.all_inner_texts()
+    assert len(texts) == 10 and not any("·" in text for text in texts), texts
+    assert any(text.endswith("free") for text in texts), texts  # the hall starts empty
+    assert not errors, errors
+    context.close()
