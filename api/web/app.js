@@ -2122,8 +2122,8 @@ async function tournaments() {
       h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings"))))))) : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
-// A new tournament (POST /tournaments): its game, name, table size, format and rounds; every other option
-// at its default (points by place, tie-breaks, rated). The person creating it organises it (and need not play).
+// A new tournament (POST /tournaments): its game, name, table size, format, rounds, computer opponents, turn
+// limit and round deadline; every other option at its default (points by place, tie-breaks, rated). The person creating it organises it (and need not play).
 function tournamentForm(all) {
   const gameSelect = h("select", { id: "tournament-game" }, all.map((game) => h("option", { value: game.name }, game.title)));
   const name = h("input", { id: "tournament-name", maxlength: 80, required: true, placeholder: "Tuesday Jest" });
@@ -2131,18 +2131,33 @@ function tournamentForm(all) {
     "aria-describedby": "tournament-table-size-help" });
   const format = h("select", { id: "tournament-format" }, h("option", { value: "swiss" }, "swiss"), h("option", { value: "round-robin" }, "round-robin"));
   const rounds = h("input", { id: "tournament-rounds", type: "number", min: 1, max: 20, step: 1, value: 3, required: true });
+  // Computers filling the tables, a turn limit and a round deadline: the API took them and the page did not,
+  // so an organiser on the page could not fill an odd field with computers nor stop a vanished player
+  // holding a round up (a desktop probe).
+  const computer = h("select", { id: "tournament-computer" });
+  const turnLimit = h("input", { id: "tournament-turn-limit", type: "number", min: 1, max: 604800, step: 1, placeholder: "none",
+    "aria-describedby": "tournament-turn-limit-help" });
+  const deadline = h("input", { id: "tournament-round-deadline", type: "number", min: 1, max: 43200, step: 1, placeholder: "none",
+    "aria-describedby": "tournament-round-deadline-help" });
   const error = h("div");
   const sizes = () => {
     const game = all.find((g) => g.name === gameSelect.value);
     Object.assign(tableSize, { min: game.min_players, max: Math.min(12, game.max_players) });
+    computer.replaceChildren(h("option", { value: "" }, "none: byes"),
+      ...(game.computer_levels || []).map((level) => h("option", { value: level }, `computer (${level})`)));
+    computer.disabled = !(game.computer_levels || []).length;
   };
   gameSelect.addEventListener("change", sizes);
   sizes();
   // The field a refusal is about (a validation problem names it).
-  const fields = { game: gameSelect, name, table_size: tableSize, format, rounds };
+  const fields = { game: gameSelect, name, table_size: tableSize, format, rounds, computer, turn_limit: turnLimit,
+    round_deadline_seconds: deadline };
   const submit = submitting(() => attempt(error, async () => {
       const body = { game: gameSelect.value, name: name.value.trim(), format: format.value, rounds: Number(rounds.value) };
       if (tableSize.value.trim() !== "") body.table_size = Number(tableSize.value);
+      if (computer.value) body.computer = computer.value;
+      if (turnLimit.value.trim() !== "") body.turn_limit = { seconds: Number(turnLimit.value), on_timeout: "computer" };
+      if (deadline.value.trim() !== "") body.round_deadline_seconds = Number(deadline.value) * 60;
       const created = await post("/tournaments", body);
       location.hash = `#/tournament/${created.id}`;
     }, (field) => (Object.hasOwn(fields, field.split(".")[0]) ? fields[field.split(".")[0]] : null)));
@@ -2152,6 +2167,11 @@ function tournamentForm(all) {
     h("div", { class: "option" }, h("label", {}, "table size ", tableSize),
       h("small", { class: "option-help", id: "tournament-table-size-help" }, "players per table; empty: the game's largest up to 4")),
     h("label", {}, "format ", format), h("label", {}, "rounds ", rounds),
+    h("label", {}, "computer opponents ", computer),
+    h("div", { class: "option" }, h("label", {}, "turn limit (seconds) ", turnLimit),
+      h("small", { class: "option-help", id: "tournament-turn-limit-help" }, "a player whose turn runs out is played by the computer; empty: no limit")),
+    h("div", { class: "option" }, h("label", {}, "round deadline (minutes) ", deadline),
+      h("small", { class: "option-help", id: "tournament-round-deadline-help" }, "after it you may forfeit absent players; empty: none")),
     h("button", { type: "submit", id: "create-tournament-submit" }, "Create tournament"), error);
 }
 

@@ -131,3 +131,36 @@ def test_jesters_empty_chairs_say_free(server, browser):
     assert any(text.endswith("free") for text in texts), texts  # the hall starts empty
     assert not errors, errors
     context.close()
+
+
+def test_the_tournament_form_takes_computers_a_turn_limit_and_a_round_deadline(server, browser):
+    """The API took a computer level, a turn limit and a round deadline; the page's form did not, so an
+    organiser on the page could fill no table with computers (the probe made that tournament with curl)."""
+    organiser = register(server, "desk-organiser")
+    context, page, errors = signed_in(browser, server, organiser)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#create-tournament")
+    page.select_option("#tournament-game", "jest")
+    levels = page.locator("#tournament-computer option").all_inner_texts()
+    assert levels[0] == "none: byes" and "computer (random)" in levels, levels
+    page.fill("#tournament-name", "Desk Cup")
+    page.select_option("#tournament-computer", "random")
+    page.fill("#tournament-turn-limit", "60")
+    page.fill("#tournament-round-deadline", "10")
+    page.click("#create-tournament-submit")
+    page.wait_for_url("**/#/tournament/*", timeout=15_000)
+    tournament_id = page.url.rsplit("/", 1)[-1]
+    made = requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()
+    assert made["computer"] == "random" and made["round_deadline_seconds"] == 600, made
+    assert made["turn_limit"] == {"seconds": 60, "on_timeout": "computer"}, made
+    # The server's refusal names its field: a turn limit out of range marks that input.
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#create-tournament")
+    page.evaluate("() => { document.querySelector('#create-tournament').noValidate = true; }")
+    page.fill("#tournament-name", "Desk Cup 2")
+    page.fill("#tournament-turn-limit", "9999999")
+    page.click("#create-tournament-submit")
+    page.wait_for_selector("#create-tournament .problem")
+    assert page.get_attribute("#tournament-turn-limit", "aria-invalid") == "true"
+    assert not errors, errors
+    context.close()
