@@ -263,6 +263,10 @@ def test_catalogue_lists_the_engine_decisions_that_change_play():
     assert "the rulebook's text" in rule_text("R4 both trophies") and "garbled" in rule_text("R4 both trophies")
     assert '"can", house-rules.md §2.1' in rule_text("R4 both trophies")
     assert "\"cannot\" reading" in rule_text("R4 both trophies")
+    # Each text fits every version it is served with: 1.0.0 has no options (it told of "Motley's option"),
+    # and R7 names the option's "shared" (it said only "no two seats share a rank": a rules lawyer's probe).
+    assert "From rules 1.1.0 the match's option one_player_both_trophies" in rule_text("R4 both trophies")
+    assert "From rules 1.1.0 the match's option ties, \"shared\", has equal scores share the rank" in rule_text("R7")
     # The engine plays what the entry says: while offers are made, nobody sees another's face-up card.
     state = new_match(E, 3, {})
     rng = random.Random(4)

@@ -35,9 +35,10 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     # l.58: "a player 먹튀검증사이트 win one of the trophies after winning the first", the spam word replacing
     # "can" (house-rules.md §2.1); engine._TROPHIES: a 4-player match has 1 trophy.
     HouseRule("R4 both trophies", "One player may win both trophies: the rulebook's text (its garbled word is "
-                                  "\"can\", house-rules.md §2.1), which R4 repeats. Motley's option plays the "
-                                  "\"cannot\" reading: a player who won the first trophy cannot win the second. "
-                                  "3 players only: a 4-player match has one trophy.",
+                                  "\"can\", house-rules.md §2.1), which R4 repeats. From rules 1.1.0 the match's "
+                                  "option one_player_both_trophies, false, plays the \"cannot\" reading: a "
+                                  "player who won the first trophy cannot win the second. 3 players only: a "
+                                  "4-player match has one trophy.",
               option="one_player_both_trophies"),
     HouseRule("R4 highest/lowest", "Highest and Lowest trophies compare face values, the Ace counting 1."),
     HouseRule("R4 best-jest ties", "Best Jest and Best Jest No Joke ties go to the highest face-value card, "
@@ -56,6 +57,8 @@ HOUSE_RULES: tuple[HouseRule, ...] = (
     # l.72 "The player with the highest value collection wins the game": the tie is Motley's, and so
     # ([ENGINE], docs/rules/jest.md R7) is ranking every seat by the same order, below first place too.
     HouseRule("R7", "Equal final scores are broken by the highest face-value card of the final Jest (trophies "
-                    "included), then its suit; the same order ranks every seat, so no two seats share a rank.",
+                    "included), then its suit; the same order ranks every seat, so no two seats share a rank. "
+                    "From rules 1.1.0 the match's option ties, \"shared\", has equal scores share the rank "
+                    "instead.",
               option="ties"),
 )
