@@ -1865,8 +1865,14 @@ const eventWords = (type) => EVENT_WORDS[type] || type;
 function eventText(event, match, numbered = true) {
   const bits = [numbered ? `${event.version}. ${eventWords(event.type)}` : eventWords(event.type)];
   if (typeof event.seat === "number") bits.push(seatName(match.seats, event.seat));
+  // A move the computer made for the seat (the API's `by`): a resigned seat's, an absent one's, a computer's.
+  if (event.by === "computer" && !match.seats?.[event.seat]?.computer) bits.push("played by the computer");
   if (event.action && typeof event.action === "object") bits.push(describeAction(event.action, match));
   else if (event.name && typeof event.seat !== "number") bits.push(event.name);
+  // Which step the game resolved or a timeout closed ("the game resolved a step" said nothing of which:
+  // a desktop probe): its type in words.
+  if (event.step && typeof event.step === "object" && typeof event.step.type === "string")
+    bits.push(event.step.type.replace(/-/g, " "));
   return bits.join(" · ");
 }
 

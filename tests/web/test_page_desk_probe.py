@@ -164,3 +164,27 @@ def test_the_tournament_form_takes_computers_a_turn_limit_and_a_round_deadline(s
     assert page.get_attribute("#tournament-turn-limit", "aria-invalid") == "true"
     assert not errors, errors
     context.close()
+
+
+def test_the_replays_events_say_which_step_and_which_moves_the_computer_made(server, browser):
+    """"the game resolved a step" said nothing of which; and a resigned seat's moves, the computer's, read as
+    its player's (the event list's `by` says so now)."""
+    from tests.web.test_page_followups import play_out
+
+    people = [register(server, f"desk-replay-{i}") for i in range(3)]
+    match_id = match_with(server, people[0], "jest", 3, people=people[1:])
+    assert requests.post(f"{server}/matches/{match_id}/resign", headers=auth(people[2]), timeout=10).ok
+    play_out(server, match_id, people[:2])
+    events = requests.get(f"{server}/matches/{match_id}/events", params={"limit": 1000}, timeout=10).json()["items"]
+    assert any(e["type"] == "MoveMade" and e["seat"] == 2 and e["by"] == "computer" for e in events)
+    steps = [e for e in events if e["type"] == "StepResolved"]
+    context, page, errors = signed_in(browser, server, people[0])
+    page.goto(f"{server}/#/replay/{match_id}")
+    page.wait_for_selector("#events li")
+    lines = page.locator("#events li").all_inner_texts()
+    computer = [line for line in lines if "played by the computer" in line]
+    assert computer and all(f"{people[2]['name']} · played by the computer" in line for line in computer), computer
+    said = steps[0]["step"]["type"].replace("-", " ")  # Jest's trophies and final scoring: an automatic step
+    assert any("the game resolved a step · " + said in line for line in lines), lines
+    assert not errors, errors
+    context.close()

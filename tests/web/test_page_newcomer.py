@@ -203,6 +203,8 @@ def test_jesters_final_scoring_names_its_items(server, browser):
     assert "Crown Penalty" in rows["crown_penalty"].inner_text()
     assert [cell.inner_text() for cell in rows["vp"].locator("td").all()] == [str(vp) for vp in final["vp"]]
     assert rows["vp"].locator("th").inner_text() == "final VP (the VP held before, plus the rows above)"
+    # Its status line says the game is over (it read "no decision pending": a desktop probe).
+    assert "the game is over" in page.inner_text(".jester .phase")
     assert "(s)" not in page.inner_text(".jester")
     assert not errors, errors
     context.close()

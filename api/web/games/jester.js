@@ -12,8 +12,8 @@ const placeCard = (place, count, extra = "") =>
 
 const none = () => h("span", { class: "muted" }, "—");
 
-function decisionText(decision, seats) {
-  if (!decision) return "no decision pending";
+function decisionText(decision, seats, over = false) {
+  if (!decision) return over ? "the game is over" : "no decision pending"; // it said "no decision pending" once over (a desktop probe)
   const who = typeof decision.seat === "number" ? [" · ", seatLabel(seats, decision.seat), " to decide"] : "";
   return [`${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}`, who];
 }
@@ -63,7 +63,7 @@ export function view(obs, seats, you) {
       pl.objects[s].length ? h("div", { class: "muted" }, `objects: ${pl.objects[s].join(", ")}`) : null),
     h("td", {}, pl.pawn[s] || none(), pl.order[s] ? h("div", { class: "muted" }, `order: ${pl.order[s]}`) : null));
   return h("div", { class: "jester" },
-    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats)), eventText(obs.events),
+    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats, Boolean(obs.final))), eventText(obs.events),
       obs.trigger !== null && obs.trigger !== undefined ? [" · end triggered by ", seatLabel(seats, obs.trigger)] : ""),
     hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${plural(seen.crowns, "crown")} behind the screen`]),
     places,
