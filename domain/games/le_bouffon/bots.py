@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Sequence
 
-from domain.engine import competition_ranks
+from domain.engine import competition_ranks, copy_json
 from domain.equivalent import EquivalentChoice
 from domain.search import SearchBot, SearchGame
 
@@ -122,7 +122,9 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
         "roles": roles, "order": [roles.index(role) for role in ROLES_BY_COUNT[n]], "hands": hands,
         "played": list(observation.get("played", [])), "gifts": gifts, "exchanged": exchanged,
         "finished": list(observation["finished"]),
-        "trick": state_trick, "scores": list(observation["scores"]), "history": [],
+        # The deals scored so far, public (the view's ``scored``): the state's own observation shows them.
+        "trick": state_trick, "scores": list(observation["scores"]),
+        "history": copy_json(observation["scored"]),
     }
     if "ties" in observation:  # rules 1.3.0 on: the match's tie rule, by which ``_evaluate`` ranks
         state["ties"] = observation["ties"]
