@@ -1038,10 +1038,20 @@ function listedRules(match) {
   return h("small", { class: "muted listed-rules" }, h("br"), `rules ${terms.rules_version}`, options.join(""));
 }
 
-// A finished row's winners (seats) by name; none: nobody won (a match abandoned by all).
+// A finished row's winners (seats) by name; none: nobody won (a match abandoned by all). A computer that
+// is not the match's only one of its level says its seat: "won by computer (random)" of a match with three
+// did not say which (a desktop probe).
 function wonBy(match) {
-  const winners = (match.winners || []).map((seat) => match.seats[seat]).filter(Boolean);
-  return winners.length ? seatsNodes(winners) : "nobody";
+  const seats = match.seats || [];
+  const label = (s) => {
+    const seat = seats[s];
+    if (seat.name) return named(seat.name);
+    if (!seat.computer) return `seat ${s}`;
+    const alike = seats.filter((other) => other && !other.name && other.computer === seat.computer).length;
+    return `computer (${seat.computer})${alike > 1 ? ` (seat ${s})` : ""}`;
+  };
+  const winners = (match.winners || []).filter((s) => seats[s]);
+  return winners.length ? winners.map((s, i) => [i ? ", " : "", label(s)]) : "nobody";
 }
 
 function matchTable(items, status) {
@@ -1175,9 +1185,11 @@ function lineageLine(match) {
     // The fork numbers its own versions (the parent's seats and bookkeeping are not copied): "at version 12"
     // above "version 11" read as another position than the one chosen (a phone probe). Both are said.
     parent ? ["Forked from ", h("a", { href: `#/replay/${parent.match_id}?version=${parent.version}` },
-      `match ${short(parent.match_id)} at version ${parent.version}`),
+      `match ${short(parent.match_id)} at its version ${parent.version}`),
+      // "(that position is this match's version 40 …)" beside the next line's "version 41 · 36 moves" read
+      // as two numbers for one thing (a desktop probe): which match each number counts in is said.
       typeof parent.prefix_end === "number" && parent.prefix_end !== parent.version
-        ? ` (that position is this match's version ${parent.prefix_end}: a fork numbers its own versions)` : "",
+        ? ` (here that position is version ${parent.prefix_end}: a fork numbers its own versions from 1)` : "",
       forks.length ? ". " : ""] : null,
     forks.length ? ["Forks: ", forks.map((fork, i) => [i ? ", " : "",
       h("a", { href: `#/match/${fork.match_id}` }, `${short(fork.match_id)} (from version ${fork.version})`)])] : null);

@@ -95,8 +95,8 @@ def test_a_player_exports_a_match_and_forks_a_finished_one_from_a_past_position(
     # "version 11" read as another position than the one chosen: a phone probe).
     prefix_end = fork["lineage"]["parent"]["prefix_end"]
     assert prefix_end != version
-    assert page.inner_text("#lineage") == (f"Forked from match {match_id[:8]} at version {version} (that position "
-                                           f"is this match's version {prefix_end}: a fork numbers its own versions)")
+    assert page.inner_text("#lineage") == (f"Forked from match {match_id[:8]} at its version {version} (here that "
+                                           f"position is version {prefix_end}: a fork numbers its own versions from 1)")
     page.click("#lineage a")
     page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent) === v",
                            arg=version)

@@ -425,7 +425,9 @@ def test_the_lobbys_finished_matches_say_who_won(server, browser):
     person = register(server, "lobby-winner")
     match_id = match_with(server, person, "jest", 3, computers={"1": "random", "2": "random"})
     finished = play_out(server, match_id, [person])
-    winners = [finished["seats"][seat]["name"] for seat in finished["result"]["winners"]]
+    # Both computers play "random": a winning one says its seat (a desktop probe: "computer (random)" of three).
+    winners = [finished["seats"][seat]["name"] or f"computer (random) (seat {seat})"
+               for seat in finished["result"]["winners"]]
     context, page, errors = signed_in(browser, server, person)
     page.goto(server + "/")
     row = page.locator(f"tr[data-match='{match_id}']")
