@@ -20,34 +20,6 @@ def server(module_server):
     return module_server
 
 
-def test_a_tie_of_three_says_every_tie_break_it_took(server, browser):
-    """Three seats on 30 VP, two of them on equal fame: the line read "ranked by fame" whether markers on the
-    board then split the two or they shared a place."""
-    context, page, errors = signed_in(browser, server, None)
-    page.goto(f"{server}/")
-    page.wait_for_selector("#register-name")
-    said = page.evaluate("""async () => {
-        const { tieBreaks } = await import("/web/games/jester.js");
-        const obs = (vp, fame, markers) => ({ ranking: [{ key: "vp", values: vp }, { key: "fame", values: fame },
-                                                        { key: "markers_on_board", values: markers }] });
-        return [
-            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 2, 1]), 3).said,
-            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 4, 1]), 3).said,
-            tieBreaks(obs([30, 30, 30, 30], [5, 5, 3, 3], [4, 2, 1, 1]), 4).said,
-            tieBreaks(obs([30, 30, 30], [5, 4, 3], [1, 1, 1]), 3).said,
-        ];
-    }""")
-    assert said == [
-        "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board.",
-        "30 VP each: ranked by fame; those on equal fame: equal markers on the board, so they share the place.",
-        "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board; those on equal fame: "
-        "equal markers on the board, so they share the place.",
-        "30 VP each: ranked by fame.",
-    ]
-    assert not errors, errors
-    context.close()
-
-
 def test_tumult_royales_end_says_who_won_and_why_in_words(server, browser):
     """Its end dumped the result's fields under a second "Result" heading ("reason: chronicle threshold",
     "nobility: 2, 3, 1"), and the seat table's "rank" column (nobility) sat under the Result's places."""

@@ -228,6 +228,11 @@ def test_a_tie_on_jesters_final_vp_says_which_tie_break_decided_it(server, brows
             tieBreaks(obs([34, 34], [9, 9], [2, 2]), 2).said,
             tieBreaks(obs([30, 34], [9, 9], [0, 0]), 2).said,
             tieBreaks({}, 2).said,
+            // Three on equal VP, two of them on equal fame (a desktop probe: it read "ranked by fame" whether
+            // markers then split the two or they shared a place).
+            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 2, 1]), 3).said,
+            tieBreaks(obs([30, 30, 30], [5, 5, 3], [4, 4, 1]), 3).said,
+            tieBreaks(obs([30, 30, 30, 30], [5, 5, 3, 3], [4, 2, 1, 1]), 4).said,
         ];
     }""")
     # The keys are the engine's (the finished view's `ranking`): the page no longer counts markers itself.
@@ -235,7 +240,12 @@ def test_a_tie_on_jesters_final_vp_says_which_tie_break_decided_it(server, brows
                     "34 VP each: ranked by markers on the board.",
                     "34 VP each: equal fame and markers on the board, so they share the place.",
                     None,
-                    None]
+                    None,
+                    "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board.",
+                    "30 VP each: ranked by fame; those on equal fame: equal markers on the board, so they share "
+                    "the place.",
+                    "30 VP each: ranked by fame; those on equal fame: ranked by markers on the board; those on "
+                    "equal fame: equal markers on the board, so they share the place."]
     assert not errors, errors
     context.close()
 
