@@ -30,6 +30,7 @@ from eventsourcing.persistence import IntegrityError
 
 from application import errors
 from application.chance import SCHEME, STEPS, new_chance, step_of, verify
+from application.ports import TASK_PROJECT, Task
 from application.service import idempotent_id
 from application.snapshots import Collector
 from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, match_view, moved_by
@@ -258,9 +259,13 @@ class History:
             lineage.add_fork(str(fork_id), version, private)
             try:
                 self.app.save(lineage)
-                return
             except IntegrityError:
                 continue
+            # The lineage is saved after the fork, whose save sent the read models' run: a run that began
+            # before this save stopped short of it, and a read waiting for the fork's answered position (the
+            # lineage's) waited for a run nothing sent, a 503 (a CI run: 2 of 4 runs at once).
+            self.app.tasks.enqueue(Task(TASK_PROJECT))
+            return
         raise errors.Conflict("the lineage is too busy; try again")
 
     # -- import ----------------------------------------------------------------------------------

@@ -14,9 +14,11 @@ import pytest
 from eventsourcing.persistence import OperationalError
 
 from application.errors import Conflict
-from application.ports import TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT, Task
+from application.history import History
+from application.ports import TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT, Task
 from application.projections import sweep_pending_work
 from application.tasks import TaskHandlers
+from application.views import Viewer
 from infrastructure.composition import build
 from infrastructure.settings import Settings
 from infrastructure.task_queues import InProcessTaskQueue
@@ -179,3 +181,29 @@ def test_the_sweep_misses_no_active_match_when_one_finishes_while_it_pages(setti
     finally:
         container.close()
 
+
+
+def test_a_fork_sends_the_read_models_run_after_its_last_save(settings, seed):
+    """A fork saves the new match (which sends the read models' run) and then its parent's lineage, whose
+    log position is the fork's answer: a run begun between the two stopped short of it, nothing sent
+    another, and a read waiting for that position was a 503 (2 of 4 whole-suite runs)."""
+    sent = RecordingTaskQueue()
+    container = build(settings, tasks=sent, rng=random.Random(seed))
+    try:
+        app = container.app
+        at_send: list[int] = []
+        enqueue = sent.enqueue
+
+        def recording(task: Task) -> None:
+            if task.name == TASK_PROJECT:
+                at_send.append(app.log_position())
+            enqueue(task)
+
+        sent.enqueue = recording  # type: ignore[method-assign]
+        players = seat_players(app, 2)
+        match_id = timed_match(app, players, "jester", 3600, "claim")
+        fork = History(app).fork(match_id, Viewer.the_auditor(), 3, {}, str(players[0].id))
+        assert fork.id != match_id
+        assert at_send and at_send[-1] == app.log_position(), (at_send, app.log_position())
+    finally:
+        container.close()
