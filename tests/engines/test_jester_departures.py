@@ -22,13 +22,15 @@ V1_0, V1_1, V1_2 = ENGINES["1.0.0"], ENGINES["1.1.0"], ENGINES["1.2.0"]
 
 
 def test_rules_versions():
-    """Rules versions: 1.4.0 is current (its options: tests/engines/test_jester_options.py); 1.0.0 to
-    1.3.0 stay available for the matches played with them; an unknown version is refused."""
-    assert E.rules_version == "1.4.0" and get_engine("jester") is E
+    """Rules versions: 1.5.0 is current (its turn cap: tests/engines/test_jester_turn_cap.py; 1.4.0's options:
+    tests/engines/test_jester_options.py); 1.0.0 to 1.4.0 stay available for the matches played with them;
+    an unknown version is refused."""
+    assert E.rules_version == "1.5.0" and get_engine("jester") is E
     assert {v: e.rules_version for v, e in rules_versions("jester").items()} == {
-        "1.0.0": "1.0.0", "1.1.0": "1.1.0", "1.2.0": "1.2.0", "1.3.0": "1.3.0", "1.4.0": "1.4.0"}
+        "1.0.0": "1.0.0", "1.1.0": "1.1.0", "1.2.0": "1.2.0", "1.3.0": "1.3.0", "1.4.0": "1.4.0", "1.5.0": "1.5.0"}
     assert get_engine("jester", "1.0.0") is V1_0 and get_engine("jester", "1.1.0") is V1_1
     assert get_engine("jester", "1.2.0") is V1_2 and get_engine("jester", "1.3.0") is ENGINES["1.3.0"]
+    assert get_engine("jester", "1.4.0") is ENGINES["1.4.0"]
     with pytest.raises(ValueError):
         JesterEngine(rules_version="0.9.0")
 

@@ -76,7 +76,9 @@ def test_the_catalogue_ids_in_the_documents_order():
     # (tests/engines/test_jester_options.py), none before
     assert {rule.id: rule.option for rule in E.house_rules if rule.option is not None} == {
         "J-INFLUENCE": "influence_needs_markers", "P6": "vp_floor"}
-    assert all(rule.option is None for engine in ENGINES.values() for rule in engine.house_rules)
+    assert all(rule.option is None for version, engine in ENGINES.items() if version != "1.4.0"
+               for rule in engine.house_rules)
+    assert [(r.id, r.option) for r in ENGINES["1.4.0"].house_rules] == [(r.id, r.option) for r in E.house_rules]
 
 
 # Each clause the rulebook states, with the rulebook's words, and a pattern of it in the old entry.
@@ -198,9 +200,23 @@ def test_j_rescue_the_reserve_is_a_reading_and_1_1_0_read_it_otherwise():
     old_text = {rule.id: rule.text for rule in old.house_rules}["J-RESCUE"]
     assert "only when he has none" in old_text
     assert {rule.id: rule.text for rule in ENGINES["1.0.0"].house_rules}["J-RESCUE"] == RULES["J-RESCUE"]
-    for engine in ENGINES.values():  # the rest is the same catalogue (no option switches one before 1.4.0)
-        assert [r for r in engine.house_rules if r.id != "J-RESCUE"] == \
-            [replace(r, option=None) for r in E.house_rules if r.id != "J-RESCUE"]
+    # the rest is the same catalogue (no option switches one before 1.4.0; P5 says more from 1.5.0, below)
+    for version, engine in ENGINES.items():
+        switched = version == "1.4.0"
+        assert [r for r in engine.house_rules if r.id not in ("J-RESCUE", "P5")] == \
+            [r if switched else replace(r, option=None) for r in E.house_rules if r.id not in ("J-RESCUE", "P5")]
+
+
+def test_p5_from_1_5_0_says_the_round_still_ends_after_nine_turns():
+    """Rulebook How to Play: "During a round, each player takes a minimum of three and a maximum of nine turns."
+    P5's take-back keeps a card off the table, so 1.5.0 enforces the maximum (tests/engines/test_jester_turn_cap.py)
+    and its entry says what Motley decided there: the favors from the starting player, whom nobody preceded as
+    the trigger. 1.0.0-1.4.0 keep the old entry."""
+    old = {rule.id: rule.text for rule in ENGINES["1.4.0"].house_rules}["P5"]
+    assert RULES["P5"].startswith(old) and "nine turns each" in RULES["P5"] and "starting player" in RULES["P5"]
+    assert "nine" not in old and "takes back into his hand the card he just played" in old
+    for engine in ENGINES.values():
+        assert {rule.id: rule.text for rule in engine.house_rules}["P5"] == old
 
 
 # -- F6: crowns behind the screen can be followed ---------------------------------------------------

@@ -1,5 +1,6 @@
-"""Jester rules 1.4.0: its two options, each switching a house rule (docs/rules/jester.md, "Players, options,
-components" and "Changes in 1.4.0"), its house-rule list, and 1.0.0-1.3.0 kept without them. Hand-worked cases
+"""Jester rules 1.4.0 (and 1.5.0, which keeps them): its two options, each switching a house rule
+(docs/rules/jester.md, "Players, options, components" and "Changes in 1.4.0"), its house-rule list, and 1.0.0-1.3.0
+kept without them. Hand-worked cases
 cite the rule they check (rulebook ../shared/rules/rulebooks/jester.txt, house rules section 1):
 
 * ``vp_floor`` [PROPOSAL P6]: true (default), "The VP track never goes below 0. This includes chair III and the
@@ -29,7 +30,7 @@ from tests.engines.harness import options_kept_through_replay, random_playout
 from tests.engines.test_jester import P, act, auto, board, court_a, final_state, kind
 from tests.engines.test_jester_playouts import check_observation, check_redaction, invariant
 
-V1_3 = ENGINES["1.3.0"]
+V1_3, V1_4 = ENGINES["1.3.0"], ENGINES["1.4.0"]
 NO_FLOOR = {"vp_floor": False}
 ZERO_COUNTS = {"influence_needs_markers": False}
 BOTH_OFF = {**NO_FLOOR, **ZERO_COUNTS}
@@ -178,7 +179,8 @@ def test_both_off_together():
 
 # -- options: defaults, description, refusals ----------------------------------------------------------
 def test_options_defaults_and_description():
-    assert E.rules_version == "1.4.0" and get_engine("jester") is E
+    assert E.rules_version == "1.5.0" and get_engine("jester") is E  # 1.5.0 keeps 1.4.0's options
+    assert V1_4.default_options() == E.default_options() and V1_4.describe_options() == E.describe_options()
     assert E.default_options() == {"red_chairs": False, "vp_floor": True, "influence_needs_markers": True}
     described = E.describe_options()
     assert list(described) == ["red_chairs", "vp_floor", "influence_needs_markers"]
@@ -207,9 +209,12 @@ def test_house_rules_name_their_options_from_1_4_0():
     switched = {rule.option: rule.id for rule in E.house_rules if rule.option is not None}
     assert switched == {"influence_needs_markers": "J-INFLUENCE", "vp_floor": "P6"}
     assert set(switched) == set(E.describe_options()) - {"red_chairs"}  # the rulebook's variant, no house rule
-    for version, engine in ENGINES.items():  # the same rules, switched by no option
-        assert all(rule.option is None for rule in engine.house_rules), version
-    assert [r.to_json() for r in V1_3.house_rules] == [{**r.to_json(), "option": None} for r in E.house_rules]
+    for version, engine in ENGINES.items():  # the same rules, switched by no option before 1.4.0
+        if version != "1.4.0":
+            assert all(rule.option is None for rule in engine.house_rules), version
+    assert [r.to_json() for r in V1_3.house_rules] == [{**r.to_json(), "option": None} for r in V1_4.house_rules]
+    # 1.5.0: the same options; only P5's text says more (its nine-turn cap, tests/engines/test_jester_turn_cap.py)
+    assert [(r.id, r.option) for r in V1_4.house_rules] == [(r.id, r.option) for r in E.house_rules]
 
 
 # -- rules 1.0.0 to 1.3.0 ---------------------------------------------------------------------------------
@@ -245,11 +250,11 @@ def test_defaults_play_exactly_as_1_3_0(n):
     options in ``opts``) and the same result."""
     for seed in range(4):
         old = random_playout(V1_3, n, {"red_chairs": seed % 2 == 1}, seed=seed, check_purity_every=200)
-        new = random_playout(E, n, {"red_chairs": seed % 2 == 1}, seed=seed, check_purity_every=200)
+        new = random_playout(V1_4, n, {"red_chairs": seed % 2 == 1}, seed=seed, check_purity_every=200)
         assert old.log == new.log
         strip = [{**state, "opts": {"red_chairs": state["opts"]["red_chairs"]}} for state in new.states]
         assert strip == old.states
-        assert V1_3.result(old.final) == E.result(new.final)
+        assert V1_3.result(old.final) == V1_4.result(new.final)
 
 
 def test_the_1_4_0_fixtures_with_the_defaults_are_1_3_0s():

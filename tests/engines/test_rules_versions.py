@@ -24,6 +24,7 @@ FIXTURES = sorted(HISTORIES.glob("*/*/*.jsonl"))
 SHIPPED = {
     ("jest", "1.0.0"), ("jest", "1.1.0"), ("jest", "1.2.0"),
     ("jester", "1.0.0"), ("jester", "1.1.0"), ("jester", "1.2.0"), ("jester", "1.3.0"), ("jester", "1.4.0"),
+    ("jester", "1.5.0"),
     ("tumult-royale", "1.0.0"), ("tumult-royale", "1.1.0"), ("tumult-royale", "1.2.0"),
     ("fools-crown", "1.0.1"), ("fools-crown", "1.1.0"),
     ("fools-crown", "1.2.0"), ("fools-crown", "1.3.0"), ("fools-crown", "1.4.0"), ("fools-crown", "1.5.0"),

@@ -165,7 +165,7 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
     if top is not None and top["kind"] in ("buy", "rescue"):
         pawn = pub["pawn"][top["seat"]]
         last_played = None if pawn is None else pawn.split(":")[0]
-    return {
+    state = {
         "n": n, "opts": {"red_chairs": False, **obs.get("options", {})}, "round": obs["round"], "over": "final" in obs,
         "events": events, "favors": list(obs["favors"]), "favors_used": list(obs.get("favors_used", [])),
         "court": list(obs["court"]), "royalty": list(obs["royalty"]), "counselor": list(obs["counselor"]),
@@ -176,6 +176,9 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
         "prestige": list(obs.get("prestige", [0] * n)), "last_played": last_played,
         "players": players, "stack": stack,
     }
+    if "round_turns" in obs:  # 1.5.0: the nine-turn cap's count, public
+        state["round_turns"] = obs["round_turns"]
+    return state
 
 
 # -- how well placed a seat is ---------------------------------------------------------------------

@@ -36,3 +36,5 @@ FAVORS = [1, 2, 3, 4, 5, 6, 7]
 START_MONEY = 10
 START_MONEY_1_2 = 6
 COUNSELOR_POINTS = 6
+# rulebook How to Play: "each player takes a minimum of three and a maximum of nine turns" (enforced from 1.5.0)
+MAX_TURNS = 9

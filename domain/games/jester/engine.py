@@ -53,6 +53,7 @@ class JesterEngine(Engine):
         self.house_rules = house_rules(rules_version)  # 1.1.0's rescue differs (J-RESCUE)
         self._shows_sources = rules.shows_card_sources(rules_version)
         self._house_rule_options = rules.house_rule_options(rules_version)  # 1.4.0 on; none before
+        self._caps_turns = rules.caps_turns(rules_version)  # 1.5.0 on: state["round_turns"]; none before
 
     def __repr__(self) -> str:
         return f"JesterEngine(rules_version={self.rules_version!r})"
@@ -102,7 +103,10 @@ class JesterEngine(Engine):
 
     def initial_state(self, num_players, options):
         opts = self.check_options(num_players, options)
-        return setup.initial_state(num_players, opts, rules.start_money(self.rules_version))
+        state = setup.initial_state(num_players, opts, rules.start_money(self.rules_version))
+        if self._caps_turns:
+            state["round_turns"] = 0  # 1.5.0: the turns ended this round, for the nine-turn cap (turn.end_turn)
+        return state
 
     def num_players(self, state) -> int:
         return state["n"]

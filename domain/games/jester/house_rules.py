@@ -12,7 +12,9 @@ defence, the Play B majority, the hall and shop carry-over...) is the publisher'
 Rules 1.4.0 keeps two of them configurable (house-rules.md: "keep them configurable"): P6 by the option
 ``vp_floor`` and J-INFLUENCE by ``influence_needs_markers``; their entries name the option and say what the
 default does (docs/rules/jester.md, "Players, options, components", says what false does). 1.0.0 to 1.3.0
-played both with no option: their lists name none (``option`` None)."""
+played both with no option: their lists name none (``option`` None). Rules 1.5.0 enforces the rulebook's
+nine-turn maximum, which P5's take-back could break: its P5 entry says so, and what Motley decided there (the
+favors from the starting player when nobody triggered); 1.0.0 to 1.4.0 keep the old text."""
 
 from __future__ import annotations
 
@@ -29,9 +31,19 @@ def _rescue(version: str) -> str:
             "court or the specialization table as the rulebook lists: any of his markers, his choice.")
 
 
+def _take_back(version: str) -> str:
+    text = ("'Has no money' means the player cannot pay for any card in a non-empty pile; if every pile is empty "
+            "(or he has no marker left to box), he takes back into his hand the card he just played.")
+    if not rules.caps_turns(version):  # 1.0.0-1.4.0: no cap, so such take-backs could stall a round forever
+        return text
+    return text + (" A round in which such take-backs kept everyone from playing a 3rd card of one place still "
+                   "ends after nine turns each, the rulebook's maximum; nobody triggered it, so the King's favors "
+                   "are chosen from the starting player.")
+
+
 def house_rules(version: str) -> tuple[HouseRule, ...]:
-    """The house rules of rules ``version`` (they differ only in J-RESCUE, under 1.1.0, and in the options
-    that switch P6 and J-INFLUENCE, from 1.4.0)."""
+    """The house rules of rules ``version`` (they differ only in J-RESCUE, under 1.1.0, in the options
+    that switch P6 and J-INFLUENCE, from 1.4.0, and in P5, from 1.5.0)."""
     listed = (
         HouseRule("S1", "Each teacher space starts with the 4 object tokens of its discipline (hoop, songbook, "
                         "harp, wand, clubs, quill, mask)."),
@@ -41,9 +53,7 @@ def house_rules(version: str) -> tuple[HouseRule, ...]:
         HouseRule("S3", "The starting player is drawn at random, and the start passes to the left each round."),
         HouseRule("S2", "Before the first turn, each player in turn from the starting player places 2 influence "
                         "markers from his reserve in any guild or guilds."),
-        HouseRule("P5", "'Has no money' means the player cannot pay for any card in a non-empty pile; if every "
-                        "pile is empty (or he has no marker left to box), he takes back into his hand the card he "
-                        "just played."),
+        HouseRule("P5", _take_back(version)),
         HouseRule("J-RESCUE", _rescue(version)),
         HouseRule("J-SHOP", "A city visit may always just send the pawn to the craftsman's shop, even with "
                             "nothing on order or a class he could take: the city card is played for nothing."),

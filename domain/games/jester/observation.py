@@ -63,6 +63,10 @@ def _build(state):
         obs["favors_used"] = state["favors_used"][:]  # during task 2 only
     if any(state["prestige"]):
         obs["prestige"] = state["prestige"][:]  # during task 4 only
+    if "round_turns" in state:
+        # Since rules 1.5.0: the turns ended this round by all players (public: anyone counts them), which
+        # the nine-turn cap reads (turn.end_turn). Older versions' observations stay as they were.
+        obs["round_turns"] = state["round_turns"]
     if state["over"]:
         obs["final"] = copy_json(state["final"])  # the screens are removed: crowns are shown
         obs["ranking"] = ranking(state)  # the Winner's keys in order (VP, fame, markers on the board)

@@ -242,6 +242,8 @@ def apply_next_round(state, frame, actor, action):
     state["trigger"] = None
     state["favors_used"] = []
     state["prestige"] = [0] * state["n"]
+    if "round_turns" in state:
+        state["round_turns"] = 0  # 1.5.0: a new round's nine-turn cap (turn.end_turn)
     pop(state)
     push(state, {"kind": "play", "seat": state["start"]})
     push(state, {"kind": "ch-city"})

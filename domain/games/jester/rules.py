@@ -12,9 +12,9 @@ from . import city, court, guilds, round_end, scoring, setup, theater, turn
 from .core import Handler
 from .data import START_MONEY, START_MONEY_1_2
 
-CURRENT = "1.4.0"
+CURRENT = "1.5.0"
 #: Every shipped version, oldest first.
-VERSIONS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", CURRENT)
+VERSIONS = ("1.0.0", "1.1.0", "1.2.0", "1.3.0", "1.4.0", CURRENT)
 
 #: 1.4.0: the options that switch a house rule (house rules P6 and J-INFLUENCE), with their defaults, which
 #: play exactly as 1.3.0 does. A state of an older version has neither key in its ``opts`` and plays these.
@@ -48,6 +48,7 @@ def handlers(version: str) -> Mapping[str, Handler]:
         # 1.3.0: house rule S2 "2 influence markers ... in any guild(s)": a pair in no order
         table["setup-guild"] = table["setup-guild"]._replace(canonical=setup.setup_guilds_either_order)
     # 1.4.0 swaps no handler: its options (house_rule_options) are read from the state's ``opts``
+    # 1.5.0 swaps none either: its turn cap (caps_turns) is read from the state's ``round_turns``
     return MappingProxyType(table)
 
 
@@ -68,3 +69,11 @@ def shows_card_sources(version: str) -> bool:
     """1.2.0: the event list shows where a ``buy``, ``take-card`` or ``keep`` came from, as the pile
     counts and the tables do (no rule hides it); 1.0.0 and 1.1.0 showed ``"place": "hidden"``."""
     return at_least(version, "1.2.0")
+
+
+def caps_turns(version: str) -> bool:
+    """1.5.0 - rulebook How to Play: "During a round, each player takes a minimum of three and a maximum
+    of nine turns". Its states count the turns ended this round (``round_turns``), and a round in which
+    nobody played a 3rd card of one place (house rule P5's take-backs) ends after nine turns each
+    (turn.end_turn); 1.0.0 to 1.4.0 have no such count and no cap (a round could be stalled forever)."""
+    return at_least(version, "1.5.0")

@@ -1,11 +1,11 @@
 """A turn (rulebook How to Play): play a card and visit its place, then optionally buy a card;
-the no-money rescue (house rule P5); the round-end trigger."""
+the no-money rescue (house rule P5); the round-end trigger and (1.5.0) the nine-turn cap."""
 
 from __future__ import annotations
 
 from . import city, court, guilds, round_end, theater
 from .core import Handler, card_options, pl, place_price, pop, push, remove_royalty
-from .data import DISCIPLINES, GUILD_IDS, PLACES, ROYALTY
+from .data import DISCIPLINES, GUILD_IDS, MAX_TURNS, PLACES, ROYALTY
 
 
 def legal_play(state, frame, seat):
@@ -140,6 +140,18 @@ def end_turn(state, seat):
     pl(state, seat)["turns"] += 1
     state["last_played"] = None
     n = state["n"]
+    if "round_turns" in state:  # rules 1.5.0 (rules.caps_turns); older states have no count and no cap
+        state["round_turns"] += 1
+        if state["trigger"] is None and state["round_turns"] >= MAX_TURNS * n:
+            # Rulebook How to Play: "During a round, each player takes a minimum of three and a maximum
+            # of nine turns." Without a take-back (house rule P5) a player's 9th card is a 3rd of some
+            # place (4 places x 2), so only a round in which every player took a card back reaches the
+            # end of the 9th turn of the player before the starting player with nobody having triggered:
+            # it ends now, every player having taken nine turns. Nobody triggered, so the favors start
+            # from the starting player [ENGINE, listed with P5]. Not set earlier, on the starting player's
+            # 9th turn: a later player may still trigger in this last lap, and the rulebook's favors start
+            # from him ("The player who triggered the end of the round chooses first").
+            state["trigger"] = state["start"]
     if state["trigger"] is not None and seat == (state["start"] - 1) % n:
         round_end.begin_round_end(state)
     else:
