@@ -253,6 +253,17 @@ def reader_mark() -> str:
     return "-" + player.id.hex[:12]
 
 
+def if_match_versions(version_of: Callable[[str], int]) -> Optional[frozenset[int]]:
+    """The versions ``If-Match``'s strong tags state, each read by ``version_of`` (a match's or a
+    tournament's tag): None without the header or with ``*`` (any current version will do, RFC 9110
+    §13.1.1); a weak tag states none, as comparison is strong, so a header of weak tags only is empty.
+    api/limits.py has checked each tag's form."""
+    header = (request.headers.get("If-Match") or "").strip()
+    if not header or header == "*":
+        return None
+    return frozenset(version_of(tag) for tag in header.split(",") if not tag.strip().startswith("W/"))
+
+
 def not_modified(tag: str) -> Optional[Response]:
     """The 304 of a read whose If-None-Match holds ``tag`` (compared weakly, RFC 9110 §13.1.2), or None.
     Before it, a read model page's ``If-Match`` (RFC 9110 §13.1.1): a 412 unless it holds ``tag``, so a

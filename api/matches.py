@@ -19,6 +19,7 @@ from api.context import (
     container,
     current_player,
     event_stream,
+    if_match_versions,
     is_auditor_key,
     json_text,
     not_modified,
@@ -102,6 +103,18 @@ def headers_for(match, position=None, forks: int = 0):
     return headers
 
 
+def events_etag(version: int, after: int, until: Optional[int], limit: int) -> str:
+    """An event list page's entity tag: the match's version, the page's window (the versions after
+    ``after`` up to its last, one event a version) and the reader's mark, as ``"161.5.10e"``. What a
+    reader is shown of an event changes with events only (a reveal comes with the end), so these say
+    the page. With the version alone every page of a match had one tag: a poller that read ``?limit=5``
+    and then sent its tag with ``?after=5`` was told 304 while 156 events were missing (a streams probe);
+    the ``e`` keeps it from being a rewound match read's tag. Its version comes first, as ``If-Match``
+    reads it (``version_from_etag``)."""
+    last = min(version, after + limit, version if until is None else until)
+    return f"{version}.{after}.{max(after, last)}e{reader_mark()}"
+
+
 def list_etag(position: int, listed_only: bool) -> str:
     """A match list page's entity tag: the list's position in the event log (every write that changes a
     row moves it), and whether the page holds the player's unlisted matches (their own key's view)."""
@@ -126,12 +139,9 @@ T = TypeVar("T")
 NEVER_A_VERSION = -1
 
 
-def strong_versions() -> Optional[set[int]]:
-    """The versions of ``If-Match``'s strong tags: None without one or with ``*``."""
-    etag = (request.headers.get("If-Match") or "").strip()
-    if not etag or etag == "*":
-        return None
-    return {version_from_etag(tag) for tag in etag.split(",") if not tag.strip().startswith("W/")}
+def strong_versions() -> Optional[frozenset[int]]:
+    """The versions of ``If-Match``'s strong match tags: None without one or with ``*``."""
+    return if_match_versions(version_from_etag)
 
 
 def stated_version(match_id) -> Optional[int]:
@@ -146,7 +156,7 @@ def stated_version(match_id) -> Optional[int]:
     if not strong:
         return NEVER_A_VERSION
     if len(strong) == 1:
-        return strong.pop()
+        return next(iter(strong))
     current = service().get_match(match_id).version
     return current if current in strong else max(strong)
 
@@ -405,17 +415,14 @@ class Events(MethodView):
             raise InvalidRequest(f"until ({until}) comes before after ({after})")
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
         if request.if_none_match:
-            # A page is the match's events as this reader sees them at its latest version (what is shown
-            # changes with events only: a reveal comes with the end), so that version and the reader's
-            # mark tag it; a poller of the event list re-read it whole (a spectator probe).
             current = service().read_match(match_id)
-            tag = str(current.version) + reader_mark()
+            tag = events_etag(current.version, after, until, query["limit"])
             if after <= current.version and request.if_none_match.contains_weak(tag):
                 return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
         page = history().events(match_id, who, after, until, query["limit"])
         if after > page["version"]:  # a cursor no answer gave: a client's mistake, said at once
             raise InvalidRequest(f"after ({after}) is past the match's last version ({page['version']})")
-        return page, 200, {"ETag": f'"{page["version"]}{reader_mark()}"'}
+        return page, 200, {"ETag": f'"{events_etag(page["version"], after, until, query["limit"])}"'}
 
 
 @blp.route("/<match_id>/stream")

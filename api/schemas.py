@@ -636,7 +636,10 @@ class MatchOut(Answer):
                                                                        "/games/{name}/schema: observation, "
                                                                        "public_observation)"})
     legal_actions = fields.List(fields.Dict(), metadata={"description": "The actions your seat may send now "
-                                                                        "(GET /games/{name}/schema: action)"})
+                                                                        "(GET /games/{name}/schema: action); "
+                                                                        "empty in a rewound read (?version=), "
+                                                                        "even of the latest version: a read of "
+                                                                        "history"})
     result = fields.Nested(ResultOut, allow_none=True, metadata={"description": "The result once finished, or "
                                                                                "null"})
     moves = fields.Integer()
@@ -793,7 +796,9 @@ class EventPageOut(Answer):
     items = fields.List(fields.Dict(), metadata={"description": (
         "Each event: version, type, at and its fields as the caller may see them. A move, a chance outcome "
         "or an automatic step withheld from the caller, wholly (null) or in part (another seat's cards "
-        "taken out), says hidden: true; read it again once the match is revealed. A move (MoveMade) says by: "
+        "taken out), says hidden: true; read it again once the match is revealed. Each of them says hidden: "
+        "false where nothing of it is withheld (all of them once the match is revealed, and the auditor's). "
+        "A move (MoveMade) says by: "
         "\"player\", or \"computer\" where the computer played the seat (a computer opponent's, a resigned seat's, "
         "or one whose turn limit ran out)")})
     last_version = fields.Integer()

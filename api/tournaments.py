@@ -12,6 +12,7 @@ from api.context import (
     container,
     current_player,
     event_stream,
+    if_match_versions,
     json_text,
     not_modified,
     service,
@@ -39,15 +40,15 @@ def fresh(after) -> None:
     wait_until_applied(motley.league_view, motley.league.name, after)
 
 
+def tournament_version(tag: str) -> int:
+    """A tournament tag's version: the read's ETag, ``"tournament-5"``, or the version alone (the
+    form of a match's tag is read as a match's: its first number)."""
+    return int(tag.strip().strip('"').removeprefix("tournament-").split("-", 1)[0].split(".", 1)[0])
+
+
 def stated_versions() -> Optional[frozenset[int]]:
-    """The tournament versions a write's ``If-Match`` states (RFC 9110 §13.1.1): None without one or with
-    ``*``; a weak tag states none (strong comparison), so only a strong one can hold. Its tags are the
-    tournament read's ETag, ``"tournament-5"``, or the version alone (api/limits.py checked their form)."""
-    header = (request.headers.get("If-Match") or "").strip()
-    if not header or header == "*":
-        return None
-    tags = [tag.strip().strip('"') for tag in header.split(",") if not tag.strip().startswith("W/")]
-    return frozenset(int(tag.removeprefix("tournament-").split("-", 1)[0].split(".", 1)[0]) for tag in tags)
+    """The tournament versions a write's ``If-Match`` states (RFC 9110 §13.1.1)."""
+    return if_match_versions(tournament_version)
 
 
 def written(status=200, **extra):

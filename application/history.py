@@ -33,7 +33,7 @@ from application.chance import SCHEME, STEPS, new_chance, step_of, verify
 from application.ports import TASK_PROJECT, Task
 from application.service import idempotent_id
 from application.snapshots import Collector
-from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, match_view, moved_by
+from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, listed, match_view
 from domain.chance import ChanceStream, commitment
 from domain.commitments import ChanceCommitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
@@ -97,7 +97,7 @@ class History:
         latest, lens = self.lens(match_id, viewer)
         bound = latest.version if until is None else min(until, latest.version)
         last = min(bound, after + limit)
-        items = [moved_by(event_view(e, before, lens), before) for e, before in self.walk(latest.id, after, last)]
+        items = [listed(event_view(e, before, lens), before) for e, before in self.walk(latest.id, after, last)]
         # ``more``: events follow within what was asked (up to ``until``), so a client paging on it stops.
         return {"items": items, "last_version": items[-1]["version"] if items else after,
                 "version": latest.version, "more": last < bound, "viewer": lens.to_json()}

@@ -265,6 +265,20 @@ def event_view(domain_event: Any, before: Optional[Match], lens: Lens) -> dict:
     return {"version": domain_event.originator_version, "type": kind, "at": iso(domain_event.timestamp), **data}
 
 
+#: The events a viewer may be shown only in part: each item of the event list says ``hidden``.
+PARTLY_SHOWN = ("MoveMade", "ChanceDrawn", "StepResolved", "TimedOut")
+
+
+def listed(item: dict, before: Optional[Match]) -> dict:
+    """An event list item: who made a move (``moved_by``), and ``hidden`` on every event that may be
+    withheld, false where nothing is (a revealed match's, the auditor's): the key was left out there, so
+    a client that kept the items of its stream had a history shaped otherwise than a fresh read of the
+    same events once the match was revealed (a streams probe). The export leaves it out, as before."""
+    if item["type"] in PARTLY_SHOWN:
+        item.setdefault("hidden", False)
+    return moved_by(item, before)
+
+
 def moved_by(item: dict, before: Optional[Match]) -> dict:
     """A move in the event list says who made it: ``by`` ``"computer"`` where the computer played the
     seat (a computer opponent's, a resigned seat's, or one whose turn limit ran out and the computer plays

@@ -18,6 +18,7 @@ import random
 import pytest
 
 from api import create_app
+from application.views import PARTLY_SHOWN
 from domain.engine import CHANCE, SYSTEM
 from domain.games import available_engines, get_engine
 from infrastructure.composition import build
@@ -95,7 +96,9 @@ def test_no_read_shows_a_seat_or_a_spectator_more_than_the_engine_lets_it_see(au
     assert secrets_exist
 
     audited_events = client.get(f"/matches/{match_id}/events", key=AUDITOR, query={"limit": 5000}).body["items"]
-    assert [content(e) for e in audited_events] == [content(line["data"]) for line in lines]
+    # The list says hidden: false on what may be withheld and is not (the export leaves the key out).
+    assert [content(e) for e in audited_events] == [
+        content({**line["data"], **({"hidden": False} if line["event"] in PARTLY_SHOWN else {})}) for line in lines]
     for key, seat in viewers:
         events = client.get(f"/matches/{match_id}/events", key=key, query={"limit": 5000})
         assert seed not in events.text
@@ -127,9 +130,22 @@ def test_a_revealed_match_shows_everything_to_everyone_at_every_version(audit):
     mid_game = client.get(f"/matches/{match_id}", key=keys[0]).body
     assert "state" not in mid_game and mid_game["viewer"] == {"kind": "seat", "seat": 0, "sees_all": False,
                                                                   "sees_own": True}
+    offer = {"action": mid_game["legal_actions"][0]}
+    assert client.post(f"/matches/{match_id}/moves", offer, key=keys[0]).status == 201
+    early = client.get(f"/matches/{match_id}/events", key=keys[0]).body["items"]  # the deal hidden, its own offer not
     play_randomly(client, match_id, keys, random.Random(7), settle=container.tasks.drain)
     lines = export(client, match_id, AUDITOR)
     states = replayed_states(lines)
+    # Every item that may be withheld says whether it is, revealed too (a streams probe: the key was left
+    # out, so the items a client kept from the stream while nothing was hidden differed from a fresh read
+    # of them): those it kept equal the revealed ones; the export still leaves the key out.
+    late = client.get(f"/matches/{match_id}/events", key=keys[0]).body["items"]
+    assert any(item.get("hidden") for item in early)
+    assert [item["hidden"] for item in late if item["type"] in ("MoveMade", "ChanceDrawn")] == [False] * sum(
+        1 for line in lines if line["event"] in ("MoveMade", "ChanceDrawn"))
+    assert [item for item in early if item.get("hidden") is False] == [
+        late[item["version"] - 1] for item in early if item.get("hidden") is False] != []
+    assert not any("hidden" in line["data"] for line in lines)
     for key in (keys[1], None):
         for version in (3, len(lines) // 2, len(lines)):
             view = client.get(f"/matches/{match_id}", key=key, query={"version": version}).body

@@ -584,11 +584,13 @@ def test_the_documents_are_stored_by_caches_for_everyone_and_revalidated(table):
 
 def test_the_event_list_is_polled_cheaply_with_its_etag_per_reader(table):
     """A spectator probe: the event list had no ETag, so a poller read it whole each time. Its tag is the
-    match's version and the reader's mark (a seat's page shows its own offers, a spectator's does not)."""
+    match's version, the page's window and the reader's mark (a seat's page shows its own offers, a
+    spectator's does not)."""
     client, match_id, keys = table
     path = f"/matches/{match_id}/events"
     spectator, seat = client.get(path), client.get(path, key=keys[0])
-    assert spectator.headers["ETag"] == f'"{spectator.body["version"]}"' != seat.headers["ETag"]
+    version = spectator.body["version"]
+    assert spectator.headers["ETag"] == f'"{version}.0.{version}e"' != seat.headers["ETag"]
     for key, first in ((None, spectator), (keys[0], seat)):
         again = client.get(path, key=key, headers={"If-None-Match": first.headers["ETag"]})
         assert again.status == 304 and again.headers["ETag"] == first.headers["ETag"]
@@ -597,9 +599,34 @@ def test_the_event_list_is_polled_cheaply_with_its_etag_per_reader(table):
     view = client.get(f"/matches/{match_id}", key=keys[0]).body
     assert client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0]).status == 201
     moved = client.get(path, headers={"If-None-Match": spectator.headers["ETag"]})
-    assert moved.status == 200 and moved.body["version"] > spectator.body["version"]
-    assert moved.headers["ETag"] == f'"{moved.body["version"]}"'
+    assert moved.status == 200 and moved.body["version"] > version
+    assert moved.headers["ETag"] == f'"{moved.body["version"]}.0.{moved.body["version"]}e"'
     # A cursor past the end is still a 422, whatever the tag.
     past = client.get(path, query={"after": moved.body["version"] + 1},
                       headers={"If-None-Match": moved.headers["ETag"]})
     assert past.status == 422
+
+
+def test_an_event_list_tag_validates_its_own_page_only(table):
+    """A streams probe: every page of a match had one tag, its version. A poller that read ``?limit=2``
+    and sent that tag with ``?after=2`` was told 304 ("nothing new") while the rest of the events were
+    missing; so was one that sent the match read's tag. The tag says the page's window too."""
+    client, match_id, keys = table
+    path = f"/matches/{match_id}/events"
+    first = client.get(path, query={"limit": 2})
+    version = first.body["version"]
+    assert [item["version"] for item in first.body["items"]] == [1, 2] and version > 3
+    assert first.headers["ETag"] == f'"{version}.0.2e"'
+    rest = client.get(path, query={"after": 2}, headers={"If-None-Match": first.headers["ETag"]})
+    assert rest.status == 200 and [item["version"] for item in rest.body["items"]] == list(range(3, version + 1))
+    match_tag = client.get(f"/matches/{match_id}").headers["ETag"]
+    assert client.get(path, headers={"If-None-Match": match_tag}).status == 200
+    # The same window asked otherwise (a page ending at the match's end) is the same page: a 304.
+    tail = client.get(path, query={"after": 2, "limit": 5000}, headers={"If-None-Match": rest.headers["ETag"]})
+    assert tail.status == 304
+    assert client.get(path, query={"until": 2}, headers={"If-None-Match": first.headers["ETag"]}).status == 304
+    # Its version still states the match's version to a write (If-Match), as a match read's tag does.
+    view = client.get(f"/matches/{match_id}", key=keys[0]).body
+    stale = client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0],
+                        headers={"If-Match": f'"{version - 1}.0.2e"'})
+    assert stale.status == 412
