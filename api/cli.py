@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 from typing import Any, Callable, Optional, Sequence
 
@@ -152,6 +153,10 @@ def run(args: argparse.Namespace) -> None:
     from api.server import STREAM_THREADS, make_server
 
     configure()  # JSON log lines, each request's with its request id (api/request_log.py)
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):  # its counters are kept in files there (api/metrics.py)
+        from api.wsgi import claim_metrics_folder
+
+        claim_metrics_folder(os.environ["PROMETHEUS_MULTIPROC_DIR"], empty=False)
     # Before the store: a port in use, with PostgreSQL away, retried the store for ever and never named it.
     check_listening(args.host, args.port, args.port_wait)
     container = build_when_reachable()
@@ -168,7 +173,25 @@ def run(args: argparse.Namespace) -> None:
     container.start()  # serving picks up work a previous run left; `migrate` above starts nothing
     settings = container.settings
     print(f"Motley on http://{args.host}:{args.port}/docs (store: {settings.store}, tasks: {settings.tasks})")
-    server.run()
+    signal.signal(signal.SIGTERM, stop_serving(container))
+    try:
+        server.run()  # until SIGTERM or Ctrl-C: waitress then stops its threads and returns
+    finally:
+        container.close()
+
+
+def stop_serving(container) -> Callable[[int, Any], None]:
+    """SIGTERM's handler for the one-process server: the open streams end, waitress stops (its run() ends
+    on SystemExit), and the container is closed, which says what its outbox still holds. SIGTERM ended
+    the process at once: open streams cut, and the tasks kept while the broker was away dropped without
+    the line their close says (an operator probe)."""
+    def on_term(signum: int, frame: Any) -> None:
+        from api.context import stop_streams
+
+        stop_streams(getattr(container, "watcher", None))
+        raise SystemExit(0)
+
+    return on_term
 
 
 def check_listening(host: str, port: int, wait: float = 0) -> None:
@@ -200,7 +223,8 @@ def serve_processes(args, settings) -> int:
     the fork; every worker builds its own application with ``MOTLEY_CREATE_TABLES=n``."""
     import os
 
-    from api.wsgi import serve, stream_threads
+    from api.rates import parse_limits
+    from api.wsgi import claim_metrics_folder, serve, stream_threads
     from application.ports import NoTaskQueue
     from infrastructure.composition import build_when_reachable
 
@@ -208,6 +232,11 @@ def serve_processes(args, settings) -> int:
         print("motley serve: several API processes need the PostgreSQL store (MOTLEY_STORE=postgres); "
               "the embedded SQLite store is served by one process", file=sys.stderr)
         return 2
+    # Settings the workers read, named here in one line before anything is bound or touched: a bad rate
+    # limit was each worker's traceback, after the port was bound and the metrics folder emptied.
+    parse_limits(settings.rate_limits)
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        claim_metrics_folder(os.environ["PROMETHEUS_MULTIPROC_DIR"])  # another server's: refused (api/wsgi.py)
     # gunicorn binds after the announcement below: a port in use said it served. Checked before the store,
     # which is waited for while it is away: a port in use then was never named.
     check_listening(args.host, args.port, args.port_wait)

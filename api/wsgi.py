@@ -59,13 +59,45 @@ def __getattr__(name: str) -> Any:  # ``api.wsgi:app``: built when first looked 
 
 # -- gunicorn ------------------------------------------------------------------------------------------
 def on_starting(server) -> None:
-    """In the master, before any worker: a folder for the workers' metric files, emptied of a
-    previous run's (prometheus_client's multiprocess mode; api/metrics.py)."""
+    """In the master, before any worker: a folder for the workers' metric files (prometheus_client's
+    multiprocess mode; api/metrics.py), claimed for this server and emptied of a previous run's."""
     folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
     if not folder:
         folder = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="motley-metrics-")
+    claim_metrics_folder(folder)
+
+
+#: This process's hold on its metrics folder (an open file locked with flock), once claimed.
+_metrics_claim: Optional[int] = None
+METRICS_LOCK = "motley.lock"
+
+
+def claim_metrics_folder(folder: str, empty: bool = True) -> None:
+    """Hold ``folder`` for this server while it runs, and (``empty``) empty it of a previous run's metric
+    files: a gunicorn master does, before any worker writes one; a one-process server has its own open
+    already, which it must not lose, and keeps the rest as before. A
+    second server started on the same folder (another port, a canary, or a start that then failed)
+    emptied it under the running one, whose counters then read 0 for good, and a one-process server
+    there added its counts to the other's (an operator probe): now it is refused, in one line, before it
+    binds its port or touches a file. The hold is an exclusive ``flock`` on ``motley.lock`` in the folder:
+    the system lets it go when the master and every worker that inherited it have ended, a kill -9
+    included, so a stale lock never stops a restart."""
+    global _metrics_claim
+    if _metrics_claim is not None:
+        return
+    import fcntl
+
     os.makedirs(folder, exist_ok=True)
-    for stale in glob.glob(os.path.join(folder, "*.db")):
+    held = os.open(os.path.join(folder, METRICS_LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(held)
+        raise RuntimeError(f"PROMETHEUS_MULTIPROC_DIR {folder} is in use by another running Motley server: give "
+                           "each server a folder of its own (this one would empty it, and both servers' counts "
+                           "would be added together)") from None
+    _metrics_claim = held
+    for stale in glob.glob(os.path.join(folder, "*.db")) if empty else ():
         os.remove(stale)
 
 

@@ -128,6 +128,11 @@ class Settings:
             random_seed=_whole(env, "MOTLEY_RANDOM_SEED", None),
         )
         values.update(overrides)
+        if values["store"] not in ("sqlite", "postgres"):
+            # Checked here, not only when the store is opened: a Celery worker reads its settings at its
+            # start but opens the store at its first task, so a typo started a worker that said "ready"
+            # and then failed every task it took (an operator probe).
+            raise ValueError(f"MOTLEY_STORE must be 'sqlite' or 'postgres', not {values['store']!r}")
         if values["tasks"] not in ("inprocess", "celery"):  # a typo ran every task in the API process
             raise ValueError(f"MOTLEY_TASKS must be 'inprocess' or 'celery', not {values['tasks']!r}")
         if values["tasks"] == "celery":  # kombu's transports; "a;b" lists failover brokers

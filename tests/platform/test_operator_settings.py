@@ -29,6 +29,7 @@ from infrastructure.settings import Settings
     ("MOTLEY_CORS_ORIGINS", "a.example", "'a.example' is not an origin"),
     ("MOTLEY_AUDITOR_KEY", "x", "MOTLEY_AUDITOR_KEY must be at least 16 characters"),
     ("MOTLEY_RATE_LIMIT_STORAGE", "redsi://127.0.0.1:6379", "MOTLEY_RATE_LIMIT_STORAGE: 'redsi' is not a scheme"),
+    ("MOTLEY_STORE", "postgress", "MOTLEY_STORE must be 'sqlite' or 'postgres', not 'postgress'"),
 ])
 def test_a_setting_that_cannot_be_right_is_refused_naming_it(name, value, said):
     with pytest.raises(ValueError) as refused:
@@ -126,6 +127,12 @@ def test_a_celery_worker_with_a_setting_that_cannot_be_right_stops_in_one_line()
         assert done.stderr.strip().splitlines() == [
             "motley workers (celery): MOTLEY_BROKER_URL: 'amqq' is not a scheme its library knows "
             "(such as amqp://, redis://)"], done.stderr
+    # A store misspelt too: the worker opens its store at its first task, and so it said "ready" and then
+    # failed every task it took (an operator probe).
+    misspelt = {**env, "MOTLEY_BROKER_URL": "amqp://127.0.0.1:1//", "MOTLEY_STORE": "postgress"}
+    done = subprocess.run([*celery, "worker"], cwd=root, env=misspelt, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr.strip().splitlines()) == (1, [
+        "motley workers (celery): MOTLEY_STORE must be 'sqlite' or 'postgres', not 'postgress'"]), done.stderr
     shown = subprocess.run([*celery, "worker"], cwd=root, env={**env, "MOTLEY_TRACEBACK": "1"},
                            capture_output=True, text=True, timeout=60)
     assert "Traceback" in shown.stderr and shown.returncode != 0

@@ -349,3 +349,78 @@ def test_an_api_waiting_for_postgresql_stops_at_once_when_told(tmp_path):
         assert took < 6, log.read_text()
     finally:
         stop(process)
+
+
+def refused_start(env: dict, *command: str) -> list[str]:
+    """``motley serve`` that must stop at once (rc 1): the lines it wrote to stderr."""
+    done = subprocess.run([sys.executable, "-m", "api.cli", "serve", *command], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1, (done.returncode, done.stdout, done.stderr)
+    return done.stderr.strip().splitlines()
+
+
+@pytest.mark.parametrize("served", [1], indirect=True, ids=["1-process"])
+def test_a_second_server_on_a_metrics_folder_in_use_is_refused_and_leaves_it_alone(served, tmp_path):
+    """An operator probe: a second ``motley serve --processes N`` on the running one's metrics folder (a
+    canary on another port, or a start that then failed) emptied it, and the running server's counters
+    read 0 for good; a one-process server there added its counts to the other's. Both are refused now,
+    in one line, and the folder and the running server's counts are as they were."""
+    _, base, _ = served
+    folder = tmp_path / "metrics"
+    assert call(base, "POST", "/players", body={"name": "ann"}).status_code == 201
+    kept = sorted(path.name for path in folder.glob("*.db"))
+    assert kept
+    env = dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST=PG["host"],
+               MOTLEY_POSTGRES_DBNAME=PG["dbname"], MOTLEY_POSTGRES_USER=PG["user"], MOTLEY_CREATE_TABLES="n",
+               PROMETHEUS_MULTIPROC_DIR=str(folder),
+               PYTHONPATH=str(ROOT))
+    said = (f"motley serve: PROMETHEUS_MULTIPROC_DIR {folder} is in use by another running Motley server: give each "
+            "server a folder of its own (this one would empty it, and both servers' counts would be added together)")
+    assert refused_start(env, "--server", "gunicorn", "--processes", "2", "--port", str(free_port())) == [said]
+    assert refused_start(env, "--port", str(free_port())) == [said]
+    assert sorted(path.name for path in folder.glob("*.db")) == kept
+    scraped = call(base, "GET", "/metrics").text.splitlines()
+    assert 'motley_http_requests_total{method="POST",route="/players",status="201"} 1.0' in scraped, scraped
+
+
+def test_a_bad_rate_limit_stops_a_start_of_several_processes_before_it_binds_or_empties_anything(tmp_path):
+    """An operator probe: with several processes a bad MOTLEY_RATE_LIMITS was each gunicorn worker's
+    traceback (18 lines, rc 3), after the master had bound its port and emptied the metrics folder."""
+    folder = tmp_path / "metrics"
+    folder.mkdir()
+    (folder / "counter_1.db").write_bytes(b"")
+    env = dict(os.environ, MOTLEY_STORE="postgres", MOTLEY_POSTGRES_HOST=PG["host"],
+               MOTLEY_POSTGRES_DBNAME=PG["dbname"], MOTLEY_POSTGRES_USER=PG["user"], MOTLEY_CREATE_TABLES="n",
+               PROMETHEUS_MULTIPROC_DIR=str(folder),
+               MOTLEY_RATE_LIMITS="moves=abc", PYTHONPATH=str(ROOT))
+    lines = refused_start(env, "--server", "gunicorn", "--processes", "2", "--port", str(free_port()))
+    assert len(lines) == 1 and lines[0].startswith("motley serve: MOTLEY_RATE_LIMITS: moves='abc'"), lines
+    assert (folder / "counter_1.db").exists()
+
+
+def test_the_one_process_server_stops_on_sigterm_closing_its_streams_and_saying_what_its_outbox_kept(tmp_path):
+    """An operator probe: SIGTERM ended ``motley serve`` (waitress) at once, so the tasks it kept while the
+    broker was away were dropped without the line its container's close says, and an open stream was cut
+    mid-frame. It now ends the streams, stops waitress and closes the container, and exits 0."""
+    port = free_port()
+    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(tmp_path / "m.sqlite"),
+               MOTLEY_TASKS="celery", MOTLEY_BROKER_URL="amqp://guest:guest@127.0.0.1:1//",
+               MOTLEY_QUEUE=f"motley-gone-{uuid.uuid4().hex[:8]}", MOTLEY_RATE_LIMITS=NO_LIMITS, PYTHONPATH=str(ROOT))
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    log = tmp_path / "server.log"
+    process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port)], cwd=ROOT, env=env,
+                               stdout=log.open("wb"), stderr=subprocess.STDOUT)
+    try:
+        wait_for_log(process, log, "Motley on")
+        base = f"http://127.0.0.1:{port}"
+        key = call(base, "POST", "/players", body={"name": "ann"}).json()["api_key"]
+        match_id = call(base, "POST", "/matches", key, {"game": "jest", "seats": 3}).json()["id"]
+        stream = requests.get(f"{base}/matches/{match_id}/events/stream", stream=True, timeout=30)
+        assert stream.status_code == 200
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=30) == 0, log.read_text()
+        assert b"".join(stream.iter_content(None)).count(b"event: Created") == 1  # ended, not cut
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert "task(s) never sent (the broker was away)" in log.read_text(), log.read_text()
