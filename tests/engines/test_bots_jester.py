@@ -95,6 +95,11 @@ def test_the_determinisation_shows_the_seat_its_observation(players):
             assert frame["stage"] == "order" or sampled["stack"][-1] == frame
         if kind != "city":  # a city visit's classes are guessed (only its basic move uses them)
             assert ENGINE.legal_actions(sampled, seat) == ENGINE.legal_actions(state, seat)
+        # Whether each seat has had a turn (the Red Chairs variant's chairs open after it, court.py):
+        # round 1 counted from 1.5.0's public round_turns; it was guessed as none for every seat.
+        taken = [p["turns"] for p in state["players"]]
+        guessed = [p["turns"] for p in sampled["players"]]
+        assert guessed == taken if state["round"] == 1 else min(guessed) >= 1, (taken, guessed)
         for place in range(4):  # ten cards of each place, wherever they are
             assert sampled["piles"][place] + sum(p["hand"][place] + p["table"][place]
                                                  for p in sampled["players"]) == 10

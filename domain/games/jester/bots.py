@@ -157,7 +157,7 @@ def determinize(observation: dict, seat: int, rng: random.Random) -> dict:
             "stamps": [pub["classes"][s].get(d, 0) for d in DISCIPLINES],
             "round_stamps": list(pub["round_classes"][s]),
             "made": [d in pub["objects"][s] for d in DISCIPLINES],
-            "order": pub["order"][s], "pawn": pub["pawn"][s], "turns": 1 if obs["round"] > 1 else 0,
+            "order": pub["order"][s], "pawn": pub["pawn"][s], "turns": _turns_taken(obs, s, n),
         })
     stack, _ = _stack(obs)
     top = stack[-1] if stack else None
@@ -237,6 +237,18 @@ def _greedy(engine, epsilon: float):
         return chosen[0] if len(chosen) == 1 else rng.choice(chosen)
 
     return policy
+
+
+def _turns_taken(obs, seat: int, n: int) -> int:
+    """A seat's turns so far, as far as they count (whether it has had one: the Red Chairs variant's
+    "from round 1" chairs, court.py): any seat has after round 1; in round 1, from 1.5.0's public count
+    of the turns ended this round (each seat in turn from the starting player), else none is assumed."""
+    if obs["round"] > 1:
+        return 1
+    ended, start = obs.get("round_turns"), obs["start"]
+    if ended is None or start is None:
+        return 0
+    return sum(1 for k in range(ended) if (start + k) % n == seat)
 
 
 def _turns(state) -> int:
