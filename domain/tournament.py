@@ -152,6 +152,26 @@ class Tournament(Aggregate):
         if player_id != self.organiser:
             raise NotOrganiser("only the tournament's organiser may do this")
 
+    def check_not_judging_own_table(self, by: str, player_ids: Sequence[str] = (), match_id: Optional[str] = None,
+                                    what: str = "") -> None:
+        """An organiser who plays in his own tournament may not judge a table he sits at: void it (finished
+        or not), or forfeit, withdraw or disqualify another player of it while it is played (each of those
+        resigns or ranks the player below him there). Each changes his own result: an organiser seated at
+        a table he was losing voided it mid-match, and its opponents scored nothing (a cheating probe).
+        What is objective stays his: pairing, the start, a void of another table, a disqualification for
+        good of a player whose tables with him are over (the results stand), his own withdrawal."""
+        if by not in self.players:
+            return
+        tables = [table for round_ in self.rounds for table in round_["tables"] if by in table["players"]]
+        if match_id is not None and any(table["match_id"] == match_id for table in tables):
+            raise NotOrganiser(f"you play at this table: as its player you may not {what} it (it would change your "
+                               "own result); an organiser who does not play judges a tournament's tables")
+        shared = {p for table in tables if table["result"] is None for p in table["players"]} - {by}
+        if shared & set(player_ids):
+            raise NotOrganiser(f"you play at a table with {', '.join(self.who(p) for p in player_ids if p in shared)} "
+                               f"that is still being played: as its player you may not {what} (it would change "
+                               "your own result); an organiser who does not play judges a tournament's tables")
+
     def check_status(self, *allowed: str) -> None:
         if self.status not in allowed:
             raise TournamentStateError(f"the tournament is {self.status}")
@@ -189,6 +209,8 @@ class Tournament(Aggregate):
         if by != player_id:
             self.check_organiser(by)
         self.check_status(STATUS_OPEN, STATUS_ACTIVE)
+        if by != player_id:
+            self.check_not_judging_own_table(by, [player_id], what="withdraw him")
         if self.players.get(player_id, {}).get("status") != ENTRANT:
             raise RegistrationError(f"{self.who(player_id)} is not registered for this tournament"
                                     + self.now_is(player_id))
@@ -451,6 +473,8 @@ class Tournament(Aggregate):
         if match_id is not None and table["match_id"] != match_id:
             raise TournamentStateError(f"match {match_id} is not the table of these players in round "
                                        f"{round_['round']}, the current one")
+        # Absence is the organiser's word: not at a table he plays himself (his own forfeit is his).
+        self.check_not_judging_own_table(by, [p for p in player_ids if p != by], what="forfeit them")
         left = [p for p in player_ids if self.players[p]["status"] != ENTRANT]
         if left:  # forfeited, he shared the absent's place, above the last he takes as one who left
             raise TournamentStateError(f"{', '.join(self.players[p]['name'] for p in left)} left the tournament "
@@ -503,6 +527,8 @@ class Tournament(Aggregate):
         self.check_status(STATUS_ACTIVE, STATUS_FINISHED)
         if self.players.get(player_id, {}).get("status") not in (ENTRANT, WITHDRAWN):
             raise RegistrationError(f"{self.who(player_id)} is not in this tournament" + self.now_is(player_id))
+        if player_id != by:
+            self.check_not_judging_own_table(by, [player_id], what="disqualify him")
         number = len(self.sanctions) + 1
         self._disqualified(number=number, player_id=player_id, reason=reason, by=by)
         return number
@@ -521,6 +547,7 @@ class Tournament(Aggregate):
             raise TournamentStateError(f"match {match_id} is not one of this tournament's")
         if found[1]["result"] is not None and found[1]["result"]["how"] == VOID:
             raise TournamentStateError(f"match {match_id} is already void")
+        self.check_not_judging_own_table(by, match_id=match_id, what="void")
         number = len(self.sanctions) + 1
         self._voided(number=number, match_id=match_id, reason=reason, by=by)
         # A void table counts as settled: a round waiting only for it goes on.

@@ -944,3 +944,44 @@ def test_the_tournament_list_names_those_a_player_entered(client, motley):
     assert client.get("/tournaments", query={"player": str(uuid4())}).body == {"items": [], "total": 0, "limit": 20,
                                                                               "offset": 0}
     assert client.get("/tournaments", query={"player": "not-an-id"}).status == 422
+
+
+def test_an_organiser_who_plays_may_not_judge_a_table_he_sits_at():
+    """A cheating probe: an organiser seated at a table he was losing voided it mid-match, and his
+    opponents scored nothing. Voiding his own table (played or over), and forfeiting, withdrawing or
+    disqualifying a player of a table he is still playing with him, each change his own result: refused
+    (403). Other tables, his own withdrawal, and a disqualification once their tables are over stay his."""
+    from domain.tournament import NotOrganiser
+
+    t = new_tournament(rounds=1, deadline=60)
+    for p in ("org", "b", "c", "d", "e", "f"):
+        t.register(p, p.upper())
+    tables = t.start("org", T0)
+    mine, other = (tables[0], tables[1]) if "org" in tables[0]["players"] else (tables[1], tables[0])
+    rival = next(p for p in mine["players"] if p != "org")
+    stranger = other["players"][0]
+    late = T0 + timedelta(seconds=61)
+    for refused, said in ((lambda: t.void_match("org", mine["match_id"], "losing", T0), "may not void it"),
+                          (lambda: t.forfeit("org", [rival], late, match_id=mine["match_id"]), "may not forfeit"),
+                          (lambda: t.withdraw(rival, "org"), "may not withdraw him"),
+                          (lambda: t.disqualify("org", rival, "rude"), "may not disqualify him")):
+        with pytest.raises(NotOrganiser) as no:
+            refused()
+        assert said in str(no.value) and "your own result" in str(no.value)
+    assert t.sanctions == [] and t.players[rival]["status"] == "registered" and mine["result"] is None
+    # Another table is his to judge, a player of it his to disqualify (he sits at no table with him).
+    assert t.disqualify("org", stranger, "rude") == 1
+    number, _ = t.void_match("org", other["match_id"], "a fault", T0)
+    assert number == 2
+    # Once his table is over (the last round's: the tournament ends), its result stands (no void), and its
+    # players may be disqualified.
+    assert t.record_result(mine["match_id"], [1, 2, 3], T0) == [] and t.status == "finished"
+    with pytest.raises(NotOrganiser):
+        t.void_match("org", mine["match_id"], "lost", T0)
+    assert t.disqualify("org", rival, "found cheating") == 3
+    # An organiser who does not play judges every table.
+    judge = new_tournament(rounds=1)
+    for p in "abc":
+        judge.register(p, p.upper())
+    (table,) = judge.start("org", T0)
+    assert judge.void_match("org", table["match_id"], "a fault", T0)[0] == 1
