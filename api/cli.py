@@ -257,7 +257,7 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
     history is checked against its parent's export (``parents``: the parent's, then its parent's...)."""
     import json
 
-    from application.chance import ENDINGS, verify
+    from application.chance import ENDINGS, verify_lineage
     from application.history import Importer, ImportRefused, export_prefix
 
     def read(name: str) -> str:
@@ -330,8 +330,11 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
             "export, or the public export once the match has ended and been revealed", None), indent=2))
         return 1
     try:
-        check(text, [(name, read(name)) for name in parents])
-        verdict = verify(json.loads(line) for line in text.splitlines()).to_json()
+        ancestry = [(name, read(name)) for name in parents]
+        check(text, ancestry)
+        # A fork's copied outcomes hold as far as its parents' histories prove them (verify_lineage).
+        verdict = verify_lineage([[json.loads(line) for line in filter(str.strip, history.splitlines())]
+                                  for history in [text, *(parent for _, parent in ancestry)]]).to_json()
     except ImportRefused as refusal:
         verdict = refused(refusal.detail, refusal.extra.get("line"), file=refusal.extra.get("parent_file", path))
     except ValueError:  # a parent's export that is not JSON Lines

@@ -8,8 +8,8 @@ history from the revealed seed and compares it with the recorded one.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from dataclasses import dataclass, field, replace
+from typing import Any, Iterable, Optional, Sequence
 
 from domain.chance import SCHEME, ChanceStream, commitment
 from domain.engine import CHANCE, SYSTEM, same_json
@@ -47,6 +47,22 @@ def verify(lines: Iterable[dict]) -> Verdict:
         verdict.details.setdefault("last_version", lines[-1]["version"])
         verdict.details.setdefault("ended", any(line["event"] in ENDINGS for line in lines))
     return verdict
+
+
+def verify_lineage(histories: Sequence[Iterable[dict]]) -> Verdict:
+    """The verdict on the first history (a fork's, say), whose outcomes copied from its parent
+    (``inherited``) hold only as far as the parent's history, the next one, proves them, and so on up the
+    lineage. A fork of a history that proves no chance (an imported copy of a match recorded before
+    provable chance) said verified, though its deal, drawn in that history, could never be proven (a
+    versions probe)."""
+    verdict = verify(histories[0])
+    if not (verdict.ok and verdict.inherited and len(histories) > 1):
+        return verdict
+    upstream = verify_lineage(histories[1:])
+    if upstream.ok:
+        return verdict
+    return replace(verdict, ok=False, reason=f"its {verdict.inherited} chance outcomes copied from its parent "
+                                             f"are not proven there: {upstream.reason}")
 
 
 def _verify(lines: list[dict]) -> Verdict:

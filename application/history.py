@@ -29,11 +29,21 @@ from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from application import errors
-from application.chance import SCHEME, STEPS, new_chance, step_of, verify
+from application.chance import SCHEME, STEPS, new_chance, step_of, verify, verify_lineage
 from application.ports import TASK_PROJECT, Task
 from application.service import idempotent_id
 from application.snapshots import Collector
-from application.views import AUDITOR, EVENT_FIELDS, Lens, Viewer, event_view, lens_for, listed, match_view
+from application.views import (
+    AUDITOR,
+    EVENT_FIELDS,
+    Lens,
+    Viewer,
+    event_data,
+    event_view,
+    lens_for,
+    listed,
+    match_view,
+)
 from domain.chance import ChanceStream, commitment
 from domain.commitments import ChanceCommitment
 from domain.engine import CHANCE, SYSTEM, IllegalAction, Phase, is_plain_json, same_json
@@ -157,10 +167,19 @@ class History:
                                       "revealed (an auditor verifies it)", rule="provable chance")
             raise errors.Conflict("the chance seed is revealed when the match ends; verify it then",
                                   rule="provable chance")
-        lines = [json.loads(text) for text in self.export(latest.id, Viewer.the_auditor())]
+        # A fork's copied outcomes hold as far as its parent's history proves them, and so on up
+        # (``verify_lineage``); their commitment was published here only where each of those was.
+        lineage, match = [], latest
+        while True:
+            lineage.append([json.loads(text) for text in self.export(match.id, Viewer.the_auditor())])
+            if match.parent is None:
+                break
+            match = self.app.get_match(match.parent["match_id"])
         # An imported copy's file brought its commitment and its seed together: whoever wrote it could have
         # picked a seed until the deal suited them, and the verdict alone said "verified" (a sizes probe).
-        return {**verify(lines).to_json(), "committed_here": not latest.imported}
+        verdict = verify_lineage(lineage)
+        return {**verdict.to_json(), "committed_here": not latest.imported and not (
+            verdict.inherited and any(self.app.get_match(line[0]["match"]).imported for line in lineage[1:]))}
 
     # -- forks -----------------------------------------------------------------------------------
     def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str,
@@ -285,12 +304,15 @@ class History:
             raise importer.refuse("the history ends before the match does: only a finished or cancelled "
                                   "match is imported (fork a match to play on from a version)")
         self.check_original(importer, match)
+        # What the copy holds, event by event, as a retry must hold it too: another history of the same
+        # length, result, players and commitment (a 1.3.0 and a 1.4.0 Jester of one seed, or a shuffle
+        # altered) was answered with the first copy (a versions probe).
+        made = [(type(e).__name__, event_data(e)) for e in match.pending_events]
         try:
             self.app._save_match(match)
         except IntegrityError:  # a retry: the copy this Idempotency-Key made first
             first = self.app.get_match(match.id)
-            if (first.version, first.chance, first.result, first.players) != (
-                    match.version, match.chance, match.result, match.players):
+            if [(type(e).__name__, event_data(e)) for e in self.app.events.get(first.id)] != made:
                 raise errors.Conflict("this idempotency key was already used for a different history",
                                       rule="idempotency") from None
             first.replayed = True

@@ -263,3 +263,39 @@ def test_a_rematch_of_a_fork_is_a_fresh_deal_rated_as_the_match_the_fork_began_f
         again = client.post(f"/matches/{fork_id}/rematch", key=keys[0])
         assert again.status == 201, again.text
         assert client.get(f"/matches/{again.body['id']}").body["rated"] is rated
+
+
+def test_a_fork_of_a_history_that_proves_no_chance_is_not_verified(audit, tmp_path, capsys):
+    """A versions probe: a fork of an imported copy of a match recorded before provable chance (no
+    commitment) said verified, committed here, though the deal it copied could never be proven; so did
+    ``motley verify`` given that parent. Its copied outcomes hold only as far as its parent proves them."""
+    from tests.conftest import ROOT
+
+    container, client = audit
+    recorded = (ROOT / "tests" / "fixtures" / "histories" / "jest" / "1.2.0" / "3p-3000.jsonl").read_text()
+    imported = client.http.post("/matches/import", data=recorded, headers={
+        "Content-Type": "application/x-ndjson", "Authorization": f"Bearer {AUDITOR}"})
+    assert imported.status_code == 201, imported.get_data(as_text=True)
+    parent_id = imported.json["id"]
+    said = client.get(f"/matches/{parent_id}/verify", key=AUDITOR).body
+    assert said["verified"] is False and "no chance commitment" in said["reason"]
+    lines = export(client, parent_id, AUDITOR)
+    drawn = [line["version"] for line in lines if line["event"] == "ChanceDrawn"]
+    fork = client.post(f"/matches/{parent_id}/forks", {"version": drawn[0] + 1}, key=AUDITOR).body
+    fork_id = fork["id"]
+    keys = [client.register(f"f{i}")[1] for i in range(3)]
+    for key in keys:  # the auditor's fork is private: its seats are taken with its invitation code
+        assert client.post(f"/matches/{fork_id}/seats", {"invitation_code": fork["invitation_code"]},
+                           key=key).status == 201
+    assert client.post(f"/matches/{fork_id}/start", key=keys[0]).status == 200
+    play_randomly(client, fork_id, keys, random.Random(5), settle=container.tasks.drain)
+    verdict = client.get(f"/matches/{fork_id}/verify", key=AUDITOR).body
+    assert verdict["verified"] is False and verdict["inherited_from_parent"] >= 1, verdict
+    assert "copied from its parent are not proven there: this match made no chance commitment" in verdict["reason"]
+    assert verdict["committed_here"] is False  # its parent's outcomes came with an imported file
+    # Offline too, given that parent.
+    parent_file, fork_file = tmp_path / "parent.jsonl", tmp_path / "fork.jsonl"
+    parent_file.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    fork_file.write_text("".join(json.dumps(line) + "\n" for line in export(client, fork_id, AUDITOR)))
+    assert verify_file(str(fork_file), [str(parent_file)]) == 1
+    assert "not proven there" in json.loads(capsys.readouterr().out)["reason"]

@@ -159,6 +159,16 @@ def test_a_retried_import_answers_the_first_copy(audit):  # noqa: F811 - the fix
     assert clash.status_code == 409 and clash.mimetype == "application/problem+json", clash.get_data(as_text=True)
     unkeyed = {key: value for key, value in headers.items() if key != "Idempotency-Key"}
     assert client.http.post("/matches/import", data=text, headers=unkeyed).json["id"] != first.json["id"]
+    # Another history of the same length, result, players and commitment, event for event otherwise (one
+    # match recorded under two rules versions): it was answered with the first copy (a versions probe).
+    from tests.conftest import ROOT
+
+    recorded = ROOT / "tests" / "fixtures" / "histories" / "jester"
+    keyed = {**headers, "Idempotency-Key": "import-2"}
+    older = client.http.post("/matches/import", data=(recorded / "1.4.0" / "2p-2000.jsonl").read_text(), headers=keyed)
+    assert older.status_code == 201 and older.json["rules_version"] == "1.4.0", older.get_data(as_text=True)
+    newer = client.http.post("/matches/import", data=(recorded / "1.5.0" / "2p-2000.jsonl").read_text(), headers=keyed)
+    assert newer.status_code == 409 and "different history" in newer.json["detail"], newer.get_data(as_text=True)
 
 
 def test_an_import_checks_the_players_a_history_names(audit, tmp_path):  # noqa: F811 - the fixture
