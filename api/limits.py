@@ -34,7 +34,7 @@ IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: lists a fork, ``"12.1.30"`` for a rewound read, ``"12.0.12e"`` for
 #: an event list page, each marked with its reader (``"12-3f2a9c0d11e4"``,
 #: ``api/matches.reader_mark``) (RFC 9110 §8.8.3; api/matches.py).
-ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})(\.[0-9]{1,9}){0,2}e?(-[0-9a-z]{1,12})?"?\s*')
+ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}e)(-[0-9a-z]{1,12})?"?\s*')
 #: Or, on a read of a read model's page (a GET), that page's ETag: ``"board-96"``, ``"list-120-own"``,
 #: ``"standings-96.7"``, ``"profile-96.3f2a9c01b7d4"`` (api/openapi.py, "ETag (read model)").
 PAGE_ETAG = re.compile(r'\s*(W/)?"[a-z]{4,11}-[0-9]{1,18}(\.[0-9a-f]{1,12})?(-own)?"\s*')

@@ -120,7 +120,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 
 #: Request headers the service reads, by (method, path).
 #: One of a match read's ETags, as If-Match takes it (api/limits.py ETAG), and a list of up to 16.
-_TAG = r'(W/)?"?[0-9]{1,9}(\.[0-9]{1,9}){0,2}e?(-[0-9a-z]{1,12})?"?'
+_TAG = r'(W/)?"?[0-9]{1,9}((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}e)(-[0-9a-z]{1,12})?"?'
 IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 #: On a tournament's write, its read's ETag too (api/limits.py TOURNAMENT_ETAG).
 _TOURNAMENT_TAG = rf'({_TAG}|(W/)?"?tournament-[0-9]{{1,9}}"?)'

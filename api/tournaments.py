@@ -19,6 +19,7 @@ from api.context import (
     stream_ended,
     stream_waits,
 )
+from api.matches import version_from_etag
 from api.schemas import Blueprint
 from application import errors
 from application.following import TOURNAMENT_OVER, follow_tournament
@@ -43,7 +44,7 @@ def fresh(after) -> None:
 def tournament_version(tag: str) -> int:
     """A tournament tag's version: the read's ETag, ``"tournament-5"``, or the version alone (the
     form of a match's tag is read as a match's: its first number)."""
-    return int(tag.strip().strip('"').removeprefix("tournament-").split("-", 1)[0].split(".", 1)[0])
+    return version_from_etag(tag.strip().strip('"').removeprefix("tournament-"))
 
 
 def stated_versions() -> Optional[frozenset[int]]:
