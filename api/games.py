@@ -111,20 +111,31 @@ class GameSchema(MethodView):
 
 @blp.route("/<name>/rules")
 class GameRules(MethodView):
+    @blp.arguments(schemas.GameRulesQuery, location="query")
     @blp.doc(responses={"200": {
         "description": "The game's rules as Motley plays them (its current rules version, with the changelog "
-                       "of every version), each house rule marked: Markdown, or the same as an HTML page for "
-                       "a browser (Accept: text/html)",
+                       "of every version; asked for an older version, headed by a note that says where to read "
+                       "what it plays otherwise), each house rule marked: Markdown, or the same as an HTML "
+                       "page for a browser (Accept: text/html)",
         "content": {"text/markdown": {"schema": {"type": "string"}}, "text/html": {"schema": {"type": "string"}}}}})
-    def get(self, name):
+    def get(self, query, name):
         """The rules: a player learns them here, where the page's game cards link (they were in the
-        repository only, out of a player's reach: a new-player probe)."""
+        repository only, out of a player's reach: a new-player probe). With ``?rules_version=`` of an
+        older version, the same page headed by where that version differs (a player of an old match's
+        fork asked for its rules and was refused: a versions probe)."""
         engine = known_engine(name)
+        asked = engine_of_version(name, query["rules_version"])
         try:
             text = (RULES_DOCS / f"{name}.md").read_text(encoding="utf-8")
         except OSError:
             raise errors.NotFound(f"the rules of {name} are not installed with this copy of Motley "
                                   f"(docs/rules/{name}.md)") from None
+        if asked.rules_version != engine.rules_version:
+            text = (f"> **You asked for the rules of {engine.title} {asked.rules_version}**, which a match "
+                    f"created under it still plays (a fork of such a match keeps it). This page is "
+                    f"{engine.rules_version}'s, the rules a new match plays: what {asked.rules_version} plays "
+                    f"otherwise is in the changes of every version after it, listed below. Its options and "
+                    f"house rules: `GET /games/{name}?rules_version={asked.rules_version}`.\n\n" + text)
         if request.accept_mimetypes.best_match(["text/markdown", "text/html"]) == "text/html":
             body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
             answer = Response(RULES_PAGE.format(title=html.escape(engine.title), body=body),

@@ -295,6 +295,12 @@ class GameQuery(StrictSchema):
                        "defaults, players and computer levels, as a match of that version has them"})
 
 
+class GameRulesQuery(StrictSchema):
+    rules_version = Text(load_default=None, validate_also=[validate.Length(min=1, max=40)], metadata={
+        "description": "A rules version of rules_versions (default: the current one): the page is the current "
+                       "one's, headed by a note on reading what that version plays otherwise"})
+
+
 class GameSchemaOut(Answer):
     schema_uri = fields.String(data_key="$schema", attribute="$schema")
     title = fields.String()

@@ -45,3 +45,22 @@ def test_the_rules_never_look_at_a_key(client):
     for path in ("/games/jest", "/games/jest/schema", "/games/jest/rules"):
         answer = client.http.get(path, headers={"Authorization": "Bearer revoked-or-wrong"})
         assert answer.status_code == 200, (path, answer.get_data(as_text=True)[:200])
+
+
+def test_an_older_rules_version_is_served_headed_by_where_it_differs(client):
+    """A versions probe: a player in a fork of an old match asked for its rules version's page and was
+    refused (422: no such field), though GET /games/{name}?rules_version= answers it. The page is the
+    current one's, headed by a note that names the version asked and where to read what it plays."""
+    document = (ROOT / "docs" / "rules" / "jester.md").read_text(encoding="utf-8")
+    older = client.http.get("/games/jester/rules", query_string={"rules_version": "1.4.0"},
+                            headers={"Accept": "text/markdown"})
+    text = older.get_data(as_text=True)
+    assert older.status_code == 200 and text.endswith(document) and text != document
+    assert text.startswith("> **You asked for the rules of Jester 1.4.0**")
+    assert "GET /games/jester?rules_version=1.4.0" in text
+    current = client.get("/games/jester").body["rules_version"]
+    same = client.http.get("/games/jester/rules", query_string={"rules_version": current},
+                           headers={"Accept": "text/markdown"})
+    assert same.get_data(as_text=True) == document
+    unknown = client.get("/games/jester/rules", query={"rules_version": "9.9.9"})
+    assert unknown.status == 404 and "1.4.0" in unknown.body["rules_versions"], unknown.body
