@@ -177,9 +177,11 @@ const titleOf = (name) => (gamesCache || []).find((game) => game.name === name)?
 // A game's rules as Motley plays them (GET /games/{name}/rules: an HTML page for a browser), in a tab of
 // their own: the table or the form being filled stays. A newcomer found them nowhere on the page (a new
 // player's probe: they were in the repository only).
-const rulesHref = (name) => `/games/${encodeURIComponent(name)}/rules`;
-function rulesLink(name, text, attrs = {}) {
-  return h("a", { href: rulesHref(name), target: "_blank", rel: "noopener", class: "rules-link",
+// A match of an older rules version links its own version's page (headed by where it differs).
+const rulesHref = (name, version) => `/games/${encodeURIComponent(name)}/rules`
+  + (version ? `?rules_version=${encodeURIComponent(version)}` : "");
+function rulesLink(name, text, attrs = {}, version = null) {
+  return h("a", { href: rulesHref(name, version), target: "_blank", rel: "noopener", class: "rules-link",
     title: `the rules of ${titleOf(name)} (opens in a new tab)`, ...attrs }, text);
 }
 
@@ -1141,7 +1143,8 @@ function matchRules(match) {
       // "the option of": "tax mode live (house rule 4.5 asynchronous mode)" read as if live were that
       // house rule, the value shown being either one (a phone probe).
       houseRules(name).length ? ` (the option of house rule${houseRules(name).length > 1 ? "s" : ""} ${houseRules(name).join(", ")})` : ""]),
-    " · ", rulesLink(match.game, "read the rules", { id: "match-rules-link" }));
+    " · ", rulesLink(match.game, "read the rules", { id: "match-rules-link" },
+      game && game.rules_version !== match.rules_version ? match.rules_version : null));
 }
 
 // `heading`: the title's level: the table's own page heading (h1), or a section of another page (the

@@ -390,3 +390,24 @@ def test_a_key_is_replaced_and_another_revoked_from_the_page(server, browser):
     assert page.inner_text("#api-key") == key
     assert not errors, errors
     context.close()
+
+
+def test_a_match_of_an_older_rules_version_links_its_own_versions_rules(server, browser):
+    """A versions probe: the rules page of an older version was refused; a match of one (an imported
+    copy, or a fork of an old match) linked the current rules. Its link now names its version, and the
+    page it opens says which version it is about."""
+    from tests.conftest import ROOT
+
+    recorded = (ROOT / "tests" / "fixtures" / "histories" / "jester" / "1.4.0" / "2p-2000.jsonl").read_text()
+    copy = requests.post(f"{server}/matches/import", data=recorded, timeout=30, headers={
+        "Content-Type": "application/x-ndjson", "Authorization": f"Bearer {AUDITOR_KEY}"})
+    assert copy.status_code == 201, copy.text
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/#/match/{copy.json()['id']}")
+    link = page.wait_for_selector("#match-rules-link")
+    href = link.get_attribute("href")
+    assert href == "/games/jester/rules?rules_version=1.4.0", href
+    rules = requests.get(f"{server}{href}", headers={"Accept": "text/html"}, timeout=10)
+    assert rules.status_code == 200 and "You asked for the rules of Jester 1.4.0" in rules.text
+    assert not errors, errors
+    context.close()
