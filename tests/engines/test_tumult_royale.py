@@ -116,6 +116,15 @@ def test_options_defaults_and_validation():
     with pytest.raises(InvalidOptions):  # 1.0.0 had no ready step to bound
         E10.check_options(2, {"ready_seconds": 5})
     assert E.check_options(2, {"tax_seconds": 12.5})["tax_seconds"] == 12.5
+    # A whole number sent as 20.0 is kept as its default is, 20 (an options probe: views showed 20.0 and 20),
+    # and a wrong type is told apart from a value out of range, in the other games' words.
+    kept = E.check_options(2, {"tax_seconds": 20.0, "ready_seconds": 5.0})
+    assert (kept["tax_seconds"], kept["ready_seconds"]) == (20, 5) and type(kept["tax_seconds"]) is int
+    for bad, said in (({"tax_seconds": True}, "option 'tax_seconds' must be of type number"),
+                      ({"tax_seconds": 601}, "option 'tax_seconds' must be between 1 and 600")):
+        with pytest.raises(InvalidOptions) as refused:
+            E.check_options(2, bad)
+        assert said in str(refused.value)
     assert E.check_options(4, {"tax_mode": "async", "gamble": True})["tax_mode"] == "async"
     for bad in ({"tax_mode": "slow"}, {"tax_seconds": True}, {"tax_seconds": 0}, {"gamble": 1}, {"x": 1}):
         with pytest.raises(InvalidOptions):

@@ -117,9 +117,14 @@ class TumultRoyaleEngine(Engine):
         seconds = {key: options.pop(key) for key in SECONDS_OPTIONS if key in defaults and key in options}
         merged = super().check_options(num_players, options)
         for key, value in seconds.items():
-            if type(value) not in (int, float) or not 1 <= value <= 600:
-                raise InvalidOptions("tumult-royale options", f"{key} must be a number from 1 to 600")
-            merged[key] = value
+            # In the words the other games use: a wrong type and a value out of range said the same thing.
+            if type(value) not in (int, float):
+                raise InvalidOptions("tumult-royale options", f"option {key!r} must be of type number")
+            if not 1 <= value <= 600:
+                raise InvalidOptions("tumult-royale options", f"option {key!r} must be between 1 and 600")
+            # A whole number sent as 20.0 is kept as 20, as its default is and as the other games keep an
+            # integer: two matches of the same settings showed 20 and 20.0 (an options probe).
+            merged[key] = int(value) if type(value) is float and value.is_integer() else value
         return merged
 
     # -- setting up ----------------------------------------------------------------------------
