@@ -473,8 +473,10 @@ class Tournament(Aggregate):
         if match_id is not None and table["match_id"] != match_id:
             raise TournamentStateError(f"match {match_id} is not the table of these players in round "
                                        f"{round_['round']}, the current one")
-        # Absence is the organiser's word: not at a table he plays himself (his own forfeit is his).
-        self.check_not_judging_own_table(by, [p for p in player_ids if p != by], what="forfeit them")
+        # Absence is the organiser's word: not at a table he plays himself. His own forfeit too: it settled
+        # the table at once, his tablemates sharing its first place unplayed (a probe); he withdraws
+        # instead, and the table plays on.
+        self.check_not_judging_own_table(by, match_id=table["match_id"], what="forfeit players of")
         left = [p for p in player_ids if self.players[p]["status"] != ENTRANT]
         if left:  # forfeited, he shared the absent's place, above the last he takes as one who left
             raise TournamentStateError(f"{', '.join(self.players[p]['name'] for p in left)} left the tournament "

@@ -963,6 +963,7 @@ def test_an_organiser_who_plays_may_not_judge_a_table_he_sits_at():
     late = T0 + timedelta(seconds=61)
     for refused, said in ((lambda: t.void_match("org", mine["match_id"], "losing", T0), "may not void it"),
                           (lambda: t.forfeit("org", [rival], late, match_id=mine["match_id"]), "may not forfeit"),
+                          (lambda: t.forfeit("org", ["org"], late, match_id=mine["match_id"]), "may not forfeit"),
                           (lambda: t.withdraw(rival, "org"), "may not withdraw him"),
                           (lambda: t.disqualify("org", rival, "rude"), "may not disqualify him")):
         with pytest.raises(NotOrganiser) as no:
