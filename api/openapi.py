@@ -129,6 +129,10 @@ REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
                       "schema": {"type": "string"}},
+    "If-None-Match (events)": {"in": "header", "name": "If-None-Match", "required": False,
+                               "description": 'The ETag of your last read of this page ("12.0.12e"): 304 while '
+                                              "the match is at its version (another page's tag is not this "
+                                              "page's)", "schema": {"type": "string"}},
     "If-None-Match (read model)": {"in": "header", "name": "If-None-Match", "required": False,
                                    "description": 'The ETag of your last read of this page ("list-120"): 304 '
                                                   "while it has not moved", "schema": {"type": "string"}},
@@ -183,7 +187,7 @@ READS = {
     **{("get", path): ["If-None-Match (document)"] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
     ("get", "/matches"): ["If-None-Match (read model)", "If-Match (page)"],
-    ("get", "/matches/{match_id}/events"): ["If-None-Match"],
+    ("get", "/matches/{match_id}/events"): ["If-None-Match (events)"],
     ("get", "/leaderboards/{game}"): ["If-None-Match (read model)", "If-Match (page)"],
     ("get", "/tournaments/{tournament_id}/standings"): ["If-None-Match (read model)", "If-Match (page)"],
     ("get", "/players/{player_id}/ratings/{game}"): ["If-None-Match (read model)", "If-Match (page)"],
