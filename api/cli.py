@@ -144,6 +144,10 @@ def run(args: argparse.Namespace) -> None:
         print("tables ready")
         return
 
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR", None) == "":
+        # Set but empty is unset: prometheus_client read it as the current folder and left its files there,
+        # unclaimed (a probe); gunicorn's master makes a folder of its own for it (api/wsgi.on_starting).
+        del os.environ["PROMETHEUS_MULTIPROC_DIR"]
     server = args.server or ("waitress" if args.processes == 1 else "gunicorn")
     if server == "gunicorn":
         raise SystemExit(serve_processes(args, Settings.from_env()))

@@ -87,8 +87,12 @@ def claim_metrics_folder(folder: str, empty: bool = True) -> None:
         return
     import fcntl
 
-    os.makedirs(folder, exist_ok=True)
-    held = os.open(os.path.join(folder, METRICS_LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        held = os.open(os.path.join(folder, METRICS_LOCK), os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as error:  # a file, a folder it may not write: named, not "[Errno 17] File exists"
+        raise RuntimeError(f"PROMETHEUS_MULTIPROC_DIR {folder} cannot hold the metrics: "
+                           f"{error.strerror or error}") from None
     try:
         fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -424,3 +424,29 @@ def test_the_one_process_server_stops_on_sigterm_closing_its_streams_and_saying_
         if process.poll() is None:
             process.kill()
     assert "task(s) never sent (the broker was away)" in log.read_text(), log.read_text()
+
+
+def test_a_metrics_folder_setting_that_cannot_hold_them_is_named_and_an_empty_one_is_unset(tmp_path):
+    """A probe: PROMETHEUS_MULTIPROC_DIR naming a file said "[Errno 17] File exists", naming no setting;
+    set but empty, prometheus_client wrote its files into the folder the server started in (unclaimed,
+    left there). The first is one line naming it; the second is as if unset."""
+    afile = tmp_path / "not-a-folder"
+    afile.write_text("")
+    env = dict(os.environ, MOTLEY_STORE="sqlite", MOTLEY_SQLITE_PATH=str(tmp_path / "m.sqlite"),
+               MOTLEY_TASKS="inprocess", PYTHONPATH=str(ROOT), PROMETHEUS_MULTIPROC_DIR=str(afile))
+    said = refused_start(env, "--port", str(free_port()))
+    assert said == [f"motley serve: PROMETHEUS_MULTIPROC_DIR {afile} cannot hold the metrics: File exists"], said
+    started_in = tmp_path / "cwd"
+    started_in.mkdir()
+    port = free_port()
+    log = tmp_path / "server.log"
+    process = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port)], cwd=started_in,
+                               env={**env, "PROMETHEUS_MULTIPROC_DIR": ""}, stdout=log.open("wb"),
+                               stderr=subprocess.STDOUT)
+    try:
+        wait_for_log(process, log, "Motley on")
+        assert call(f"http://127.0.0.1:{port}", "POST", "/players", body={"name": "ann"}).status_code == 201
+        assert "motley_moves_total" in call(f"http://127.0.0.1:{port}", "GET", "/metrics").text
+    finally:
+        stop(process)
+    assert list(started_in.iterdir()) == [], list(started_in.iterdir())
