@@ -2341,7 +2341,9 @@ function playerControls(org, row) {
   const { t } = org;
   const name = row.name || "this player";
   const controls = [];
-  if (["active", "finished"].includes(t.status) && ["registered", "withdrawn"].includes(row.status || "registered"))
+  // Not on the organiser's own row: he withdraws (a probe disqualified the organiser herself by mistake).
+  if (["active", "finished"].includes(t.status) && ["registered", "withdrawn"].includes(row.status || "registered")
+      && row.player_id !== identity.player()?.id)
     controls.push(h("button", { type: "button", class: "small organiser", id: `disqualify-${row.player_id}`, "aria-label": `Disqualify ${name}…`,
       onclick: (event) => {
         const control = event.currentTarget;
@@ -2443,11 +2445,26 @@ function forfeitControls(org, round, r, table, i) {
 function tableControls(org, round, r, table, i, current) {
   const { t } = org;
   const controls = [];
+  // An organiser who plays does not judge a table he sits at (the API refuses it, 403): the page offered
+  // Void… and Forfeit absent… there, asked a reason and a confirmation, and only then said no (a probe).
+  if ((table.players || []).includes(identity.player()?.id)) return controls;
   if (table.match_id && ["active", "finished"].includes(t.status) && table.result?.how !== "void")
     controls.push(" ", voidControl(org, round, r, table, i));
   if (round === current && table.match_id && !table.result && deadlinePassed(round.deadline))
     controls.push(" ", forfeitControls(org, round, r, table, i));
   return controls;
+}
+
+// The terms a player enters under (a probe: the page said only the game, format, rounds and table size):
+// points by place, a bye's, tie-breaks, rated, computers, the turn limit and the round deadline.
+function tournamentTerms(t) {
+  const parts = [`points by place ${(t.points || []).join("/")}`, `a bye ${plural(t.bye_points ?? 0, "point")}`];
+  if ((t.tie_breaks || []).length) parts.push(`tie-breaks ${t.tie_breaks.map((k) => k.replace(/-/g, " ")).join(", ")}`);
+  parts.push(t.rated ? "rated" : "not rated");
+  parts.push(t.computer ? `computers (${t.computer}) fill the tables` : "byes, no computers");
+  if (t.turn_limit) parts.push(`turn limit ${t.turn_limit.seconds} s`);
+  if (t.round_deadline_seconds) parts.push(`round deadline ${Math.round(t.round_deadline_seconds / 60)} min`);
+  return parts.join(" · ");
 }
 
 // A tournament page's reads, slow: only while its stream (which pushes every version) is refused or broken.
@@ -2510,7 +2527,8 @@ async function tournament(id) {
     const status = t.status;
     // tabindex -1: focus may be put on it (an action pressed took every button away), never reached by Tab.
     fill(head, h("h1", { id: "tournament-title", tabindex: -1 }, h("bdi", { class: "title" }, t.name), " ", h("span", { class: `status ${status}`, id: "tournament-status" }, status)),
-      h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${plural(t.rounds_planned, "round")} at tables of ${t.table_size}`));
+      h("p", { class: "muted" }, `${titleOf(t.game)} · ${t.format} · ${plural(t.rounds_planned, "round")} at tables of ${t.table_size}`),
+      h("p", { class: "muted", id: "tournament-terms" }, tournamentTerms(t)));
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one;
     // on one not pressed (a keyboard user passing it as another client's change is pushed), to that button again.
     const focused = acted || actionsBox.contains(document.activeElement);
@@ -2564,7 +2582,7 @@ async function tournament(id) {
     // not shown it, a newcomer probe); the organiser's page says when forfeits may begin.
     const deadlineOf = (round) => (round === current && round.deadline
       ? h("p", { class: "muted round-deadline", id: "round-deadline" }, !organiser
-        ? ["Round deadline: ", deadlineNode(round.deadline, "deadline"),
+        ? [deadlineNode(round.deadline, "Round deadline"),
           " (after it, the organiser may forfeit players absent from an unfinished table)"]
         : deadlinePassed(round.deadline)
           ? "The round's deadline has passed: the absent players of an unfinished table may be forfeited."

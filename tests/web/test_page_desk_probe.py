@@ -165,3 +165,34 @@ def test_the_replays_events_say_which_step_and_which_moves_the_computer_made(ser
     assert any("the game resolved a step · " + said in line for line in lines), lines
     assert not errors, errors
     context.close()
+
+
+def test_an_organiser_who_plays_is_offered_no_judgement_of_his_own_table_and_the_terms_are_shown(server, browser):
+    """A web organiser's probe: the page offered a playing organiser Void… and Forfeit absent… at her own
+    table (asked a reason and a confirmation, then showed the API's 403) and Disqualify… on her own row;
+    the page named none of the tournament's terms (points, tie-breaks, computers, turn limit, deadline);
+    a spectator read "Round deadline: deadline: 55 s left"."""
+    from tests.web.test_page_followups import started_swiss
+
+    organiser = register(server, "desk-playing-organiser")
+    others = [register(server, f"desk-tablemate-{i}") for i in range(5)]
+    view = started_swiss(server, organiser, [organiser, *others], "Desk Open", round_deadline_seconds=3600,
+                         turn_limit={"seconds": 120, "on_timeout": "computer"})
+    tables = view["rounds"][0]["tables"]
+    mine = next(t for t in tables if organiser["id"] in t["players"])
+    other = next(t for t in tables if organiser["id"] not in t["players"])
+    context, page, errors = signed_in(browser, server, organiser)
+    page.goto(f"{server}/#/tournament/{view['id']}")
+    page.wait_for_selector(f"#void-{other['match_id']}")  # another table is hers to judge
+    assert page.locator(f"#void-{mine['match_id']}").count() == 0
+    assert page.locator(f"#disqualify-{organiser['id']}").count() == 0
+    assert page.locator(f"#disqualify-{others[0]['id']}").count() == 1
+    terms = page.inner_text("#tournament-terms")
+    assert "points by place" in terms and "turn limit 120 s" in terms and "round deadline 60 min" in terms, terms
+    assert not errors, errors
+    context.close()
+    context, page, errors = signed_in(browser, server, None)  # a spectator
+    page.goto(f"{server}/#/tournament/{view['id']}")
+    said = page.wait_for_selector("#round-deadline").inner_text()
+    assert said.startswith("Round deadline: ") and "deadline: deadline" not in said.lower(), said
+    context.close()
