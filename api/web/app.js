@@ -2235,7 +2235,12 @@ function tournamentNews(before, t, me) {
   if (came.some((entry) => entry.player_id === me)) changes.push("You are registered.");
   if (came.some((entry) => entry.player_id !== me)) changes.push(`Registered: ${who(came.filter((entry) => entry.player_id !== me))}.`);
   for (const entry of went) changes.push(entry.player_id === me ? `You are ${entry.status}.` : `${who([entry])} is ${entry.status}.`);
-  if (t.status === "open" && (came.length || went.length))
+  // Withdrawn before the start, an entry leaves the list (no status to change): the line kept "You are
+  // registered." beside a Register button and "0 registered" (a web organiser's probe).
+  const left = (before.players || []).filter((entry) => entry.status === "registered"
+    && !players.some((now) => now.player_id === entry.player_id));
+  for (const entry of left) changes.push(entry.player_id === me ? "You are withdrawn." : `${who([entry])} is withdrawn.`);
+  if (t.status === "open" && (came.length || went.length || left.length))
     changes.push(`${players.filter((entry) => entry.status === "registered").length} registered.`);
   if (t.status !== before.status)
     changes.push({ active: "The tournament has started.", finished: "The tournament is over.", cancelled: "The tournament was called off." }[t.status]
