@@ -2472,6 +2472,9 @@ function tournamentTerms(t) {
   return parts.join(" · ");
 }
 
+// A finished tournament's page reads it this often: only its organiser's sanctions change it then.
+const FINISHED_READ_SECONDS = 30;
+
 // A tournament page's reads, slow: only while its stream (which pushes every version) is refused or broken.
 const TOURNAMENT_READ_SECONDS = 10;
 
@@ -2692,13 +2695,24 @@ async function tournament(id) {
       if (show.live() && !live && !over()) reread().then(readLater);
     }, TOURNAMENT_READ_SECONDS * 1000);
   };
-  if (finished(t)) return;
+  // A finished tournament still changes by its organiser's sanctions (a void re-scores the standings):
+  // read every FINISHED_READ_SECONDS while shown, where it was never read again (a web organiser's probe:
+  // a spectator never saw a void after the end). A cancelled one never changes.
+  let settledRead = null;
+  leaving.push(() => clearTimeout(settledRead));
+  const readFinished = () => {
+    if (!show.live() || shown.t.status !== "finished") return;
+    clearTimeout(settledRead);
+    settledRead = setTimeout(() => read().then(readFinished, readFinished), FINISHED_READ_SECONDS * 1000);
+  };
+  if (finished(t)) return readFinished();
   stopStream = follow(`/tournaments/${id}/stream?seconds=300`, (name, pushed) => {
     if (name !== "tournament" || !pushed?.tournament) return undefined;
     draw(pushed.tournament, pushed.standings || [], true);
     if (!over()) return undefined;
     clearTimeout(later); // finished: the server ends the stream, and a reconnection would find nothing new
     later = null;
+    readFinished();
     return "stop";
   // With the viewer's key where the page has one: a signed-in viewer's stream counts against their own 4,
   // not their address's (several people behind one address, each a tab of the tournament).

@@ -196,3 +196,30 @@ def test_an_organiser_who_plays_is_offered_no_judgement_of_his_own_table_and_the
     said = page.wait_for_selector("#round-deadline").inner_text()
     assert said.startswith("Round deadline: ") and "deadline: deadline" not in said.lower(), said
     context.close()
+
+
+def test_a_finished_tournaments_page_shows_a_void_made_after_its_end(server, browser):
+    """A web organiser's probe: once a tournament finished its page was never read again, so a void of
+    one of its tables after the end (which re-scores the standings) never reached a spectator."""
+    from tests.web.test_page_followups import play_out, started_swiss
+
+    organiser = register(server, "desk-late-organiser")
+    players = [register(server, f"desk-late-{i}") for i in range(3)]
+    view = started_swiss(server, organiser, players, "Desk Late")
+    (table,) = view["rounds"][0]["tables"]
+    play_out(server, table["match_id"], players)
+    for _ in range(100):  # the round keeper records the result and finishes the tournament
+        if requests.get(f"{server}/tournaments/{view['id']}", timeout=10).json()["status"] == "finished":
+            break
+        time.sleep(0.1)
+    context, page, errors = signed_in(browser, server, None)
+    page.clock.install()
+    page.goto(f"{server}/#/tournament/{view['id']}")
+    page.wait_for_selector("#tournament-status.finished")
+    voided = requests.post(f"{server}/tournaments/{view['id']}/sanctions", headers=auth(organiser), timeout=10,
+                           json={"kind": "void", "match_id": table["match_id"], "reason": "a fault"})
+    assert voided.status_code == 201, voided.text
+    page.clock.fast_forward(31_000)
+    page.wait_for_function("() => document.body.innerText.includes('void')", timeout=10_000)
+    assert not errors, errors
+    context.close()
