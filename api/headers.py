@@ -22,6 +22,7 @@ from __future__ import annotations
 from flask import Flask, Response, request
 
 from api.keyless import UNKEYED_READS
+from application import errors
 
 AUTH_HEADERS = ("Authorization", "X-API-Key")
 #: The routes whose answer is a document, the same for every caller until the next release.
@@ -48,9 +49,18 @@ def add_headers(response: Response) -> Response:
     response.headers["X-Content-Type-Options"] = "nosniff"
     if request.method in ("GET", "HEAD") and request.endpoint in DOCUMENTS and response.status_code == 200:
         response.add_etag()
+        tag = response.get_etag()[0] or ""
+        if request.if_match and not request.if_match.star_tag and not request.if_match.contains(tag):
+            # A problem, as every refusal is: werkzeug's make_conditional answered 412 with the document
+            # itself, cacheable, and to "*" too, though the document exists (a fuzzing probe).
+            from api.problems import service_error
+
+            return service_error(errors.PreconditionFailed(
+                f'the document is not the one of the ETag sent as If-Match: it is "{tag}" now'))
         response.cache_control.public = True
         response.cache_control.max_age = DOCUMENT_MAX_AGE
-        response.make_conditional(request)  # 304 to an If-None-Match that names this ETag (in place)
+        # 304 to an If-None-Match that names this ETag (in place); If-Match was answered above.
+        response.make_conditional({key: value for key, value in request.environ.items() if key != "HTTP_IF_MATCH"})
         return response
     response.vary.update(AUTH_HEADERS)
     if carries_credentials() or request.method not in ("GET", "HEAD", "OPTIONS") or (

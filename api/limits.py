@@ -17,6 +17,7 @@ from flask import Flask, current_app, g, request
 from werkzeug.exceptions import BadRequest
 
 from api.context import api_key, is_auditor_key, names_a_player, service
+from api.headers import DOCUMENTS
 from api.keyless import tries_key
 from api.rates import address as client_address
 from application import errors
@@ -34,17 +35,23 @@ IDEMPOTENCY_KEY = re.compile(rf"[\x21-\x7e]{{1,{MAX_IDEMPOTENCY_KEY}}}")
 #: lists a fork, ``"12.1.30"`` for a rewound read, ``"12.0.12e"`` for
 #: an event list page, each marked with its reader (``"12-3f2a9c0d11e4"``,
 #: ``api/matches.reader_mark``) (RFC 9110 §8.8.3; api/matches.py).
-ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}e)(-[0-9a-z]{1,12})?"?\s*')
+ETAG = re.compile(r'\s*(W/)?"?([0-9]{1,9})((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}[em])(-[0-9a-z]{1,12})?"?\s*')
 #: Or, on a read of a read model's page (a GET), that page's ETag: ``"board-96"``, ``"list-120-own"``,
 #: ``"standings-96.7"``, ``"profile-96.3f2a9c01b7d4"`` (api/openapi.py, "ETag (read model)").
 PAGE_ETAG = re.compile(r'\s*(W/)?"[a-z]{4,11}-[0-9]{1,18}(\.[0-9a-f]{1,12})?(-own)?"\s*')
 #: Or, on a tournament's write, the ETag of a tournament read: ``"tournament-5"`` (its version; a match's
 #: ``"5"`` reads as that version too).
 TOURNAMENT_ETAG = re.compile(r'\s*(W/)?"?tournament-[0-9]{1,9}"?\s*')
+#: Or, on a read of a document (a game, its schema or rules, a problem type, the OpenAPI document), its
+#: ETag: a digest of its body (api/headers.py).
+DOCUMENT_ETAG = re.compile(r'\s*(W/)?"[0-9a-f]{40}"\s*')
 #: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
 MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
 EVENT_ID = re.compile(r"[0-9]{1,9}")
+#: On /players/me/stream an id is an event log position, as ``?after=`` takes it (up to 18 digits): with
+#: 9 its stream could not be resumed once the log passed 999,999,999 (a fuzzing probe).
+POSITION_ID = re.compile(r"[0-9]{1,18}")
 
 
 def json_depth(value) -> int:
@@ -145,6 +152,7 @@ def check_headers() -> None:
     tournament_write = not read and request.url_rule.rule.startswith("/tournaments/<")
     if etag is not None and etag.strip() != "*" and not all(
             ETAG.fullmatch(tag) or (read and PAGE_ETAG.fullmatch(tag))
+            or (read and request.endpoint in DOCUMENTS and DOCUMENT_ETAG.fullmatch(tag))
             or (tournament_write and TOURNAMENT_ETAG.fullmatch(tag))
             for tag in etag.split(",", MAX_IF_MATCH_TAGS - 1)):  # a list: RFC 9110 §13.1.1
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
@@ -152,7 +160,8 @@ def check_headers() -> None:
                                     'page of it, such as "board-96"; on a tournament\'s write, the ETag of the '
                                     'tournament read, such as "tournament-5")')
     event_id = request.headers.get("Last-Event-ID")
-    if event_id is not None and event_id.strip() and not EVENT_ID.fullmatch(event_id.strip()):
+    ids = POSITION_ID if request.url_rule.rule == "/players/me/stream" else EVENT_ID
+    if event_id is not None and event_id.strip() and not ids.fullmatch(event_id.strip()):
         raise errors.InvalidRequest("Last-Event-ID must be the id of an event of this stream (a version on a "
                                     "match's or a tournament's stream, an event log position on /players/me/stream)")
 

@@ -105,14 +105,18 @@ def headers_for(match, position=None, forks: int = 0):
 
 def events_etag(version: int, after: int, until: Optional[int], limit: int) -> str:
     """An event list page's entity tag: the match's version, the page's window (the versions after
-    ``after`` up to its last, one event a version) and the reader's mark, as ``"161.5.10e"``. What a
+    ``after`` up to its last, one event a version; ``m`` where more follow, else ``e``) and the reader's
+    mark, as ``"161.5.10m"``. What a
     reader is shown of an event changes with events only (a reveal comes with the end), so these say
     the page. With the version alone every page of a match had one tag: a poller that read ``?limit=5``
     and then sent its tag with ``?after=5`` was told 304 while 156 events were missing (a streams probe);
     the ``e`` keeps it from being a rewound match read's tag. Its version comes first, as ``If-Match``
     reads it (``version_from_etag``)."""
-    last = min(version, after + limit, version if until is None else until)
-    return f"{version}.{after}.{max(after, last)}e{reader_mark()}"
+    bound = version if until is None else min(until, version)
+    last = min(bound, after + limit)
+    # "m" where more events follow within what was asked (the page says "more": true), "e" where it ends
+    # there: ?limit=5 and ?until=5 hold the same events but not the same "more" (a fuzzing probe).
+    return f"{version}.{after}.{max(after, last)}{'m' if last < bound else 'e'}{reader_mark()}"
 
 
 def list_etag(position: int, listed_only: bool) -> str:

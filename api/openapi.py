@@ -65,13 +65,14 @@ HEADERS: dict[str, dict[str, Any]] = {
                             "If-None-Match",
              "schema": {"type": "string", "pattern": r'^"[0-9]+(\.[0-9]+){0,2}(-([0-9a-f]{12}|auditor))?"$'}},
     "ETag (events)": {"description": "The match version the page was read at, the page's window (the versions "
-                                     "after `after` up to its last) and the reader's mark, as "
-                                     '"<version>.<after>.<last>e" ("12.0.12e", "12.5.10e-3f2a9c01b7d4", '
+                                     "after `after` up to its last), `m` where more follow (`more`), else `e`, "
+                                     'and the reader\'s mark, as "<version>.<after>.<last>e" ("12.0.12e", '
+                                     '"12.5.10m-3f2a9c01b7d4", '
                                      '"12.0.12e-auditor"); send it back as If-None-Match with the same page: 304 '
                                      "while the match is at its version (another page's tag is another page's); "
                                      "as If-Match, its version counts",
                       "schema": {"type": "string",
-                                 "pattern": r'^"[0-9]+\.[0-9]+\.[0-9]+e(-([0-9a-f]{12}|auditor))?"$'}},
+                                 "pattern": r'^"[0-9]+\.[0-9]+\.[0-9]+[em](-([0-9a-f]{12}|auditor))?"$'}},
     "ETag (read model)": {"description": "This page's place in the event log: the match list's position "
                                          '("list-<position>", "list-<position>-own" for a page holding your '
                                          'unlisted matches), the position of the league read model\'s last '
@@ -120,7 +121,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 
 #: Request headers the service reads, by (method, path).
 #: One of a match read's ETags, as If-Match takes it (api/limits.py ETAG), and a list of up to 16.
-_TAG = r'(W/)?"?[0-9]{1,9}((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}e)(-[0-9a-z]{1,12})?"?'
+_TAG = r'(W/)?"?[0-9]{1,9}((\.[0-9]{1,9}){0,2}|(\.[0-9]{1,9}){2}[em])(-[0-9a-z]{1,12})?"?'
 IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 #: On a tournament's write, its read's ETag too (api/limits.py TOURNAMENT_ETAG).
 _TOURNAMENT_TAG = rf'({_TAG}|(W/)?"?tournament-[0-9]{{1,9}}"?)'

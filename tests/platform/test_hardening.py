@@ -616,7 +616,7 @@ def test_an_event_list_tag_validates_its_own_page_only(table):
     first = client.get(path, query={"limit": 2})
     version = first.body["version"]
     assert [item["version"] for item in first.body["items"]] == [1, 2] and version > 3
-    assert first.headers["ETag"] == f'"{version}.0.2e"'
+    assert first.headers["ETag"] == f'"{version}.0.2m"'  # more follow
     rest = client.get(path, query={"after": 2}, headers={"If-None-Match": first.headers["ETag"]})
     assert rest.status == 200 and [item["version"] for item in rest.body["items"]] == list(range(3, version + 1))
     match_tag = client.get(f"/matches/{match_id}").headers["ETag"]
@@ -624,9 +624,38 @@ def test_an_event_list_tag_validates_its_own_page_only(table):
     # The same window asked otherwise (a page ending at the match's end) is the same page: a 304.
     tail = client.get(path, query={"after": 2, "limit": 5000}, headers={"If-None-Match": rest.headers["ETag"]})
     assert tail.status == 304
-    assert client.get(path, query={"until": 2}, headers={"If-None-Match": first.headers["ETag"]}).status == 304
+    # ?until=2 holds the same events but says none follow within what was asked: another page (a fuzzer).
+    until = client.get(path, query={"until": 2}, headers={"If-None-Match": first.headers["ETag"]})
+    assert until.status == 200 and until.body["more"] is False and until.headers["ETag"] == f'"{version}.0.2e"'
+    assert client.get(path, query={"until": 2}, headers={"If-None-Match": until.headers["ETag"]}).status == 304
     # Its version still states the match's version to a write (If-Match), as a match read's tag does.
     view = client.get(f"/matches/{match_id}", key=keys[0]).body
     stale = client.post(f"/matches/{match_id}/moves", {"action": view["legal_actions"][0]}, key=keys[0],
-                        headers={"If-Match": f'"{version - 1}.0.2e"'})
+                        headers={"If-Match": f'"{version - 1}.0.2m"'})
     assert stale.status == 412
+
+
+def test_a_documents_if_match_is_answered_as_a_problem_or_holds(client):
+    """A fuzzing probe: on a document (a game, its schema and rules, a problem type, the OpenAPI document),
+    If-Match "12" was a 412 whose body was the document itself, cacheable; "*" was a 412 too, though the
+    document exists; and the document's own ETag was a 422, its form no match's."""
+    for path in ("/games/jest", "/games/jest/schema", "/problems", "/openapi.json"):
+        first = client.http.get(path)
+        tag = first.headers["ETag"]
+        for holds in ("*", tag, f'"12", {tag}'):
+            answer = client.http.get(path, headers={"If-Match": holds})
+            assert answer.status_code == 200 and answer.get_data() == first.get_data(), (path, holds)
+        stale = client.http.get(path, headers={"If-Match": '"12"'})
+        assert stale.status_code == 412 and stale.mimetype == "application/problem+json", (path, stale.status_code)
+        assert "public" not in stale.headers.get("Cache-Control", "") and tag in stale.json["detail"]
+        # If-None-Match still answers 304 with the document's tag.
+        assert client.http.get(path, headers={"If-None-Match": tag}).status_code == 304
+
+
+def test_the_players_stream_resumes_after_a_position_of_up_to_18_digits(client):
+    """A fuzzing probe: /players/me/stream's Last-Event-ID is an event log position, documented up to 18
+    digits as ?after= takes it, but over 9 it was refused as no id of the stream: past 999,999,999 events
+    that stream could not be resumed. A position past the log's end is still a 422 that says so."""
+    _, key = client.register("ann")
+    answer = client.get("/players/me/stream", key=key, headers={"Last-Event-ID": "123456789012"})
+    assert answer.status == 422 and "past the event log's end" in answer.body["detail"], answer.body
