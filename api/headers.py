@@ -55,8 +55,10 @@ def add_headers(response: Response) -> Response:
             # itself, cacheable, and to "*" too, though the document exists (a fuzzing probe).
             from api.problems import service_error
 
-            return service_error(errors.PreconditionFailed(
+            refused = service_error(errors.PreconditionFailed(
                 f'the document is not the one of the ETag sent as If-Match: it is "{tag}" now'))
+            refused.headers["X-Content-Type-Options"] = "nosniff"  # as on every answer (above)
+            return refused
         response.cache_control.public = True
         response.cache_control.max_age = DOCUMENT_MAX_AGE
         # 304 to an If-None-Match that names this ETag (in place); If-Match was answered above.

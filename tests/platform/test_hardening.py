@@ -648,6 +648,7 @@ def test_a_documents_if_match_is_answered_as_a_problem_or_holds(client):
         stale = client.http.get(path, headers={"If-Match": '"12"'})
         assert stale.status_code == 412 and stale.mimetype == "application/problem+json", (path, stale.status_code)
         assert "public" not in stale.headers.get("Cache-Control", "") and tag in stale.json["detail"]
+        assert stale.headers["X-Content-Type-Options"] == "nosniff"
         # If-None-Match still answers 304 with the document's tag.
         assert client.http.get(path, headers={"If-None-Match": tag}).status_code == 304
 
