@@ -169,17 +169,18 @@ class History:
                                   rule="provable chance")
         # A fork's copied outcomes hold as far as its parent's history proves them, and so on up
         # (``verify_lineage``); their commitment was published here only where each of those was.
-        lineage, match = [], latest
+        lineage, ancestors, match = [], [], latest
         while True:
             lineage.append([json.loads(text) for text in self.export(match.id, Viewer.the_auditor())])
             if match.parent is None:
                 break
             match = self.app.get_match(match.parent["match_id"])
+            ancestors.append(match)
         # An imported copy's file brought its commitment and its seed together: whoever wrote it could have
         # picked a seed until the deal suited them, and the verdict alone said "verified" (a sizes probe).
         verdict = verify_lineage(lineage)
         return {**verdict.to_json(), "committed_here": not latest.imported and not (
-            verdict.inherited and any(self.app.get_match(line[0]["match"]).imported for line in lineage[1:]))}
+            verdict.inherited and any(ancestor.imported for ancestor in ancestors))}
 
     # -- forks -----------------------------------------------------------------------------------
     def fork(self, match_id: Any, viewer: Viewer, version: int, reserved: dict, creator_id: str,
