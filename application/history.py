@@ -552,7 +552,9 @@ class Importer:
             if not row.strip():
                 raise self.refuse("an empty line (one event a line, no blank lines)")
             try:
-                line = json.loads(row)
+                line = json.loads(row, object_pairs_hook=pairs_once)
+            except RepeatedKey as repeated:
+                raise self.refuse(str(repeated)) from None
             except (ValueError, RecursionError):  # RecursionError: nested too deep for the parser
                 raise self.refuse("not a JSON object") from None
             self.read(line)
@@ -1262,6 +1264,21 @@ CLOCK_SKEW = timedelta(minutes=5)
 #: The leeway between two times of one history (moves, clock starts, deadlines): the clocks of the
 #: service's processes are kept in step (NTP); more is a time edited by hand.
 ORDER_SKEW = timedelta(seconds=5)
+
+class RepeatedKey(ValueError):
+    """A line's object names one key twice."""
+
+
+def pairs_once(pairs: list[tuple[str, Any]]) -> dict:
+    """A line's object, whose keys are unique (RFC 8259 §4): with one twice the last won silently, as a
+    request body's does not (a fuzzing probe: ``{"data": ..., "data": ...}`` imported the second)."""
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        seen: set = set()
+        twice = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+        raise RepeatedKey(f"the line names {json.dumps(twice)} twice in one object")
+    return made
+
 
 #: The fields of an export's line (``export``): an import refuses any other.
 EXPORT_LINE_FIELDS = frozenset({"match", "game", "rules_version", "version", "event", "at", "data"})

@@ -315,3 +315,16 @@ def test_a_resigned_seat_reads_that_it_sees_as_a_spectator_does(audit):  # noqa:
     assert viewer == {"kind": "seat", "seat": 1, "sees_all": False, "sees_own": False}, viewer
     assert client.get(f"/matches/{match_id}").body["viewer"]["sees_own"] is False  # a spectator
     assert client.get(f"/matches/{match_id}", key=AUDITOR).body["viewer"]["sees_own"] is False  # no seat
+
+
+def test_a_line_that_names_a_key_twice_is_refused(audit):  # noqa: F811 - the fixture
+    """A fuzzing probe: a line naming "data" twice was imported with the second, where a request body that
+    names a key twice is a 400. Which one an audit tool reads is its parser's choice: the import refuses."""
+    container, client = audit
+    match_id, _ = finished_match(container, client, game="jest", players=3)
+    lines = renamed(export(client, match_id, AUDITOR))
+    rows = [json.dumps(line) for line in lines]
+    rows[2] = rows[2][:-1] + ', "data": ' + json.dumps(lines[2]["data"]) + "}"
+    status, refused = post_history(client, "\n".join(rows) + "\n")
+    assert status == 422 and refused["line"] == 3, refused
+    assert 'names "data" twice' in refused["detail"], refused
