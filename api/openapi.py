@@ -140,6 +140,10 @@ REQUEST_HEADERS = {
     "If-None-Match (document)": {"in": "header", "name": "If-None-Match", "required": False,
                                  "description": "The ETag of your last read of this document: 304 while it is "
                                                 "unchanged", "schema": {"type": "string"}},
+    "If-Match (document)": {"in": "header", "name": "If-Match", "required": False,
+                            "description": 'The ETag of this document you read before, or "*": a 412 if the '
+                                           "document is another now (api/headers.py)",
+                            "schema": {"type": "string"}},
     "If-Match (page)": {"in": "header", "name": "If-Match", "required": False,
                         "description": 'The ETag of the page you read before ("board-96"): a 412 if the list has '
                                        "moved since, so pages read by offset are of one list (read again from the "
@@ -185,7 +189,7 @@ REQUEST_HEADERS = {
 DOCUMENT_PATHS = ("/games", "/games/{name}", "/games/{name}/schema", "/games/{name}/rules", "/problems",
                   "/problems/{slug}")
 READS = {
-    **{("get", path): ["If-None-Match (document)"] for path in DOCUMENT_PATHS},
+    **{("get", path): ["If-None-Match (document)", "If-Match (document)"] for path in DOCUMENT_PATHS},
     ("get", "/matches/{match_id}"): ["If-None-Match", "If-Match (read)"],
     ("get", "/matches"): ["If-None-Match (read model)", "If-Match (page)"],
     ("get", "/matches/{match_id}/events"): ["If-None-Match (events)"],

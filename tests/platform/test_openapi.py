@@ -124,6 +124,17 @@ def test_every_operation_has_a_name_and_the_files_a_client_sends_and_gets_are_de
         assert document["paths"][path]["get"]["responses"]["304"]["headers"]["ETag"]["required"] is True
 
 
+def test_a_documents_read_declares_the_if_match_it_answers_with_a_412(document, sqlite_motley):
+    """A fuzzing probe: a game's document answered If-Match with a 412 that no part of the document
+    declared (only its ``default`` problem covered it)."""
+    for path in ("/games", "/games/{name}", "/games/{name}/schema", "/games/{name}/rules", "/problems"):
+        read = document["paths"][path]["get"]
+        assert "If-Match" in {p["name"] for p in read["parameters"] if p["in"] == "header"}, path
+        assert "412" in read["responses"], path
+    answer = create_app(sqlite_motley).test_client().get("/games/jest", headers={"If-Match": '"' + "0" * 40 + '"'})
+    assert answer.status_code == 412 and answer.mimetype == "application/problem+json"
+
+
 def test_a_query_the_service_refuses_empty_says_so(document, sqlite_motley):
     """``?game=`` and ``?player=`` are 422s; the document allowed the empty string (a schema-driven client
     generated it)."""
