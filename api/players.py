@@ -117,7 +117,8 @@ class RatingHistory(MethodView):
     @blp.alt_response(304, description="Not modified: the ratings have not moved since the ETag sent as "
                                        "If-None-Match (cheap polling)")
     def get(self, query, player_id, game):
-        """A player's rating in ``game`` now and after each rated match, in the order they finished."""
+        """A player's rating in ``game`` now and after each rated match, in the order their ends were recorded
+        (the event log's: ``position``)."""
         player = service().get_player(player_id)
         if game not in service().games():
             raise errors.NotFound(f"no game named {errors.quoted(game)}", games=sorted(service().games()))

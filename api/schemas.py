@@ -1089,8 +1089,11 @@ class RatingHistoryOut(Answer):
     rating = fields.Nested(RatingOut, allow_none=True, metadata={"description": "The rating now, or null before "
                                                                                "any rated match"})
     history = fields.List(fields.Nested(RatingPointOut), metadata={"description": "The rating after each rated "
-                                                                                  "match, in the order they "
-                                                                                  "finished"})
+                                                                                  "match, in the order their ends "
+                                                                                  "were recorded (position); the "
+                                                                                  "finish times (at) of matches "
+                                                                                  "ended at once may differ from "
+                                                                                  "that order by milliseconds"})
 
 
 class StatisticsOut(Answer):
