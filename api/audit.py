@@ -13,6 +13,7 @@ from api import schemas
 from api.context import (
     api_key,
     authenticated,
+    check_match_if_match,
     container,
     current_player,
     event_stream,
@@ -96,7 +97,9 @@ class Diff(MethodView):
     @blp.response(200, schemas.DiffOut)
     def get(self, query, match_id):
         """The events between two versions (``from`` < version <= ``to``) as the caller may see them."""
-        return history().diff(match_id, viewer(), query["from_"], query["to"])
+        who = viewer()
+        check_match_if_match(lambda: service().read_match(match_id).version)
+        return history().diff(match_id, who, query["from_"], query["to"])
 
 
 @blp.route("/<match_id>/export")
@@ -109,7 +112,9 @@ class Export(MethodView):
     def get(self, match_id):
         """The whole match as JSON Lines, as the caller may see it (the auditor's is unredacted and
         can be imported)."""
-        lines = history().export(match_id, viewer())
+        who = viewer()
+        check_match_if_match(lambda: service().read_match(match_id).version)
+        lines = history().export(match_id, who)
         first = next(lines, "")  # refusals (404, 401) are raised before the answer starts
         body = (chunk for part in ([first], lines) for chunk in part)
         response = Response(stream_with_context(body), mimetype=JSON_LINES)
@@ -181,7 +186,9 @@ class Verify(MethodView):
     def get(self, match_id):
         """Check the chance commitment and re-derive every chance outcome from the revealed seed
         (docs/architecture.md, "Provable chance"). 409 until the seed is revealed."""
-        return history().verify(match_id, viewer())
+        who = viewer()
+        check_match_if_match(lambda: service().read_match(match_id).version)
+        return history().verify(match_id, who)
 
 
 @blp.route("/<match_id>/events/stream")

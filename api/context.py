@@ -253,6 +253,28 @@ def reader_mark() -> str:
     return "-" + player.id.hex[:12]
 
 
+def version_from_etag(value: str) -> int:
+    """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork, ``"12.1.30"``
+    for a rewound read, ``"12.0.12e"`` for a page of its events) states the version the client saw."""
+    text = value.strip().removeprefix("W/").strip('"').split("-", 1)[0].split(".", 1)[0]
+    if not text.isdigit():
+        raise errors.InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
+    return int(text)
+
+
+def check_match_if_match(version_now: Callable[[], int]) -> None:
+    """RFC 9110 §13.1.1 on a read of a match's history (its events, a diff, the export, the verdict): a 412
+    unless ``If-Match`` states the match's version now (``version_now``, read only when there is one), as
+    the match's own read answers. These checked the header's form and answered a stale one anyway."""
+    stated = if_match_versions(version_from_etag)
+    if stated is None:
+        return
+    current = version_now()
+    if current not in stated:
+        raise errors.PreconditionFailed(f"the match is at version {current}, and If-Match does not hold for "
+                                        "this read", current_version=current)
+
+
 def if_match_versions(version_of: Callable[[str], int]) -> Optional[frozenset[int]]:
     """The versions ``If-Match``'s strong tags state, each read by ``version_of`` (a match's or a
     tournament's tag): None without the header or with ``*`` (any current version will do, RFC 9110

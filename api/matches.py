@@ -15,6 +15,7 @@ from api.context import (
     api_key,
     authenticated,
     check_game_filter,
+    check_match_if_match,
     check_player_filter,
     container,
     current_player,
@@ -27,6 +28,7 @@ from api.context import (
     service,
     stream_ended,
     stream_waits,
+    version_from_etag,
 )
 from api.schemas import Blueprint
 from application import errors
@@ -123,15 +125,6 @@ def list_etag(position: int, listed_only: bool) -> str:
     """A match list page's entity tag: the list's position in the event log (every write that changes a
     row moves it), and whether the page holds the player's unlisted matches (their own key's view)."""
     return f"list-{position}" if listed_only else f"list-{position}-own"
-
-
-def version_from_etag(value: str) -> int:
-    """``If-Match: "12"`` (the ETag of a match read; ``"12.1"`` for one that lists a fork, ``"12.1.30"``
-    for a rewound read) states the version the client saw."""
-    text = value.strip().removeprefix("W/").strip('"').split("-", 1)[0].split(".", 1)[0]
-    if not text.isdigit():
-        raise InvalidRequest("If-Match must be the ETag of a match read, a version such as \"12\"")
-    return int(text)
 
 
 T = TypeVar("T")
@@ -418,6 +411,7 @@ class Events(MethodView):
         if until is not None and until < after:
             raise InvalidRequest(f"until ({until}) comes before after ({after})")
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
+        check_match_if_match(lambda: service().read_match(match_id).version)  # before If-None-Match (§13.2.2)
         if request.if_none_match:
             current = service().read_match(match_id)
             tag = events_etag(current.version, after, until, query["limit"])

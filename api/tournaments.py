@@ -18,8 +18,8 @@ from api.context import (
     service,
     stream_ended,
     stream_waits,
+    version_from_etag,
 )
-from api.matches import version_from_etag
 from api.schemas import Blueprint
 from application import errors
 from application.following import TOURNAMENT_OVER, follow_tournament

@@ -411,3 +411,24 @@ def test_a_key_added_or_revoked_answers_with_the_logs_position(client, motley):
     revoked = client.call("DELETE", f"/players/me/keys/{added.body['key_id']}", key=key)
     assert revoked.status == 204 and int(revoked.headers["Motley-Position"]) == motley.app.log_position()
     assert int(revoked.headers["Motley-Position"]) > int(added.headers["Motley-Position"])
+
+
+def test_a_stale_if_match_on_a_matchs_history_is_a_412_as_on_its_read(client):
+    """A fuzzing probe: the event list, the diff, the export and the verdict checked If-Match's form and
+    answered a stale one all the same, where the match's read answers 412 (RFC 9110 §13.1.1)."""
+    keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+    match_id = client.new_match("jest", 3, keys)
+    path = f"/matches/{match_id}"
+    version = client.get(path).body["version"]
+    page = client.get(f"{path}/events?limit=3", key=keys[0])
+    for read in ("events", "diff?from=1&to=2", "export", "verify"):
+        stale = client.get(f"{path}/{read}", key=keys[0], headers={"If-Match": f'"{version - 1}"'})
+        assert stale.status == 412 and stale.body["current_version"] == version, (read, stale.text)
+        assert stale.headers["Content-Type"].startswith("application/problem+json"), read
+        # (client.http: an export's JSON Lines are not the checked client's JSON)
+        held = client.http.get(f"{path}/{read}", headers={"If-Match": f'"{version}"',
+                                                         "Authorization": f"Bearer {keys[0]}"})
+        assert held.status_code == (409 if read == "verify" else 200), (read, held.text)  # no seed yet: 409
+    assert client.get(f"{path}/events", key=keys[0], headers={"If-Match": page.headers["ETag"]}).status == 200
+    unknown = client.get("/matches/00000000-0000-4000-8000-000000000000/export", headers={"If-Match": '"1"'})
+    assert unknown.status == 404  # no precondition turns a 404 into a 412 (RFC 9110 §13.2.1)
