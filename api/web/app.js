@@ -1480,9 +1480,9 @@ async function table(id, params) {
   // The stream's state: empty while live, else why the page reads on a timer meanwhile.
   const notice = h("p", { id: "live-notice", class: "notice", role: "status" });
   const announce = h("p", { id: "announce", class: "announce", role: "status" });
-  // The others' moves are read (the events) by a seated player's table only: a spectator's stays live by
-  // its stream alone, asking for nothing while the match goes on.
-  const tell = announcer(announce, (since, until) => (spectator || latest?.viewer?.kind !== "seat" ? null : othersMoves(since, until)));
+  // The others' moves are read (the events) and said to everyone at the table: a spectator's line said
+  // only whose turn it was, never a move (a screen-reader probe followed two people's match so).
+  const tell = announcer(announce, (since, until) => othersMoves(since, until));
   let latest = null;
   let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
@@ -1561,11 +1561,16 @@ async function table(id, params) {
     } catch {
       return null;
     }
-    const theirs = page.items.filter((event) => typeof event.seat === "number" && event.seat !== match.your_seat
-      && event.type === "MoveMade");
+    // The computer's moves for a person's seat (resigned, or away when the turn limit ran out: `by`) are
+    // said as the computer's, the person's own seat's too: they were said under the person's name, as if
+    // the person had come back and played.
+    const theirs = page.items.filter((event) => typeof event.seat === "number" && event.type === "MoveMade"
+      && (event.seat !== match.your_seat || event.by === "computer"));
     if (!theirs.length) return null;
+    const mover = (event) => (event.by !== "computer" || match.seats[event.seat]?.computer ? seatName(match.seats, event.seat)
+      : `the computer for ${event.seat === match.your_seat ? "you" : seatName(match.seats, event.seat)}`);
     const told = theirs.slice(-MOVES_SAID).map((event) => (event.action && typeof event.action === "object"
-      ? `${seatName(match.seats, event.seat)}: ${describeAction(event.action, match)}` : eventText(event, match, false)));
+      ? `${mover(event)}: ${describeAction(event.action, match)}` : eventText(event, match, false)));
     return `${theirs.length > told.length ? `${plural(theirs.length - told.length, "more move", "more moves")}, then ` : ""}${told.join("; ")}.`;
   };
   // The person's own turn clock running low is said once a turn, and its running out (announcement): a
@@ -1937,7 +1942,9 @@ async function replay(id, params) {
     started.set(version, match.status !== "open");
     if (ticket !== asked) return; // a later step overtook this read
     forkNote(version);
-    fill(board, matchHeader(match, "h2"), resultView(match), observation(match));
+    // Under a heading of its own: the game's "Your hand" and "City" fell under "Result" (a screen-reader probe).
+    fill(board, matchHeader(match, "h2"), resultView(match), h("section", { class: "observation" },
+      h("h2", { id: "replay-board-heading" }, `The board at version ${version}`), observation(match)));
     // A past version's timers are what they were, not a countdown against today's clock: only the last
     // version of a match still running counts down.
     if (version < last || latest.status !== "active") pastDeadlines(board);
@@ -2094,7 +2101,7 @@ async function player(id, game) {
     h("p", {}, all.map((g) => [h("a", { href: `#/player/${id}/${g.name}`, class: g.name === chosen ? "current" : "",
       "aria-current": g.name === chosen ? "page" : null }, g.title), " "])),
     h("h2", {}, `Rating history in ${titleOf(chosen)} (μ, bars ± σ)`),
-    chart(points, { title: `rating history in ${chosen}` }),
+    chart(points, { title: `rating history in ${titleOf(chosen)}` }),
     h("ol", { class: "list" }, history.history.map((row) => h("li", {},
       // An unlisted match is named to its player and the auditor only (match_id null): no link to "replay/null".
       row.match_id ? h("a", { href: `#/replay/${row.match_id}` }, `place ${row.place}`)

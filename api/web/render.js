@@ -331,6 +331,15 @@ function shown(match) {
   }
 }
 
+// The fold with everything the viewer sees, as the game's own view leaves it out. Drawn again with every
+// update, it stays as the person left it, and the focus on its summary (by its id, app.js focusAfter): an
+// opponent's move closed it and put the focus on the first move button, which Enter then played (a
+// screen-reader probe).
+let seenAllOpen = false;
+const seenAll = (content) => h("details", { id: "seen-all", open: seenAllOpen,
+  ontoggle: (event) => { seenAllOpen = event.currentTarget.open; } },
+  h("summary", { id: "seen-all-summary" }, "everything you see"), content);
+
 export function observation(match) {
   const obs = shown(match);
   if (obs === null || obs === undefined) return h("p", { class: "muted" }, "Nothing to see yet: the match has not started.");
@@ -338,7 +347,7 @@ export function observation(match) {
   const you = match.your_seat;
   if (touch) {
     try {
-      return h("div", { class: "game-view" }, touch(obs, match.seats, you, match), h("details", {}, h("summary", {}, "everything you see"), generic(obs, match.seats)));
+      return h("div", { class: "game-view" }, touch(obs, match.seats, you, match), seenAll(generic(obs, match.seats)));
     } catch (error) {
       console.warn("game view failed, falling back to the generic one", error);
     }
@@ -448,7 +457,7 @@ export function describeAction(action, match, offered = false) {
   const own = DESCRIBE[match.game];
   if (own) {
     try {
-      const text = own(action, match, valueText);
+      const text = own(action, match, valueText, offered);
       if (text) return text;
     } catch (error) {
       console.warn("action label failed, falling back to the generic one", error);

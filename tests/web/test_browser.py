@@ -212,9 +212,11 @@ def test_a_spectator_follows_a_match_live(server, browser, shots):
     # Once finished everything is revealed: every seat's Jest is drawn as cards.
     assert page.locator("#board .jest td .card").count() > 0
     page.screenshot(path=shots / "2-spectator-finished.png", full_page=True)
-    # Live by the stream alone: the page asked for nothing while the match went on (a reconnect of the
-    # stream would be the only request, and it ends by itself when the match finishes).
-    assert all("/stream" in url for url in requests_seen), requests_seen
+    # Live by the stream: the page asked for nothing else while the match went on (a reconnect of the
+    # stream would be another request, and it ends by itself when the match finishes) but the pages of
+    # events its status line says the moves from, at most one for each update drawn.
+    assert all("/stream" in url or "/events?" in url for url in requests_seen), requests_seen
+    assert sum("/events?" in url for url in requests_seen) <= match["version"] - seen
     context.close()
 
 
@@ -393,7 +395,10 @@ def test_each_game_has_its_own_table_with_clickable_actions_and_a_spectator_view
             page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent)"
                                    " === v", arg=rolled)
             dice = page.locator("#replay-board .fools-crown .die")
-            assert dice.count() >= 2 and all(face in "⚀⚁⚂⚃⚄⚅" for face in dice.all_inner_texts())
+            faces = page.locator("#replay-board .fools-crown .die > [aria-hidden='true']")
+            assert dice.count() >= 2 and all(face in "⚀⚁⚂⚃⚄⚅" for face in faces.all_inner_texts())
+            # Its number too, for a screen reader (a glyph alone may be said as nothing).
+            assert all(re.fullmatch(r"[⚀⚁⚂⚃⚄⚅]\s*[1-6]\s*", text) for text in dice.all_text_contents())
             page.screenshot(path=shots / f"{game}-replay-dice.png", full_page=True)
 
         if game == "tumult-royale":

@@ -125,3 +125,27 @@ def test_a_turn_that_begins_out_of_sight_brings_the_moves_into_view_with_their_c
     assert "turn clock" in page.inner_text("#moves .moves-clock")  # its own clock beside the moves
     assert not errors, errors
     context.close()
+
+
+# Every control a phone shows, but the table's move buttons checked above: the lobby's and the create form's.
+TAPPED = ("td.row-actions > button, td.row-actions > a, header nav a, summary, select, "
+          "input:not([type=checkbox]):not([type=radio]):not([type=hidden])")
+
+
+def test_a_phones_row_buttons_fields_links_and_folds_are_44_px_tall(server, browser):
+    """A phone probe: the lobby's join (and the organiser's Withdraw…) were 24.9 px tall, a rule for table
+    rows beating the touch screen's 44 px; the form's fields 30-32 px, the header's links and the folds'
+    summaries ("your key", "the exact rule") 18-22 px."""
+    host = register(server, "phone-host")
+    match_with(server, host, "jest", 3)  # open: a seat to join in the lobby's row
+    person = register(server, "phone-joiner")
+    context, page, errors = phone(browser, server, person)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("td.row-actions > button, td.row-actions > a")
+    page.locator("summary", has_text="the exact rule").first.wait_for()
+    heights = page.locator(TAPPED).evaluate_all(
+        "ns => ns.filter(n => n.getClientRects().length)"
+        ".map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect().height])")
+    assert len(heights) > 5 and all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
+    assert not errors, errors
+    context.close()

@@ -3,7 +3,10 @@
 import { chip, everyHand, faceDown, generic, h, plural, scrolling, seatLabel, seatName } from "../render.js";
 
 const DIE = ["", "⚀", "⚁", "⚂", "⚃", "⚄", "⚅"];
-export const die = (value) => h("span", { class: "die", title: `a ${value}` }, DIE[value] || String(value));
+// A die's face as a glyph, its number beside it for a screen reader (whether it speaks "⚄" depends on its
+// symbols table: a screen-reader probe heard nothing of the dice but their total on a failed qualifying).
+export const die = (value) => h("span", { class: "die", title: `a ${value}` },
+  h("span", { "aria-hidden": "true" }, DIE[value] || String(value)), h("span", { class: "visually-hidden" }, ` ${value} `));
 const back = () => faceDown(); // called, not bound: render.js imports this module before it defines faceDown
 const none = (text = "—") => h("span", { class: "muted" }, text);
 

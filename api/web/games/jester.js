@@ -149,8 +149,10 @@ function finalView(final, seats, you, n, obs = {}) {
 
 // Where a marker comes from or goes to (`from`/`to` of guild-move, tragedy, rescue, specialize, court-b):
 // a guild 1–6 by its name, the reserve, a royalty space or a discipline.
-const whereText = (where) => (typeof where === "number" ? GUILDS[where] || `guild ${where}`
-  : where === "reserve" ? "your reserve" : String(where));
+// The reserve is the mover's: "your reserve" on the person's own buttons, "their reserve" in another
+// seat's move said or listed (a screen-reader probe heard "computer: tragedy: a marker from your reserve").
+const whereText = (where, own) => (typeof where === "number" ? GUILDS[where] || `guild ${where}`
+  : where === "reserve" ? (own ? "your reserve" : "their reserve") : String(where));
 
 // The court's chairs I–X (docs/rules/jester.md, Play A): odd ones red (a penalty for the opponents), even
 // ones blue. A button said only "court a: 3", so a person could not tell which chair hurts whom without
@@ -178,15 +180,15 @@ const eventText = (events) => {
 };
 export const chairText = (chair) => `chair ${ROMAN[chair - 1] || chair} (${chair % 2 ? "red" : "blue"}): ${CHAIR_EFFECTS[chair - 1] || ""}`;
 
-export function describe(action) {
+export function describe(action, match = null, valueText = null, offered = true) {
   const words = action.type.replace(/-/g, " ");
   if (action.type === "court-a" && Number.isInteger(action.chair)) return `court A, ${chairText(action.chair)} (+$2 first)`;
   if (action.type === "setup-guild" && Array.isArray(action.guilds)) return `set up guilds: ${action.guilds.map((g) => GUILDS[g] || g).join(" + ")}`;
   if (action.type === "play" && action.place) return `play a ${action.place} card`;
   if ("from" in action || "to" in action) {
     // "guild move: a marker from your reserve to Merchants"
-    const path = [action.from !== undefined && action.from !== null ? `from ${whereText(action.from)}` : null,
-      action.to !== undefined && action.to !== null ? `to ${whereText(action.to)}` : null].filter(Boolean).join(" ");
+    const path = [action.from !== undefined && action.from !== null ? `from ${whereText(action.from, offered)}` : null,
+      action.to !== undefined && action.to !== null ? `to ${whereText(action.to, offered)}` : null].filter(Boolean).join(" ");
     const others = Object.entries(action).filter(([k, v]) => !["type", "from", "to"].includes(k) && v !== null && v !== undefined)
       .map(([k, v]) => `${k.replace(/_/g, " ")} ${Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : v}`);
     return `${words}: a marker ${[path, ...others].filter(Boolean).join(" · ")}`;
