@@ -287,6 +287,12 @@ def test_wrong_seat_or_phase_raises_illegal_action_naming_a_rule():
     with pytest.raises(IllegalAction) as error:  # a take during the offer phase
         E.check_action(state, 0, {"type": "take", "from": 1, "card": "up"})
     assert error.value.rule == "jest THE OFFER"
+    # An action of no type of this game is a format error, as docs/clients.md says (a bot developer's probe:
+    # it was refused by THE OFFER, the rule of the phase, where Le Bouffon said "action format").
+    for nothing in ({"type": "nope"}, {}, {"type": 5}):
+        with pytest.raises(IllegalAction) as error:
+            E.check_action(state, 0, nothing)
+        assert error.value.rule == "action format", nothing
     for actor in (3, -1, "0", None, 1.5, [0]):
         with pytest.raises(IllegalAction):
             E.step(state, actor, {"type": "offer", "up": "4S", "down": "AS"})

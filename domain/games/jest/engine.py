@@ -255,6 +255,8 @@ class JestEngine(Engine):
         if not isinstance(action, dict):
             raise IllegalAction("action format", "an action must be a JSON object")
         kind = action.get("type")
+        if kind not in ("offer", "take"):  # no action of this game at all: as docs/clients.md says
+            raise IllegalAction("action format", 'an action\'s "type" is "offer" or "take"')
         if phase == "offer":
             if kind != "offer":
                 raise IllegalAction("jest THE OFFER", "every player must now make an offer")
