@@ -125,3 +125,25 @@ def test_the_replays_board_has_a_heading_of_its_own(server, browser):
     assert re.fullmatch(r"The board at version \d+", heading.inner_text())
     assert not errors, errors
     context.close()
+
+
+def test_a_jester_table_ended_otherwise_names_nobody_to_decide(server, browser):
+    """A web organiser's probe: a Jester table voided during play still read "... · ann to decide"."""
+    ann, bob = register(server, "a11y4-jester-ann"), register(server, "a11y4-jester-bob")
+    match_id = match_with(server, ann, "jester", 2, people=[bob])
+    seen = read(server, match_id, ann)
+    context, page, errors = signed_in(browser, server, None)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#register-name")
+    lines = page.evaluate("""async ([obs, seats]) => {
+        const jester = await import('/web/games/jester.js');
+        const phase = (match) => jester.view(obs, seats, 0, match).querySelector('.phase').textContent;
+        return [phase({ status: 'active' }), phase({ status: 'cancelled', voided: 'a dispute' }),
+                phase({ status: 'cancelled' }), phase({ status: 'finished' })];
+    }""", [seen["observation"], seen["seats"]])
+    assert "to decide" in lines[0], lines
+    assert "voided by the tournament's organiser" in lines[1] and "to decide" not in lines[1], lines
+    assert "the match was cancelled" in lines[2] and "the game is over" in lines[3], lines
+    assert not any("to decide" in line for line in lines[1:]), lines
+    assert not errors, errors
+    context.close()

@@ -12,7 +12,11 @@ const placeCard = (place, count, extra = "") =>
 
 const none = () => h("span", { class: "muted" }, "—");
 
-function decisionText(decision, seats, over = false) {
+function decisionText(decision, seats, over = false, status = "active", voided = null) {
+  // A match ended otherwise (resigned, claimed, voided, cancelled) keeps the decision it stopped at: it named
+  // who was to decide on a voided table (a web organiser's probe).
+  if (status === "cancelled") return voided ? "the match was voided by the tournament's organiser" : "the match was cancelled";
+  if (status === "finished" && !over) return "the game is over";
   if (!decision) return over ? "the game is over" : "no decision pending"; // it said "no decision pending" once over (a desktop probe)
   const who = typeof decision.seat === "number" ? [" · ", seatLabel(seats, decision.seat), " to decide"] : "";
   return [`${decision.kind.replace(/-/g, " ")}${decision.stage ? ` (${decision.stage})` : ""}`, who];
@@ -26,7 +30,7 @@ export function reveal(obs, state) {
 const handCards = (hand) => (hand.some((k) => k > 0)
   ? h("span", { class: "chips" }, PLACES.map((place, i) => (hand[i] ? placeCard(place, hand[i], "small") : null))) : none());
 
-export function view(obs, seats, you) {
+export function view(obs, seats, you, match = null) {
   const pl = obs.players;
   const n = pl.money.length;
   const places = h("div", { class: "places" }, PLACES.map((place, i) =>
@@ -63,7 +67,7 @@ export function view(obs, seats, you) {
       pl.objects[s].length ? h("div", { class: "muted" }, `objects: ${pl.objects[s].join(", ")}`) : null),
     h("td", {}, pl.pawn[s] || none(), pl.order[s] ? h("div", { class: "muted" }, `order: ${pl.order[s]}`) : null));
   return h("div", { class: "jester" },
-    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats, Boolean(obs.final))), eventText(obs.events),
+    h("p", { class: "phase" }, `Round ${obs.round} · `, h("b", {}, decisionText(obs.decision, seats, Boolean(obs.final), match?.status, match?.voided)), eventText(obs.events),
       obs.trigger !== null && obs.trigger !== undefined ? [" · end triggered by ", seatLabel(seats, obs.trigger)] : ""),
     hand, everyHand(obs.every_hand, seats, you, (seen) => [handCards(seen.hand), ` · ${plural(seen.crowns, "crown")} behind the screen`]),
     places,
