@@ -147,3 +147,19 @@ def test_a_jester_table_ended_otherwise_names_nobody_to_decide(server, browser):
     assert not any("to decide" in line for line in lines[1:]), lines
     assert not errors, errors
     context.close()
+
+
+def test_the_lobbys_row_links_are_named_with_their_match(server, browser):
+    """A screen reader's list of links read "table, watch, replay" once per row, no match told apart."""
+    host = register(server, "a11y4-lobby-host")
+    match_id = match_with(server, host, "jest", 3)
+    context, page, errors = signed_in(browser, server, register(server, "a11y4-lobby-guest"))
+    page.goto(f"{server}/#/")
+    row = page.locator(f"tr[data-match='{match_id}']").first
+    row.wait_for()
+    for word in ("join", "open", "watch", "replay"):
+        control = row.get_by_role("button" if word == "join" else "link",
+                                  name=f"{word}: Jest, 3 seats: a11y4-lobby-host, free, free", exact=True)
+        assert control.count() == 1, word
+    assert not errors, errors
+    context.close()
