@@ -1290,7 +1290,12 @@ function resultView(match) {
   // and a match claimed has scores of 0, docs/clients.md): the places alone did not say why.
   const left = (seats, why) => (seats || []).map((s) => `${seatName(match.seats, s)} ${why}`);
   const forfeited = match.forfeited || [];
-  const how = [...left(result.absent, "was away at the end"),
+  // A seat the computer played at the end may hold a place above the others here (the engine's), but the
+  // ratings, statistics and a tournament count it last (docs/tournaments.md): the page showed "You: place 2"
+  // beside the absent winner without a word of it (a web organiser's probe).
+  const away = match.lineage?.imported ? "was away at the end"
+    : "was away at the end (ratings, statistics and tournament standings count that seat last)";
+  const how = [...left(result.absent, away),
     ...left(forfeited, "was forfeited by the tournament's organiser (absent after the round's deadline)"),
     ...left((result.resigned || []).filter((s) => !forfeited.includes(s)), "resigned")];
   return h("section", { class: "result", id: "result" }, h("h2", {}, "Result"),

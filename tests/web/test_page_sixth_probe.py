@@ -50,6 +50,7 @@ def test_a_claimed_match_says_who_was_away_and_offers_no_return(server, browser)
     page.wait_for_function("() => document.querySelector('#status')?.textContent === 'finished'")
     page.wait_for_selector("#result-how")
     assert f"{late['name']} was away at the end" in page.inner_text("#result-how")
+    assert "standings count that seat last" in page.inner_text("#result-how")  # whatever its place here
     board = page.inner_text("#board")
     assert "until you are back" not in board and "for now" not in board and "away when it ended" in board
     assert page.locator("#return").count() == 0
