@@ -21,6 +21,7 @@ from api.headers import DOCUMENTS
 from api.keyless import tries_key
 from api.rates import address as client_address
 from application import errors
+from application.history import repeated_key
 
 #: The largest request body read, in bytes (a move, a match to create: a few hundred bytes).
 MAX_BODY_BYTES = 64 * 1024
@@ -74,9 +75,8 @@ def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
     """A JSON object whose names are unique (RFC 8259 §4 "SHOULD"): with one name twice, the last won
     silently, so ``{"game": "jest", ..., "game": "jester"}`` made a Jester match."""
     made = dict(pairs)
-    if len(made) != len(pairs):
-        seen: set = set()
-        twice = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+    twice = repeated_key(pairs, made)
+    if twice is not None:
         raise MalformedJSON(f"the JSON body names {json.dumps(twice)} twice in one object")
     return made
 

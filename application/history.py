@@ -1269,13 +1269,21 @@ class RepeatedKey(ValueError):
     """A line's object names one key twice."""
 
 
+def repeated_key(pairs: list[tuple[str, Any]], made: dict) -> Optional[str]:
+    """The first key ``pairs`` (a JSON object's, as ``json``'s ``object_pairs_hook`` gets them) name twice,
+    ``made`` being their dict; None when each is named once (RFC 8259 §4 "SHOULD" be unique)."""
+    if len(made) == len(pairs):
+        return None
+    seen: set = set()
+    return next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+
+
 def pairs_once(pairs: list[tuple[str, Any]]) -> dict:
-    """A line's object, whose keys are unique (RFC 8259 §4): with one twice the last won silently, as a
-    request body's does not (a fuzzing probe: ``{"data": ..., "data": ...}`` imported the second)."""
+    """A line's object, whose keys are unique: with one twice the last won silently, as a request body's
+    does not (a fuzzing probe: ``{"data": ..., "data": ...}`` imported the second)."""
     made = dict(pairs)
-    if len(made) != len(pairs):
-        seen: set = set()
-        twice = next(name for name, _ in pairs if name in seen or seen.add(name))  # type: ignore[func-returns-value]
+    twice = repeated_key(pairs, made)
+    if twice is not None:
         raise RepeatedKey(f"the line names {json.dumps(twice)} twice in one object")
     return made
 
