@@ -21,6 +21,9 @@ from 100 (Jester's `specialize` from a guild, once the reserve is empty, did not
 Bouffon's file predated its observation's `played`). Jest's file is kept: inferred again, it would
 narrow `trophy_winners` (null in matches these seeds do not reach), which is written by hand as what it
 is, a map from trophy card to seat (inferred, an object of 17 fixed fields named "2C" and so on).
+The observation fields' descriptions (``observation`` and ``public_observation``) are written by hand in the
+files and inferring writes none: a regeneration must carry them over (tests/platform/test_schema_descriptions.py
+holds them).
 """
 
 from __future__ import annotations
