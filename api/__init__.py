@@ -28,6 +28,7 @@ from api import (
     players,
     problems,
     rates,
+    stream_schemas,
     tournaments,
     web,
 )
@@ -89,6 +90,7 @@ def create_app(motley=None, config: Optional[dict] = None) -> Flask:
                       leaderboards.blp, catalogue.blp):
         api.register_blueprint(blueprint)
     api.register_blueprint(health.blp)
+    stream_schemas.register(api.spec)  # the streams' frames: x-sse-events (api/stream_schemas.py)
     metrics.register(app, api)  # request ids, JSON access lines and /metrics: first to see each request
     problems.register(app)
     audit.register(app)  # before the body limits: an import may be larger

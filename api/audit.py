@@ -25,6 +25,7 @@ from api.context import (
     stream_waits,
 )
 from api.schemas import Blueprint
+from api.stream_schemas import MATCH_EVENTS_STREAM, stream_answer
 from application import errors
 from application.following import OVER, follow_events
 from application.history import History
@@ -196,14 +197,13 @@ class EventStream(MethodView):
     @blp.arguments(schemas.EventStreamQuery, location="query")
     @blp.doc(responses={"204": {"description": "Nothing will come: the match is over and Last-Event-ID "
                                                "is its last version (an EventSource stops reconnecting on a 204)"},
-                    "200": {"description": "Server-sent events: one per stored event, id = its version, "
-                                                "event = the stored event's type (`Created`, `SeatTaken`, "
-                                                "`Started`, `ChanceDrawn`, `MoveMade`, `StepResolved`, "
-                                                "`Finished`, ...: docs/architecture.md lists them), data = the "
-                                                "event as the caller may see it (an item of GET "
-                                                "/matches/{match_id}/events). A comment line (`: still here`) "
-                                                "is a heartbeat",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                    "200": stream_answer("Server-sent events: one per stored event, id = its version, "
+                                         "event = the stored event's type (`Created`, `SeatTaken`, "
+                                         "`Started`, `ChanceDrawn`, `MoveMade`, `StepResolved`, "
+                                         "`Finished`, ...: docs/architecture.md lists them), data = the "
+                                         "event as the caller may see it (an item of GET "
+                                         "/matches/{match_id}/events: `MatchEvent`). A comment line "
+                                         "(`: still here`) is a heartbeat", MATCH_EVENTS_STREAM)})
     def get(self, query, match_id):
         """The match's events live, redacted like the event list; resume with ``Last-Event-ID`` (the
         last version received): nothing is missed, nothing repeated. Ends when the match is finished

@@ -31,6 +31,7 @@ from api.context import (
     version_from_etag,
 )
 from api.schemas import Blueprint
+from api.stream_schemas import MATCH_STREAM, stream_answer
 from application import errors
 from application.errors import InvalidRequest, PreconditionFailed, StaleVersion
 from application.following import OVER, follow
@@ -428,20 +429,20 @@ class Stream(MethodView):
     @blp.arguments(schemas.StreamQuery, location="query")
     @blp.doc(responses={"204": {"description": "Nothing will come: the match is over and Last-Event-ID "
                                                "is its last version (an EventSource stops reconnecting on a 204)"},
-                    "200": {"description": "Server-sent events, id = the match version: one `match` event "
-                                                "whenever the match changes, data = the match as the caller "
-                                                "sees it (as GET /matches/{match_id} answers, but for "
-                                                "`lineage.forks`, always empty, and the creator's "
-                                                "`invitation_code`: read the match for those); with "
-                                                "`changes=true` a `changes` event instead, data = {version, "
-                                                "status, to_act, legal_actions, result, events: the new events "
-                                                "as GET /matches/{match_id}/events lists them, revealed: true "
-                                                "once the match ended revealed and what you hold was "
-                                                "redacted}. A comment line (`: still here`) is a heartbeat. "
-                                                "Reconnecting with Last-Event-ID = the version you hold sends "
-                                                "nothing until the match moves on: read the match (or connect "
-                                                "without it) to have the current view at once",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                    "200": stream_answer("Server-sent events, id = the match version: one `match` event "
+                                         "whenever the match changes, data = the match as the caller "
+                                         "sees it (`MatchOut`, as GET /matches/{match_id} answers, but for "
+                                         "`lineage.forks`, always empty, and the creator's "
+                                         "`invitation_code`: read the match for those); with "
+                                         "`changes=true` a `changes` event instead, data = {version, "
+                                         "status, to_act, legal_actions, result, events: the new events "
+                                         "as GET /matches/{match_id}/events lists them, revealed: true "
+                                         "once the match ended revealed and what you hold was "
+                                         "redacted} (`MatchStreamChanges`). A comment line (`: still here`) "
+                                         "is a heartbeat. Reconnecting with Last-Event-ID = the version you "
+                                         "hold sends nothing until the match moves on: read the match (or "
+                                         "connect without it) to have the current view at once",
+                                         MATCH_STREAM)})
     def get(self, query, match_id):
         """Follow a match live: the caller's view is pushed (server-sent events) whenever its version
         changes, until the match is finished (or cancelled) or ``seconds`` pass; reconnect with Last-Event-ID."""

@@ -9,6 +9,7 @@ from api import schemas
 from api.context import container, current_player, event_stream, json_text, service, stream_waits
 from api.matches import FIRST_PAGE
 from api.schemas import Blueprint
+from api.stream_schemas import PLAYER_STREAM, stream_answer
 from application import errors
 from application.freshness import wait_until_applied
 from application.inbox import feed, waiting_for
@@ -101,32 +102,31 @@ class MyInvitations(MethodView):
 @blp.route("/stream")
 class MyStream(MethodView):
     @blp.arguments(schemas.MyStreamQuery, location="query")
-    @blp.doc(responses={"200": {"description": "Server-sent events with id = the event log position "
-                                                "(resume with Last-Event-ID; of several items of one position "
-                                                "only the last has it; a new connection with nothing waiting "
-                                                "first sends its starting position as an id alone): "
-                                                "`invitation` (invited, or a seat "
-                                                "kept for you at a rematch or a fork), `seats-filled` "
-                                                "(an open match you sit at has every seat taken: its "
-                                                "creator or a seated player may start it), `started`, "
-                                                "`your-turn`, `absent` (your turn ran out: the computer "
-                                                "plays your seat, or the others may claim, until you come "
-                                                "back), `claimable` (another seat's time ran out in a match "
-                                                "to be claimed: you may claim it), `finished` and "
-                                                "`cancelled`, data = {type, "
-                                                "match_id, version, match: the match as you see it, with "
-                                                "your legal actions}; of your tournaments: `bye`, "
-                                                "`forfeited`, `withdrawn`, `disqualified`, "
-                                                "`tournament-finished`, `standings-changed` and "
-                                                "`tournament-cancelled`, data = "
-                                                "{type, tournament_id, version, tournament, and round and "
-                                                "points (bye), round, table and match_id (forfeited), by "
-                                                "(withdrawn), reason (disqualified), standing "
-                                                "(tournament-finished), sanction and standing "
-                                                "(standings-changed)} "
-                                                "(docs/tournaments.md). A comment line (`: still here`) is a "
-                                                "heartbeat",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+    @blp.doc(responses={"200": stream_answer("Server-sent events with id = the event log position "
+                                             "(resume with Last-Event-ID; of several items of one position "
+                                             "only the last has it; a new connection with nothing waiting "
+                                             "first sends its starting position as an id alone, no event "
+                                             "and no data): `invitation` (invited, or a seat "
+                                             "kept for you at a rematch or a fork), `seats-filled` "
+                                             "(an open match you sit at has every seat taken: its "
+                                             "creator or a seated player may start it), `started`, "
+                                             "`your-turn`, `absent` (your turn ran out: the computer "
+                                             "plays your seat, or the others may claim, until you come "
+                                             "back), `claimable` (another seat's time ran out in a match "
+                                             "to be claimed: you may claim it), `finished` and "
+                                             "`cancelled`, data = {type, "
+                                             "match_id, version, match: the match as you see it, with "
+                                             "your legal actions}; of your tournaments: `bye`, "
+                                             "`forfeited`, `withdrawn`, `disqualified`, "
+                                             "`tournament-finished`, `standings-changed` and "
+                                             "`tournament-cancelled`, data = "
+                                             "{type, tournament_id, version, tournament, and round and "
+                                             "points (bye), round, table and match_id (forfeited), by "
+                                             "(withdrawn), reason (disqualified), standing "
+                                             "(tournament-finished), sanction and standing "
+                                             "(standings-changed)} "
+                                             "(docs/tournaments.md). A comment line (`: still here`) is a "
+                                             "heartbeat", PLAYER_STREAM)})
     def get(self, query):
         """Everything that concerns you across all your matches, pushed as it happens: you are invited (or a seat
         is kept for you), an open match you sit at is full, a match started, it is your turn (once per match version),

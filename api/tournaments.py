@@ -21,6 +21,7 @@ from api.context import (
     version_from_etag,
 )
 from api.schemas import Blueprint
+from api.stream_schemas import TOURNAMENT_STREAM, stream_answer
 from application import errors
 from application.following import TOURNAMENT_OVER, follow_tournament
 from application.freshness import wait_until_applied
@@ -221,18 +222,17 @@ class Stream(MethodView):
     @blp.arguments(schemas.EventStreamQuery, location="query")
     @blp.doc(responses={"204": {"description": "Nothing will come: the tournament is over and Last-Event-ID "
                                                "is its last version (an EventSource stops reconnecting on a 204)"},
-                    "200": {"description": "Server-sent events, id = the tournament's version: one "
-                                                "`tournament` event whenever it changes (a registration, the "
-                                                "start, a round paired, a table's result, a withdrawal, a "
-                                                "forfeit, a sanction), data = {tournament: as GET "
-                                                "/tournaments/{tournament_id} answers, standings: the list "
-                                                "of GET /tournaments/{tournament_id}/standings's items at "
-                                                "that version}; the stream ends once the tournament is finished or "
-                                                "called off. A "
-                                                "comment line (`: still here`) is a heartbeat. Reconnecting "
-                                                "with Last-Event-ID = the version you hold sends nothing until "
-                                                "it moves on",
-                                "content": {"text/event-stream": {"schema": {"type": "string"}}}}})
+                    "200": stream_answer("Server-sent events, id = the tournament's version: one "
+                                         "`tournament` event whenever it changes (a registration, the "
+                                         "start, a round paired, a table's result, a withdrawal, a "
+                                         "forfeit, a sanction), data = {tournament: as GET "
+                                         "/tournaments/{tournament_id} answers, standings: the list "
+                                         "of GET /tournaments/{tournament_id}/standings's items at "
+                                         "that version} (`TournamentStreamTournament`); the stream ends once "
+                                         "the tournament is finished or called off. A comment line "
+                                         "(`: still here`) is a heartbeat. Reconnecting with Last-Event-ID = "
+                                         "the version you hold sends nothing until it moves on",
+                                         TOURNAMENT_STREAM)})
     def get(self, query, tournament_id):
         """Follow a tournament live, as its organiser or anyone watching: its view and standings are pushed
         (server-sent events) whenever it changes, until it is finished or called off, or ``seconds`` pass;

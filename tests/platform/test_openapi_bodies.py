@@ -174,6 +174,7 @@ SOMETIMES = {
     "ResultOut": {"resigned", "absent"},  # a match ended by resignations or a claim
     "MatchPageOut": {"next_cursor"},  # GET /matches, not GET /players/me/matches nor /invitations
     "VerifyOut": {"commitment"},  # a history verified
+    "MatchEvent": {"hidden", "by"},  # the events that may withhold something; a move
     "SanctionOut": {"player_id", "match_id"},  # a disqualification; a void
     "SanctionReportOut": {"player_id", "match_id"},
     "SanctionChangeOut": {"rank", "points", "tie_breaks"},  # a player in the tournament
