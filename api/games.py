@@ -21,6 +21,12 @@ blp = Blueprint("games", __name__, url_prefix="/games", description="The games a
 GAME_SCHEMAS = Path(__file__).resolve().parent / "game_schemas"
 #: Each game's rules as implemented, its house rules marked (docs/rules/<game>.md, beside the code).
 RULES_DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
+RULES_PAGE_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; "
+                               "form-action 'none'; frame-ancestors 'none'",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
 RULES_PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title}: the rules</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/web/style.css"></head>
@@ -138,8 +144,9 @@ class GameRules(MethodView):
                     f"house rules: `GET /games/{name}?rules_version={asked.rules_version}`.\n\n" + text)
         if request.accept_mimetypes.best_match(["text/markdown", "text/html"]) == "text/html":
             body = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+            # A page of this origin, as the web client's: no script at all, framed by nobody (a security probe).
             answer = Response(RULES_PAGE.format(title=html.escape(engine.title), body=body),
-                              content_type="text/html; charset=utf-8")
+                              content_type="text/html; charset=utf-8", headers=RULES_PAGE_HEADERS)
         else:
             answer = Response(text, content_type="text/markdown; charset=utf-8")
         answer.vary.add("Accept")  # a cache keeps the page and the Markdown apart (both are stored: api/headers.py)
