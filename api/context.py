@@ -171,6 +171,11 @@ def api_key(strict: bool = True) -> Optional[str]:
             # A credential sent in a form we do not read would otherwise make a spectator of its
             # sender without a word: say so (401), as for a wrong key.
             raise errors.Unauthenticated("send the API key as 'Authorization: Bearer <api key>'")
+        if strict and "," in credentials:
+            # Two Authorization headers reach the app joined by a comma (RFC 9110 §5.3), which no key holds:
+            # "the API key is not valid" of the caller's own key misled (a security probe).
+            raise errors.Unauthenticated("the Authorization header holds more than one value (two Authorization "
+                                         "headers?): send one, 'Bearer <api key>'")
         other = request.headers.get("X-API-Key")
         if strict and other and other.strip() != credentials.strip():
             # Two keys, one of them perhaps wrong or another player's: answering as the first would act

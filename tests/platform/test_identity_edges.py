@@ -184,6 +184,9 @@ def test_two_different_keys_in_one_request_are_a_401(client):
     assert match["version"] == 1 and [seat["player_id"] for seat in match["seats"]] == [None, None, None]
     same = client.get("/players/me", key=ann, headers={"X-API-Key": ann})  # the same key twice is one caller
     assert same.status == 200 and same.body["name"] == "ann"
+    # Two Authorization headers reach the app as one, joined by a comma: said so, not "not valid" (a probe).
+    doubled = client.http.get("/players/me", headers={"Authorization": f"Bearer {ann}, Bearer {ann}"})
+    assert doubled.status_code == 401 and "more than one value" in doubled.get_json()["detail"]
 
 
 def test_a_retried_creation_spends_no_creation_budget(motley):
