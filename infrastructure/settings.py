@@ -127,6 +127,9 @@ class Settings:
             metrics_token=env.get("MOTLEY_METRICS_TOKEN", cls.metrics_token),
             random_seed=_whole(env, "MOTLEY_RANDOM_SEED", None),
         )
+        # Read by the server (api/wsgi.stream_threads), checked here with the others: `motley migrate` and a
+        # one-process serve took MOTLEY_STREAM_THREADS=x without a word (a docs walker's probe).
+        _whole(env, "MOTLEY_STREAM_THREADS", None, 1)
         values.update(overrides)
         if values["store"] not in ("sqlite", "postgres"):
             # Checked here, not only when the store is opened: a Celery worker reads its settings at its

@@ -30,6 +30,8 @@ from infrastructure.settings import Settings
     ("MOTLEY_AUDITOR_KEY", "x", "MOTLEY_AUDITOR_KEY must be at least 16 characters"),
     ("MOTLEY_RATE_LIMIT_STORAGE", "redsi://127.0.0.1:6379", "MOTLEY_RATE_LIMIT_STORAGE: 'redsi' is not a scheme"),
     ("MOTLEY_STORE", "postgress", "MOTLEY_STORE must be 'sqlite' or 'postgres', not 'postgress'"),
+    ("MOTLEY_STREAM_THREADS", "x", "MOTLEY_STREAM_THREADS must be a whole number, not 'x'"),
+    ("MOTLEY_STREAM_THREADS", "0", "MOTLEY_STREAM_THREADS must be at least 1, not 0"),
 ])
 def test_a_setting_that_cannot_be_right_is_refused_naming_it(name, value, said):
     with pytest.raises(ValueError) as refused:
