@@ -126,6 +126,11 @@ IF_MATCH_PATTERN = rf"^(\*|{_TAG}( *, *{_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 #: On a tournament's write, its read's ETag too (api/limits.py TOURNAMENT_ETAG).
 _TOURNAMENT_TAG = rf'({_TAG}|(W/)?"?tournament-[0-9]{{1,9}}"?)'
 TOURNAMENT_IF_MATCH_PATTERN = rf"^(\*|{_TOURNAMENT_TAG}( *, *{_TOURNAMENT_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
+#: On a read model's page, its own ETag too (api/limits.py PAGE_ETAG); on a document, its digest (DOCUMENT_ETAG).
+_PAGE_TAG = rf'({_TAG}|(W/)?"[a-z]{{4,11}}-[0-9]{{1,18}}(\.[0-9a-f]{{1,12}})?(-own)?")'
+PAGE_IF_MATCH_PATTERN = rf"^(\*|{_PAGE_TAG}( *, *{_PAGE_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
+_DOCUMENT_TAG = rf'({_TAG}|(W/)?"[0-9a-f]{{40}}")'
+DOCUMENT_IF_MATCH_PATTERN = rf"^(\*|{_DOCUMENT_TAG}( *, *{_DOCUMENT_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
                       "description": 'The ETag of your last read ("12"): 304 while the match is at it',
@@ -143,11 +148,12 @@ REQUEST_HEADERS = {
     "If-Match (document)": {"in": "header", "name": "If-Match", "required": False,
                             "description": 'The ETag of this document you read before, or "*": a 412 if the '
                                            "document is another now (api/headers.py)",
-                            "schema": {"type": "string"}},
+                            "schema": {"type": "string", "pattern": DOCUMENT_IF_MATCH_PATTERN}},
     "If-Match (page)": {"in": "header", "name": "If-Match", "required": False,
                         "description": 'The ETag of the page you read before ("board-96"): a 412 if the list has '
                                        "moved since, so pages read by offset are of one list (read again from the "
-                                       "first page on a 412)", "schema": {"type": "string"}},
+                                       "first page on a 412)",
+                        "schema": {"type": "string", "pattern": PAGE_IF_MATCH_PATTERN}},
     "Idempotency-Key": {"in": "header", "name": "Idempotency-Key", "required": False,
                         "description": "A retried request with the same key is answered as the first was "
                                        f"(1 to {MAX_IDEMPOTENCY_KEY} visible ASCII characters)",
