@@ -57,8 +57,13 @@ def simulate(args: argparse.Namespace) -> int:
     except (SimulationError, InvalidOptions) as error:
         print(f"motley simulate: {error}", file=sys.stderr)
         return 2
-    records = list(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",
-                        desc=f"{args.game} {args.players}p", file=sys.stderr))
+    records: list = []
+    try:
+        records.extend(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",
+                            desc=f"{args.game} {args.players}p", file=sys.stderr))
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback, and the shell's status for it
+        print(f"motley simulate: interrupted after {len(records)} of {simulation.matches} matches", file=sys.stderr)
+        return 130
     report = summarize(simulation, records)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
     if args.plot:

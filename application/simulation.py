@@ -10,6 +10,7 @@ Win rates carry a 95 % Wilson score interval (scipy's ``binomtest(...).proportio
 from __future__ import annotations
 
 import random
+import signal
 import statistics
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -112,9 +113,22 @@ def run(simulation: Plan, workers: int = 2, chunk: int = 4) -> Iterator[MatchRec
         for part in chunks:
             yield from _play_chunk(simulation, part)
         return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # Stopped (Ctrl-C, or the consumer gone), the chunks not started are dropped and the run ends once the
+    # workers' current ones are done: the pool's own exit waited for every chunk queued (200 matches went on
+    # for minutes after Ctrl-C), and each worker printed its KeyboardInterrupt's traceback (a command-line probe).
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_the_parent)
+    try:
         for records in pool.map(_play_chunk, [simulation] * len(chunks), chunks):
             yield from records
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """A worker ignores Ctrl-C (sent to the terminal's whole process group): the parent stops the run."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 @dataclass(frozen=True)

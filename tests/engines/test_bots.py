@@ -6,10 +6,13 @@ seats and counts right."""
 from __future__ import annotations
 
 import copy
+import os
 import pickle
 import random
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -231,3 +234,22 @@ def test_a_bot_drawing_among_equivalent_actions_copies_as_any_bot():
     clone = copy.deepcopy(wrapped)
     assert clone is not wrapped and clone == wrapped and searched(clone) is wrapped.bot
     assert pickle.loads(pickle.dumps(wrapped)).move is wrapped.move
+
+
+def test_motley_simulate_stops_soon_on_ctrl_c_in_one_line():
+    """A command-line probe: Ctrl-C went on for minutes (every chunk queued was played first) and printed a
+    traceback from each worker process."""
+    started = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "simulate", "jest", "--players", "3", "--seats", "mcts,random,random",
+         "--matches", "400", "--workers", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    time.sleep(6)  # the workers are playing
+    os.killpg(started.pid, signal.SIGINT)  # as a terminal sends it: to the whole process group
+    try:
+        _, err = started.communicate(timeout=60)  # one chunk's matches at most, each a second or so
+    except subprocess.TimeoutExpired:
+        os.killpg(started.pid, signal.SIGKILL)
+        raise AssertionError("still running a minute after Ctrl-C") from None
+    assert started.returncode == 130, err
+    assert "motley simulate: interrupted after" in err and "Traceback" not in err, err
