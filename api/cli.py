@@ -35,7 +35,7 @@ def main(argv=None) -> None:
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=counted(1, 65535), default=8000)
     serve.add_argument("--threads", type=counted(1), default=8, help="request threads per process")
-    serve.add_argument("--stream-threads", type=counted(1), default=None,
+    serve.add_argument("--stream-threads", type=counted(1, 5000), default=None,
                        help="threads for streams and waiting reads beside the request threads, per process "
                             "(600 under waitress, 200 under gunicorn or MOTLEY_STREAM_THREADS; api/server.py, "
                             "api/wsgi.py); past them such requests are answered 503")
@@ -109,8 +109,10 @@ def run(args: argparse.Namespace) -> None:
         from infrastructure.rebuild import position, rebuild
 
         settings = Settings.from_env()
-        if settings.store == "sqlite" and not os.path.isfile(settings.sqlite_path):
-            # A mistyped path made an empty store and said "rebuilt from 0 events".
+        if settings.store == "sqlite" and not (os.path.isfile(settings.sqlite_path)
+                                               and os.path.getsize(settings.sqlite_path) > 0):
+            # A mistyped path made an empty store and said "rebuilt from 0 events"; so did an empty file,
+            # which SQLite takes for a new database (a command-line probe).
             raise FileNotFoundError(f"no event store at {settings.sqlite_path} (MOTLEY_SQLITE_PATH)")
         check_store(settings)
         container = build(settings, tasks=NoTaskQueue())  # a rebuild sends no work to anyone
@@ -266,12 +268,18 @@ def verify_file(path: str, parents: Sequence[str] = ()) -> int:
 
     def read(name: str) -> str:
         try:
-            with open(name, encoding="utf-8") as export:
+            with open(name, encoding="utf-8-sig") as export:  # a byte-order mark (a Windows editor's) is no line
                 return export.read()
         except (OSError, UnicodeDecodeError) as error:  # one line, not a traceback
             raise SystemExit(f"motley verify: cannot read {name}: {error}") from None
 
     def check(text: str, ancestors: list[tuple[str, str]], depth: int = 0) -> None:
+        if ancestors and not is_fork(text):
+            # A parent no fork needs played no part: the verdict said nothing of it (a command-line probe).
+            whose = "the history" if depth == 0 else f"--parent number {depth}"
+            raise ImportRefused(f"line 1: {whose} is no fork, so --parent {ancestors[0][0]} has nothing to check "
+                                "(give a parent only for a fork, and one for each fork up its lineage)",
+                                line=1, reason="parent")
         if ancestors:
             name, parent = ancestors[0]
             try:

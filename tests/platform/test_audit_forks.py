@@ -110,6 +110,15 @@ def test_motley_verify_checks_a_forks_export_against_its_parents(audit, tmp_path
     other, _ = finished_match(container, client, game="jest", players=3, seed=2)
     assert verify_file(fork, [saved("other.jsonl", export(client, other))]) == 1  # not its parent
     assert "not at hand" in json.loads(capsys.readouterr().out)["reason"]
+    # A parent that no fork needs is said to play no part (it was dropped without a word: a command-line
+    # probe), one too many up a lineage too; a byte-order mark is no line.
+    assert verify_file(parent, [fork]) == 1
+    assert "the history is no fork" in json.loads(capsys.readouterr().out)["reason"]
+    assert verify_file(fork, [parent, fork]) == 1
+    assert "--parent number 1 is no fork" in json.loads(capsys.readouterr().out)["reason"]
+    marked = tmp_path / "marked.jsonl"
+    marked.write_text("\ufeff" + (tmp_path / "parent.jsonl").read_text(), encoding="utf-8")
+    assert verify_file(str(marked)) == 0 and json.loads(capsys.readouterr().out)["verified"] is True
     # A fork of the fork, given only its parent (the fork): it is the grandparent's export that is
     # missing, which the reason said was the parent's, already given.
     grandchild = client.post(f"/matches/{fork_id}/forks", {"version": 14}, key=keys[0]).body["id"]

@@ -205,6 +205,11 @@ def test_the_store_commands_fail_in_one_line_naming_what_failed(tmp_path, monkey
     monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(missing))
     assert f"motley rebuild: no event store at {missing}" in refused(["rebuild", "matches"])
     assert not missing.parent.exists()  # nothing made
+    empty = tmp_path / "empty.sqlite"  # SQLite takes an empty file for a new database: no store either
+    empty.touch()
+    monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(empty))
+    assert f"motley rebuild: no event store at {empty}" in refused(["rebuild", "matches"])
+    assert empty.stat().st_size == 0
 
     monkeypatch.setenv("MOTLEY_SQLITE_PATH", str(tmp_path / "motley.sqlite"))
     with socket.socket() as taken:  # a port in use: said in one line, before "Motley on ..." is printed
