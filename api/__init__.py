@@ -39,7 +39,7 @@ TRUSTED_PROXIES = "MOTLEY_TRUSTED_PROXIES"
 
 SWAGGER_DIST = os.path.join(os.path.dirname(flask_swagger_ui.__file__), "dist")
 
-DOCS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Motley API</title>
+DOCS_PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Motley API</title><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/static/swagger-ui.css"></head><body><div id="ui"></div>
 <script src="/docs/static/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script></body></html>"""

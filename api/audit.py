@@ -98,9 +98,11 @@ class Diff(MethodView):
     @blp.response(200, schemas.DiffOut)
     def get(self, query, match_id):
         """The events between two versions (``from`` < version <= ``to``) as the caller may see them."""
-        who = viewer()
+        # If-Match after the read's own refusals (a bad range's 422): a request that fails anyway is not
+        # answered 412 (RFC 9110 §13.2.1), as the match's rewound read does.
+        answer = history().diff(match_id, viewer(), query["from_"], query["to"])
         check_match_if_match(lambda: service().read_match(match_id).version)
-        return history().diff(match_id, who, query["from_"], query["to"])
+        return answer
 
 
 @blp.route("/<match_id>/export")
@@ -113,10 +115,9 @@ class Export(MethodView):
     def get(self, match_id):
         """The whole match as JSON Lines, as the caller may see it (the auditor's is unredacted and
         can be imported)."""
-        who = viewer()
-        check_match_if_match(lambda: service().read_match(match_id).version)
-        lines = history().export(match_id, who)
+        lines = history().export(match_id, viewer())
         first = next(lines, "")  # refusals (404, 401) are raised before the answer starts
+        check_match_if_match(lambda: service().read_match(match_id).version)
         body = (chunk for part in ([first], lines) for chunk in part)
         response = Response(stream_with_context(body), mimetype=JSON_LINES)
         # The id as the API writes it: "urn:uuid:..." or upper case also find the match, and a colon is
@@ -187,9 +188,9 @@ class Verify(MethodView):
     def get(self, match_id):
         """Check the chance commitment and re-derive every chance outcome from the revealed seed
         (docs/architecture.md, "Provable chance"). 409 until the seed is revealed."""
-        who = viewer()
+        verdict = history().verify(match_id, viewer())  # its 409 (no seed yet) before a 412
         check_match_if_match(lambda: service().read_match(match_id).version)
-        return history().verify(match_id, who)
+        return verdict
 
 
 @blp.route("/<match_id>/events/stream")

@@ -276,8 +276,17 @@ def check_match_if_match(version_now: Callable[[], int]) -> None:
         return
     current = version_now()
     if current not in stated:
-        raise errors.PreconditionFailed(f"the match is at version {current}, and If-Match does not hold for "
-                                        "this read", current_version=current)
+        raise read_precondition_failed(current, weak_only=not stated)
+
+
+def read_precondition_failed(current: int, weak_only: bool) -> errors.PreconditionFailed:
+    """The 412 of a match read whose If-Match does not hold; of weak tags only, saying that is why (a weak
+    tag never matches: strong comparison), as a write's 412 does."""
+    if weak_only:
+        return errors.PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
+                                         current_version=current)
+    return errors.PreconditionFailed(f"the match is at version {current}, and If-Match does not hold for this read",
+                                     current_version=current)
 
 
 def if_match_versions(version_of: Callable[[str], int]) -> Optional[frozenset[int]]:

@@ -45,7 +45,9 @@ PAGE_ETAG = re.compile(r'\s*(W/)?"[a-z]{4,11}-[0-9]{1,18}(\.[0-9a-f]{1,12})?(-ow
 TOURNAMENT_ETAG = re.compile(r'\s*(W/)?"?tournament-[0-9]{1,9}"?\s*')
 #: Or, on a read of a document (a game, its schema or rules, a problem type, the OpenAPI document), its
 #: ETag: a digest of its body (api/headers.py).
-DOCUMENT_ETAG = re.compile(r'\s*(W/)?"[0-9a-f]{40}"\s*')
+#: Any entity-tag (RFC 9110 §8.8.3) is one a document may once have had: another is a 412, not a 422 (a probe
+#: of this session's change: "zz" was refused as a match's tag, a list holding the document's own too).
+DOCUMENT_ETAG = re.compile(r'\s*(W/)?"[\x21\x23-\x7e]*"\s*')
 #: The most tags an ``If-Match`` list may hold (more is a 422: a list of many only costs the server).
 MAX_IF_MATCH_TAGS = 16
 #: ``Last-Event-ID`` is the id of a server-sent event: a version (ASCII digits only; ``"²".isdigit()``).
@@ -158,7 +160,7 @@ def check_headers() -> None:
         raise errors.InvalidRequest('If-Match must be the ETag of a match read, a version such as "12", or a list '
                                     f'of up to {MAX_IF_MATCH_TAGS} of them (on a read of a list, the ETag of a '
                                     'page of it, such as "board-96"; on a tournament\'s write, the ETag of the '
-                                    'tournament read, such as "tournament-5")')
+                                    'tournament read, such as "tournament-5"; on a read of a document, its ETag)')
     event_id = request.headers.get("Last-Event-ID")
     ids = POSITION_ID if request.url_rule.rule == "/players/me/stream" else EVENT_ID
     if event_id is not None and event_id.strip() and not ids.fullmatch(event_id.strip()):

@@ -24,6 +24,7 @@ from api.context import (
     is_auditor_key,
     json_text,
     not_modified,
+    read_precondition_failed,
     reader_mark,
     service,
     stream_ended,
@@ -294,8 +295,8 @@ def check_read_if_match(match_id, version: Optional[int], who: Viewer) -> None:
         holds = tag in {t.strip().strip('"').split("-", 1)[0] for t in header.split(",")
                         if not t.strip().startswith("W/")}
     if not holds:
-        raise PreconditionFailed(f"the match is at version {current.version}, and If-Match does not hold for "
-                                 "this read", current_version=current.version)
+        weak_only = version is None and all(tag.strip().startswith("W/") for tag in header.split(","))
+        raise read_precondition_failed(current.version, weak_only)
 
 
 @blp.route("/<match_id:match_id>")
@@ -412,15 +413,15 @@ class Events(MethodView):
         if until is not None and until < after:
             raise InvalidRequest(f"until ({until}) comes before after ({after})")
         who = viewer()  # a wrong key is a 401 before anything else, a 304 included
-        check_match_if_match(lambda: service().read_match(match_id).version)  # before If-None-Match (§13.2.2)
+        current = service().read_match(match_id)
+        if after > current.version:  # a cursor no answer gave: a client's mistake, said at once (not a 412)
+            raise InvalidRequest(f"after ({after}) is past the match's last version ({current.version})")
+        check_match_if_match(lambda: current.version)  # before If-None-Match (RFC 9110 §13.2.2)
         if request.if_none_match:
-            current = service().read_match(match_id)
             tag = events_etag(current.version, after, until, query["limit"])
-            if after <= current.version and request.if_none_match.contains_weak(tag):
+            if request.if_none_match.contains_weak(tag):
                 return Response(status=304, headers={"ETag": f'"{tag}"'}, mimetype="application/json")
-        page = history().events(match_id, who, after, until, query["limit"])
-        if after > page["version"]:  # a cursor no answer gave: a client's mistake, said at once
-            raise InvalidRequest(f"after ({after}) is past the match's last version ({page['version']})")
+        page = history().events(match_id, who, after, until, query["limit"])  # a version never goes back
         return page, 200, {"ETag": f'"{events_etag(page["version"], after, until, query["limit"])}"'}
 
 

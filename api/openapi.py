@@ -129,7 +129,7 @@ TOURNAMENT_IF_MATCH_PATTERN = rf"^(\*|{_TOURNAMENT_TAG}( *, *{_TOURNAMENT_TAG}){
 #: On a read model's page, its own ETag too (api/limits.py PAGE_ETAG); on a document, its digest (DOCUMENT_ETAG).
 _PAGE_TAG = rf'({_TAG}|(W/)?"[a-z]{{4,11}}-[0-9]{{1,18}}(\.[0-9a-f]{{1,12}})?(-own)?")'
 PAGE_IF_MATCH_PATTERN = rf"^(\*|{_PAGE_TAG}( *, *{_PAGE_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
-_DOCUMENT_TAG = rf'({_TAG}|(W/)?"[0-9a-f]{{40}}")'
+_DOCUMENT_TAG = rf'({_TAG}|(W/)?"[\x21\x23-\x7e]*")'
 DOCUMENT_IF_MATCH_PATTERN = rf"^(\*|{_DOCUMENT_TAG}( *, *{_DOCUMENT_TAG}){{0,{MAX_IF_MATCH_TAGS - 1}}})$"
 REQUEST_HEADERS = {
     "If-None-Match": {"in": "header", "name": "If-None-Match", "required": False,
