@@ -290,7 +290,9 @@ def test_a_tournaments_frames_and_its_players_items_are_as_documented(client, au
     told = {player: [kind for _, kind, _ in sse(client, documented, MINE, MINE, key, start, seconds=0.5)]
             for player, key in keys.items()}
     everything = {kind for kinds in told.values() for kind in kinds}
-    assert {"bye", "withdrawn", "started", "your-turn", "finished", "tournament-finished", "disqualified",
+    # (No your-turn required: resumed afterwards, each match is told as of its last event, and whether a table
+    # still waited for a move when the stream read its items is a race; the match's own test holds it.)
+    assert {"bye", "withdrawn", "started", "finished", "tournament-finished", "disqualified",
             "standings-changed"} <= everything, told
     assert "disqualified" in told[kept] and all("standings-changed" in told[p] for p in withdrawn), told
 
