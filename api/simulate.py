@@ -15,16 +15,17 @@ from application.simulation import Report, SimulationError, format_report, plan,
 def add_parser(commands) -> None:
     simulate = commands.add_parser("simulate", help="play computer opponents against each other in the engine alone")
     simulate.add_argument("game", help="a game name: jest, le-bouffon, fools-crown, jester, tumult-royale")
-    simulate.add_argument("--players", type=int, required=True)
+    simulate.add_argument("--players", type=int, required=True, help="seats at each table (the game's counts)")
     simulate.add_argument("--seats", required=True,
                           help="one computer level per seat, comma separated (one level fills every seat); "
                                "the levels rotate over the seats from match to match")
-    simulate.add_argument("--matches", type=int, default=1000)
+    simulate.add_argument("--matches", type=int, default=1000, help="matches to play (default 1000)")
     simulate.add_argument("--workers", type=int, default=2, help="parallel processes (default 2)")
     simulate.add_argument("--options", default="{}", help='the match options as JSON, e.g. \'{"deals": 1}\'')
     simulate.add_argument("--iterations", type=int, default=None,
                           help="the search budget of every search level (default: the level's own)")
-    simulate.add_argument("--seed", type=int, default=0)
+    simulate.add_argument("--seed", type=int, default=0,
+                          help="the draws' seed (default 0): the same seed plays the same matches")
     simulate.add_argument("--plot", default=None, metavar="FILE.png", help="draw the figures (matplotlib)")
     simulate.add_argument("--json", action="store_true", help="print the figures as JSON instead of text")
 
