@@ -283,10 +283,15 @@ def read_precondition_failed(current: int, weak_only: bool) -> errors.Preconditi
     """The 412 of a match read whose If-Match does not hold; of weak tags only, saying that is why (a weak
     tag never matches: strong comparison), as a write's 412 does."""
     if weak_only:
-        return errors.PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
-                                         current_version=current)
+        return weak_tag_refused(current, current_version=current)
     return errors.PreconditionFailed(f"the match is at version {current}, and If-Match does not hold for this read",
                                      current_version=current)
+
+
+def weak_tag_refused(current: Any, **extra: Any) -> errors.PreconditionFailed:
+    """The 412 of an If-Match of weak tags only: a weak tag never matches (strong comparison, RFC 9110 §13.1.1)."""
+    return errors.PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
+                                     **extra)
 
 
 def if_match_versions(version_of: Callable[[str], int]) -> Optional[frozenset[int]]:

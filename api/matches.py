@@ -30,6 +30,7 @@ from api.context import (
     stream_ended,
     stream_waits,
     version_from_etag,
+    weak_tag_refused,
 )
 from api.schemas import Blueprint
 from api.stream_schemas import MATCH_STREAM, stream_answer
@@ -175,9 +176,7 @@ def if_match(match_id, command: Callable[[Optional[int]], T]) -> T:
 def precondition_failed(stated: Optional[int], stale: StaleVersion) -> PreconditionFailed:
     """The 412 of an If-Match the match is not at: ``stale`` said so in the body's terms."""
     if stated == NEVER_A_VERSION:
-        current = stale.extra.get("current_version")
-        return PreconditionFailed(f'a weak ETag never matches If-Match; send the strong one, "{current}" now',
-                                  **stale.extra)
+        return weak_tag_refused(stale.extra.get("current_version"), **stale.extra)
     return PreconditionFailed(stale.detail, **stale.extra)
 
 
