@@ -480,7 +480,11 @@ function cardText(code) {
 }
 
 // A line chart of points [{x label, y, low, high}] as inline SVG: the band is mu ± sigma.
-export function chart(points, { width = 520, height = 200, title = "" } = {}) {
+// Drawn as wide as the window allows (at most 520 units): drawn 520 wide and shrunk to a phone's 330 px,
+// its axis labels were 6 px high (a phone probe). An x label every few points where they would crowd.
+const chartWidth = () => Math.max(280, Math.min(520, (globalThis.innerWidth || 520) - 48));
+
+export function chart(points, { width = chartWidth(), height = 200, title = "" } = {}) {
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -502,6 +506,8 @@ export function chart(points, { width = 520, height = 200, title = "" } = {}) {
   const lows = points.map((p) => p.low ?? p.y), highs = points.map((p) => p.high ?? p.y);
   let min = Math.min(...lows), max = Math.max(...highs);
   if (max - min < 1e-9) { min -= 1; max += 1; }
+  const spacing = points.length > 1 ? (width - 2 * pad) / (points.length - 1) : width;
+  const every = Math.ceil(24 / spacing);  // a label's room: "99" at 12 px and a gap
   const x = (i) => pad + (points.length === 1 ? (width - 2 * pad) / 2 : (i * (width - 2 * pad)) / (points.length - 1));
   const y = (v) => height - pad + ((v - min) * (2 * pad - height)) / (max - min);
   el("line", { x1: pad, y1: height - pad, x2: width - pad, y2: height - pad, class: "axis" });
@@ -516,7 +522,8 @@ export function chart(points, { width = 520, height = 200, title = "" } = {}) {
     const tip = document.createElementNS(ns, "title");
     tip.textContent = p.label;
     dot.append(tip);
-    el("text", { x: x(i), y: height - pad + 16, class: "tick", "text-anchor": "middle" }, String(i + 1));
+    if ((points.length - 1 - i) % every === 0)  // the last one always
+      el("text", { x: x(i), y: height - pad + 16, class: "tick", "text-anchor": "middle" }, String(i + 1));
   });
   return svg;
 }

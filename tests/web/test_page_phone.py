@@ -149,3 +149,26 @@ def test_a_phones_row_buttons_fields_links_and_folds_are_44_px_tall(server, brow
     assert len(heights) > 5 and all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
     assert not errors, errors
     context.close()
+
+
+def test_a_rating_charts_labels_are_readable_on_a_phone(server, browser):
+    """A phone probe: the chart was drawn 520 units wide and shrunk to the phone's width, its axis labels
+    about 7 px high, and with many matches its x labels ran into each other. It is drawn as wide as the
+    window now, and labels every few points where they would crowd. The history is made up (30 matches)."""
+    person = register(server, "phone-chart")
+    history = {"history": [{"match_id": None, "place": 1 + i % 3, "mu": 25 + i / 3, "sigma": 8 - i / 5}
+                           for i in range(30)]}
+    context, page, errors = signed_in(browser, server, person, viewport={"width": 360, "height": 640},
+                                      is_mobile=True, has_touch=True)
+    page.route(f"**/players/{person['id']}/ratings/jest", lambda route: route.fulfill(json=history))
+    page.goto(f"{server}/#/player/{person['id']}/jest")
+    page.wait_for_selector("svg.chart circle.dot")
+    boxes = page.locator("svg.chart text.tick").evaluate_all(
+        "ts => ts.map(t => { const r = t.getBoundingClientRect(); return [r.left, r.right, r.top, r.height]; })")
+    assert boxes and min(height for *_, height in boxes) >= 11, boxes
+    bottom = max(top for _, _, top, _ in boxes)
+    row = sorted((left, right) for left, right, top, _ in boxes if top == bottom)  # the x labels
+    assert len(row) > 3 and all(right < left for (_, right), (left, _) in zip(row, row[1:])), row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    assert not errors, errors
+    context.close()
