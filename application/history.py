@@ -1209,9 +1209,31 @@ def visible(character: str) -> bool:
 KEEPS_JOINERS = frozenset("\u200c\u200d")
 
 
+#: Khmer's inherent vowels, which Unicode says not to use (they show nothing: "ann\u17b4" looked like "ann").
+DISCOURAGED = frozenset("\u17b4\u17b5")
+#: Variation selectors (and Mongolian's free ones): an emoji, a CJK ideograph or a Mongolian letter needs
+#: them, but after a plain ASCII letter they change nothing seen ("ann\ufe0f" looked like "ann").
+SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+#: ... save an emoji keycap: an ASCII digit, # or *, then U+FE0F and U+20E3 ("1\ufe0f\u20e3").
+KEYCAP = "\u20e3"
+
+
 def invisible(character: str) -> bool:
     return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
-        or character == "\u034f" or character in BLANK_GLYPHS
+        or character == "\u034f" or character in BLANK_GLYPHS or character in DISCOURAGED
+
+
+def stray_selector(name: str) -> bool:
+    """A variation selector with nothing it may vary before it: at the start, after a space, another
+    selector or an ASCII character (but a keycap's digit)."""
+    for found in SELECTORS.finditer(name):
+        at = found.start()
+        before = name[at - 1] if at else ""
+        if name[at + 1:at + 2] == KEYCAP and before in "0123456789#*" and before:
+            continue
+        if not before or before.isascii() or before.isspace() or SELECTORS.match(before):
+            return True
+    return False
 
 
 def kept_name(text: str) -> str:
@@ -1236,7 +1258,7 @@ def name_problem(name: str) -> Optional[str]:
         return "A name is one line (no line or paragraph separator)."
     if BIDI_CONTROLS.search(name):
         return "A name must not hold bidirectional controls (they reorder what is shown)."
-    if any(invisible(character) for character in name):
+    if any(invisible(character) for character in name) or stray_selector(name):
         return "A name must not hold characters that show nothing (a zero-width space, say)."
     return None
 

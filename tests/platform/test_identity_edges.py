@@ -98,7 +98,11 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
     assert client.post("/tournaments", tournament, key=key).status == 422
 
 
-@pytest.mark.parametrize("name", ["ann\u200b", "\ufeffann", "a\U000e0041nn", "an\u2060n", "a\u034fnn", "ann\u3164"])
+@pytest.mark.parametrize("name", ["ann\u200b", "\ufeffann", "a\U000e0041nn", "an\u2060n", "a\u034fnn", "ann\u3164",
+                                  # A probe's: Khmer's discouraged inherent vowels, and variation selectors
+                                  # after plain letters (an emoji's, a Mongolian letter's stay: below).
+                                  "ann\u17b4", "an\u17b5n", "ann\ufe0f", "an\u180bn", "ann\U000e0100",
+                                  "\ufe0fann", "\u2764\ufe0f\ufe0e"])
 def test_a_name_that_would_look_like_another_is_refused(client, name):
     """Visible letters with something that shows nothing among them ("ann" and a zero-width space, a
     byte-order mark, a tag character, a word joiner, a blank letter): another name that looks like "ann"."""
@@ -117,6 +121,9 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
     assert client.post("/players", {"name": "Zoe\u0308"}).body["name"] == "Zo\u00eb"
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert client.post("/players", {"name": family}).body["name"] == family
+    # The variation selectors an emoji, a keycap, a Mongolian letter or an ideograph's variant needs stay.
+    for needs in ("\u2764\ufe0f", "1\ufe0f\u20e3", "\u1820\u180b", "\u845b\U000e0100"):
+        assert client.post("/players", {"name": needs}).body["name"] == needs, repr(needs)
     assert client.post("/players", {"name": " " * 3}).status == 422
 
 
