@@ -779,6 +779,11 @@ class MatchSummaryOut(Answer):
     version = fields.Integer()
     moves = fields.Integer()
     winners = fields.List(fields.Integer())
+    absent = fields.List(fields.Integer(), metadata={
+        "description": "Seats whose turn ran out and whose player is not back: a computer plays them (or the "
+                       "match waits for a claim); a finished match's were away when it ended, so a winner "
+                       "among them won on the computer's play ([] in a row not rewritten since the list "
+                       "held it: motley rebuild matches)"})
     created_at = fields.DateTime()
     last_activity = fields.DateTime(attribute="updated_at")
     terms = fields.Nested(TermsOut, metadata={"description": "What a player agrees to by joining (empty for a "

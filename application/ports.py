@@ -62,6 +62,9 @@ class MatchRow:
     #: The players an open match waits for: invited by id, or a seat kept for them (a rematch, a fork),
     #: and not seated yet (``GET /players/me/invitations``); [] once it is no longer open.
     awaiting: list = field(default_factory=list)
+    #: The seats away (their turn clock ran out, not back): a finished match's, away when it ended, whom the
+    #: computer played for (its winners may name one). [] in rows not rewritten since it was listed.
+    absent: list = field(default_factory=list)
 
 
 @dataclass

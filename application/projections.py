@@ -47,6 +47,8 @@ def match_row(match: Match) -> MatchRow:
                "versions_required": match.versions_required, "unlisted": match.invitation is not None,
                "rules_version": match.rules_version, "options": match.options},
         awaiting=awaiting(match),
+        # The lobby said "won by ann" of a match the computer won for ann, away since her time ran out.
+        absent=sorted(match.absent),
     )
 
 

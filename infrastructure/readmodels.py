@@ -22,9 +22,9 @@ from application.ports import MatchListView, MatchPage, MatchRow
 TABLE = "motley_match_list"
 COLUMNS = (
     "match_id", "game", "status", "seats", "players", "open_seats", "to_act", "version", "moves",
-    "winners", "created_at", "updated_at", "terms", "awaiting",
+    "winners", "created_at", "updated_at", "terms", "awaiting", "absent",
 )
-JSON_COLUMNS = {"players", "to_act", "winners", "terms", "awaiting"}
+JSON_COLUMNS = {"players", "to_act", "winners", "terms", "awaiting", "absent"}
 #: What PostgreSQL's text and jsonb refuse (NUL) and UTF-8 cannot encode (lone surrogates).
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -185,6 +185,9 @@ class PostgresMatchListView(_Shared, PostgresTrackingRecorder):
                 # Likewise (rows written before it hold []): GET /players/me/invitations reads it.
                 SQL("ALTER TABLE {0}.{1} ADD COLUMN IF NOT EXISTS awaiting jsonb NOT NULL DEFAULT '[]'::jsonb").format(
                     schema, Identifier(TABLE)),
+                # Likewise: the seats away (rows written before it hold [] until rewritten).
+                SQL("ALTER TABLE {0}.{1} ADD COLUMN IF NOT EXISTS absent jsonb NOT NULL DEFAULT '[]'::jsonb").format(
+                    schema, Identifier(TABLE)),
                 SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (updated_at DESC)").format(
                     Identifier(TABLE + "_updated"), schema, Identifier(TABLE)
                 ),
@@ -293,6 +296,8 @@ class SQLiteMatchListView(_Shared, SQLiteTrackingRecorder):
                 curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN terms TEXT NOT NULL DEFAULT '{{}}'")
             if "awaiting" not in held:
                 curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN awaiting TEXT NOT NULL DEFAULT '[]'")
+            if "absent" not in held:
+                curs.execute(f"ALTER TABLE {TABLE} ADD COLUMN absent TEXT NOT NULL DEFAULT '[]'")
 
     def _player_param(self, player_id: str) -> str:
         return player_id

@@ -1052,8 +1052,10 @@ function wonBy(match) {
     const alike = seats.filter((other) => other && !other.name && other.computer === seat.computer).length;
     return `computer (${seat.computer})${alike > 1 ? ` (seat ${s})` : ""}`;
   };
+  // A winner away when it ended won on the computer's play: "won by ann" said she had (a left-alone item).
+  const away = (s) => ((match.absent || []).includes(s) && seats[s].player_id ? " (away: the computer played)" : "");
   const winners = (match.winners || []).filter((s) => seats[s]);
-  return winners.length ? winners.map((s, i) => [i ? ", " : "", label(s)]) : "nobody";
+  return winners.length ? winners.map((s, i) => [i ? ", " : "", label(s), away(s)]) : "nobody";
 }
 
 function matchTable(items, status) {

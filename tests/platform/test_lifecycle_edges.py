@@ -147,6 +147,10 @@ def test_a_match_left_to_the_computer_by_every_person_is_not_rated(clocked):
     client = ApiClient(create_app(container))
     assert client.get(f"/matches/{match_id}").body["rated"] is False
     assert client.get(f"/players/{ann.id}").body["ratings"] == []
+    # The match list says who was away when it ended: its "won by" named a winner the computer played for.
+    container.projection.run()
+    rows = client.get("/matches", query={"status": "finished"}).body["items"]
+    assert [row["absent"] for row in rows if row["id"] == str(match_id)] == [[0, 1]]
 
 
 def test_a_match_resigned_before_any_move_is_not_rated(clocked):

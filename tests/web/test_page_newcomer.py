@@ -445,5 +445,16 @@ def test_the_lobbys_finished_matches_say_who_won(server, browser):
     assert row.locator("td.won-by").inner_text() == ", ".join(winners)
     headers = page.locator("section:has(h2:text-is('Finished matches')) thead th").all_inner_texts()
     assert "won by" in headers and "version" not in headers, headers
+    # A winner away when it ended (its turn clock ran out: the list's ``absent``) won on the computer's play;
+    # "won by" named the person as if it had (a left-alone item). The list's answer is altered to have one.
+    listed = requests.get(f"{server}/matches?status=finished&limit=20", timeout=10).json()
+    for row in listed["items"]:
+        row["winners"], row["absent"] = [0], [0]
+    page.route("**/matches?status=finished*", lambda route: route.fulfill(json=listed))
+    page.goto(server + "/#/lobby")
+    page.reload()
+    row = page.locator(f"tr[data-match='{match_id}'] td.won-by")
+    row.wait_for(timeout=15_000)
+    assert row.inner_text() == f"{finished['seats'][0]['name']} (away: the computer played)", row.inner_text()
     assert not errors, errors
     context.close()
