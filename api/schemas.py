@@ -710,10 +710,21 @@ class DiffQuery(StrictSchema):
     to = Count(min=1, required=True, metadata={"description": "The later version"})
 
 
+class AsBuilt(fields.Nested):
+    """A nested schema for the document only: its value is sent as the view built it. An event's fields
+    are its type's own (``MatchEvent``: ``unknown = INCLUDE``), which a dump through the schema would
+    drop; a free-form object typed nothing of an event-list item (a left-alone item)."""
+
+    def _serialize(self, nested_obj, attr, obj, **kwargs):  # type: ignore[override]  # as Nested itself
+        return nested_obj
+
+
 class DiffOut(Answer):
     from_ = fields.Integer(data_key="from", attribute="from")
     to = fields.Integer()
-    events = fields.List(fields.Dict())
+    events = fields.List(AsBuilt("MatchEvent"), metadata={"description": "The events after version from, up to "
+                                                                         "version to, as GET "
+                                                                         "/matches/{match_id}/events lists them"})
     viewer = fields.Nested(ViewerOut, metadata={"description": "How the caller sees the match: seat, spectator "
                                                                "or auditor"})
 
@@ -804,7 +815,8 @@ class MatchPageOut(Answer):
 
 
 class EventPageOut(Answer):
-    items = fields.List(fields.Dict(), metadata={"description": (
+    # "MatchEvent" by name (api/stream_schemas.py, which imports this module): the stream's frames' schema.
+    items = fields.List(AsBuilt("MatchEvent"), metadata={"description": (
         "Each event: version, type, at and its fields as the caller may see them. A move, a chance outcome "
         "or an automatic step withheld from the caller, wholly (null) or in part (another seat's cards "
         "taken out), says hidden: true; read it again once the match is revealed. Each of them says hidden: "

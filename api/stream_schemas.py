@@ -20,6 +20,7 @@ from collections.abc import Mapping
 
 from marshmallow import INCLUDE, fields, validate
 
+from api.openapi import markdown
 from api.schemas import (
     MATCH_STATUSES,
     Answer,
@@ -148,7 +149,9 @@ class PlayerStreamStarted(PlayerStreamMatchItem):
 
 class PlayerStreamYourTurn(PlayerStreamMatchItem):
     """Your seat is to act (told once per match version): choose among ``match.legal_actions`` and send it
-    with ``expected_version`` = ``version``."""
+    (POST /matches/{match_id}/moves). Send ``expected_version`` = ``version`` only where a stale read would
+    change your choice, or the match requires versions: where seats act at once, the others' moves make
+    ``version`` stale often (docs/clients.md)."""
 
     type = _kind("your-turn")
 
@@ -292,3 +295,5 @@ def register(spec) -> None:
     for name, schema in COMPONENTS.items():
         if name not in spec.components.schemas:
             spec.components.schema(name, {"description": describe(schema)}, schema=schema)
+        else:  # a route's answer nests it already (MatchEvent: the event list's items), undescribed
+            spec.components.schemas[name].setdefault("description", markdown(describe(schema)))
