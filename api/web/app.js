@@ -1911,6 +1911,15 @@ function eventText(event, match, numbered = true) {
   // a desktop probe): its type in words.
   if (event.step && typeof event.step === "object" && typeof event.step.type === "string")
     bits.push(event.step.type.replace(/-/g, " "));
+  // Which chance it was (a shuffle, a die, Le Bouffon's roles): "chance (cards shuffled or dice rolled)" of a
+  // public draw of roles said neither that roles were drawn nor who got which (a desktop probe). A hidden
+  // outcome (null) says nothing more.
+  const outcome = event.outcome;
+  if (outcome && typeof outcome === "object" && typeof outcome.type === "string") {
+    bits.push(outcome.type.replace(/-/g, " "));
+    if (outcome.type === "roles" && Array.isArray(outcome.roles))
+      bits.push(outcome.roles.map((role, seat) => `${seatName(match.seats, seat)}: ${role}`).join(", "));
+  }
   return bits.join(" · ");
 }
 

@@ -78,6 +78,13 @@ def test_the_trick_says_what_a_paladin_or_minotaure_top_counts_as(server, browse
     laid = len(top["cards"])
     assert (f"{laid} {top['kind']}{'' if laid == 1 else 's'} counting as {top['count']} cards of strength "
             f"{top['strength']}") in trick, trick
+    # The public draw of roles says so, and who got which (a desktop probe: "chance (cards shuffled or dice
+    # rolled)" said neither).
+    events = requests.get(f"{server}/matches/{match_id}/events", timeout=10).json()["items"]
+    drawn = [e for e in events if e["type"] == "ChanceDrawn" and (e["outcome"] or {}).get("type") == "roles"]
+    assert drawn, [e["type"] for e in events]
+    said = page.inner_text(f"#events li[data-version='{drawn[0]['version']}']")
+    assert f"roles · laid-as: {drawn[0]['outcome']['roles'][0]}, " in said, said
     assert not errors, errors
     context.close()
     assert requests.get(f"{server}/matches/{match_id}", timeout=10).json()["status"] == "finished"
