@@ -18,6 +18,9 @@ class Task:
     name: str  # one of the TASK_* names below
     args: tuple = ()
     eta: Optional[datetime] = None  # run no earlier than this
+    #: A projection task's: when it was sent (wall-clock seconds), after every save it serves had committed.
+    #: A worker process whose last run started later skips it (``TaskHandlers.project``).
+    sent_at: Optional[float] = None
 
 
 TASK_RESOLVE = "motley.resolve_automatic_step"

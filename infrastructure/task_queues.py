@@ -32,6 +32,10 @@ def celery_queue(name: str):
     return Queue(name, queue_arguments={"x-expires": 24 * 3600 * 1000})
 
 
+#: The message header of a projection task that says when it was sent (``TaskHandlers.project``).
+SENT_AT = "motley_sent_at"
+
+
 class CeleryTaskQueue(TaskQueue):
     """Sends tasks by name to the Celery workers (``workers.celery_app``) through the broker.
 
@@ -108,7 +112,8 @@ class CeleryTaskQueue(TaskQueue):
     def _send_projection(self) -> None:
         with self._lock:
             self._project_timer = None
-            self._outbox.append(Task(TASK_PROJECT))
+            # Sent after every save of the window had committed (each enqueues after its commit).
+            self._outbox.append(Task(TASK_PROJECT, sent_at=time.time()))
         self.flush()
 
     def flush(self) -> None:
@@ -172,7 +177,10 @@ class CeleryTaskQueue(TaskQueue):
 
     def _send(self, task: Task) -> None:
         queue = self.computers if task.name == TASK_BOT else self.queue
-        self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=queue)
+        # A header, not an argument: a worker of an older release ignores it (an argument it does not
+        # take would fail every projection task until the workers were upgraded too).
+        headers = None if task.sent_at is None else {SENT_AT: task.sent_at}
+        self.client.send_task(task.name, args=list(task.args), eta=task.eta, queue=queue, headers=headers)
 
     def close(self) -> None:
         with self._lock:

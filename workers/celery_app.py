@@ -18,7 +18,7 @@ from celery.signals import worker_process_init, worker_process_shutdown, worker_
 from application.ports import TASK_BOT, TASK_PROJECT, TASK_RESOLVE, TASK_SWEEP, TASK_TIMEOUT
 from application.tasks import RETRYABLE, SWEEP_EVERY
 from infrastructure.settings import Settings
-from infrastructure.task_queues import CeleryTaskQueue, celery_queue, computers_queue_name
+from infrastructure.task_queues import SENT_AT, CeleryTaskQueue, celery_queue, computers_queue_name
 
 try:
     settings = Settings.from_env()
@@ -116,9 +116,11 @@ def play_computer_move(match_id: str, seat: int, since: Optional[int] = None) ->
     return _run(TASK_BOT, match_id, seat, since)
 
 
-@celery.task(name=TASK_PROJECT, **RETRY)
-def update_read_models() -> int:
-    return _run(TASK_PROJECT)
+@celery.task(name=TASK_PROJECT, bind=True, **RETRY)
+def update_read_models(self) -> int:
+    # When the API sent it (a header): a run of this process started since has done it already.
+    sent_at = self.request.get(SENT_AT)
+    return _run(TASK_PROJECT, sent_at if isinstance(sent_at, (int, float)) else None)
 
 
 @celery.task(name=TASK_SWEEP, **RETRY)
