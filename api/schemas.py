@@ -14,7 +14,8 @@ from marshmallow.fields import Field
 from marshmallow.schema import SchemaMeta
 from webargs.flaskparser import FlaskParser
 
-from application.history import CONTROL_CHARACTERS, SEAT_KEY, kept_name, name_problem
+from application.history import CONTROL_CHARACTERS, SEAT_KEY
+from application.names import kept_name, name_problem
 from application.views import AUDITOR, SEAT, SPECTATOR
 from domain import tournament as tournaments
 from domain.engine import Phase

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import re
 import secrets
-import unicodedata
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterator, Optional
 from uuid import UUID
@@ -30,6 +29,7 @@ from eventsourcing.persistence import IntegrityError
 
 from application import errors
 from application.chance import SCHEME, STEPS, new_chance, step_of, verify, verify_lineage
+from application.names import kept_name, name_problem
 from application.ports import TASK_PROJECT, Task
 from application.service import idempotent_id
 from application.snapshots import Collector
@@ -1186,82 +1186,6 @@ def is_seat_key(seat: Any, seats: int) -> bool:
 
 
 CONTROL_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-
-#: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
-#: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
-BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-#: Letters and symbols that show nothing: Hangul fillers, the blank Braille pattern.
-BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
-
-
-def visible(character: str) -> bool:
-    """A letter, digit, punctuation or symbol that draws something (not a space, a format character
-    such as a zero-width space, a lone combining mark, a private-use or unassigned code point)."""
-    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS
-
-
-#: Characters that draw nothing and are no part of writing a name: format characters (a zero-width
-#: space, a byte-order mark, a word joiner, tag characters) other than the zero-width (non-)joiners that
-#: some scripts and emoji need, the combining grapheme joiner, and the blank letters. Inside a name they
-#: make "ann" and "ann\u200b" two names that look one.
-KEEPS_JOINERS = frozenset("\u200c\u200d")
-
-
-#: Khmer's inherent vowels, which Unicode says not to use (they show nothing: "ann\u17b4" looked like "ann").
-DISCOURAGED = frozenset("\u17b4\u17b5")
-#: Variation selectors (and Mongolian's free ones): an emoji, a CJK ideograph or a Mongolian letter needs
-#: them, but after a plain ASCII letter they change nothing seen ("ann\ufe0f" looked like "ann").
-SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
-#: ... save an emoji keycap: an ASCII digit, # or *, then U+FE0F and U+20E3 ("1\ufe0f\u20e3").
-KEYCAP = "\u20e3"
-
-
-def invisible(character: str) -> bool:
-    return (unicodedata.category(character) == "Cf" and character not in KEEPS_JOINERS) \
-        or character == "\u034f" or character in BLANK_GLYPHS or character in DISCOURAGED
-
-
-def stray_selector(name: str) -> bool:
-    """A variation selector with nothing it may vary before it: at the start, after a space, another
-    selector or an ASCII character (but a keycap's digit)."""
-    for found in SELECTORS.finditer(name):
-        at = found.start()
-        before = name[at - 1] if at else ""
-        if name[at + 1:at + 2] == KEYCAP and before in "0123456789#*" and before:
-            continue
-        if not before or before.isascii() or before.isspace() or SELECTORS.match(before):
-            return True
-    return False
-
-
-def kept_name(text: str) -> str:
-    """A name as the service keeps it: without the spaces around it, and in Unicode's composed form
-    (NFC), so that an "é" typed as one character or as "e" and its accent is one name. Only spaces are
-    trimmed: a control character at either end (a tab, U+0085) is refused, not dropped."""
-    start, end = 0, len(text)
-    while start < end and unicodedata.category(text[start]) == "Zs":
-        start += 1
-    while end > start and unicodedata.category(text[end - 1]) == "Zs":
-        end -= 1
-    return unicodedata.normalize("NFC", text[start:end])
-
-
-def name_problem(name: str) -> Optional[str]:
-    """Why ``name`` cannot be a name other players see (None: it can): nothing visible, a line break,
-    a bidirectional control or a character that shows nothing. POST /players and an import's seats
-    both check it (an import took "ann\u200b", a name that looks like another's)."""
-    if not any(visible(character) for character in name):
-        return "A name needs a visible character."
-    if "\u2028" in name or "\u2029" in name:
-        return "A name is one line (no line or paragraph separator)."
-    if BIDI_CONTROLS.search(name):
-        return "A name must not hold bidirectional controls (they reorder what is shown)."
-    if any(invisible(character) for character in name) or stray_selector(name):
-        return "A name must not hold characters that show nothing (a zero-width space, say)."
-    return None
-
 
 def is_uuid(value: Any) -> bool:
     """A UUID written as the API writes one (a match's or a player's id)."""

@@ -102,7 +102,13 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
                                   # A probe's: Khmer's discouraged inherent vowels, and variation selectors
                                   # after plain letters (an emoji's, a Mongolian letter's stay: below).
                                   "ann\u17b4", "an\u17b5n", "ann\ufe0f", "an\u180bn", "ann\U000e0100",
-                                  "\ufe0fann", "\u2764\ufe0f\ufe0e"])
+                                  "\ufe0fann", "\u2764\ufe0f\ufe0e",
+                                  # Another's: after any Latin, Cyrillic or Greek letter, a joiner between
+                                  # plain letters or a letter and an emoji, at an end, a keycap's wrong one.
+                                  "Jos\u00e9\ufe0f", "\u0410\u043d\u043d\u0430\ufe0f", "\u03b1\ufe0f",
+                                  "ann\u200d", "ann\u200c", "a\u200db", "ann\u200d\ufe0f", "1\ufe00\u20e3",
+                                  "ann\u200d\U0001f44d", "\u0410\u043d\u043d\u0430\u200d\u0431",
+                                  "\U0001f3f4\U000e0067"])
 def test_a_name_that_would_look_like_another_is_refused(client, name):
     """Visible letters with something that shows nothing among them ("ann" and a zero-width space, a
     byte-order mark, a tag character, a word joiner, a blank letter): another name that looks like "ann"."""
@@ -122,7 +128,12 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert client.post("/players", {"name": family}).body["name"] == family
     # The variation selectors an emoji, a keycap, a Mongolian letter or an ideograph's variant needs stay.
-    for needs in ("\u2764\ufe0f", "1\ufe0f\u20e3", "\u1820\u180b", "\u845b\U000e0100"):
+    # So do the joiners of emoji sequences and of scripts that join letters (Persian, Devanagari), and a
+    # subdivision flag's tags (England's).
+    for needs in ("\u2764\ufe0f", "1\ufe0f\u20e3", "\u1820\u180b", "\u845b\U000e0100",
+                  "\U0001f469\u200d\u2764\ufe0f\u200d\U0001f468", "\U0001f9d1\U0001f3fd\u200d\U0001f4bb",
+                  "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0915\u094d\u200d\u0937",
+                  "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"):
         assert client.post("/players", {"name": needs}).body["name"] == needs, repr(needs)
     assert client.post("/players", {"name": " " * 3}).status == 422
 

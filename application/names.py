@@ -1,0 +1,159 @@
+"""The names other players see (a player's, a tournament's, an import's seats): what one may hold.
+
+A name is shown beside others and is not unique (a player is told apart by its id), so the rule is that
+two names which look alike are one name: nothing in it may show nothing, reorder what is shown, or
+change nothing of what is drawn. POST /players, POST /tournaments and an import's seats all check it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Optional
+
+#: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
+#: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
+BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+#: Letters and symbols that show nothing: Hangul fillers, the blank Braille pattern.
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+#: The zero-width non-joiner and joiner: format characters that some scripts (Persian, the Indic ones)
+#: and emoji sequences need, checked by their place (``stray_joiner``), not refused outright.
+JOINERS = frozenset("\u200c\u200d")
+ZWJ = "\u200d"
+
+#: Khmer's inherent vowels, which Unicode says not to use (they show nothing: "ann\u17b4" looked like "ann").
+DISCOURAGED = frozenset("\u17b4\u17b5")
+
+#: Variation selectors: an emoji's text or emoji form (U+FE0E, U+FE0F), the standardized variants of some
+#: scripts and symbols (U+FE00-U+FE0D), an ideograph's variant (U+E0100-U+E01EF), Mongolian's free ones.
+EMOJI_SELECTORS = frozenset("\ufe0e\ufe0f")
+SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+MONGOLIAN_SELECTORS = frozenset("\u180b\u180c\u180d\u180f")
+#: The scripts whose letters have standardized variants (U+FE00-U+FE0F), by their characters' names.
+VARIANT_SCRIPTS = ("CJK ", "MYANMAR ", "PHAGS-PA ", "MANICHAEAN ", "EGYPTIAN HIEROGLYPH ")
+#: An emoji keycap: an ASCII digit, # or *, U+FE0F and U+20E3 ("1\ufe0f\u20e3").
+KEYCAP_BASES = frozenset("0123456789#*")
+KEYCAP = "\u20e3"
+#: Punctuation with an emoji form (‼ ⁉ 〰 〽): the rest of the emoji that take U+FE0F are symbols.
+EMOJI_PUNCTUATION = frozenset("\u203c\u2049\u3030\u303d")
+
+#: A subdivision flag (England, Scotland, Wales): a black flag, tag letters or digits, a cancel tag. Tag
+#: characters show nothing anywhere else.
+TAG_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,6}\U000e007f")
+
+#: The scripts whose letters neither a joiner nor a selector changes (Latin, Greek, Cyrillic and the
+#: like): "ann\u200d" and "Анна\ufe0f" look exactly like "ann" and "Анна".
+PLAIN_SCRIPTS = ("LATIN ", "GREEK ", "CYRILLIC ", "ARMENIAN ", "GEORGIAN ", "FULLWIDTH LATIN ", "DIGIT ",
+                 "FULLWIDTH DIGIT ", "MODIFIER LETTER ")
+
+
+def visible(character: str) -> bool:
+    """A letter, digit, punctuation or symbol that draws something (not a space, a format character
+    such as a zero-width space, a lone combining mark, a private-use or unassigned code point)."""
+    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS
+
+
+def invisible(character: str) -> bool:
+    """Drawn as nothing and no part of writing a name: a format character (a zero-width space, a
+    byte-order mark, a word joiner, a tag character) but the joiners, the combining grapheme joiner,
+    the blank letters, Khmer's discouraged vowels. Inside a name they made "ann" and "ann\u200b" two
+    names that look one."""
+    return (unicodedata.category(character) == "Cf" and character not in JOINERS) \
+        or character == "\u034f" or character in BLANK_GLYPHS or character in DISCOURAGED
+
+
+def plain(character: str) -> bool:
+    """A character of a script that no joiner or variation selector changes (ASCII among them)."""
+    return character.isascii() or unicodedata.name(character, "").startswith(PLAIN_SCRIPTS)
+
+
+def base_before(name: str, at: int, past_selectors: bool = False) -> str:
+    """The character a mark at ``at`` sits on: the one before it, past any combining marks (and the
+    variation selectors, ``past_selectors``), or "" at the start."""
+    at -= 1
+    while at >= 0 and unicodedata.category(name[at]).startswith("M") and (
+            past_selectors or not SELECTORS.match(name[at])):
+        at -= 1
+    return name[at] if at >= 0 else ""
+
+
+def emoji_like(character: str) -> bool:
+    """A symbol (an emoji, a dingbat, a mathematical sign) or one of the few punctuation marks with an
+    emoji form."""
+    return unicodedata.category(character).startswith("S") or character in EMOJI_PUNCTUATION
+
+
+def selector_varies(name: str, at: int) -> bool:
+    """Whether the variation selector at ``at`` varies the character it follows: an emoji's form (a
+    symbol, a keycap with U+FE0F), an ideograph's or another variant script's letter, a Mongolian
+    letter (its free selectors). After a plain letter, a space, the start or another selector it shows
+    nothing ("José\ufe0f" looked like "José")."""
+    selector, base = name[at], base_before(name, at)
+    if not base or base.isspace() or SELECTORS.match(base) or base in JOINERS:
+        return False
+    if selector in MONGOLIAN_SELECTORS:
+        return unicodedata.name(base, "").startswith("MONGOLIAN ")
+    if selector == "\ufe0f" and base in KEYCAP_BASES:
+        return name[at + 1:at + 2] == KEYCAP
+    if selector in EMOJI_SELECTORS and emoji_like(base):
+        return True
+    if "\ufe00" <= selector <= "\ufe0f" or selector >= "\U000e0100":
+        return unicodedata.name(base, "").startswith(VARIANT_SCRIPTS) or (
+            selector < "\ufe0e" and unicodedata.category(base) == "Sm")
+    return False
+
+
+def joiner_joins(name: str, at: int) -> bool:
+    """Whether the zero-width (non-)joiner at ``at`` joins something: it stands between two characters
+    that are drawn, both of an emoji sequence ("👨\u200d👩", a joiner) or both letters of a script that
+    joins them (Persian's non-joiner, the Indic scripts' joiners). Between plain letters, at either end,
+    beside a space or between a letter and an emoji it shows nothing ("ann\u200d" looked like "ann")."""
+    before, after = base_before(name, at, past_selectors=True), name[at + 1:at + 2]
+    if not before or not after or before.isspace() or after.isspace() or before in JOINERS or after in JOINERS:
+        return False
+    if emoji_like(before) or emoji_like(after):
+        return name[at] == ZWJ and emoji_like(before) and emoji_like(after)
+    return not plain(before) and not plain(after)
+
+
+def shows_nothing_somewhere(name: str) -> bool:
+    """A character in ``name`` that draws nothing there (``invisible``, a selector that varies nothing,
+    a joiner that joins nothing)."""
+    name = TAG_FLAG.sub("\U0001f3f4", name)  # a subdivision flag's tags are drawn: the flag
+    for at, character in enumerate(name):
+        if invisible(character):
+            return True
+        if SELECTORS.match(character) and not selector_varies(name, at):
+            return True
+        if character in JOINERS and not joiner_joins(name, at):
+            return True
+    return False
+
+
+def kept_name(text: str) -> str:
+    """A name as the service keeps it: without the spaces around it, and in Unicode's composed form
+    (NFC), so that an "é" typed as one character or as "e" and its accent is one name. Only spaces are
+    trimmed: a control character at either end (a tab, U+0085) is refused, not dropped."""
+    start, end = 0, len(text)
+    while start < end and unicodedata.category(text[start]) == "Zs":
+        start += 1
+    while end > start and unicodedata.category(text[end - 1]) == "Zs":
+        end -= 1
+    return unicodedata.normalize("NFC", text[start:end])
+
+
+def name_problem(name: str) -> Optional[str]:
+    """Why ``name`` cannot be a name other players see (None: it can): nothing visible, a line break,
+    a bidirectional control or a character that shows nothing. POST /players and an import's seats
+    both check it (an import took "ann\u200b", a name that looks like another's)."""
+    if not any(visible(character) for character in name):
+        return "A name needs a visible character."
+    if "\u2028" in name or "\u2029" in name:
+        return "A name is one line (no line or paragraph separator)."
+    if BIDI_CONTROLS.search(name):
+        return "A name must not hold bidirectional controls (they reorder what is shown)."
+    if shows_nothing_somewhere(name):
+        return "A name must not hold characters that show nothing (a zero-width space, say)."
+    return None
