@@ -172,3 +172,18 @@ def test_a_rating_charts_labels_are_readable_on_a_phone(server, browser):
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     assert not errors, errors
     context.close()
+
+
+def test_no_page_scrolls_sideways_at_320_px(server, browser):
+    """A probe at 320 px: every page scrolled sideways by 16 px, the header's links on one line running past
+    the window (its "API" link ended at 336 px). They wrap now."""
+    person = register(server, "narrow-phone")
+    context, page, errors = signed_in(browser, server, person, viewport={"width": 320, "height": 640},
+                                      is_mobile=True, has_touch=True)
+    for route, ready in (("#/", "h1"), ("#/leaderboard/jest", "#leaderboard"), ("#/tournaments", "h1"),
+                         (f"#/player/{person['id']}/jest", "svg.chart")):
+        page.goto(f"{server}/{route}")
+        page.wait_for_selector(ready)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, route
+    assert not errors, errors
+    context.close()
