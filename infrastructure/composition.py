@@ -168,7 +168,9 @@ def tables_present(app: Motley, read_models: Sequence[Any] = ()) -> None:
     """Readiness: the event store's tables are there (a deployment that skipped ``motley migrate``, with
     MOTLEY_CREATE_TABLES=n, answered 500 to everything while /ready said ready), and so are the read
     models' tables and their tracking tables (an operator probe dropped the match list's: ``GET /matches``
-    answered 500 while /ready said ``tables: ok``). One empty SELECT a table."""
+    answered 500 while /ready said ``tables: ok``), with every column their reads select (an API of a new
+    release started before ``motley migrate`` added one answered 500 to ``GET /matches``: a probe). One
+    empty SELECT a table."""
     try:
         app.log_position()
     except ProgrammingError:
@@ -176,11 +178,11 @@ def tables_present(app: Motley, read_models: Sequence[Any] = ()) -> None:
     for view in read_models:
         try:
             with view.datastore.transaction(commit=False) as curs:
-                curs.execute(f"SELECT 1 FROM {view.qualified} LIMIT 0")
+                curs.execute(f"SELECT {', '.join(view.columns)} FROM {view.qualified} LIMIT 0")
                 curs.execute(view.max_tracking_id_statement, (app.name,))
         except ProgrammingError:
-            raise RuntimeError(f"the read model table {view.qualified} is missing: run motley migrate, "
-                               "then motley rebuild (docs/deploy.md)") from None
+            raise RuntimeError(f"the read model table {view.qualified} is missing or lacks a column: run motley "
+                               "migrate, then motley rebuild (docs/deploy.md)") from None
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

@@ -26,6 +26,7 @@ COLUMNS = ("kind", "grp", "key", "tag", "sort", "data")
 
 class _Shared(LeagueView, TrackingRecorder):
     p = "%s"  # the backend's placeholder
+    columns = COLUMNS  # what its reads select (readiness selects them: infrastructure/composition.py)
     qualified: str  # the table's name, schema-qualified where the backend has schemas
     datastore: Any  # the backend recorder's
 

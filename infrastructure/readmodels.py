@@ -59,6 +59,8 @@ def _time(value: Any) -> Any:
 class _Shared(MatchListView, TrackingRecorder):
     """What both backends share: the row mapping, the filters and waiting."""
 
+    columns = COLUMNS  # what its reads select (readiness selects them: infrastructure/composition.py)
+
     placeholder = "%s"
 
     def _player_clause(self) -> str:
