@@ -49,7 +49,11 @@ class TaskHandlers:
             return 0
         started = self.wall()
         applied = self.projection.run() + sum(follower.run() for follower in self.followers)
-        self.covered = started  # only once the run is whole: a failed one stands for nothing
+        # Only once the run is whole: a failed one stands for nothing. A run that stopped because another
+        # consumer moved the position first counts: that one goes on reading until it finds nothing new,
+        # each read after this run's, so it applies every save committed before ``started`` (or fails,
+        # and its own task is tried again).
+        self.covered = started
         return applied
 
     def sweep(self, down_until: Optional[str] = None) -> int:
