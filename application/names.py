@@ -11,6 +11,9 @@ import re
 import unicodedata
 from typing import Optional
 
+from emoji import EMOJI_DATA
+from idna.core import valid_contextj
+
 #: Bidirectional controls (LRM, RLM, ALM, the embeddings, overrides and isolates): in a name shown beside
 #: others they reorder what follows it ("\u202eevil" reads "live"), so a name could pass for another.
 BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
@@ -19,9 +22,13 @@ BIDI_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 #: The zero-width non-joiner and joiner: format characters that some scripts (Persian, the Indic ones)
-#: and emoji sequences need, checked by their place (``stray_joiner``), not refused outright.
+#: and emoji sequences need, checked by their place (``joiner_joins``), not refused outright.
 JOINERS = frozenset("\u200c\u200d")
 ZWJ = "\u200d"
+VIRAMA = 9  # the canonical combining class of a virama
+#: Mongolian's vowel separator: a format character that shapes the letter before it (it stands between
+#: Mongolian letters: "ᠰᠠᠷᠠ\u180eᠠ").
+MONGOLIAN_VOWEL_SEPARATOR = "\u180e"
 
 #: Khmer's inherent vowels, which Unicode says not to use (they show nothing: "ann\u17b4" looked like "ann").
 DISCOURAGED = frozenset("\u17b4\u17b5")
@@ -36,37 +43,29 @@ VARIANT_SCRIPTS = ("CJK ", "MYANMAR ", "PHAGS-PA ", "MANICHAEAN ", "EGYPTIAN HIE
 #: An emoji keycap: an ASCII digit, # or *, U+FE0F and U+20E3 ("1\ufe0f\u20e3").
 KEYCAP_BASES = frozenset("0123456789#*")
 KEYCAP = "\u20e3"
-#: Punctuation with an emoji form (‼ ⁉ 〰 〽): the rest of the emoji that take U+FE0F are symbols.
-EMOJI_PUNCTUATION = frozenset("\u203c\u2049\u3030\u303d")
 
 #: A subdivision flag (England, Scotland, Wales): a black flag, tag letters or digits, a cancel tag. Tag
 #: characters show nothing anywhere else.
 TAG_FLAG = re.compile("\U0001f3f4[\U000e0030-\U000e0039\U000e0061-\U000e007a]{1,6}\U000e007f")
 
-#: The scripts whose letters neither a joiner nor a selector changes (Latin, Greek, Cyrillic and the
-#: like): "ann\u200d" and "Анна\ufe0f" look exactly like "ann" and "Анна".
-PLAIN_SCRIPTS = ("LATIN ", "GREEK ", "CYRILLIC ", "ARMENIAN ", "GEORGIAN ", "FULLWIDTH LATIN ", "DIGIT ",
-                 "FULLWIDTH DIGIT ", "MODIFIER LETTER ")
-
 
 def visible(character: str) -> bool:
     """A letter, digit, punctuation or symbol that draws something (not a space, a format character
-    such as a zero-width space, a lone combining mark, a private-use or unassigned code point)."""
-    return unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS
+    such as a zero-width space, a lone combining mark, a private-use or unassigned code point), or an
+    emoji newer than the interpreter's Unicode ("🩷" is unassigned to Python 3.11's)."""
+    return (unicodedata.category(character)[0] in "LNPS" and character not in BLANK_GLYPHS) \
+        or character in EMOJI_DATA
 
 
 def invisible(character: str) -> bool:
     """Drawn as nothing and no part of writing a name: a format character (a zero-width space, a
     byte-order mark, a word joiner, a tag character) but the joiners, the combining grapheme joiner,
-    the blank letters, Khmer's discouraged vowels. Inside a name they made "ann" and "ann\u200b" two
-    names that look one."""
-    return (unicodedata.category(character) == "Cf" and character not in JOINERS) \
-        or character == "\u034f" or character in BLANK_GLYPHS or character in DISCOURAGED
-
-
-def plain(character: str) -> bool:
-    """A character of a script that no joiner or variation selector changes (ASCII among them)."""
-    return character.isascii() or unicodedata.name(character, "").startswith(PLAIN_SCRIPTS)
+    the blank letters, Khmer's discouraged vowels, an unassigned code point (but an emoji newer than the
+    interpreter). Inside a name they made "ann" and "ann\u200b" two names that look one."""
+    category = unicodedata.category(character)
+    return (category == "Cf" and character not in JOINERS and character != MONGOLIAN_VOWEL_SEPARATOR) \
+        or character == "\u034f" or character in BLANK_GLYPHS or character in DISCOURAGED \
+        or (category == "Cn" and character not in EMOJI_DATA)  # unassigned: drawn as nothing
 
 
 def base_before(name: str, at: int, past_selectors: bool = False) -> str:
@@ -80,9 +79,8 @@ def base_before(name: str, at: int, past_selectors: bool = False) -> str:
 
 
 def emoji_like(character: str) -> bool:
-    """A symbol (an emoji, a dingbat, a mathematical sign) or one of the few punctuation marks with an
-    emoji form."""
-    return unicodedata.category(character).startswith("S") or character in EMOJI_PUNCTUATION
+    """An emoji, or a part of an emoji sequence (a skin tone, a hair style, a gender sign)."""
+    return character in EMOJI_DATA
 
 
 def selector_varies(name: str, at: int) -> bool:
@@ -97,8 +95,8 @@ def selector_varies(name: str, at: int) -> bool:
         return unicodedata.name(base, "").startswith("MONGOLIAN ")
     if selector == "\ufe0f" and base in KEYCAP_BASES:
         return name[at + 1:at + 2] == KEYCAP
-    if selector in EMOJI_SELECTORS and emoji_like(base):
-        return True
+    if selector in EMOJI_SELECTORS:  # only an emoji with a text and an emoji form ("ℹ️", not "★️" nor "😀️")
+        return bool(EMOJI_DATA.get(base, {}).get("variant"))
     if "\ufe00" <= selector <= "\ufe0f" or selector >= "\U000e0100":
         return unicodedata.name(base, "").startswith(VARIANT_SCRIPTS) or (
             selector < "\ufe0e" and unicodedata.category(base) == "Sm")
@@ -106,16 +104,26 @@ def selector_varies(name: str, at: int) -> bool:
 
 
 def joiner_joins(name: str, at: int) -> bool:
-    """Whether the zero-width (non-)joiner at ``at`` joins something: it stands between two characters
-    that are drawn, both of an emoji sequence ("👨\u200d👩", a joiner) or both letters of a script that
-    joins them (Persian's non-joiner, the Indic scripts' joiners). Between plain letters, at either end,
-    beside a space or between a letter and an emoji it shows nothing ("ann\u200d" looked like "ann")."""
+    """Whether the zero-width (non-)joiner at ``at`` joins something: a joiner between two emoji of a
+    sequence ("👨\u200d👩"), or either where IDNA's context rules allow it (RFC 5892, CONTEXTJ): after a
+    virama (the Indic scripts' conjuncts and half forms, Malayalam's chillus, Sinhala's "ශ්‍රී"), or a
+    non-joiner between letters that would otherwise join (Persian's "می‌خواهم"). Elsewhere it shows
+    nothing: "ann\u200d" looked like "ann", and "مح\u200dمد" like "محمد"."""
     before, after = base_before(name, at, past_selectors=True), name[at + 1:at + 2]
-    if not before or not after or before.isspace() or after.isspace() or before in JOINERS or after in JOINERS:
-        return False
-    if emoji_like(before) or emoji_like(after):
-        return name[at] == ZWJ and emoji_like(before) and emoji_like(after)
-    return not plain(before) and not plain(after)
+    if name[at] == ZWJ and before and after and emoji_like(before) and emoji_like(after):
+        return True
+    # Bengali writes its ya-phala after ra with a joiner before the virama ("র\u200d্যাব", RAB): Unicode's
+    # convention, which IDNA's rule (a joiner after a virama) does not know.
+    if name[at] == ZWJ and before == "\u09b0" and after and unicodedata.combining(after) == VIRAMA:
+        return True
+    return valid_contextj(name, at)
+
+
+def separator_shapes(name: str, at: int) -> bool:
+    """Whether Mongolian's vowel separator at ``at`` stands between two Mongolian letters, where it
+    shapes the one before it."""
+    return 0 < at < len(name) - 1 and all(unicodedata.name(name[i], "").startswith("MONGOLIAN LETTER")
+                                          for i in (at - 1, at + 1))
 
 
 def shows_nothing_somewhere(name: str) -> bool:
@@ -129,19 +137,28 @@ def shows_nothing_somewhere(name: str) -> bool:
             return True
         if character in JOINERS and not joiner_joins(name, at):
             return True
+        if character == MONGOLIAN_VOWEL_SEPARATOR and not separator_shapes(name, at):
+            return True
     return False
 
 
+#: A run of spaces inside a name, or a no-break space: a browser draws "ann  bob" and "ann\u00a0bob" as
+#: "ann bob" (HTML collapses spaces), so they are kept as one space (an ideographic space alone stays).
+SPACE_SEPARATORS = "".join(chr(point) for point in range(0x3001) if unicodedata.category(chr(point)) == "Zs")
+SPACES = re.compile(f"\u00a0|[{SPACE_SEPARATORS}]{{2,}}")
+
+
 def kept_name(text: str) -> str:
-    """A name as the service keeps it: without the spaces around it, and in Unicode's composed form
-    (NFC), so that an "é" typed as one character or as "e" and its accent is one name. Only spaces are
-    trimmed: a control character at either end (a tab, U+0085) is refused, not dropped."""
+    """A name as the service keeps it: without the spaces around it, each run of spaces inside it one
+    space, and in Unicode's composed form (NFC), so that an "é" typed as one character or as "e" and its
+    accent is one name. Only spaces are trimmed: a control character at either end (a tab, U+0085) is
+    refused, not dropped."""
     start, end = 0, len(text)
     while start < end and unicodedata.category(text[start]) == "Zs":
         start += 1
     while end > start and unicodedata.category(text[end - 1]) == "Zs":
         end -= 1
-    return unicodedata.normalize("NFC", text[start:end])
+    return unicodedata.normalize("NFC", SPACES.sub(" ", text[start:end]))
 
 
 def name_problem(name: str) -> Optional[str]:

@@ -108,7 +108,13 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
                                   "Jos\u00e9\ufe0f", "\u0410\u043d\u043d\u0430\ufe0f", "\u03b1\ufe0f",
                                   "ann\u200d", "ann\u200c", "a\u200db", "ann\u200d\ufe0f", "1\ufe00\u20e3",
                                   "ann\u200d\U0001f44d", "\u0410\u043d\u043d\u0430\u200d\u0431",
-                                  "\U0001f3f4\U000e0067"])
+                                  "\U0001f3f4\U000e0067",
+                                  # A third's: joiners where no letters join (Thai, Hebrew; Arabic letters
+                                  # joined anyway), a selector after a symbol without an emoji form or an
+                                  # emoji with no text form, an unassigned code point.
+                                  "\u0e2a\u0e21\u200c\u0e0a\u0e32\u0e22", "\u05d3\u05d5\u200d\u05d3",
+                                  "\u0645\u062d\u200d\u0645\u062f", "ann\u2605\ufe0f", "ann\U0001f600\ufe0f",
+                                  "ann\u2065", "ann\U000e0000", "\u180eann"])
 def test_a_name_that_would_look_like_another_is_refused(client, name):
     """Visible letters with something that shows nothing among them ("ann" and a zero-width space, a
     byte-order mark, a tag character, a word joiner, a blank letter): another name that looks like "ann"."""
@@ -124,6 +130,11 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
     "é" written as "e" and a combining accent is the one character. The joiners that emoji and some
     scripts need stay."""
     assert client.post("/players", {"name": "  ann "}).body["name"] == "ann"
+    # A run of spaces inside, or a no-break space, is drawn as one space by a browser: kept as one.
+    assert client.post("/players", {"name": "ann  bob"}).body["name"] == "ann bob"
+    assert client.post("/players", {"name": "ann\u00a0bob"}).body["name"] == "ann bob"
+    yamada = "\u5c71\u7530\u3000\u592a\u90ce"  # an ideographic space alone stays
+    assert client.post("/players", {"name": yamada}).body["name"] == yamada
     assert client.post("/players", {"name": "Zoe\u0308"}).body["name"] == "Zo\u00eb"
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
     assert client.post("/players", {"name": family}).body["name"] == family
@@ -133,7 +144,12 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
     for needs in ("\u2764\ufe0f", "1\ufe0f\u20e3", "\u1820\u180b", "\u845b\U000e0100",
                   "\U0001f469\u200d\u2764\ufe0f\u200d\U0001f468", "\U0001f9d1\U0001f3fd\u200d\U0001f4bb",
                   "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645", "\u0915\u094d\u200d\u0937",
-                  "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"):
+                  "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+                  # And (a third probe's) a joiner after a virama at an end (Malayalam's chillu), Bengali's
+                  # ya-phala after ra, Mongolian's vowel separator, "ℹ️" (a letter with an emoji form), an
+                  # emoji newer than the interpreter's Unicode.
+                  "\u0d05\u0d28\u0d3f\u0d32\u0d4d\u200d", "\u09b0\u200d\u09cd\u09af\u09be\u09ac",
+                  "\u1830\u1820\u1837\u1820\u180e\u1820", "\u2139\ufe0f", "\U0001fa77"):
         assert client.post("/players", {"name": needs}).body["name"] == needs, repr(needs)
     assert client.post("/players", {"name": " " * 3}).status == 422
 
