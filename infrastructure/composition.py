@@ -181,8 +181,11 @@ def tables_present(app: Motley, read_models: Sequence[Any] = ()) -> None:
                 curs.execute(f"SELECT {', '.join(view.columns)} FROM {view.qualified} LIMIT 0")
                 curs.execute(view.max_tracking_id_statement, (app.name,))
         except ProgrammingError:
+            # migrate adds a table, or a column a release added; a column of the first release dropped by
+            # hand it does not (the advice looped: a probe), so the table is dropped and made again.
             raise RuntimeError(f"the read model table {view.qualified} is missing or lacks a column: run motley "
-                               "migrate, then motley rebuild (docs/deploy.md)") from None
+                               "migrate, then motley rebuild (docs/deploy.md); if it still lacks one, drop the "
+                               "table and do both again") from None
 
 
 def _make_parent_directory(sqlite_path: str) -> None:
