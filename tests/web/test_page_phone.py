@@ -187,3 +187,20 @@ def test_no_page_scrolls_sideways_at_320_px(server, browser):
         assert page.evaluate("document.documentElement.scrollWidth") <= 320, route
     assert not errors, errors
     context.close()
+
+
+@pytest.mark.parametrize("game, seats", [("jest", 3), ("fools-crown", 2)])
+def test_everything_you_see_fits_320_px_when_opened(server, browser, game, seats):
+    """A probe at 320 px: opening "everything you see" scrolled the page sideways by 6 px: the options'
+    nested list gave its values no room, and a value ("highest-card") stood one letter a line past the edge."""
+    person = register(server, f"narrow-{game}")
+    match_id = match_with(server, person, game, seats, computers={str(s): "random" for s in range(1, seats)})
+    context, page, errors = signed_in(browser, server, person, viewport={"width": 320, "height": 640},
+                                      is_mobile=True, has_touch=True)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("details")
+    page.evaluate("() => document.querySelectorAll('details').forEach((fold) => { fold.open = true; })")
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert not errors, errors
+    context.close()
