@@ -746,16 +746,21 @@ class Importer:
             raise self.refuse("a seat is an int, its player id and name strings")
         if not 1 <= len(name) <= 40 or len(player_id) > 100:  # a player's name as POST /players takes it
             raise self.refuse("a player's name is 1 to 40 characters")
-        if name_problem(name) or not player_id.strip():
-            # (A player id is kept as written: a history from elsewhere names players this server lacks, as
-            # the recorded fixtures do, "fixture-0".) One this server holds is named as its player is.
-            raise self.refuse(f"seat {seat}: {name_problem(name) or 'a player id is not blank'}")
-        if name != kept_name(name):
-            # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
-            raise self.refuse(f"seat {seat}: a name is kept trimmed and in NFC, as the API stores it")
+        if not player_id.strip():
+            raise self.refuse(f"seat {seat}: a player id is not blank")
+        # (A player id is kept as written: a history from elsewhere names players this server lacks, as
+        # the recorded fixtures do, "fixture-0".) One this server holds is named as its player is, even a
+        # name its rules refuse today: registered before they did, its history restores where it was made
+        # (an auditor's probe: a name accepted that morning made its matches' exports unimportable).
         known = self.player_name(player_id)
         if known is not None and known != name:
             raise self.refuse(f"seat {seat}: player {player_id} on this server is named {known!r}, not {name!r}")
+        if known is None and name_problem(name):
+            raise self.refuse(f"seat {seat}: {name_problem(name)}")
+        if known is None and name != kept_name(name):
+            # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
+            raise self.refuse(f"seat {seat}: a name is kept as the API stores it: trimmed, each run of spaces "
+                              f"one space, and in NFC ({kept_name(name)!r})")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)

@@ -189,6 +189,13 @@ def test_an_import_checks_the_players_a_history_names(audit, tmp_path):  # noqa:
     # A player this server does not hold (a history from elsewhere) is taken as written.
     assert post_history(client, with_seat(player_id=str(uuid.uuid4()), name="mallory"))[0] == 201
     assert post_history(client, with_seat(player_id=real_id, name="ada"))[0] == 201
+    # A player of this server named before today's rules refused its name (its registration is stored as
+    # it was) is named so in its history, which restores here: a probe's auditor could not import it in
+    # any form. A player this server lacks is still held to the rules.
+    older_id, _ = container.app.register_player("ann  bob\ufe0f")
+    assert post_history(client, with_seat(player_id=str(older_id), name="ann  bob\ufe0f"))[0] == 201
+    status, refused = post_history(client, with_seat(player_id=str(uuid.uuid4()), name="ann  bob"))
+    assert status == 422 and "'ann bob'" in refused["detail"], refused
 
 
 def test_a_history_of_a_match_here_is_that_matchs_line_for_line(audit):  # noqa: F811 - the fixture

@@ -114,7 +114,10 @@ def test_a_name_that_shows_nothing_is_refused(client, name):
                                   # emoji with no text form, an unassigned code point.
                                   "\u0e2a\u0e21\u200c\u0e0a\u0e32\u0e22", "\u05d3\u05d5\u200d\u05d3",
                                   "\u0645\u062d\u200d\u0645\u062f", "ann\u2605\ufe0f", "ann\U0001f600\ufe0f",
-                                  "ann\u2065", "ann\U000e0000", "\u180eann"])
+                                  "ann\u2065", "ann\U000e0000", "\u180eann",
+                                  # A fourth's: a joiner after an emoji newer than the interpreter's Unicode
+                                  # (a 500: IDNA's check named the character), or after a private-use one.
+                                  "\U0001fa77\u200c", "ann\ue000\u200d"])
 def test_a_name_that_would_look_like_another_is_refused(client, name):
     """Visible letters with something that shows nothing among them ("ann" and a zero-width space, a
     byte-order mark, a tag character, a word joiner, a blank letter): another name that looks like "ann"."""
@@ -133,6 +136,9 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
     # A run of spaces inside, or a no-break space, is drawn as one space by a browser: kept as one.
     assert client.post("/players", {"name": "ann  bob"}).body["name"] == "ann bob"
     assert client.post("/players", {"name": "ann\u00a0bob"}).body["name"] == "ann bob"
+    # A Persian half-space after a letter that joins nothing after it draws nothing: kept without it.
+    assert client.post("/players", {"name": "\u0645\u062d\u0645\u062f\u200c\u0631\u0636\u0627"}).body["name"] \
+        == "\u0645\u062d\u0645\u062f\u0631\u0636\u0627"
     yamada = "\u5c71\u7530\u3000\u592a\u90ce"  # an ideographic space alone stays
     assert client.post("/players", {"name": yamada}).body["name"] == yamada
     assert client.post("/players", {"name": "Zoe\u0308"}).body["name"] == "Zo\u00eb"
@@ -149,7 +155,9 @@ def test_a_name_is_kept_as_shown_trimmed_and_composed(client):
                   # ya-phala after ra, Mongolian's vowel separator, "ℹ️" (a letter with an emoji form), an
                   # emoji newer than the interpreter's Unicode.
                   "\u0d05\u0d28\u0d3f\u0d32\u0d4d\u200d", "\u09b0\u200d\u09cd\u09af\u09be\u09ac",
-                  "\u1830\u1820\u1837\u1820\u180e\u1820", "\u2139\ufe0f", "\U0001fa77"):
+                  "\u1830\u1820\u1837\u1820\u180e\u1820", "\u2139\ufe0f", "\U0001fa77",
+                  # And (a fourth's) Sinhala's touching letters, an Arabic letter's joined form at an end.
+                  "\u0dc1\u200d\u0dca\u0dbb", "\u0645\u200d"):
         assert client.post("/players", {"name": needs}).body["name"] == needs, repr(needs)
     assert client.post("/players", {"name": " " * 3}).status == 422
 
