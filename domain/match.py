@@ -692,6 +692,8 @@ class Match(Aggregate):
 
     def make_move(self, seat: int, action: Any, now: datetime, request_key: Optional[str] = None,
                   by_player: bool = True) -> None:
+        if by_player:  # a resigned seat is the computer's: its player's own move is refused, whenever it lands
+            self.check_not_resigned(seat)
         self.check_can_move(seat, action, now)
         if by_player and seat in self.absent:  # an absent player who moves again is back (issue 13)
             self._seat_returned(seat=seat)

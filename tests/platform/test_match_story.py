@@ -351,3 +351,37 @@ def test_a_faulty_computer_opponent_falls_back_to_a_legal_move(sqlite_motley, mo
     assert app.play_computer_move(match_id, 1) is True
     moved = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
     assert moved and moved[-1].seat == 1 and moved[-1].action["type"] != "cheat"
+
+
+def test_a_move_overtaken_by_its_own_seats_resignation_is_refused_and_adds_nothing(settings, seed, monkeypatch):
+    """A racing probe: a seat's move and its resignation sent at once. The resignation landed while the
+    move was being saved; the move was run again on the match read afresh, where it was not checked
+    against the resignation, and landed as the computer's move with the player's own request key: the
+    resigned player chose it. It is the resignation's 409 now, as when the two come one after the other."""
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
+    other = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed + 1))  # a second API process
+    try:
+        app = container.app
+        client = ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+        players = [app.authenticate(key) for key in keys]
+        match_id = client.new_match("jest", 3, keys)
+        hand = app.get_match(match_id).state["hands"][0]
+        landed = []
+        save = app._save_match
+
+        def save_after_the_resignation_lands(match):
+            if not landed:  # ann's resignation, through the other process, lands first, once
+                other.app.resign_match(match_id, players[0])
+                landed.append(True)
+            return save(match)
+
+        monkeypatch.setattr(app, "_save_match", save_after_the_resignation_lands)
+        answer = client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer", "up": hand[0],
+                                                                         "down": hand[1]}}, key=keys[0])
+        assert answer.status == 409 and answer.body.get("rule") == "resignation", answer.text
+        made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
+        assert landed and not [e for e in made if e.seat == 0 and e.request_key is not None], made
+    finally:
+        other.close()
+        container.close()
