@@ -2258,12 +2258,17 @@ function tournamentActions(t, error, after) {
       + `${t.organiser === me.id ? " · you organise it" : ""}`) : null);
 }
 
+const isolated = (name) => `\u2068${name}\u2069`;
+
 // What the tournament's status line says of a new version (`before`, the one drawn): {changes}, or null.
 function tournamentNews(before, t, me) {
   const changes = [];
   const was = new Map((before.players || []).map((entry) => [entry.player_id, entry.status]));
   const players = t.players || [];
-  const who = (entries) => entries.map((entry) => (entry.player_id === me ? "you" : entry.name || "someone")).join(", ");
+  // Each name isolated (FSI … PDI), as <bdi> isolates it on the page: two right-to-left names joined by ", "
+  // in this left-to-right sentence read in swapped order (a names probe).
+  const who = (entries) => entries.map((entry) => (entry.player_id === me ? "you" : isolated(entry.name || "someone")))
+    .join(", ");
   const came = players.filter((entry) => entry.status === "registered" && was.get(entry.player_id) !== "registered");
   const went = players.filter((entry) => entry.status !== "registered" && was.get(entry.player_id) === "registered");
   if (came.some((entry) => entry.player_id === me)) changes.push("You are registered.");
@@ -2286,7 +2291,7 @@ function tournamentNews(before, t, me) {
     const mine = round.tables.findIndex((table) => (table.players || []).includes(me));
     if (me && mine >= 0) {
       const others = round.tables[mine].players.filter((player) => player !== me)
-        .map((player) => players.find((entry) => entry.player_id === player)?.name || "someone");
+        .map((player) => isolated(players.find((entry) => entry.player_id === player)?.name || "someone"));
       changes.push(`Your table is ready: table ${round.tables[mine].table ?? mine + 1}${others.length ? `, with ${others.join(", ")}` : ""}.`);
     } else if (me && (round.byes || []).includes(me)) changes.push(`You have a bye in round ${number}.`);
   }

@@ -211,7 +211,7 @@ def test_a_tournaments_page_says_entries_the_start_and_the_viewers_table(server,
     page.evaluate(RECORD, "#tournament-announce")
 
     requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(ivy), timeout=10).raise_for_status()
-    page.wait_for_function(SAID, arg="Registered: a11y3-t-ivy.", timeout=20_000)
+    page.wait_for_function(SAID, arg="Registered: \u2068a11y3-t-ivy\u2069.", timeout=20_000)
     page.focus("#tournament-register")
     page.keyboard.press("Enter")
     page.wait_for_function(SAID, arg="You are registered.", timeout=10_000)
@@ -220,7 +220,7 @@ def test_a_tournaments_page_says_entries_the_start_and_the_viewers_table(server,
     # Withdrawn before the start, an entry leaves the list: nothing was said (a web organiser's probe).
     requests.delete(f"{server}/tournaments/{tournament_id}/players/{jon['id']}", headers=auth(jon),
                     timeout=10).raise_for_status()
-    page.wait_for_function(SAID, arg="a11y3-t-jon is withdrawn.", timeout=20_000)
+    page.wait_for_function(SAID, arg="\u2068a11y3-t-jon\u2069 is withdrawn.", timeout=20_000)
     page.wait_for_function(SAID, arg="2 registered.", timeout=20_000)
     requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(jon), timeout=10).raise_for_status()
     page.wait_for_function(SAID, arg="3 registered.", timeout=20_000)
@@ -229,7 +229,7 @@ def test_a_tournaments_page_says_entries_the_start_and_the_viewers_table(server,
     page.keyboard.press("Enter")
     page.wait_for_function(SAID, arg="The tournament has started.", timeout=10_000)
     page.wait_for_function(SAID, arg="Round 1 is paired.", timeout=10_000)
-    page.wait_for_function(SAID, arg="Your table is ready: table 1, with ", timeout=10_000)
+    page.wait_for_function(SAID, arg="Your table is ready: table 1, with \u2068", timeout=10_000)
     # The table is a link above the standings while it is played (a phone probe: the line was text alone,
     # the table's link far below it), and opens the viewer's seat.
     link = page.locator("#your-table a")
