@@ -161,7 +161,7 @@ def shows_nothing_somewhere(name: str) -> bool:
 #: A run of spaces inside a name, or a no-break space: a browser draws "ann  bob" and "ann\u00a0bob" as
 #: "ann bob" (HTML collapses spaces), so they are kept as one space (an ideographic space alone stays).
 SPACE_SEPARATORS = "".join(chr(point) for point in range(0x3001) if unicodedata.category(chr(point)) == "Zs")
-SPACES = re.compile(f"\u00a0|[{SPACE_SEPARATORS}]{{2,}}")
+SPACES = re.compile(f"[{SPACE_SEPARATORS}]{{2,}}|\u00a0")  # a run first: "ann\u00a0 bob" is one space
 
 
 def kept_name(text: str) -> str:
@@ -174,7 +174,9 @@ def kept_name(text: str) -> str:
         start += 1
     while end > start and unicodedata.category(text[end - 1]) == "Zs":
         end -= 1
-    return without_idle_half_spaces(unicodedata.normalize("NFC", SPACES.sub(" ", text[start:end])))
+    # Composed again once the half-spaces are out: "\u0627\u200c\u0654" left "\u0627\u0654", not "\u0623".
+    composed = unicodedata.normalize("NFC", SPACES.sub(" ", text[start:end]))
+    return unicodedata.normalize("NFC", without_idle_half_spaces(composed))
 
 
 def without_idle_half_spaces(name: str) -> str:
@@ -184,10 +186,10 @@ def without_idle_half_spaces(name: str) -> str:
     A non-joiner after a letter that would join ("می\u200cخواهم") shapes it, and stays."""
     kept = []
     for at, character in enumerate(name):
-        before = base_before(name, at, past_selectors=True)
-        if character == "\u200c" and before and joining(before) == "R" and name[at + 1:at + 2] \
-                and joining(name[at + 1]) != "U":
-            continue
+        if character == "\u200c" and name[at + 1:at + 2] and joining(name[at + 1]) != "U":
+            before = base_before(name, at, past_selectors=True)  # only here: a walk back a character
+            if before and joining(before) == "R":
+                continue
         kept.append(character)
     return "".join(kept)
 
