@@ -753,14 +753,15 @@ class Importer:
         # name its rules refuse today: registered before they did, its history restores where it was made
         # (an auditor's probe: a name accepted that morning made its matches' exports unimportable).
         known = self.player_name(player_id)
+        if known is None or known != name:
+            if name_problem(name):
+                raise self.refuse(f"seat {seat}: {name_problem(name)}")
+            if name != kept_name(name):
+                # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
+                raise self.refuse(f"seat {seat}: a name is kept trimmed and in NFC, each run of spaces one space, "
+                                  f"as the API stores it ({kept_name(name)!r})")
         if known is not None and known != name:
             raise self.refuse(f"seat {seat}: player {player_id} on this server is named {known!r}, not {name!r}")
-        if known is None and name_problem(name):
-            raise self.refuse(f"seat {seat}: {name_problem(name)}")
-        if known is None and name != kept_name(name):
-            # The API keeps every name trimmed and composed (NFC): "Jose\u0301" and "José" were two names.
-            raise self.refuse(f"seat {seat}: a name is kept as the API stores it: trimmed, each run of spaces "
-                              f"one space, and in NFC ({kept_name(name)!r})")
         # The export keeps an unlisted match's code out of its events: a seat taken there was
         # checked by the service (code, invitation or kept seat), so the rebuilt match's own code stands in.
         self.match.join(player_id, name, seat, code=self.match.invitation)
