@@ -229,7 +229,7 @@ def test_an_absent_seat_and_a_claimable_match_are_items_as_documented(client, au
     documented = Documented(client)
     keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
     start = audited.app.log_position()
-    made = client.post("/matches", {"game": "jest", "seats": 3, "turn_limit": {"seconds": 0.5, "on_timeout": "claim"}},
+    made = client.post("/matches", {"game": "jest", "seats": 3, "turn_limit": {"seconds": 2, "on_timeout": "claim"}},
                        key=keys[0]).body
     match_id = made["id"]
     for key in keys:
