@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 import threading
+from types import SimpleNamespace
 
 import pytest
 
@@ -264,6 +265,39 @@ def test_racing_takes_one_wins_the_other_gets_409(settings, seed):
         container.close()
 
 
+@pytest.fixture
+def two_processes(settings, seed):
+    """Two API processes on one store (two containers) and a started 3-seat Jest match of ann, bob and
+    cy, created through the first one's API."""
+    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
+    other = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed + 1))  # a second API process
+    try:
+        client = ApiClient(create_app(container))
+        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
+        players = [container.app.authenticate(key) for key in keys]
+        match_id = client.new_match("jest", 3, keys)
+        yield SimpleNamespace(app=container.app, other=other.app, client=client, keys=keys, players=players,
+                              match_id=match_id)
+    finally:
+        other.close()
+        container.close()
+
+
+def land_first(monkeypatch, app, race):
+    """Make ``race`` (a command through another process) land once, just before ``app``'s next save, so
+    that save loses the race; returns the list that holds what ``race`` answered once it ran."""
+    landed = []
+    save = app._save_match
+
+    def save_after_the_race(match):
+        if not landed:
+            landed.append(race())
+        return save(match)
+
+    monkeypatch.setattr(app, "_save_match", save_after_the_race)
+    return landed
+
+
 def overtaking_pair(app, match_id, seat):
     """(mine, theirs): two legal moves of ``seat`` such that ``mine`` is refused once ``theirs`` landed."""
     legal = app.get_match(match_id).engine.legal_actions(app.get_match(match_id).state, seat)
@@ -277,43 +311,25 @@ def overtaking_pair(app, match_id, seat):
                 yield mine, theirs
 
 
-def test_a_move_overtaken_by_one_that_landed_first_is_a_409_move_overtaken(settings, seed, monkeypatch):
+def test_a_move_overtaken_by_one_that_landed_first_is_a_409_move_overtaken(two_processes, monkeypatch):
     """No expected version is stated: the move is checked against the state it would really land on.
     Another process's take lands between this request's check and its save; the save loses the race,
     the request is run again on the new state, where it is no longer legal: 409 ``move-overtaken``,
     and nothing of it is appended."""
-    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
-    other = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed + 1))  # a second API process
-    try:
-        app = container.app
-        client = ApiClient(create_app(container))
-        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
-        players = [app.authenticate(key) for key in keys]
-        match_id = client.new_match("jest", 3, keys)
-        for seat, hand in enumerate(app.get_match(match_id).state["hands"]):
-            app.submit_move(match_id, players[seat], {"type": "offer", "up": hand[0], "down": hand[1]})
-        match = app.get_match(match_id)
-        taker = match.state["taker"]
-        mine, theirs = next(overtaking_pair(app, match_id, taker))
-        landed = []
-        save = app._save_match
-
-        def save_after_the_racing_move_lands(match):
-            if not landed:  # the racing request from the other process lands first, once
-                landed.append(other.app.submit_move(match_id, players[taker], theirs))
-            return save(match)
-
-        monkeypatch.setattr(app, "_save_match", save_after_the_racing_move_lands)
-        answer = client.post(f"/matches/{match_id}/moves", {"action": mine}, key=keys[taker])
-        assert answer.status == 409 and answer.body["type"].endswith("move-overtaken"), answer.text
-        assert "another move landed first" in answer.body["detail"]
-        after = app.get_match(match_id)
-        assert after.version == landed[0].version and after.moves == 4  # three offers and their take
-        made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
-        assert made[-1].action == theirs
-    finally:
-        other.close()
-        container.close()
+    run = two_processes
+    app, match_id, players = run.app, run.match_id, run.players
+    for seat, hand in enumerate(app.get_match(match_id).state["hands"]):
+        app.submit_move(match_id, players[seat], {"type": "offer", "up": hand[0], "down": hand[1]})
+    taker = app.get_match(match_id).state["taker"]
+    mine, theirs = next(overtaking_pair(app, match_id, taker))
+    landed = land_first(monkeypatch, app, lambda: run.other.submit_move(match_id, players[taker], theirs))
+    answer = run.client.post(f"/matches/{match_id}/moves", {"action": mine}, key=run.keys[taker])
+    assert answer.status == 409 and answer.body["type"].endswith("move-overtaken"), answer.text
+    assert "another move landed first" in answer.body["detail"]
+    after = app.get_match(match_id)
+    assert after.version == landed[0].version and after.moves == 4  # three offers and their take
+    made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
+    assert made[-1].action == theirs
 
 
 def test_players_authenticate_only_with_their_own_key(settings, seed):
@@ -353,35 +369,18 @@ def test_a_faulty_computer_opponent_falls_back_to_a_legal_move(sqlite_motley, mo
     assert moved and moved[-1].seat == 1 and moved[-1].action["type"] != "cheat"
 
 
-def test_a_move_overtaken_by_its_own_seats_resignation_is_refused_and_adds_nothing(settings, seed, monkeypatch):
+def test_a_move_overtaken_by_its_own_seats_resignation_is_refused_and_adds_nothing(two_processes, monkeypatch):
     """A racing probe: a seat's move and its resignation sent at once. The resignation landed while the
     move was being saved; the move was run again on the match read afresh, where it was not checked
     against the resignation, and landed as the computer's move with the player's own request key: the
     resigned player chose it. It is the resignation's 409 now, as when the two come one after the other."""
-    container = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed))
-    other = build(settings, tasks=NoTaskQueue(), rng=random.Random(seed + 1))  # a second API process
-    try:
-        app = container.app
-        client = ApiClient(create_app(container))
-        keys = [client.register(name)[1] for name in ("ann", "bob", "cy")]
-        players = [app.authenticate(key) for key in keys]
-        match_id = client.new_match("jest", 3, keys)
-        hand = app.get_match(match_id).state["hands"][0]
-        landed = []
-        save = app._save_match
-
-        def save_after_the_resignation_lands(match):
-            if not landed:  # ann's resignation, through the other process, lands first, once
-                other.app.resign_match(match_id, players[0])
-                landed.append(True)
-            return save(match)
-
-        monkeypatch.setattr(app, "_save_match", save_after_the_resignation_lands)
-        answer = client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer", "up": hand[0],
-                                                                         "down": hand[1]}}, key=keys[0])
-        assert answer.status == 409 and answer.body.get("rule") == "resignation", answer.text
-        made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
-        assert landed and not [e for e in made if e.seat == 0 and e.request_key is not None], made
-    finally:
-        other.close()
-        container.close()
+    run = two_processes
+    app, match_id = run.app, run.match_id
+    hand = app.get_match(match_id).state["hands"][0]
+    # ann's resignation, through the other process, lands first, once
+    landed = land_first(monkeypatch, app, lambda: run.other.resign_match(match_id, run.players[0]) or True)
+    answer = run.client.post(f"/matches/{match_id}/moves", {"action": {"type": "offer", "up": hand[0],
+                                                                         "down": hand[1]}}, key=run.keys[0])
+    assert answer.status == 409 and answer.body.get("rule") == "resignation", answer.text
+    made = [e for e, _ in app.history(match_id) if type(e).__name__ == "MoveMade"]
+    assert landed and not [e for e in made if e.seat == 0 and e.request_key is not None], made
