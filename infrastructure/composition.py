@@ -180,12 +180,20 @@ def tables_present(app: Motley, read_models: Sequence[Any] = ()) -> None:
             with view.datastore.transaction(commit=False) as curs:
                 curs.execute(f"SELECT {', '.join(view.columns)} FROM {view.qualified} LIMIT 0")
                 curs.execute(view.max_tracking_id_statement, (app.name,))
-        except ProgrammingError:
+        except ProgrammingError as error:
             # migrate adds a table, or a column a release added; a column of the first release dropped by
             # hand it does not (the advice looped: a probe), so the table is dropped and made again.
-            raise RuntimeError(f"the read model table {view.qualified} is missing or lacks a column: run motley "
-                               "migrate, then motley rebuild (docs/deploy.md); if it still lacks one, drop the "
-                               "table and do both again") from None
+            raise RuntimeError(f"the read model table {view.qualified} is missing or lacks a column "
+                               f"({_database_says(error)}): run motley migrate, then motley rebuild "
+                               "(docs/deploy.md); if it still lacks one, drop the table and do both "
+                               "again") from None
+
+
+def _database_says(error: Exception) -> str:
+    """The first line of the database's own message (PostgreSQL: 'column "absent" does not exist';
+    SQLite: 'no such column: absent'): which table or column is missing, which the operator looks for."""
+    lines = str(error).strip().splitlines()
+    return lines[0] if lines else type(error).__name__
 
 
 def _make_parent_directory(sqlite_path: str) -> None:

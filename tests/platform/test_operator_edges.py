@@ -71,6 +71,7 @@ def test_readiness_refuses_while_a_read_model_table_is_missing(table, change):
             assert ready.status == 503, ready.text
             said = ready.body["dependencies"]["tables"]
             assert table in said and "motley rebuild" in said, said
+            assert ("absent" in said) == ("COLUMN" in change), said  # the column the database misses
         finally:
             container.close()
     finally:
