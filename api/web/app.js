@@ -396,6 +396,18 @@ async function lobbyLists() {
   ];
 }
 
+// The lobby drawn again over itself keeps its forms as they are, for the same player: a route run twice in
+// a moment (signed in, then the Lobby link) drew a new form over a choice just made (a phone probe chose
+// Tumult Royale and 2 seats, and the form said Jest).
+function keptForm(id, make) {
+  const me = identity.player();
+  const form = document.getElementById(id);
+  if (form && view.contains(form) && form.dataset.player === me.id) return form;
+  const made = make();
+  made.dataset.player = me.id;
+  return made;
+}
+
 async function lobby() {
   const show = screen();
   const all = await games();
@@ -405,7 +417,7 @@ async function lobby() {
   show(
     h("h1", {}, "Lobby"),
     invitations ? [invitations.box, invitations.news] : null,
-    identity.player() ? [createForm(all), joinForm()]
+    identity.player() ? [keptForm("create", () => createForm(all)), keptForm("join-private", joinForm)]
       : identity.auditor() ? auditorPanel()
         : h("p", { class: "hint" }, "Register (at the top of the page) to create and join matches; anyone may watch."),
     lists,

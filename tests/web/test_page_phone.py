@@ -128,14 +128,15 @@ def test_a_turn_that_begins_out_of_sight_brings_the_moves_into_view_with_their_c
 
 
 # Every control a phone shows, but the table's move buttons checked above: the lobby's and the create form's.
-TAPPED = ("td.row-actions > button, td.row-actions > a, header nav a, summary, select, "
+TAPPED = ("td.row-actions > button, td.row-actions > a, header nav a, header a.brand, #whoami a, summary, select, "
           "input:not([type=checkbox]):not([type=radio]):not([type=hidden])")
 
 
 def test_a_phones_row_buttons_fields_links_and_folds_are_44_px_tall(server, browser):
     """A phone probe: the lobby's join (and the organiser's Withdraw…) were 24.9 px tall, a rule for table
     rows beating the touch screen's 44 px; the form's fields 30-32 px, the header's links and the folds'
-    summaries ("your key", "the exact rule") 18-22 px."""
+    summaries ("your key", "the exact rule") 18-22 px; another, the header's "Motley" 28 px and "Playing as"'s
+    name 18 px."""
     host = register(server, "phone-host")
     match_with(server, host, "jest", 3)  # open: a seat to join in the lobby's row
     person = register(server, "phone-joiner")
@@ -202,5 +203,42 @@ def test_everything_you_see_fits_320_px_when_opened(server, browser, game, seats
     page.evaluate("() => document.querySelectorAll('details').forEach((fold) => { fold.open = true; })")
     page.wait_for_timeout(100)
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    assert not errors, errors
+    context.close()
+
+
+def test_the_lobby_drawn_again_keeps_the_new_match_form_as_chosen(server, browser):
+    """A phone probe chose Tumult Royale and 2 seats in New match just as the lobby was drawn a second time
+    (signed in, then the Lobby link a moment later): the form was made anew and said Jest, with 2 seats."""
+    person = register(server, "form-keeper")
+    context, page, errors = phone(browser, server, person)
+    page.goto(f"{server}/")
+    page.wait_for_selector("#create")
+    page.select_option("#create-game", "tumult-royale")
+    page.fill("#create-seats", "2")
+    page.dispatch_event("#create-seats", "change")
+    page.locator("select.computer").first.select_option(index=1)
+    lists = page.evaluate_handle("document.getElementById('lobby-lists')")
+    page.evaluate("location.hash = '#/'")  # the route runs again: the lobby is drawn anew
+    page.wait_for_function("old => document.getElementById('lobby-lists') !== old", arg=lists)
+    assert page.eval_on_selector("#create-game", "e => e.value") == "tumult-royale"
+    assert page.input_value("#create-seats") == "2"
+    assert page.locator("select.computer").first.evaluate("e => e.selectedIndex") == 1
+    assert not errors, errors
+    context.close()
+
+
+def test_a_tumult_royale_fields_number_is_readable_on_a_phone(server, browser):
+    """A phone probe: a target field's number on Tumult Royale's board was 10.4 px, the page's only text
+    under 11 px."""
+    context, page, errors = phone(browser, server)
+    page.goto(f"{server}/#/")
+    page.wait_for_selector("h1")
+    size = page.evaluate("""() => {
+        const table = document.createElement('table'); table.className = 'kingdom';
+        table.innerHTML = '<tr><td class="field"><span class="num">12</span></td></tr>';
+        document.getElementById('view').append(table);
+        return parseFloat(getComputedStyle(table.querySelector('.num')).fontSize); }""")
+    assert size >= 11, size
     assert not errors, errors
     context.close()
