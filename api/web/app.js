@@ -59,6 +59,21 @@ const PLAIN = {
   "urn:motley:problem:not-your-turn": "Not your turn any more: the match moved on before your move arrived (a move from another tab or device came first). It is shown as it is now.",
 };
 const PASSING = new Set(["urn:motley:problem:time-is-up"]); // said once: the box goes by itself
+
+// A move the table offered, refused because the match moved on meanwhile (read again beside the refusal):
+// said so in the page's words, the server's detail kept as the box's title. An opponent's take of the
+// same tile was told in the server's words alone ("another player holds that tile"), and a move after
+// the other player resigned was told to "choose again" in a match over (a phone probe).
+const OVERTAKEN = new Set(["illegal-move", "move-overtaken", "stale-version", "precondition-failed"]);
+const ENDED = new Set([...OVERTAKEN, "not-your-turn", "conflict"]);
+function racedWords(refusal, now, before) {
+  if (!(refusal instanceof Problem) || !now || now.version <= before) return null;
+  const kind = String(refusal.problem.type || "").split(":").pop();
+  if (ENDED.has(kind) && now.status === "finished") return "The match ended before your move arrived: it is shown as it is now.";
+  if (ENDED.has(kind) && now.status === "cancelled") return "The match was called off before your move arrived: it is shown as it is now.";
+  if (!OVERTAKEN.has(kind)) return null; // its own words (not your turn: a move from another tab came first)
+  return now.legal_actions.length ? CHANGED : "The table changed before your move arrived: it is shown as it is now.";
+}
 const PASSING_SECONDS = 8;
 
 let problems = 0; // problem boxes drawn (their ids)
@@ -66,7 +81,7 @@ function problemBox(error) {
   const detail = error instanceof Problem ? error.message : String(error.message || error);
   const lines = error instanceof Problem ? problemFields(error.problem.errors) : [];
   const type = error instanceof Problem ? error.problem.type : undefined;
-  const plain = PLAIN[type];
+  const plain = (error instanceof Problem && error.plain) || PLAIN[type];
   // tabindex -1: focus may be put on it (busy(), when the button pressed is gone), never reached by Tab.
   const unreached = error instanceof Problem && error.problem.status === 0; // no answer at all (api.js call)
   // An id, and one per field's line: a field at fault is described by its line (attempt's fieldAt).
@@ -1653,6 +1668,8 @@ async function table(id, params) {
       // No answer, yet the match moved on: the move may have landed ("could not be reached… try again"
       // invited a second move).
       if (refusal instanceof Problem && refusal.problem.status === 0 && now.version > before) throw answerLost();
+      const raced = racedWords(refusal, now, before);
+      if (raced) refusal.plain = raced;
       throw refusal;
     }
     moving = false;
