@@ -154,19 +154,39 @@ class Tournaments:
         # The id as the API writes it, however the path spelled the UUID (upper case, braces): compared as
         # sent, a player withdrawing himself was "not the organiser", and the organiser "not registered".
         player = str(parse_id(player_id, "player registered for this tournament"))
-        self._command(tournament_id, lambda t: t.withdraw(player, str(by.id)), expected=expected)
-        self._resign_at_tables(tournament_id, player)
+        self._leave(tournament_id, lambda t: t.withdraw(player, str(by.id)), player, expected)
 
-    def _resign_at_tables(self, tournament_id: Any, player_id: str) -> None:
-        """A player who leaves the tournament (withdrawn, disqualified) resigns the table he sits at: it
-        waited for his moves, and with no round deadline nothing but a void (which scores nothing for
-        his opponents) let the round, and the tournament, go on. Resigned, he ranks last at it and the
-        table plays on (a computer plays his seat) or ends."""
-        for match_id in self.get(tournament_id).unsettled_tables_of(player_id):
-            try:
-                self.app.resign_match(match_id, self.app.get_player(player_id))
-            except errors.ServiceError:
-                pass  # not running (finished, or not started), or he had resigned already: nothing to settle
+    def _leave(self, tournament_id: Any, act: Callable[[Tournament], Any], player_id: str,
+               expected: Optional[Collection[int]]) -> Any:
+        """A player leaves the tournament (withdrawn, disqualified) and resigns the table he sits at, in
+        the same save: it waited for his moves, and with no round deadline nothing but a void (which
+        scores nothing for his opponents) let the round, and the tournament, go on. Resigned, he ranks
+        last at it and the table plays on (a computer plays his seat) or ends. Saved apart, a forfeit of
+        his tablemate landing in between ended the match with him its winner (his resignation then
+        refused, unsaid) while the tournament ranked him last there (a racing probe); now the match's
+        version guards the save, and the retry finds the table settled, or resigns him."""
+        acted: list[Tournament] = []
+
+        def leave(tournament: Tournament) -> Any:
+            acted[:] = [tournament]
+            return act(tournament)
+
+        # Saved after the tournament's event: his stream tells the withdrawal, then his table's end.
+        return self._command(tournament_id, leave, then=lambda: self._resign_at_tables(acted[0], player_id),
+                             expected=expected)
+
+    def _resign_at_tables(self, tournament: Tournament, player_id: str) -> list[Match]:
+        """The running matches of ``player_id``'s unsettled tables, each with his resignation (unsaved)."""
+        resigned = []
+        for match_id in tournament.unsettled_tables_of(player_id):
+            match = self.app.get_match(match_id)
+            seat = match.seat_of(player_id)
+            if match.status != STATUS_ACTIVE or seat is None or seat in match.resigned:
+                continue  # not running (finished, or not started), or he had resigned already
+            match.resign(player_id)
+            match.settle(self.app.rng, self.app.clock())
+            resigned.append(match)
+        return resigned
 
     def call_off(self, tournament_id: Any, by: Player, expected: Optional[Collection[int]] = None) -> None:
         self._command(tournament_id, lambda t: t.call_off(str(by.id)), expected=expected)
@@ -222,10 +242,8 @@ class Tournaments:
                 raise errors.InvalidRequest("a disqualification names the player_id")
             if body.get("match_id"):  # dropped without a word, an organiser unsure which id counts never knew
                 raise errors.InvalidRequest("a disqualification names the player_id only (a void names the match_id)")
-            number = self._command(tournament_id, lambda t: (
-                t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []), expected=expected)
-            self._resign_at_tables(tournament_id, body["player_id"])
-            return number
+            return self._leave(tournament_id, lambda t: (
+                t.disqualify(str(by.id), body["player_id"], body.get("reason", "")), []), body["player_id"], expected)
         if not body.get("match_id"):
             raise errors.InvalidRequest("voiding names the match_id")
         if body.get("player_id"):
@@ -263,11 +281,13 @@ class Tournaments:
 
     # -- the machinery ----------------------------------------------------------------------------
     def _command(self, tournament_id: Any, act: Callable[[Tournament], Any],
-                 also: Callable[[], list[Match]] = list, expected: Optional[Collection[int]] = None) -> Any:
-        """Get, act, save (with the matches of any round the act paired, and the changed matches
-        ``also`` gives after the act), retrying a lost race; refused at once (412) unless the tournament
-        is at one of the ``expected`` versions, when given. A lost race's retry reads it again: a write
-        landing in between makes the caller's version stale, as RFC 9110 §13.1.1 would have it."""
+                 also: Callable[[], list[Match]] = list, expected: Optional[Collection[int]] = None,
+                 then: Callable[[], list[Match]] = list) -> Any:
+        """Get, act, save (with the matches of any round the act paired, the changed matches ``also``
+        gives after the act, and those ``then`` gives, saved after the tournament), retrying a lost race;
+        refused at once (412) unless the tournament is at one of the ``expected`` versions, when given.
+        A lost race's retry reads it again: a write landing in between makes the caller's version stale,
+        as RFC 9110 §13.1.1 would have it."""
         for _ in range(RETRIES):
             tournament = self.get(tournament_id)
             version = tournament.version
@@ -285,7 +305,7 @@ class Tournaments:
                 return None if number is None else number
             paired = [self._match_for(tournament, table) for table in tables or []]
             try:
-                self._save(tournament, paired, changed=also())
+                self._save(tournament, paired, changed=also(), after=then())
             except IntegrityError:
                 continue
             return outcome if number is None else number
@@ -316,13 +336,15 @@ class Tournaments:
         match.settle(self.app.rng, self.app.clock())
         return match
 
-    def _save(self, tournament: Tournament, paired: list[Match], changed: Sequence[Match] = ()) -> None:
+    def _save(self, tournament: Tournament, paired: list[Match], changed: Sequence[Match] = (),
+              after: Sequence[Match] = ()) -> None:
         """One transaction: the matches the act changed (a forfeited or voided table), the tournament, the
         matches of the round it paired, in that log order: a forfeit that settled the last table told its
-        players the tournament's end before their table's (a bot stopping at the end never had it)."""
-        self.app.save(*changed, tournament, *paired)
+        players the tournament's end before their table's (a bot stopping at the end never had it). The
+        matches ``after`` come after the tournament: a leaving player's resignation follows his leaving."""
+        self.app.save(*changed, tournament, *after, *paired)
         self.app.tasks.enqueue(Task(TASK_PROJECT))
-        for match in [*changed, *paired]:
+        for match in [*changed, *after, *paired]:
             self.app.repository.remember(match)  # the newest: no read is answered with the one before
             for task in self.app.follow_ups(match):
                 if task.name != TASK_PROJECT:

@@ -219,6 +219,43 @@ def test_a_forfeit_of_a_player_who_resigned_racing_the_tables_end_is_refused(tmp
         idle.close()
 
 
+@pytest.mark.parametrize("leaves", ["withdraws", "is disqualified"])
+def test_a_player_leaving_racing_a_forfeit_of_his_table_resigns_its_match_in_the_same_save(tmp_path, leaves):
+    """A racing probe (two API processes): bob left the tournament, its save landed, then the organiser's
+    forfeit of ann (absent) landed before bob's resignation of their match, saved apart: the forfeit ranked
+    bob last there, as one who left, and resigned ann, which ended the match with bob its winner; his
+    resignation was then refused, unsaid. He resigns in the leaving's own save now: the forfeit finds the
+    match over, and the table's result is the match's."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 2)
+    try:
+        ann, bob = table["players"]
+        bob_key = next(key for player_id, key in keys.items() if player_id == bob)
+        tournaments, raced = idle.tournaments, []
+        save = tournaments._save
+        organiser = idle.app.authenticate(org)
+
+        def the_forfeit_lands_next(*args, **kwargs):
+            save(*args, **kwargs)
+            if not raced:  # the other process: the organiser forfeits ann, just after the leaving's save
+                raced.append(True)
+                with contextlib.suppress(Exception):  # refused (409) once the match is over
+                    tournaments.forfeit(tid, organiser, [ann])
+
+        tournaments._save = the_forfeit_lands_next  # type: ignore[method-assign]
+        if leaves == "withdraws":
+            left = client.call("DELETE", f"/tournaments/{tid}/players/{bob}", key=bob_key)
+        else:
+            left = client.post(f"/tournaments/{tid}/sanctions", {"kind": "disqualify", "player_id": bob}, key=org)
+        assert raced and left.status in (200, 201, 204), left.text
+        idle.keeper.run()
+        match = client.get(f"/matches/{table['match_id']}").body
+        assert match["status"] == "finished" and 1 in match["resigned"], match["resigned"]  # bob's seat, 1
+        result = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]
+        assert result["ranks"] == match["result"]["ranks"] == [1, 2], (result, match["result"])
+    finally:
+        idle.close()
+
+
 def test_a_player_who_resigned_himself_before_his_forfeit_is_listed_as_resigned_not_forfeited(tmp_path):
     """Cy resigned the match himself, then the organiser forfeited him: his seat read "forfeited by the
     organiser (absent after the round's deadline)" (a review). He was not absent: he stays resigned."""
