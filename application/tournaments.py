@@ -209,7 +209,8 @@ class Tournaments:
         def act(tournament: Tournament) -> Any:
             read.clear()
             return tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
-                                      match_over=partial(self._match_over, read), match_id=match_id)
+                                      match_over=partial(self._match_over, read), match_id=match_id,
+                                      resigned_in=lambda _: [str(read[-1].players[seat]) for seat in read[-1].resigned])
 
         self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)],
                       expected=expected)

@@ -11,7 +11,7 @@ forfeits are events too, never deletions. Standings are computed from the events
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any, Callable, Optional, Sequence, cast
+from typing import Any, Callable, Collection, Optional, Sequence, cast
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate, event
@@ -440,14 +440,17 @@ class Tournament(Aggregate):
 
     def forfeit(self, by: str, player_ids: Sequence[str], now: datetime,
                 match_over: Optional[Callable[[str], bool]] = None,
-                match_id: Optional[str] = None) -> Optional[list[dict]]:
+                match_id: Optional[str] = None,
+                resigned_in: Optional[Callable[[str], Collection[str]]] = None) -> Optional[list[dict]]:
         """The organiser forfeits absent players of an unfinished table of the current round once its
         deadline has passed: they share the last place, the players present share the first (with
         nobody present, everyone takes the table's last place). ``match_over(match_id)`` says whether
         the table's match has finished (the application reads it; the aggregate holds no matches).
         ``match_id``, when given, names the table meant: a forfeit decided about one round's table, sent
         as that round ended and the next one's deadline passed, forfeited the players at their next
-        table (a probe). A player withdrawn or disqualified is not absent: he resigned (below)."""
+        table (a probe). A player withdrawn or disqualified is not absent: he resigned (below).
+        ``resigned_in(match_id)``: the players who resigned the table's match themselves (read after
+        ``match_over``, from the match it read)."""
         self.check_organiser(by)
         self.check_status(STATUS_ACTIVE)
         player_ids = list(dict.fromkeys(player_ids))  # a player named twice is one absent player
@@ -490,7 +493,11 @@ class Tournament(Aggregate):
         # A player who withdrew or was disqualified during the table resigned its match: gone, it is not
         # present either, and ranks below the absent, as the match ranks a resigned seat below an absent
         # one. Counted as present, it shared the table's win (a withdrawal, then a forfeit of the other).
-        gone = [p for p in table["players"] if p not in player_ids and self.players[p]["status"] != ENTRANT]
+        # So is one who resigned the match himself, still an entrant: counted as present, he shared the
+        # table's first place while the match ranked him last (a probe).
+        quit = set(resigned_in(table["match_id"])) if resigned_in is not None else set()
+        gone = [p for p in table["players"]
+                if p not in player_ids and (self.players[p]["status"] != ENTRANT or p in quit)]
         present = sum(1 for p in table["players"] if p not in player_ids and p not in gone)
         # The computers filling the table count among its places: the absent share the table's last place
         # (k absent at a table of n seats: n - k + 1, as k players tied last rank), behind the computers

@@ -256,6 +256,22 @@ def test_a_player_leaving_racing_a_forfeit_of_his_table_resigns_its_match_in_the
         idle.close()
 
 
+def test_a_player_who_resigned_his_table_is_not_present_at_a_forfeit_of_another(tmp_path):
+    """An organiser's probe: at a table of three, bob resigned the match himself, then the organiser
+    forfeited ann (absent): bob was counted as present and shared the table's first place ([3, 1, 1]),
+    while the match ranked him below cy. He is not present: he ranks last, below the absent, as one who
+    left the table (docs/tournaments.md)."""
+    idle, client, org, tid, table, keys = _forfeitable(tmp_path, 3)
+    try:
+        ann, bob, cy = table["players"]
+        assert client.post(f"/matches/{table['match_id']}/resign", key=keys[bob]).status == 200
+        assert client.post(f"/tournaments/{tid}/forfeits", {"player_ids": [ann]}, key=org).status == 200
+        result = client.get(f"/tournaments/{tid}").body["rounds"][0]["tables"][0]["result"]
+        assert result == {"ranks": [2, 3, 1], "how": "forfeit"}, result
+    finally:
+        idle.close()
+
+
 def test_a_player_who_resigned_himself_before_his_forfeit_is_listed_as_resigned_not_forfeited(tmp_path):
     """Cy resigned the match himself, then the organiser forfeited him: his seat read "forfeited by the
     organiser (absent after the round's deadline)" (a review). He was not absent: he stays resigned."""
