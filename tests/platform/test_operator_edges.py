@@ -293,3 +293,45 @@ def test_serve_waits_for_a_port_a_killed_servers_workers_still_hold():
         with pytest.raises(OSError, match=f"cannot listen on 127.0.0.1:{still.getsockname()[1]}"):
             check_listening("127.0.0.1", still.getsockname()[1], wait=0.5)
         assert time.monotonic() - started >= 0.5
+
+
+def test_the_auditor_follows_more_matches_at_once_than_a_players_cap(tmp_path):
+    """An auditor's probe followed many live matches at once: its credential was held to a player's four
+    streams (it counted as a keyless client of its address) and refused 1,905 times. It is the operator's
+    one credential: only its address's share of the stream threads holds it."""
+    import requests
+
+    from api.rates import MAX_HELD_PER_CLIENT
+    from api.server import make_server
+    from tests.platform.test_audit import AUDITOR
+    from tests.platform.test_faults import free_port, run_in_background, stop_serving
+
+    container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "a.sqlite"), auditor_key=AUDITOR))
+    port = free_port()
+    server = make_server(create_app(container), "127.0.0.1", port, threads=16)
+    run_in_background(server)
+    base = f"http://127.0.0.1:{port}"
+    opened = []
+    try:
+        key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
+        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
+                                 headers={"Authorization": f"Bearer {key}"}).json()["id"]
+        for _ in range(MAX_HELD_PER_CLIENT + 2):
+            response = requests.get(f"{base}/matches/{match_id}/events/stream", params={"seconds": 60},
+                                    headers={"Authorization": f"Bearer {AUDITOR}"}, stream=True, timeout=10)
+            opened.append(response)
+            assert response.status_code == 200, response.text
+        # A player's cap is as it was.
+        for _ in range(MAX_HELD_PER_CLIENT):
+            response = requests.get(f"{base}/players/me/stream", params={"seconds": 60},
+                                    headers={"Authorization": f"Bearer {key}"}, stream=True, timeout=10)
+            opened.append(response)
+            assert response.status_code == 200, response.text
+        refused = requests.get(f"{base}/players/me/stream", params={"seconds": 5},
+                               headers={"Authorization": f"Bearer {key}"}, timeout=10)
+        assert refused.status_code == 429 and "per player" in refused.json()["detail"]
+    finally:
+        for response in opened:
+            response.close()
+        stop_serving(server)
+        container.close()
