@@ -521,6 +521,9 @@ def test_rulebook_3_exchange_four_players():
     illegal(state, 0, {"type": "give", "cards": [c("paladin", 2)]}, "rulebook 3")
     illegal(state, 1, {"type": "give", "cards": [c("paladin", 2)]}, "own cards")
     illegal(state, 1, {"type": "play", "cards": [hands[1][0]]}, "rulebook 3")
+    # No action at all (an unknown type) is `action format` in every phase, as docs/clients.md says: it
+    # was `rulebook 3` during the exchange (a referee's probe).
+    assert illegal(state, 0, {"type": "dance"}).rule == "action format"
     gift = {"type": "give", "cards": [c("paladin", 2), c("soldat-1")]}
     after_roi = ENGINE.step(state, 0, gift)
     assert turn(after_roi) == (1,)

@@ -275,6 +275,8 @@ class LeBouffonEngine(Engine):
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("action format", "an action is a JSON object with a string 'type'")
         kind = action["type"]
+        if kind not in ("give", "play", "pass", "laugh"):  # docs/clients.md: no action at all, in any phase
+            raise IllegalAction("action format", f"unknown action type {kind!r}; use give, play, pass or laugh")
         if phase == "exchange":
             if kind != "give":
                 raise IllegalAction("le-bouffon rulebook 3",
