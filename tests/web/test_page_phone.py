@@ -242,3 +242,19 @@ def test_a_tumult_royale_fields_number_is_readable_on_a_phone(server, browser):
     assert size >= 11, size
     assert not errors, errors
     context.close()
+
+
+def test_a_rematchs_join_link_is_44_px_tall_on_a_phone(server, browser):
+    """A phone probe: "Rematch: join", a player's only way into the rematch, ends a sentence and was
+    39.75 px tall."""
+    ann, bob = register(server, "rematch-ann"), register(server, "rematch-bob")
+    match_id = match_with(server, ann, "jester", 2, people=[bob])
+    assert requests.post(f"{server}/matches/{match_id}/resign", headers=auth(bob), timeout=10).status_code == 200
+    assert requests.post(f"{server}/matches/{match_id}/rematch", headers=auth(ann), timeout=10).status_code == 201
+    context, page, errors = phone(browser, server, bob)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#rematch-join", timeout=15_000)
+    height = page.locator("#rematch-join").evaluate("a => a.getBoundingClientRect().height")
+    assert height >= 44, height
+    assert not errors, errors
+    context.close()
