@@ -4,6 +4,7 @@ nothing for its first 10 seconds."""
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import uuid
 
@@ -123,35 +124,48 @@ def test_a_match_stream_with_nothing_to_send_yet_answers_at_once(motley):
             response.close()
 
 
+@contextlib.contextmanager
+def streams_served(container):
+    """``container``'s API served on a port of its own (16 request threads): (base URL, open), ``open(path,
+    key)`` a stream held open until the end (its answer)."""
+    import requests
+
+    from api.server import make_server
+    from tests.platform.test_faults import free_port, run_in_background, stop_serving
+
+    port = free_port()
+    server = make_server(create_app(container), "127.0.0.1", port, threads=16)
+    run_in_background(server)
+    base = f"http://127.0.0.1:{port}"
+    opened = []
+
+    def open_stream(path, key):
+        opened.append(requests.get(f"{base}{path}", params={"seconds": 60}, headers={"Authorization": f"Bearer {key}"},
+                                   stream=True, timeout=10))
+        return opened[-1]
+
+    try:
+        yield base, open_stream
+    finally:
+        for response in opened:
+            response.close()
+        stop_serving(server)
+
+
 def test_streams_are_capped_per_player_so_bots_on_one_machine_each_have_theirs(motley):
     """Two bots on one machine (one address), each with its four streams: the cap is each player's."""
     import requests
 
     from api.rates import MAX_HELD_PER_CLIENT
-    from api.server import make_server
-    from tests.platform.test_faults import free_port, run_in_background, stop_serving
 
-    port = free_port()
-    server = make_server(create_app(motley), "127.0.0.1", port, threads=16)
-    run_in_background(server)
-    base = f"http://127.0.0.1:{port}"
-    opened = []
-    try:
+    with streams_served(motley) as (base, open_stream):
         keys = [requests.post(f"{base}/players", json={"name": name}).json()["api_key"] for name in ("b1", "b2")]
         for key in keys:
-            headers = {"Authorization": f"Bearer {key}"}
             for _ in range(MAX_HELD_PER_CLIENT):
-                response = requests.get(f"{base}/players/me/stream", params={"seconds": 60}, headers=headers,
-                                        stream=True, timeout=10)
-                opened.append(response)
-                assert response.status_code == 200
+                assert open_stream("/players/me/stream", key).status_code == 200
         refused = requests.get(f"{base}/players/me/stream", params={"seconds": 5},
                                headers={"Authorization": f"Bearer {keys[0]}"}, timeout=10)
         assert refused.status_code == 429 and "per player" in refused.json()["detail"]
-    finally:
-        for response in opened:
-            response.close()
-        stop_serving(server)
 
 
 @pytest.mark.parametrize("argv, said", [
@@ -302,36 +316,21 @@ def test_the_auditor_follows_more_matches_at_once_than_a_players_cap(tmp_path):
     import requests
 
     from api.rates import MAX_HELD_PER_CLIENT
-    from api.server import make_server
     from tests.platform.test_audit import AUDITOR
-    from tests.platform.test_faults import free_port, run_in_background, stop_serving
 
     container = build(Settings(store="sqlite", sqlite_path=str(tmp_path / "a.sqlite"), auditor_key=AUDITOR))
-    port = free_port()
-    server = make_server(create_app(container), "127.0.0.1", port, threads=16)
-    run_in_background(server)
-    base = f"http://127.0.0.1:{port}"
-    opened = []
     try:
-        key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
-        match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
-                                 headers={"Authorization": f"Bearer {key}"}).json()["id"]
-        for _ in range(MAX_HELD_PER_CLIENT + 2):
-            response = requests.get(f"{base}/matches/{match_id}/events/stream", params={"seconds": 60},
-                                    headers={"Authorization": f"Bearer {AUDITOR}"}, stream=True, timeout=10)
-            opened.append(response)
-            assert response.status_code == 200, response.text
-        # A player's cap is as it was.
-        for _ in range(MAX_HELD_PER_CLIENT):
-            response = requests.get(f"{base}/players/me/stream", params={"seconds": 60},
-                                    headers={"Authorization": f"Bearer {key}"}, stream=True, timeout=10)
-            opened.append(response)
-            assert response.status_code == 200, response.text
-        refused = requests.get(f"{base}/players/me/stream", params={"seconds": 5},
-                               headers={"Authorization": f"Bearer {key}"}, timeout=10)
-        assert refused.status_code == 429 and "per player" in refused.json()["detail"]
+        with streams_served(container) as (base, open_stream):
+            key = requests.post(f"{base}/players", json={"name": "ann"}).json()["api_key"]
+            match_id = requests.post(f"{base}/matches", json={"game": "jest", "seats": 3},
+                                     headers={"Authorization": f"Bearer {key}"}).json()["id"]
+            for _ in range(MAX_HELD_PER_CLIENT + 2):
+                response = open_stream(f"/matches/{match_id}/events/stream", AUDITOR)
+                assert response.status_code == 200, response.text
+            for _ in range(MAX_HELD_PER_CLIENT):  # a player's cap is as it was
+                assert open_stream("/players/me/stream", key).status_code == 200
+            refused = requests.get(f"{base}/players/me/stream", params={"seconds": 5},
+                                   headers={"Authorization": f"Bearer {key}"}, timeout=10)
+            assert refused.status_code == 429 and "per player" in refused.json()["detail"]
     finally:
-        for response in opened:
-            response.close()
-        stop_serving(server)
         container.close()
