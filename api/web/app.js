@@ -995,13 +995,14 @@ async function joinLink(id, code) {
     h("button", { type: "button", id: "join-confirm", onclick: (event) => busy(event.currentTarget, () => attempt(error, async () => {
       // Another tab changed who is signed in: this page (drawn again as them) sends nothing for the old one.
       if (identity.key() !== key) throw new Error("You signed in as someone else in another tab: open the link again.");
-      await post(`/matches/${encodeURIComponent(match.id)}/seats`, { invitation_code: code }, { key });
+      await post(`/matches/${encodeURIComponent(match.id)}/seats`, code ? { invitation_code: code } : {}, { key });
       location.hash = `#/match/${match.id}`;
     })) }, "Join"),
     h("a", { href: "#/", id: "join-decline" }, "not now"));
   show.titled(`Join a ${titleOf(match.game)} match?`);
   show(h("h1", {}, "Join this match?"),
-    h("p", { class: "muted" }, "Someone sent you a link to this match. You take a seat only if you press Join."),
+    h("p", { class: "muted" }, code ? "Someone sent you a link to this match. You take a seat only if you press Join."
+      : "Its terms first: you take a seat only if you press Join."),
     matchTerms(match, creator), action, error);
 }
 
@@ -1108,11 +1109,10 @@ function rowOf(match, status) {
         // Join: a free seat, and not a match the person sits at already (the server would refuse it).
         status === "open" && identity.player() && match.open_seats > 0
           && !match.seats.some((seat) => seat.player_id && seat.player_id === identity.player().id)
-          ? h("button", { class: "small", onclick: async (event) => {
-            const button = event.currentTarget;
-            const slot = button.parentElement;
-            await busy(button, () => attempt(slot, async () => { await post(`/matches/${match.id}/seats`, {}); location.hash = `#/match/${match.id}`; }));
-          }, "aria-label": rowLabel("join") }, "join") : null,
+          // Its terms first (joinLink): seated at once, a person never saw a turn limit of 0.1 s with claims,
+          // and the creator's bot claimed a rated win before his first move (a cheater's probe).
+          ? h("button", { class: "small", onclick: () => { location.hash = `#/join/${match.id}`; },
+            "aria-label": rowLabel("join") }, "join") : null,
         h("a", { href: `#/match/${match.id}`, "aria-label": rowLabel(status === "finished" ? "table" : "open") },
           status === "finished" ? "table" : "open"), " ",
         h("a", { href: `#/match/${match.id}?as=spectator`, "aria-label": rowLabel("watch") }, "watch"), " ",
@@ -2530,13 +2530,20 @@ function tableControls(org, round, r, table, i, current) {
 
 // The terms a player enters under (a probe: the page said only the game, format, rounds and table size):
 // points by place, a bye's, tie-breaks, rated, computers, the turn limit and the round deadline.
+// A deadline as set: rounded to whole minutes, one of 1 s read "0 min" (a cheater's probe forfeited the
+// honest players 1.2 s after the start).
+const minutesAndSeconds = (seconds) => {
+  const minutes = Math.floor(seconds / 60);
+  const rest = Math.round(seconds - minutes * 60);
+  return [minutes ? `${minutes} min` : "", rest || !minutes ? `${rest} s` : ""].filter(Boolean).join(" ");
+};
 function tournamentTerms(t) {
   const parts = [`points by place ${(t.points || []).join("/")}`, `a bye ${plural(t.bye_points ?? 0, "point")}`];
   if ((t.tie_breaks || []).length) parts.push(`tie-breaks ${t.tie_breaks.map((k) => k.replace(/-/g, " ")).join(", ")}`);
   parts.push(t.rated ? "rated" : "not rated");
   parts.push(t.computer ? `computers (${t.computer}) fill the tables` : "byes, no computers");
   if (t.turn_limit) parts.push(`turn limit ${t.turn_limit.seconds} s`);
-  if (t.round_deadline_seconds) parts.push(`round deadline ${Math.round(t.round_deadline_seconds / 60)} min`);
+  if (t.round_deadline_seconds) parts.push(`round deadline ${minutesAndSeconds(t.round_deadline_seconds)}`);
   return parts.join(" · ");
 }
 
@@ -2819,6 +2826,7 @@ const ROUTES = [
   [/^#\/match\/([^/?]+)$/, (m, params) => table(m[1], params)],
   [/^#\/replay\/([^/?]+)$/, (m, params) => replay(m[1], params)],
   [/^#\/join\/([^/?]+)\/([^/?]+)$/, (m) => joinLink(m[1], decodeURIComponent(m[2]))],
+  [/^#\/join\/([^/?]+)$/, (m) => joinLink(m[1], null)], // the lobby's join: a listed match, its terms first
   [/^#\/leaderboard\/([^/?]+)$/, (m, params) => leaderboard(m[1], params)],
   [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
   [/^#\/tournaments$/, () => tournaments()],

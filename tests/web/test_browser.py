@@ -296,6 +296,9 @@ def test_a_second_person_joins_from_the_lobby_and_start_waits_for_every_seat(ser
     bob.wait_for_selector(f"tr[data-match='{match_id}'] button")
     bob.screenshot(path=shots / "2-lobby-open-match.png", full_page=True)
     bob.click(f"tr[data-match='{match_id}'] button")
+    # Its terms first (the turn limit a person agrees to: a cheater's probe), then Join seats him.
+    assert "120 s per turn" in bob.wait_for_selector("#join-turn-limit").inner_text()
+    bob.click("#join-confirm")
     bob.wait_for_url(f"**/#/match/{match_id}")
     ann.wait_for_selector(".match-head >> text=bob")
     ann.wait_for_selector("#start")  # every seat taken now
