@@ -111,16 +111,19 @@ def position_within(app: Any, seconds: float) -> Optional[int]:
     """The event log's position, or None if no pooled connection frees up within ``seconds``: liveness
     read it through the pool, so with every connection busy ``/health`` took the pool's timeout, retried
     (about 6 s), and a liveness probe with a 1 s timeout restarted a process that was only busy (a
-    faults probe)."""
+    faults probe). Nor does it wait longer for a lock on the events table (an ACCESS EXCLUSIVE one, as
+    an operator's ALTER TABLE or VACUUM FULL takes, held /health for all of a 15 s lock: another probe)."""
     recorder = app.recorder
     pool = getattr(getattr(recorder, "datastore", None), "pool", None)
     if not isinstance(pool, psycopg_pool.ConnectionPool):  # SQLite: no pool to wait for
         return int(app.log_position())
     try:
-        with pool.connection(timeout=seconds) as connection, connection.cursor() as cursor:
+        with pool.connection(timeout=seconds) as connection, connection.transaction(), \
+                connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {max(1, int(seconds * 1000))}")
             cursor.execute(recorder.max_notification_id_statement)
             row = cursor.fetchone()
-    except psycopg_pool.PoolTimeout:
+    except (psycopg_pool.PoolTimeout, psycopg.errors.LockNotAvailable):
         return None
     return int(row["max"] or 0) if row else 0
 

@@ -334,3 +334,40 @@ def test_the_auditor_follows_more_matches_at_once_than_a_players_cap(tmp_path):
             assert refused.status_code == 429 and "per player" in refused.json()["detail"]
     finally:
         container.close()
+
+
+def test_liveness_answers_while_the_events_table_is_locked_exclusively():
+    """A faults probe held an ACCESS EXCLUSIVE lock on the events table (as an ALTER TABLE or a VACUUM FULL
+    takes) for 15 s: ``/health`` answered after 14.1 s, and a liveness probe with a 1 s timeout would have
+    restarted every API process. It waits at most its 0.5 s for the lock, and says no position."""
+    import threading
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    try:
+        container = build(pg_settings(schema))
+        try:
+            client = ApiClient(create_app(container))
+            assert client.get("/health").body["position"] is not None
+            locker = psycopg.connect(**PG)  # in a transaction: the lock holds until it ends
+            locker.execute(f'LOCK TABLE "{schema}"."motley_events" IN ACCESS EXCLUSIVE MODE')
+
+            def end_the_lock():  # unfixed, /health waited for the lock: it ends it after 8 s
+                with psycopg.connect(**PG, autocommit=True) as other:
+                    other.execute("SELECT pg_terminate_backend(%s)", (locker.info.backend_pid,))
+
+            release = threading.Timer(8.0, end_the_lock)
+            release.start()
+            try:
+                health = client.get("/health")
+            finally:
+                release.cancel()
+                with contextlib.suppress(psycopg.Error):
+                    locker.rollback()
+                locker.close()
+            assert health.status == 200 and health.body["position"] is None, health.text
+            assert client.get("/health").body["position"] is not None  # the lock gone
+        finally:
+            container.close()
+    finally:
+        drop_schema(schema)
