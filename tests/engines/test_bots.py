@@ -244,7 +244,13 @@ def test_motley_simulate_stops_soon_on_ctrl_c_in_one_line():
          "--matches", "400", "--workers", "2"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
-    time.sleep(6)  # the workers are playing
+    # The workers are playing: both started (on a loaded CI, 6 s after the start it was still importing,
+    # and the Ctrl-C came before simulate could catch it), then a moment more.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and started.poll() is None and len(subprocess.run(
+            ["pgrep", "-P", str(started.pid)], capture_output=True, text=True).stdout.split()) < 2:
+        time.sleep(0.2)
+    time.sleep(2)
     os.killpg(started.pid, signal.SIGINT)  # as a terminal sends it: to the whole process group
     try:
         _, err = started.communicate(timeout=60)  # one chunk's matches at most, each a second or so
