@@ -71,6 +71,15 @@ function racedWords(refusal, now, before) {
   const kind = String(refusal.problem.type || "").split(":").pop();
   if (ENDED.has(kind) && now.status === "finished") return "The match ended before your move arrived: it is shown as it is now.";
   if (ENDED.has(kind) && now.status === "cancelled") return "The match was called off before your move arrived: it is shown as it is now.";
+  // Your own seat changed hands meanwhile: said so, not "the table changed" (a probe was forfeited, and
+  // another withdrawn, while a move was on its way).
+  const mine = now.your_seat;
+  if (ENDED.has(kind) && typeof mine === "number" && (now.forfeited || []).includes(mine))
+    return "The tournament's organiser forfeited your seat before your move arrived: a computer plays it now.";
+  if (ENDED.has(kind) && typeof mine === "number" && (now.resigned || []).includes(mine))
+    return "Your seat was resigned before your move arrived (by you elsewhere, or as you left the tournament): a computer plays it now.";
+  if (ENDED.has(kind) && typeof mine === "number" && (now.absent || []).includes(mine))
+    return "Your turn ran out before your move arrived: press \"I'm back\" to play your seat again.";
   if (!OVERTAKEN.has(kind)) return null; // its own words (not your turn: a move from another tab came first)
   return now.legal_actions.length ? CHANGED : "The table changed before your move arrived: it is shown as it is now.";
 }

@@ -90,3 +90,19 @@ def test_a_move_after_the_other_player_resigned_says_the_match_ended(server, bro
     assert page.locator("button.action:enabled").count() == 0
     assert not errors, errors
     context.close()
+
+
+def test_a_move_after_your_own_seat_was_resigned_elsewhere_says_so(server, browser):
+    """A probe was forfeited, and another withdrawn from the tournament, while a move was on its way: the
+    box said only that the table changed. It says the seat is the computer's now."""
+    (ann, _, _), _, match_id = people_at(server, "jest", ["ann-gone", "bob-gone", "cy-gone"])
+    context, page, errors = stale_table(browser, server, match_id, ann)
+    resigned = requests.post(f"{server}/matches/{match_id}/resign", headers=auth(ann), timeout=10)
+    assert resigned.status_code == 200, resigned.text  # from another device
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_selector("#refusal .problem")
+    said = page.inner_text("#refusal .problem")
+    assert said.startswith("Your seat was resigned before your move arrived"), said
+    assert "choose again" not in said
+    assert not errors, errors
+    context.close()
