@@ -53,30 +53,36 @@ def test_liveness_answers_and_readiness_refuses_while_the_tables_are_missing():
         drop_schema(schema)
 
 
+@contextlib.contextmanager
+def api_in_a_schema_of_its_own():
+    """An API on PostgreSQL in a fresh schema, dropped afterwards: (schema, client)."""
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    create_schema(schema)
+    try:
+        container = build(pg_settings(schema))
+        try:
+            yield schema, ApiClient(create_app(container))
+        finally:
+            container.close()
+    finally:
+        drop_schema(schema)
+
+
 @pytest.mark.parametrize("table, change", [("motley_match_list", "DROP TABLE {}"), ("motley_league", "DROP TABLE {}"),
                                            ("motley_match_list", "ALTER TABLE {} DROP COLUMN absent")])
 def test_readiness_refuses_while_a_read_model_table_is_missing(table, change):
     """An operator probe dropped the match list's table: ``GET /matches`` answered 500 while /ready said
     ``tables: ok`` (it read the event store's tables only). Another's API of a new release, started before
     ``motley migrate`` added a column, answered 500 to ``GET /matches`` too: it said ready."""
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    create_schema(schema)
-    try:
-        container = build(pg_settings(schema))
-        try:
-            client = ApiClient(create_app(container))
-            assert client.get("/ready").body["dependencies"]["tables"] == "ok"
-            with psycopg.connect(**PG, autocommit=True) as conn:
-                conn.execute(change.format(f'"{schema}"."{table}"'))
-            ready = client.get("/ready")
-            assert ready.status == 503, ready.text
-            said = ready.body["dependencies"]["tables"]
-            assert table in said and "motley rebuild" in said, said
-            assert ("absent" in said) == ("COLUMN" in change), said  # the column the database misses
-        finally:
-            container.close()
-    finally:
-        drop_schema(schema)
+    with api_in_a_schema_of_its_own() as (schema, client):
+        assert client.get("/ready").body["dependencies"]["tables"] == "ok"
+        with psycopg.connect(**PG, autocommit=True) as conn:
+            conn.execute(change.format(f'"{schema}"."{table}"'))
+        ready = client.get("/ready")
+        assert ready.status == 503, ready.text
+        said = ready.body["dependencies"]["tables"]
+        assert table in said and "motley rebuild" in said, said
+        assert ("absent" in said) == ("COLUMN" in change), said  # the column the database misses
 
 
 def test_readiness_is_degraded_not_refused_while_only_the_broker_is_away(tmp_path):
@@ -342,32 +348,23 @@ def test_liveness_answers_while_the_events_table_is_locked_exclusively():
     restarted every API process. It waits at most its 0.5 s for the lock, and says no position."""
     import threading
 
-    schema = f"t_{uuid.uuid4().hex[:12]}"
-    create_schema(schema)
-    try:
-        container = build(pg_settings(schema))
+    with api_in_a_schema_of_its_own() as (schema, client):
+        assert client.get("/health").body["position"] is not None
+        locker = psycopg.connect(**PG)  # in a transaction: the lock holds until it ends
+        locker.execute(f'LOCK TABLE "{schema}"."motley_events" IN ACCESS EXCLUSIVE MODE')
+
+        def end_the_lock():  # unfixed, /health waited for the lock: it ends it after 8 s
+            with psycopg.connect(**PG, autocommit=True) as other:
+                other.execute("SELECT pg_terminate_backend(%s)", (locker.info.backend_pid,))
+
+        release = threading.Timer(8.0, end_the_lock)
+        release.start()
         try:
-            client = ApiClient(create_app(container))
-            assert client.get("/health").body["position"] is not None
-            locker = psycopg.connect(**PG)  # in a transaction: the lock holds until it ends
-            locker.execute(f'LOCK TABLE "{schema}"."motley_events" IN ACCESS EXCLUSIVE MODE')
-
-            def end_the_lock():  # unfixed, /health waited for the lock: it ends it after 8 s
-                with psycopg.connect(**PG, autocommit=True) as other:
-                    other.execute("SELECT pg_terminate_backend(%s)", (locker.info.backend_pid,))
-
-            release = threading.Timer(8.0, end_the_lock)
-            release.start()
-            try:
-                health = client.get("/health")
-            finally:
-                release.cancel()
-                with contextlib.suppress(psycopg.Error):
-                    locker.rollback()
-                locker.close()
-            assert health.status == 200 and health.body["position"] is None, health.text
-            assert client.get("/health").body["position"] is not None  # the lock gone
+            health = client.get("/health")
         finally:
-            container.close()
-    finally:
-        drop_schema(schema)
+            release.cancel()
+            with contextlib.suppress(psycopg.Error):
+                locker.rollback()
+            locker.close()
+        assert health.status == 200 and health.body["position"] is None, health.text
+        assert client.get("/health").body["position"] is not None  # the lock gone
