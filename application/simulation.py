@@ -12,8 +12,9 @@ from __future__ import annotations
 import random
 import signal
 import statistics
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
+from multiprocessing import Pool
 from typing import Any, Iterator, Optional, Sequence
 
 from scipy.stats import binomtest
@@ -113,17 +114,21 @@ def run(simulation: Plan, workers: int = 2, chunk: int = 4) -> Iterator[MatchRec
         for part in chunks:
             yield from _play_chunk(simulation, part)
         return
-    # Stopped (Ctrl-C, or the consumer gone), the chunks not started are dropped and the run ends once the
-    # workers' current ones are done: the pool's own exit waited for every chunk queued (200 matches went on
-    # for minutes after Ctrl-C), and each worker printed its KeyboardInterrupt's traceback (a command-line probe).
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_leave_interrupts_to_the_parent)
+    # Stopped (Ctrl-C, or the consumer gone), the workers are ended at once and the chunks not done are
+    # dropped: an executor's exit waited for every chunk queued (200 matches went on for minutes after Ctrl-C),
+    # and then, cancelling those, still for the chunks being played and the one queued behind each (on a loaded
+    # CI a minute and more of tree-search matches); each worker printed its KeyboardInterrupt's traceback too
+    # (a command-line probe).
+    pool = Pool(workers, initializer=_leave_interrupts_to_the_parent)
     try:
-        for records in pool.map(_play_chunk, [simulation] * len(chunks), chunks):
+        for records in pool.imap_unordered(partial(_play_chunk, simulation), chunks):
             yield from records
     except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+        pool.terminate()
         raise
-    pool.shutdown()
+    finally:
+        pool.close()
+        pool.join()
 
 
 def _leave_interrupts_to_the_parent() -> None:
