@@ -210,7 +210,7 @@ class Tournaments:
             read.clear()
             return tournament.forfeit(str(by.id), list(player_ids), self.app.clock(),
                                       match_over=partial(self._match_over, read), match_id=match_id,
-                                      resigned_in=lambda _: [str(read[-1].players[seat]) for seat in read[-1].resigned])
+                                      resigned_in=partial(self._resigned_in, read))
 
         self._command(tournament_id, act, also=lambda: [m for m in read if self._resign_forfeited(m, player_ids)],
                       expected=expected)
@@ -221,6 +221,13 @@ class Tournaments:
         ``read``: its version guards the forfeit's save."""
         read.append(self.app.get_match(match_id))
         return read[-1].status == STATUS_FINISHED
+
+    @staticmethod
+    def _resigned_in(read: list[Match], match_id: str) -> list[str]:
+        """The players who resigned a table's match themselves, in the match ``_match_over`` read (one
+        read: the forfeit's save is guarded by that match's version)."""
+        match = next(m for m in reversed(read) if str(m.id) == str(match_id))
+        return [str(match.players[seat]) for seat in match.resigned]
 
     def _resign_forfeited(self, match: Match, player_ids: Sequence[str]) -> bool:
         """Record the forfeit in the table's match and resign its forfeited players; whether it changed."""
