@@ -1368,6 +1368,12 @@ function announcement(before, match) {
   const you = match.your_seat;
   if (typeof you === "number" && (match.absent || []).includes(you) && !(before.absent || []).includes(you))
     changes.push("Your time ran out.");
+  // Said, not only drawn: a screen-reader user heard "Version 9: carl to act." after resigning, and nothing
+  // when a timed phase (Tumult Royale's hourglass) ran out but that a tile was "no longer offered" (a
+  // keyboard probe).
+  if (typeof you === "number" && (match.resigned || []).includes(you) && !(before.resigned || []).includes(you))
+    changes.push(match.status === "active" ? "You resigned: a computer plays your seat." : "You resigned.");
+  if (phaseOver(before, match)) changes.push(`${capitalized(phaseName(before.timer.phase))} is over.`);
   if (match.status !== before.status)
     changes.push({ active: "The match has started.", finished: "The match is over.", cancelled: "The match was called off." }[match.status]
       || `The match is ${match.status}.`);
@@ -1380,6 +1386,11 @@ function announcement(before, match) {
   }
   return { changes, turn, since: before.version, until: match.version };
 }
+
+// Whether the timed phase the table showed has ended (run out, or everyone done), the match still on.
+const phaseOver = (before, match) => Boolean(before?.timer?.phase) && match.status === "active"
+  && before.timer.phase !== match.timer?.phase;
+const capitalized = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // A finished match's result as the Result section says it: the seat's own place and score, or every seat's.
 function resultSaid(match) {
@@ -1487,6 +1498,10 @@ function focusBefore(board, acted, pressed = null) {
 // Returns the label of the action that had the focus and went with another seat's move (none: null): the
 // focus then goes to the moves area's heading, and the status line says so, not silently onto another
 // action the person never heard named (a tile taken by a computer, Enter then took the next one).
+// The heading keeps it through the redraws after, until the person moves it or acts: the next redraw
+// moved it on to the first action, and so did any update while it waited on "Waiting", so that the
+// next Enter played a move nobody chose (a keyboard probe; WCAG 3.2.1). After the person's own move
+// (`acted`, the focus parked on the heading while it was sent) it goes on to their next move.
 function focusAfter(board, focus) {
   if (!focus || board.contains(document.activeElement)) return null;
   const enabled = [...board.querySelectorAll("button.action:enabled")];
@@ -1494,7 +1509,7 @@ function focusAfter(board, focus) {
   const gone = focus.label !== null && ![...board.querySelectorAll("button.action")].some((button) => button.textContent === focus.label);
   const lost = gone && !focus.acted ? focus.label : null; // still there but held (a cooldown): not gone
   const target = again || (lost ? board.querySelector("#moves-heading") : null)
-    || (focus.id && focus.id !== "moves-heading" ? document.getElementById(focus.id) : null)
+    || (focus.id && (focus.id !== "moves-heading" || !focus.acted) ? document.getElementById(focus.id) : null)
     || tableLanding(board);
   target?.focus({ preventScroll: true });
   return lost;
@@ -1592,15 +1607,17 @@ async function table(id, params) {
     }
     if (unsettled && show.live()) settled(match);
   };
+  // Where a move sent leaves the focus (its heading, or the body from a button disabled meanwhile): focus
+  // goes back to the moves only from there, not from wherever the person went meanwhile.
+  const parked = () => !document.activeElement || document.activeElement === document.body
+    || (document.activeElement.id === "moves-heading" && board.contains(document.activeElement));
   const settled = (match) => {
     clearTimeout(settleTimer);
     settleTimer = null;
     unsettled = false;
     // What the table shows now says what happened; where the match moved on, the move may have landed.
     if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
-    // Focus goes back to the moves only from where the disabled button left it (the body), not from
-    // wherever the person went meanwhile.
-    refocus = refocus && (!document.activeElement || document.activeElement === document.body);
+    refocus = refocus && parked();
     draw(match.version >= latest.version ? match : latest);
   };
   // The others' moves after version `before` up to `until` (the events read: the stream pushes views),
@@ -1628,16 +1645,20 @@ async function table(id, params) {
     return `${theirs.length > told.length ? `${plural(theirs.length - told.length, "more move", "more moves")}, then ` : ""}${told.join("; ")}.`;
   };
   // The person's own turn clock running low is said once a turn, and its running out (announcement): a
-  // countdown is no live region, and nothing was said until the match was over.
-  let warned = null; // the turn clock's phase said to run low
+  // countdown is no live region, and nothing was said until the match was over. So is a timed phase the
+  // person acts in (Tumult Royale's hourglass): it ran out unsaid (a keyboard probe; WCAG 2.2.1).
+  const warned = new Set(); // the clocks' phases said to run low
   const clockWatch = setInterval(() => {
-    const clock = latest?.turn_clock;
-    if (!clock?.deadline || latest.status !== "active" || !latest.legal_actions.length || warned === clock.phase
-      || !(clock.seats || []).includes(latest.your_seat)) return;
-    const left = (Date.parse(clock.deadline) - serverNow()) / 1000;
-    if (!(left > 0 && left <= LOW_CLOCK_SECONDS)) return;
-    warned = clock.phase;
-    tell({ changes: [`Your time is running out: ${Math.ceil(left)} s left.`] });
+    if (latest?.status !== "active" || !latest.legal_actions.length) return;
+    const turn = latest.turn_clock;
+    const clocks = [(turn?.seats || []).includes(latest.your_seat) ? ["turn", turn] : null, ["timer", latest.timer]];
+    for (const [kind, clock] of clocks.filter((pair) => pair?.[1]?.deadline)) {
+      const left = (Date.parse(clock.deadline) - serverNow()) / 1000;
+      if (warned.has(`${kind} ${clock.phase}`) || !(left > 0 && left <= LOW_CLOCK_SECONDS)) continue;
+      warned.add(`${kind} ${clock.phase}`);
+      tell({ changes: [kind === "turn" ? `Your time is running out: ${Math.ceil(left)} s left.`
+        : `${capitalized(phaseName(clock.phase))}: ${Math.ceil(left)} s left.`] });
+    }
   }, 500);
   leaving.push(() => clearInterval(clockWatch));
   // The label of an action refused: the redraw beside the refusal puts the focus back on it, if still
@@ -1650,10 +1671,13 @@ async function table(id, params) {
     refocus = true; // the clicked button is disabled, then redrawn: focus goes back to the moves
     moving = true;
     const before = latest.version;
-    for (const button of board.querySelectorAll("button.action")) button.disabled = true;
     // Said while it is on its way (the next drawing replaces it): greyed buttons alone told a player on a
-    // slow network nothing, and he tapped again (a phone probe).
+    // slow network nothing, and he tapped again (a phone probe). The focus waits on that heading: the
+    // pressed button, disabled, dropped it to the page's body for the move's round trip, where a Tab
+    // started again from the top of the page (a keyboard probe).
     const heading = board.querySelector("#moves-heading");
+    if (heading && board.contains(document.activeElement)) heading.focus({ preventScroll: true });
+    for (const button of board.querySelectorAll("button.action")) button.disabled = true;
     if (heading) {
       heading.textContent = label ? `Sending: ${label}…` : "Sending your move…";
       heading.closest("#moves").setAttribute("aria-busy", "true");
@@ -1693,7 +1717,7 @@ async function table(id, params) {
       unsettled = false;
       clearTimeout(settleTimer);
       settleTimer = null;
-      refocus = refocus && (!document.activeElement || document.activeElement === document.body);
+      refocus = refocus && parked();
       if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
     }
     // The stream's view leaves out the creator's invitation code (only the reads carry it): keep it. So
@@ -1701,6 +1725,7 @@ async function table(id, params) {
     if (latest && latest.invitation_code && !match.invitation_code) match = { ...match, invitation_code: latest.invitation_code };
     if (latest?.lineage?.forks?.length && match.lineage && !match.lineage.forks?.length)
       match = { ...match, lineage: { ...match.lineage, forks: latest.lineage.forks } };
+    const before = latest;
     const said = announcement(latest, match);
     const turnBegins = Boolean(latest) && !latest.legal_actions.length && match.legal_actions.length > 0;
     // A refusal shown is about the table as it was: once the match has moved on, it goes.
@@ -1781,7 +1806,7 @@ async function table(id, params) {
       const box = moves?.getBoundingClientRect();
       if (box && (box.top < 0 || box.top > innerHeight - 120)) moves.scrollIntoView({ block: "start" });
     }
-    tell(lost ? { ...said, changes: [...(said?.changes || []), `"${lost}" is no longer offered.`], turn: said?.turn } : said);
+    tell(lost && !phaseOver(before, match) && match.status === "active" ? { ...said, changes: [...(said?.changes || []), `"${lost}" is no longer offered.`], turn: said?.turn } : said);
     if (match.status === "finished" && !match.rematch?.next && !match.lineage?.imported) watchRematch();
   };
   // The reads for a rematch (REMATCH_READ_SECONDS apart, at most REMATCH_WATCH_SECONDS): paused while the

@@ -1,0 +1,132 @@
+"""What a keyboard-only, screen-reader probe of the table found, each fixed and held here, in Debian's
+chromium against a real `motley serve` (tests/web/conftest.py):
+
+- 1 the focus the page parks on the moves' heading (an action taken by another seat) stays there at the
+  next update, not moved onto an action nobody chose (WCAG 3.2.1);
+- 2 a timed phase the person acts in (Tumult Royale's hourglass) is said to run low, and its end is said
+  as such, not as a tile "no longer offered" (WCAG 2.2.1, 4.1.3);
+- 3 while a move is sent the focus waits on the moves' heading, never on the page's body (WCAG 2.4.3);
+- 5 resigning is said on the status line (WCAG 4.1.3).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+
+from tests.web.test_page_a11y_third import RECORD, SAID
+from tests.web.test_page_fifth_probe import read
+from tests.web.test_page_followups import match_with, move, register, signed_in
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+FOCUSED = "() => document.activeElement?.id || document.activeElement?.textContent || document.activeElement?.tagName"
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+def at_live_tax_collection(server: str, players: list[dict], match_id: str) -> list[dict]:
+    """Every seat plays its first action until the first seat may take tiles (the live tax collection)."""
+    for _ in range(100):
+        views = [read(server, match_id, player) for player in players]
+        if any(action["type"] == "peek" for action in views[0]["legal_actions"]):
+            return views
+        for player, view in zip(players, views):
+            if view["legal_actions"]:
+                move(server, match_id, player, view["legal_actions"][0])
+    raise AssertionError("no tax collection")
+
+
+# -- 1 ----------------------------------------------------------------------------------------------
+def test_the_focus_left_on_the_moves_heading_stays_there_at_the_next_update(server, browser):
+    players = [register(server, f"kbd-tile-{i}") for i in range(3)]
+    match_id = match_with(server, players[0], "tumult-royale", 3, people=players[1:],
+                          options={"tax_mode": "live", "tax_seconds": 120})
+    views = at_live_tax_collection(server, players, match_id)
+    tile = next(a for a in views[0]["legal_actions"] if a["type"] == "peek" and a["tile"] > 0)["tile"]
+    context, page, errors = signed_in(browser, server, players[0])
+    page.goto(f"{server}/#/match/{match_id}")
+    button = page.locator("button.action", has_text=re.compile(f"^take tile {tile}$"))
+    button.wait_for()
+    button.focus()
+    move(server, match_id, players[1], {"type": "peek", "tile": tile}).raise_for_status()
+    page.wait_for_function("() => document.activeElement?.id === 'moves-heading'", timeout=15_000)
+    # The other seat puts the tile back: a new version drawn, and the person has pressed nothing.
+    version = move(server, match_id, players[1], {"type": "return"}).json()["version"]
+    page.wait_for_function("v => document.querySelector('#version')?.textContent === String(v)", arg=version,
+                           timeout=15_000)
+    page.wait_for_timeout(300)  # the redraw's focus is set in the same task; a moment for any late one
+    assert page.evaluate(FOCUSED) == "moves-heading", page.evaluate(FOCUSED)
+    assert page.locator("button.action:enabled").count() > 0  # there were actions to land on
+    assert not errors, errors
+    context.close()
+
+
+# -- 2 ----------------------------------------------------------------------------------------------
+def test_the_hourglass_is_said_to_run_low_and_its_end_is_said(server, browser):
+    players = [register(server, f"kbd-glass-{i}") for i in range(2)]
+    match_id = match_with(server, players[0], "tumult-royale", 2, people=players[1:],
+                          options={"tax_mode": "live", "tax_seconds": 14})
+    context, page, errors = signed_in(browser, server, players[0])
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#announce", state="attached")
+    page.evaluate(RECORD, "#announce")
+    views = at_live_tax_collection(server, players, match_id)
+    phase = views[0]["timer"]["phase"]
+    assert phase.startswith("tax-"), views[0]["timer"]
+    round_ = phase.split("-")[1]
+    # Nobody takes a tile: the hourglass runs low (said once), then out (the round keeper closes it).
+    page.wait_for_function(SAID, arg=f"Tax collection, round {round_}: ", timeout=20_000)
+    page.wait_for_function(SAID, arg=f"Tax collection, round {round_} is over.", timeout=30_000)
+    said = page.evaluate("window.said")
+    assert sum(f"Tax collection, round {round_}: " in text for text in said) == 1, said
+    assert not any("no longer offered" in text for text in said), said
+    assert not errors, errors
+    context.close()
+
+
+# -- 3 ----------------------------------------------------------------------------------------------
+def test_a_move_on_its_way_leaves_the_focus_on_the_moves_heading_not_the_body(server, browser):
+    kim = register(server, "kbd-flight")
+    match_id = match_with(server, kim, "fools-crown", 2, computers={"1": "basic"})
+    context, page, errors = signed_in(browser, server, kim)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("button.action:enabled", timeout=30_000)
+    # The move's answer held back half a second: long enough to see where the focus waits meanwhile.
+    page.route(f"**/matches/{match_id}/moves", lambda route: (time.sleep(0.5), route.continue_()))
+    page.locator("button.action:enabled").first.focus()
+    page.evaluate("""() => { window.focusLog = [];
+      window.focusTimer = setInterval(() => window.focusLog.push(document.activeElement?.id
+        || document.activeElement?.tagName), 5); }""")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => !document.querySelector('#moves-heading')?.textContent.startsWith('Sending')",
+                           timeout=15_000)
+    page.wait_for_timeout(200)
+    log = page.evaluate("() => { clearInterval(window.focusTimer); return window.focusLog; }")
+    assert "moves-heading" in log, log  # where it waited
+    assert "BODY" not in log, log
+    assert page.evaluate("() => document.querySelector('#board').contains(document.activeElement)")
+    assert not errors, errors
+    context.close()
+
+
+# -- 5 ----------------------------------------------------------------------------------------------
+def test_resigning_is_said(server, browser):
+    players = [register(server, f"kbd-resign-{i}") for i in range(2)]
+    match_id = match_with(server, players[0], "le-bouffon", 3, people=players[1:], computers={"2": "basic"})
+    context, page, errors = signed_in(browser, server, players[0])
+    page.on("dialog", lambda dialog: dialog.accept())  # Resign asks first
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("#resign")
+    page.evaluate(RECORD, "#announce")
+    page.focus("#resign")
+    page.keyboard.press("Enter")
+    page.wait_for_function(SAID, arg="You resigned: a computer plays your seat.", timeout=15_000)
+    assert read(server, match_id)["status"] == "active"
+    assert not errors, errors
+    context.close()
