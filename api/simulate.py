@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from typing import Optional
 
@@ -49,7 +50,9 @@ def simulate(args: argparse.Namespace) -> int:
             raise SimulationError("--options is a JSON object")
         if args.plot:  # said before the matches, not after them
             plot_problem(args.plot)
-        simulation = plan(args.game, args.players, [s for s in args.seats.split(",") if s], args.matches,
+        # "basic, random" is two levels, as written: the space was part of the second's name.
+        lineup = [level.strip() for level in args.seats.split(",") if level.strip()]
+        simulation = plan(args.game, args.players, lineup, args.matches,
                           options, args.seed, args.iterations)
     except UnknownGame as error:
         print(f"motley simulate: no game named {error} (games: {', '.join(sorted(available_engines()))})",
@@ -59,18 +62,32 @@ def simulate(args: argparse.Namespace) -> int:
         print(f"motley simulate: {error}", file=sys.stderr)
         return 2
     records: list = []
+    # Ended by its process alone (kill, a supervisor's stop), it ends its workers too: they played on for
+    # minutes, holding both cores (a command-line probe). A terminal's Ctrl-C reaches the whole group.
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         records.extend(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",
                             desc=f"{args.game} {args.players}p", file=sys.stderr))
     except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback, and the shell's status for it
         print(f"motley simulate: interrupted after {len(records)} of {simulation.matches} matches", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     report = summarize(simulation, records)
     print(json.dumps(report.to_json(), indent=2) if args.json else format_report(report))
     if args.plot:
-        plot(report, args.plot)
-        print(f"plot written to {args.plot}")
+        try:
+            plot(report, args.plot)
+        except OSError as error:  # gone or full since it was checked: the figures above are not lost
+            print(f"motley simulate: --plot: could not write {args.plot} ({error.strerror or error})", file=sys.stderr)
+            return 1
+        # Beside the figures, not among them: `--json --plot` printed it after the JSON, which no parser read.
+        print(f"plot written to {args.plot}", file=sys.stderr)
     return 0
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # application/simulation.run ends the workers as it unwinds
 
 
 def plot_problem(path: str) -> None:
@@ -85,6 +102,16 @@ def plot_problem(path: str) -> None:
         raise SimulationError(f"--plot: no folder {folder}")
     if os.path.isdir(path):
         raise SimulationError(f"--plot: {path} is a folder; name a file in it")
+    # Whether the file can be made there, by making it (a folder the permissions, or the file system, forbid:
+    # /proc/x.png was a traceback after every match).
+    existed = os.path.exists(path)
+    try:
+        with open(path, "ab"):
+            pass
+    except OSError as error:
+        raise SimulationError(f"--plot: cannot write {path} ({error.strerror or error})") from None
+    if not existed:
+        os.remove(path)
     kind = os.path.splitext(path)[1].lstrip(".").lower()
     if kind not in kinds:
         raise SimulationError(f"--plot: name a file ending in one of .{', .'.join(kinds)}")

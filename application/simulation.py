@@ -132,8 +132,10 @@ def run(simulation: Plan, workers: int = 2, chunk: int = 4) -> Iterator[MatchRec
 
 
 def _leave_interrupts_to_the_parent() -> None:
-    """A worker ignores Ctrl-C (sent to the terminal's whole process group): the parent stops the run."""
+    """A worker ignores Ctrl-C (sent to the terminal's whole process group): the parent stops the run. It
+    ends at the parent's SIGTERM (the pool's terminate), whatever handler the parent had for it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @dataclass(frozen=True)

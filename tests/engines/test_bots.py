@@ -6,6 +6,7 @@ seats and counts right."""
 from __future__ import annotations
 
 import copy
+import json
 import os
 import pickle
 import random
@@ -261,3 +262,58 @@ def test_motley_simulate_stops_soon_on_ctrl_c_in_one_line():
         raise AssertionError("still running 30 s after Ctrl-C") from None
     assert started.returncode == 130, err
     assert "motley simulate: interrupted after" in err and "Traceback" not in err, err
+
+
+def test_motley_simulate_ends_its_workers_when_it_is_terminated_alone():
+    """A command-line probe: `kill` (SIGTERM) of the simulator's own process left its two workers playing
+    for minutes; a terminal's Ctrl-C reaches the whole group, a supervisor's stop only the process."""
+    started = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "simulate", "jest", "--players", "3", "--seats", "mcts,random,random",
+         "--matches", "400", "--workers", "2", "--iterations", "2000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    workers: list[str] = []
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and started.poll() is None and len(workers) < 2:
+        workers = subprocess.run(["pgrep", "-P", str(started.pid)], capture_output=True, text=True).stdout.split()
+        time.sleep(0.2)
+    assert len(workers) == 2, workers
+    time.sleep(2)
+    started.terminate()  # the process alone, not its group
+    try:
+        started.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(started.pid, signal.SIGKILL)
+        raise AssertionError("still running 30 s after SIGTERM") from None
+    assert started.returncode == 128 + signal.SIGTERM
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(map(alive, workers)):
+        time.sleep(0.2)
+    left = [pid for pid in workers if alive(pid)]
+    for pid in left:  # not left playing after the test either
+        os.kill(int(pid), signal.SIGKILL)
+    assert not left, left
+
+
+def alive(pid: str) -> bool:
+    """Whether a process runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def test_motley_simulate_json_with_a_plot_is_json_alone_on_stdout(tmp_path):
+    """A command-line probe: `--json --plot` printed "plot written to ..." after the JSON, so `jq` failed."""
+    target = tmp_path / "jest.png"
+    done = subprocess.run(
+        [sys.executable, "-m", "api.cli", "simulate", "jest", "--players", "3", "--seats", "random, basic ,random",
+         "--matches", "3", "--workers", "1", "--json", "--plot", str(target)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)  # the seats' spaces are not part of the levels' names
+    assert report["matches"] == 3 and sorted(report["by_level"]) == ["basic", "random"], report
+    assert f"plot written to {target}" in done.stderr
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import shutil
 import uuid
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -285,6 +286,8 @@ def test_simulate_refuses_a_plot_it_cannot_write_before_it_plays(tmp_path, capsy
     for plot, said in ((tmp_path / "missing" / "figures.png", "--plot: no folder"),
                        (tmp_path / "figures", "is a folder"),  # matplotlib wrote figures.png beside it
                        (tmp_path / "figures.txt", "name a file ending in one of"),  # a traceback at the end
+                       # A file system that makes no files (root's permissions notwithstanding): the same.
+                       (Path("/proc/motley-figures.png"), "cannot write /proc/motley-figures.png"),
                        # Listed by matplotlib, written with LaTeX: a traceback after every match without it.
                        *([(tmp_path / "figures.pgf", "cannot write .pgf")] if shutil.which("xelatex") is None else [])):
         argv = ["simulate", "jest", "--players", "3", "--seats", "random", "--matches", "2000", "--plot", str(plot)]
