@@ -68,9 +68,9 @@ def simulate(args: argparse.Namespace) -> int:
     try:
         records.extend(tqdm(run(simulation, workers=args.workers), total=simulation.matches, unit="match",
                             desc=f"{args.game} {args.players}p", file=sys.stderr))
-    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback, and the shell's status for it
+    except (KeyboardInterrupt, Terminated) as stop:  # one line, not a traceback, and the shell's status for it
         print(f"motley simulate: interrupted after {len(records)} of {simulation.matches} matches", file=sys.stderr)
-        return 130
+        return 128 + (signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
     finally:
         signal.signal(signal.SIGTERM, previous)
     report = summarize(simulation, records)
@@ -86,8 +86,12 @@ def simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+class Terminated(BaseException):
+    """SIGTERM, as KeyboardInterrupt is SIGINT: application/simulation.run ends the workers as it unwinds."""
+
+
 def _terminated(signum: int, frame: object) -> None:
-    raise SystemExit(128 + signum)  # application/simulation.run ends the workers as it unwinds
+    raise Terminated()
 
 
 def plot_problem(path: str) -> None:

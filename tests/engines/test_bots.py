@@ -281,11 +281,12 @@ def test_motley_simulate_ends_its_workers_when_it_is_terminated_alone():
     time.sleep(2)
     started.terminate()  # the process alone, not its group
     try:
-        started.communicate(timeout=30)
+        _, err = started.communicate(timeout=30)
     except subprocess.TimeoutExpired:
         os.killpg(started.pid, signal.SIGKILL)
         raise AssertionError("still running 30 s after SIGTERM") from None
-    assert started.returncode == 128 + signal.SIGTERM
+    assert started.returncode == 128 + signal.SIGTERM, err
+    assert "motley simulate: interrupted after" in err and "Traceback" not in err, err
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline and any(map(alive, workers)):
         time.sleep(0.2)
