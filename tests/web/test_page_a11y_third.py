@@ -120,19 +120,23 @@ def test_the_status_line_says_the_clock_running_low_running_out_and_the_result(s
 
 
 # -- 3 ----------------------------------------------------------------------------------------------
+def at_live_tax_collection(server: str, players: list[dict], match_id: str) -> list[dict]:
+    """Every seat plays its first action until the first seat may take tiles (the live tax collection)."""
+    for _ in range(100):
+        views = [read(server, match_id, player) for player in players]
+        if any(action["type"] == "peek" for action in views[0]["legal_actions"]):
+            return views
+        for player, view in zip(players, views):
+            if view["legal_actions"]:
+                move(server, match_id, player, view["legal_actions"][0])
+    raise AssertionError("no tax collection")
+
+
 def test_an_action_taken_by_another_seat_leaves_the_focus_on_the_moves_heading(server, browser):
     players = [register(server, f"a11y3-tile-{i}") for i in range(3)]
     match_id = match_with(server, players[0], "tumult-royale", 3, people=players[1:],
                           options={"tax_mode": "live", "tax_seconds": 120})
-    for _ in range(100):  # every seat plays its first action up to the live tax collection
-        views = [read(server, match_id, player) for player in players]
-        if any(action["type"] == "peek" for action in views[0]["legal_actions"]):
-            break
-        for player, view in zip(players, views):
-            if view["legal_actions"]:
-                move(server, match_id, player, view["legal_actions"][0])
-    else:
-        raise AssertionError("no tax collection")
+    views = at_live_tax_collection(server, players, match_id)
     tile = next(a for a in views[0]["legal_actions"] if a["type"] == "peek" and a["tile"] > 0)["tile"]
     context, page, errors = signed_in(browser, server, players[0])
     page.goto(f"{server}/#/match/{match_id}")

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.web.test_page_a11y_third import RECORD, SAID
+from tests.web.test_page_a11y_third import RECORD, SAID, at_live_tax_collection
 from tests.web.test_page_fifth_probe import read
 from tests.web.test_page_followups import match_with, move, register, signed_in
 
@@ -28,18 +28,6 @@ FOCUSED = "() => document.activeElement?.id || document.activeElement?.textConte
 @pytest.fixture(scope="module")
 def server(module_server):
     return module_server
-
-
-def at_live_tax_collection(server: str, players: list[dict], match_id: str) -> list[dict]:
-    """Every seat plays its first action until the first seat may take tiles (the live tax collection)."""
-    for _ in range(100):
-        views = [read(server, match_id, player) for player in players]
-        if any(action["type"] == "peek" for action in views[0]["legal_actions"]):
-            return views
-        for player, view in zip(players, views):
-            if view["legal_actions"]:
-                move(server, match_id, player, view["legal_actions"][0])
-    raise AssertionError("no tax collection")
 
 
 # -- 1 ----------------------------------------------------------------------------------------------
