@@ -148,6 +148,13 @@ def test_an_action_taken_by_another_seat_leaves_the_focus_on_the_moves_heading(s
     page.wait_for_function("() => document.activeElement?.id === 'moves-heading'", timeout=15_000)
     page.wait_for_function(SAID, arg=f'"take tile {tile}" is no longer offered.', timeout=5_000)
     assert page.locator("button.action:enabled").count() > 0  # other tiles are still there: not landed on
+    # It stays there at the next update, the person having pressed nothing: the redraw moved it on to the
+    # first action, and the next Enter took a tile nobody chose (a keyboard probe; WCAG 3.2.1).
+    version = move(server, match_id, players[1], {"type": "return"}).json()["version"]
+    page.wait_for_function("v => document.querySelector('#version')?.textContent === String(v)", arg=version,
+                           timeout=15_000)
+    page.wait_for_timeout(300)  # the redraw's focus is set in the same task; a moment for any late one
+    assert page.evaluate("() => document.activeElement?.id") == "moves-heading"
     assert not errors, errors
     context.close()
 

@@ -1,8 +1,8 @@
 """What a keyboard-only, screen-reader probe of the table found, each fixed and held here, in Debian's
 chromium against a real `motley serve` (tests/web/conftest.py):
 
-- 1 the focus the page parks on the moves' heading (an action taken by another seat) stays there at the
-  next update, not moved onto an action nobody chose (WCAG 3.2.1);
+- 1 the focus the page parks on the moves' heading stays there at the next update (in
+  test_page_a11y_third's 3);
 - 2 a timed phase the person acts in (Tumult Royale's hourglass) is said to run low, and its end is said
   as such, not as a tile "no longer offered" (WCAG 2.2.1, 4.1.3);
 - 3 while a move is sent the focus waits on the moves' heading, never on the page's body (WCAG 2.4.3);
@@ -11,48 +11,21 @@ chromium against a real `motley serve` (tests/web/conftest.py):
 
 from __future__ import annotations
 
-import re
 import time
 
 import pytest
 
 from tests.web.test_page_a11y_third import RECORD, SAID, at_live_tax_collection
 from tests.web.test_page_fifth_probe import read
-from tests.web.test_page_followups import match_with, move, register, signed_in
+from tests.web.test_page_followups import match_with, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
-FOCUSED = "() => document.activeElement?.id || document.activeElement?.textContent || document.activeElement?.tagName"
 
 
 @pytest.fixture(scope="module")
 def server(module_server):
     return module_server
-
-
-# -- 1 ----------------------------------------------------------------------------------------------
-def test_the_focus_left_on_the_moves_heading_stays_there_at_the_next_update(server, browser):
-    players = [register(server, f"kbd-tile-{i}") for i in range(3)]
-    match_id = match_with(server, players[0], "tumult-royale", 3, people=players[1:],
-                          options={"tax_mode": "live", "tax_seconds": 120})
-    views = at_live_tax_collection(server, players, match_id)
-    tile = next(a for a in views[0]["legal_actions"] if a["type"] == "peek" and a["tile"] > 0)["tile"]
-    context, page, errors = signed_in(browser, server, players[0])
-    page.goto(f"{server}/#/match/{match_id}")
-    button = page.locator("button.action", has_text=re.compile(f"^take tile {tile}$"))
-    button.wait_for()
-    button.focus()
-    move(server, match_id, players[1], {"type": "peek", "tile": tile}).raise_for_status()
-    page.wait_for_function("() => document.activeElement?.id === 'moves-heading'", timeout=15_000)
-    # The other seat puts the tile back: a new version drawn, and the person has pressed nothing.
-    version = move(server, match_id, players[1], {"type": "return"}).json()["version"]
-    page.wait_for_function("v => document.querySelector('#version')?.textContent === String(v)", arg=version,
-                           timeout=15_000)
-    page.wait_for_timeout(300)  # the redraw's focus is set in the same task; a moment for any late one
-    assert page.evaluate(FOCUSED) == "moves-heading", page.evaluate(FOCUSED)
-    assert page.locator("button.action:enabled").count() > 0  # there were actions to land on
-    assert not errors, errors
-    context.close()
 
 
 # -- 2 ----------------------------------------------------------------------------------------------
