@@ -440,7 +440,7 @@ async function lobby() {
   show.titled("Lobby");
   show(
     h("h1", {}, "Lobby"),
-    invitations ? [invitations.box, invitations.news] : null,
+    invitations ? [invitations.box, invitations.news, invitations.said] : null,
     identity.player() ? [keptForm("create", () => createForm(all)), keptForm("join-private", joinForm)]
       : identity.auditor() ? auditorPanel()
         : h("p", { class: "hint" }, "Register (at the top of the page) to create and join matches; anyone may watch."),
@@ -564,12 +564,16 @@ function invitationsBox() {
   const key = identity.key();
   const list = h("ul", { class: "list", id: "invitation-list" });
   const error = h("div", { id: "invitation-error" });
-  const box = h("section", { id: "invitations", class: "panel", hidden: true, "aria-live": "polite" },
+  // What arrives is said in a sentence of its own (a status line, always there, out of sight): the boxes
+  // were live regions, and an invitation was read out with its buttons, "… accept open dismiss" (a
+  // keyboard probe).
+  const said = h("p", { id: "invitations-said", class: "visually-hidden", role: "status" });
+  const box = h("section", { id: "invitations", class: "panel", hidden: true },
     h("h2", {}, "Invitations"), list, error);
   // The player's tournament news from the same stream: a bye, a forfeit, a withdrawal or disqualification,
   // the end and their place, each until dismissed (a bye said nowhere else but the tournament's page).
   const newsList = h("ul", { class: "list", id: "tournament-news-list" });
-  const newsBox = h("section", { id: "tournament-news", class: "panel", hidden: true, "aria-live": "polite" },
+  const newsBox = h("section", { id: "tournament-news", class: "panel", hidden: true },
     h("h2", {}, "Your tournaments"), newsList);
   let news = storedNews(me.id);
   // Read again before each change and at another tab's: two tabs of one player each saved its own list over
@@ -618,6 +622,7 @@ function invitationsBox() {
       // Disqualified, the player has no place any more: the tournament's earlier place goes too.
       const kept = PLACED.has(kind) || kind === "disqualified"
         ? list.filter((entry) => !(placed(entry) && entry.version < item.version)) : list;
+      said.textContent = `${item.tournament.name}: ${text}`;
       return [{ id, kind, version: item.version, tournament_id: item.tournament_id, name: item.tournament.name, text },
         ...kept].slice(0, NEWS_KEPT);
     });
@@ -680,6 +685,7 @@ function invitationsBox() {
       return;
     }
     const creator = match.seats.find((seat) => seat.player_id && seat.player_id === match.created_by);
+    if (!held[match.id]) said.textContent = `New invitation: ${titleOf(match.game)}${creator?.name ? ` by ${creator.name}` : ""}.`;
     held[match.id] = { match_id: match.id, game: match.game, from: creator?.name || held[match.id]?.from || null,
       seats: seatsText(match.seats), at: held[match.id]?.at || new Date().toISOString(), heard: Date.now() };
     keep();
@@ -745,7 +751,7 @@ function invitationsBox() {
       } });
     leaving.push(listen(localStorage.getItem(FEED(me.id))));
   };
-  return { box, news: newsBox, start, refresh };
+  return { box, news: newsBox, said, start, refresh };
 }
 
 // -- the auditor -----------------------------------------------------------------------------------

@@ -308,6 +308,10 @@ def test_invitations_sent_by_id_show_in_the_lobby_and_are_accepted(server, brows
     first = invited_match()
     page.wait_for_function("id => document.querySelector(`#invitations li[data-match='${id}']`)"
                            "?.textContent.includes('inv-ann invites you')", arg=first, timeout=15_000)
+    # Said in a sentence of its own, not as the box read out with its buttons (a keyboard probe).
+    assert page.inner_text("#invitations-said") == "New invitation: Jest by inv-ann."
+    assert page.get_attribute("#invitations-said", "role") == "status"
+    assert page.get_attribute("#invitations", "aria-live") is None
 
     # One sent while bob's lobby is closed shows when he comes back (the stream resumed where it stopped).
     page.goto(f"{server}/#/leaderboard/jest")

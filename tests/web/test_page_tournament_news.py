@@ -45,6 +45,9 @@ def test_the_lobby_tells_a_player_of_a_bye_a_disqualification_and_the_end(server
     assert tournament["rounds"][0]["byes"] == [ada["id"]]
     page.wait_for_selector("#tournament-news li[data-kind='bye']", timeout=15_000)
     assert news(page) == [("bye", "News of the day: you sit out round 1 (a bye, worth 1 point) dismiss")]
+    # Said in a sentence of its own, not as the box read out with its button (a keyboard probe).
+    assert page.inner_text("#invitations-said") == "News of the day: you sit out round 1 (a bye, worth 1 point)"
+    assert page.get_attribute("#tournament-news", "aria-live") is None
     link = page.locator("#tournament-news li a")
     assert link.get_attribute("href") == f"#/tournament/{tournament['id']}"
 
