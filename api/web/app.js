@@ -1774,7 +1774,10 @@ async function table(id, params) {
       }
     }, held + 20);
     const focus = focusBefore(board, refocus, retry);
-    refocus = false;
+    // Kept while the move is on its way: the stream's news of it, drawn before its answer, took the flag,
+    // and the answer's drawing then kept the focus on the heading as if the person had parked it there (a
+    // today probe: a Tab before every move).
+    if (!moving) refocus = false;
     retry = null;
     const seated = match.seats.some((seat) => seat.player_id === identity.player()?.id);
     const open = match.status === "open";
