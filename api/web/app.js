@@ -50,6 +50,12 @@ const CHANGED = "The table changed before your move arrived: it is shown as it i
 const ANSWER_LOST = "urn:motley:client:answer-lost";
 const answerLost = () => new Problem({ type: ANSWER_LOST, title: "No answer to your move",
   detail: "Your move got no answer, and the match has moved on since: it is shown as it is now, your move perhaps among the changes." });
+// A move that got no answer, and the read after it none either: its buttons wait for the server (it may
+// have landed). "Could not be reached: check your connection and try again" beside buttons that could
+// not be pressed, under "Sending…", said neither that the move may not have arrived nor that the page
+// waits (a phone probe).
+const answerPending = () => new Problem({ status: 0, type: "urn:motley:client:answer-pending", title: "No answer yet",
+  detail: "No answer from the server (is the connection down?): your move may not have arrived. The table is read again every few seconds and shown as it is once the server answers; choose then." });
 const PLAIN = {
   "urn:motley:problem:time-is-up": "Too late: that phase closed before your move arrived.",
   "urn:motley:problem:stale-version": CHANGED,
@@ -1700,7 +1706,10 @@ async function table(id, params) {
         unsettled = true;
         unsettledFrom = before;
         settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
-        throw refusal;
+        if (!(refusal instanceof Problem && refusal.problem.status === 0)) throw refusal;
+        const heading = board.querySelector("#moves-heading");
+        if (heading) heading.textContent = "No answer yet: waiting for the server…";
+        throw answerPending();
       }
       retry = label;
       draw(now);

@@ -78,11 +78,15 @@ def test_a_move_sent_while_offline_leaves_the_table_playable_once_the_connection
     context.set_offline(True)
     page.locator("button.action:enabled").first.click()
     page.wait_for_selector("#refusal .problem")
-    assert "could not be reached" in page.inner_text("#refusal")
+    # Said as it is: no answer, the move perhaps not arrived, the page waiting; not "try again" beside
+    # buttons that cannot be pressed, under "Sending…" (a phone probe).
+    said = page.inner_text("#refusal")
+    assert "your move may not have arrived" in said and "try again" not in said, said
+    assert page.inner_text("#moves-heading") == "No answer yet: waiting for the server…"
     assert page.locator("button.action:enabled").count() == 0  # it may have landed: nothing offered meanwhile
 
     # Back online: the table is drawn again by itself, at the same version (the move never left), its
-    # buttons enabled and the stale "could not be reached" gone; the original stayed frozen until a reload.
+    # buttons enabled and the stale "no answer" gone; the original stayed frozen until a reload.
     context.set_offline(False)
     page.wait_for_selector("button.action:enabled", timeout=8_000)
     assert page.locator("#refusal .problem").count() == 0, page.inner_text("#refusal")
