@@ -148,6 +148,14 @@ def test_a_phones_row_buttons_fields_links_and_folds_are_44_px_tall(server, brow
         "ns => ns.filter(n => n.getClientRects().length)"
         ".map(n => [n.outerHTML.slice(0, 60), n.getBoundingClientRect().height])")
     assert len(heights) > 5 and all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
+    # As wide too, the short ones: the header's "API" was 24 px wide, a game card's "Rules" 39 (a phone probe).
+    widths = page.locator("header nav a, .game-links a").evaluate_all(
+        "ns => ns.filter(n => n.getClientRects().length).map(n => [n.textContent, n.getBoundingClientRect().width])")
+    assert len(widths) > 5 and all(width >= 44 for _, width in widths), [w for w in widths if w[1] < 44]
+    # The join page's "not now" (60 x 22 px).
+    page.goto(f"{server}/#/join/{match_with(server, host, 'jest', 3)}")
+    box = page.locator("#join-decline").bounding_box()
+    assert box and box["height"] >= 44 and box["width"] >= 44, box
     assert not errors, errors
     context.close()
 
