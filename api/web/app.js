@@ -2246,12 +2246,28 @@ function statistics(rows) {
 }
 
 // -- tournaments ---------------------------------------------------------------------------------
-async function tournaments() {
+const TOURNAMENTS_PAGE = 20; // rows of the tournaments list a page shows by default
+
+// #/tournaments?offset=N: a page of the list, newest first (the API's own paging): it showed the newest 20
+// and said nothing of the rest, an organiser's older tournament out of reach but by its address (a
+// keyboard probe).
+async function tournaments(params = new URLSearchParams()) {
   const show = screen();
-  const [page, all] = await Promise.all([get("/tournaments"), games()]);
+  const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
+  const offset = Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
+  const limit = TOURNAMENTS_PAGE;
+  const [page, all] = await Promise.all([get(`/tournaments?limit=${limit}&offset=${offset}`), games()]);
+  const link = (from, text, id) => h("a", { href: `#/tournaments?offset=${from}`, id }, text);
+  const last = Math.max(0, Math.floor((page.total - 1) / limit) * limit); // the last page's first row
+  const pages = page.total > page.items.length ? h("p", { class: "pages", id: "tournament-pages" },
+    page.items.length ? `Tournaments ${offset + 1}–${offset + page.items.length} of ${page.total}, newest first. `
+      : `No tournaments on this page: there are ${page.total}. `,
+    offset > 0 ? link(Math.max(0, Math.min(offset - limit, last)), "Previous", "tournaments-previous") : null, " ",
+    offset + page.items.length < page.total ? link(offset + limit, "Next", "tournaments-next") : null) : null;
   show.titled("Tournaments");
   show(h("h1", {}, "Tournaments"),
     identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (at the top of the page) to organise or enter a tournament."),
+    pages,
     page.items.length ? scrolling(h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
     h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, h("bdi", { class: "title" }, t.name)), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
@@ -2341,6 +2357,33 @@ function tournamentActions(t, error, after) {
 
 const isolated = (name) => `\u2068${name}\u2069`;
 
+// Where the focus is inside one of `boxes`, so that a redraw of them can put it back: its id, else a link's
+// address and words (the standings' names, a round's "playing" and "replay", "play your table": no ids),
+// with its rank among the links to the same address. The focus on such a link went to the page's body at
+// every pushed version (a keyboard probe).
+function focusMark(boxes) {
+  const active = document.activeElement;
+  const box = active && boxes.find((candidate) => candidate.contains(active));
+  if (!box) return null;
+  if (active.id) return { id: active.id };
+  const href = active.getAttribute("href");
+  if (!href) return null;
+  const alike = [...box.querySelectorAll("a[href]")].filter((link) => link.getAttribute("href") === href);
+  return { box, href, text: active.textContent, index: alike.indexOf(active) };
+}
+
+// Puts the focus back where `focusMark` found it, if the redraw left it on the page's body: the same id,
+// else a link to the same address (its words, else its rank: "playing" became "finished"), else `fallback`
+// (the link went: the viewer's table over).
+function focusBack(mark, fallback = null) {
+  const active = document.activeElement;
+  if (!mark || (active && active !== document.body && active !== document.documentElement)) return;
+  const alike = mark.id ? [] : [...mark.box.querySelectorAll("a[href]")].filter((link) => link.getAttribute("href") === mark.href);
+  const target = mark.id ? document.getElementById(mark.id)
+    : alike.find((link) => link.textContent === mark.text) || alike[Math.min(mark.index, alike.length - 1)];
+  (target || fallback)?.focus({ preventScroll: true });
+}
+
 // What the tournament's status line says of a new version (`before`, the one drawn): {changes}, or null.
 function tournamentNews(before, t, me) {
   const changes = [];
@@ -2365,6 +2408,18 @@ function tournamentNews(before, t, me) {
   if (t.status !== before.status)
     changes.push({ active: "The tournament has started.", finished: "The tournament is over.", cancelled: "The tournament was called off." }[t.status]
       || `The tournament is ${t.status}.`);
+  // A table's result (played, forfeited) or its void, as the rounds list shows it: the standings changed
+  // silently, the line still saying "Round 1 is paired." (a keyboard probe).
+  const nameOf = (player) => (player === me ? "you" : isolated(players.find((entry) => entry.player_id === player)?.name || "someone"));
+  t.rounds.forEach((round, r) => round.tables.forEach((table, i) => {
+    const now = table.result;
+    const was = before.rounds?.[r]?.tables?.[i]?.result;
+    if (!now || (was && was.how === now.how)) return;
+    const where = `Round ${round.number ?? r + 1}, table ${table.table ?? i + 1}${(table.players || []).includes(me) ? " (yours)" : ""}`;
+    const places = now.how !== "void" && now.ranks
+      ? `: ${(table.players || []).map((player, k) => `${nameOf(player)} ${now.ranks[k] ?? "–"}`).join(", ")}` : "";
+    changes.push(`${where} ${now.how === "void" ? "is void" : now.how === "forfeit" ? "is forfeited" : "finished"}${places ? `, places${places}` : ""}.`);
+  }));
   if (t.rounds.length > (before.rounds || []).length) {
     const round = t.rounds[t.rounds.length - 1];
     const number = round.number ?? t.rounds.length;
@@ -2687,7 +2742,7 @@ async function tournament(id) {
       if (!current || !current.tables.some((table) => table.match_id === matchId && !table.result)) forfeiting.delete(matchId);
     // Drawn again at each version (read or pushed): a control of the standings or rounds that had the focus (an organiser's
     // Void…, a tick box of a forfeit form) has it again once drawn anew, not the page's body.
-    const kept = [standingsBox, roundsBox].some((box) => box.contains(document.activeElement)) ? document.activeElement.id : "";
+    const kept = focusMark([standingsBox, roundsBox, byeBox]);
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)),
         organiser ? quietHeader("the organiser's actions") : null)),
@@ -2730,7 +2785,6 @@ async function tournament(id) {
           !table.result ? "playing" : table.result.how === "void" ? "voided" : table.result.how === "forfeit" ? "forfeited" : "finished") : "bye",
         places(table), table.match_id ? [" · ", h("a", { href: `#/replay/${table.match_id}` }, "replay")] : null,
         organiser ? tableControls(org, round, r, table, i, current) : null)), byeItem(round)))));
-    if (kept && (!document.activeElement || document.activeElement === document.body)) document.getElementById(kept)?.focus({ preventScroll: true });
     // The organiser's page waits for the round's deadline (on the server's clock, as deadlinePassed), then
     // is drawn again: Forfeit absent… appears as the API starts taking forfeits, no reload needed.
     clearTimeout(deadlineCheck);
@@ -2772,6 +2826,7 @@ async function tournament(id) {
         ? h("p", { class: "notice", id: "your-bye", role: "status" },
           `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
         : yourTable(current, round));
+    focusBack(kept, head.querySelector("h1"));
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one,
     // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
     if (focused) ((passing && actionsBox.querySelector(`#${passing}`)) || actionsBox.querySelector("button")
@@ -2881,7 +2936,7 @@ const ROUTES = [
   [/^#\/join\/([^/?]+)$/, (m) => joinLink(m[1], null)], // the lobby's join: a listed match, its terms first
   [/^#\/leaderboard\/([^/?]+)$/, (m, params) => leaderboard(m[1], params)],
   [/^#\/player\/([^/?]+)(?:\/([^/?]+))?$/, (m) => player(m[1], m[2])],
-  [/^#\/tournaments$/, () => tournaments()],
+  [/^#\/tournaments$/, (m, params) => tournaments(params)],
   [/^#\/tournament\/([^/?]+)$/, (m) => tournament(m[1])],
   [/^.*$/, () => lobby()],
 ];

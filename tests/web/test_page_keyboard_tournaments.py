@@ -1,0 +1,95 @@
+"""What a keyboard-only, screen-reader probe of the tournament pages found, each fixed and held here, in
+Debian's chromium against a real `motley serve` (tests/web/conftest.py):
+
+- 1 a pushed version left the focus on the page's body when it was on a link (a round's "playing", a
+  standings name, "play your table"): it stays on that link (WCAG 2.4.3, 3.2.1);
+- 2 a table's result and a void were not said: the status line says them (WCAG 4.1.3);
+- 3 the tournaments list showed the newest 20 and nothing of the rest: it pages.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import requests
+
+from tests.web.test_page_a11y_third import RECORD, SAID
+from tests.web.test_page_followups import auth, play_out, register, signed_in, started_swiss
+from tests.web.test_page_tournament_stream import PUSHED_MS, open_live
+
+pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
+
+ACTIVE_LINK = "() => document.activeElement?.tagName === 'A' ? document.activeElement.getAttribute('href') : null"
+
+
+@pytest.fixture(scope="module")
+def server(module_server):
+    return module_server
+
+
+# -- 1, 2 -------------------------------------------------------------------------------------------
+def test_a_pushed_result_leaves_the_focus_on_its_link_and_is_said(server, browser):
+    organiser, *players = (register(server, name) for name in ["kt-org", *(f"kt-p{i}" for i in range(6))])
+    keys = {player["id"]: player for player in players}
+    started = started_swiss(server, organiser, players, "Keyboard cup", rounds=2)
+    tournament_id = started["id"]
+    mine, other = started["rounds"][0]["tables"]
+    me = keys[mine["players"][0]]
+    context, page, errors = open_live(browser, server, me, tournament_id)
+    page.evaluate(RECORD, "#tournament-announce")
+
+    # On the other table's "playing" link as that table finishes: its words change, the focus stays.
+    link = page.locator(f"#rounds a[href='#/match/{other['match_id']}?as=spectator']")
+    assert link.inner_text() == "playing"
+    link.focus()
+    play_out(server, other["match_id"], [keys[p] for p in other["players"]])
+    page.wait_for_selector(f"#rounds a[href*='{other['match_id']}'] >> text=finished", timeout=PUSHED_MS)
+    assert page.evaluate(ACTIVE_LINK) == f"#/match/{other['match_id']}?as=spectator"
+    ranks = requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()["rounds"][0]["tables"][1][
+        "result"]["ranks"]
+    names = {player["id"]: player["name"] for player in players}
+    places = ", ".join(f"\u2068{names[p]}\u2069 {rank}" for p, rank in zip(other["players"], ranks))
+    page.wait_for_function(SAID, arg=f"Round 1, table 2 finished, places: {places}.", timeout=PUSHED_MS)
+
+    # On "play your table" as the organiser voids the other table: the link is drawn anew, the focus on it.
+    your_table = page.locator("#your-table a")
+    your_table.focus()
+    void = requests.post(f"{server}/tournaments/{tournament_id}/sanctions", headers=auth(organiser), timeout=10,
+                         json={"kind": "void", "match_id": other["match_id"], "reason": "a test"})
+    assert void.status_code == 201, void.text
+    page.wait_for_selector(f"#rounds a[href*='{other['match_id']}'] >> text=voided", timeout=PUSHED_MS)
+    page.wait_for_function(SAID, arg="Round 1, table 2 is void.", timeout=PUSHED_MS)
+    assert page.evaluate(ACTIVE_LINK) == f"#/match/{mine['match_id']}"
+    assert not errors, errors
+    context.close()
+
+
+# -- 3 ----------------------------------------------------------------------------------------------
+def test_the_tournaments_list_pages_past_its_newest_twenty(server, browser):
+    organiser = register(server, "kt-many")
+    for i in range(21):
+        requests.post(f"{server}/tournaments", headers=auth(organiser), timeout=10, json={
+            "game": "jest", "name": f"Cup {i}", "format": "swiss", "rounds": 1}).raise_for_status()
+    for _ in range(50):  # the list is a read model: the last few may take a moment
+        total = requests.get(f"{server}/tournaments", timeout=10).json()["total"]
+        if total > 20:
+            break
+        time.sleep(0.1)
+    assert total > 20
+    context, page, errors = signed_in(browser, server, organiser)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#tournament-pages")
+    assert page.inner_text("#tournament-pages").startswith(f"Tournaments 1–20 of {total}, newest first.")
+    assert page.locator("table.grid tbody tr").count() == 20
+    page.click("#tournaments-next")
+    page.wait_for_function("() => location.hash === '#/tournaments?offset=20'")
+    page.wait_for_function("n => document.querySelectorAll('table.grid tbody tr').length === n",
+                           arg=min(20, total - 20))
+    assert page.inner_text("#tournament-pages").startswith(f"Tournaments 21–{min(40, total)} of {total}")
+    listed = page.locator("table.grid tbody tr td:first-child").all_inner_texts()
+    api = requests.get(f"{server}/tournaments?limit=20&offset=20", timeout=10).json()["items"]
+    assert listed == [t["name"] for t in api]
+    assert page.locator("#tournaments-previous").count() == 1
+    assert not errors, errors
+    context.close()
