@@ -29,6 +29,14 @@ def counted(low: int, high: Optional[int] = None) -> Callable[[str], int]:
 
 
 def main(argv=None) -> None:
+    try:
+        _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C before a command's own handling (while it starts): one line, not a traceback
+        print("motley: interrupted", file=sys.stderr)
+        raise SystemExit(128 + signal.SIGINT) from None
+
+
+def _main(argv=None) -> None:
     parser = argparse.ArgumentParser(prog="motley", description="Motley game service")
     commands = parser.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the HTTP API")

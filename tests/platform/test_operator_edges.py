@@ -275,6 +275,22 @@ def test_verify_says_a_cancelled_matchs_seed_is_never_revealed(sqlite_motley, tm
     assert "cancelled before it ended: its chance seed is never revealed" in capsys.readouterr().out
 
 
+def test_a_ctrl_c_while_a_command_starts_is_one_line(monkeypatch, capsys):
+    """A command-line probe: Ctrl-C while `motley simulate` was still starting (its imports, a few seconds on
+    a loaded machine) printed a KeyboardInterrupt's traceback; its run's own handling began only later."""
+    import api.simulate
+    from api.cli import main
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(api.simulate, "plan", interrupted)  # the Ctrl-C lands before the matches begin
+    with pytest.raises(SystemExit) as stopped:
+        main(["simulate", "jest", "--players", "3", "--seats", "random"])
+    assert stopped.value.code == 130
+    assert capsys.readouterr().err == "motley: interrupted\n"
+
+
 def test_simulate_refuses_a_plot_it_cannot_write_before_it_plays(tmp_path, capsys):
     import argparse
 
