@@ -1566,6 +1566,15 @@ async function table(id, params) {
   const tell = announcer(announce, (since, until) => othersMoves(since, until));
   let latest = null;
   let refocus = false; // the person just acted: the next redraw puts focus back in the moves area
+  let sending = ""; // while a move is in flight: what its heading says
+  // The moves heading says the move is on its way until its answer, also in a table the stream drew
+  // meanwhile (its news of the move came first: "Your move" over buttons still disabled, a today probe).
+  const sayingSent = () => {
+    const heading = moving ? board.querySelector("#moves-heading") : null;
+    if (!heading) return;
+    heading.textContent = sending;
+    heading.closest("#moves").setAttribute("aria-busy", "true");
+  };
   let moving = false; // a move in flight: its buttons stay disabled, so a redraw from the stream meanwhile
   // cannot offer the same choice twice (the second would be refused as illegal)
   // A move that got no answer, and the read after it none either (the server away, the browser offline):
@@ -1690,10 +1699,8 @@ async function table(id, params) {
     const heading = board.querySelector("#moves-heading");
     if (heading && board.contains(document.activeElement)) heading.focus({ preventScroll: true });
     for (const button of board.querySelectorAll("button.action")) button.disabled = true;
-    if (heading) {
-      heading.textContent = label ? `Sending: ${label}…` : "Sending your move…";
-      heading.closest("#moves").setAttribute("aria-busy", "true");
-    }
+    sending = label ? `Sending: ${label}…` : "Sending your move…";
+    sayingSent();
     let answer;
     try {
       answer = await send(action);
@@ -1816,6 +1823,7 @@ async function table(id, params) {
         : "What your seat sees"),
         observation(match)),
     );
+    sayingSent();
     const lost = focusAfter(board, focus);
     // On a touch screen a turn that begins out of sight (a long table, the person reading it higher up)
     // brings the moves into view: the page did not, and a timed phase ran out below (a phone probe).
@@ -2262,7 +2270,7 @@ async function tournaments(params = new URLSearchParams()) {
   const pages = page.total > page.items.length ? h("p", { class: "pages", id: "tournament-pages" },
     page.items.length ? `Tournaments ${offset + 1}–${offset + page.items.length} of ${page.total}, newest first. `
       : `No tournaments on this page: there are ${page.total}. `,
-    offset > 0 ? link(Math.max(0, Math.min(offset - limit, last)), "Previous", "tournaments-previous") : null, " ",
+    offset > 0 ? link(offset >= page.total ? last : Math.max(0, offset - limit), "Previous", "tournaments-previous") : null, " ",
     offset + page.items.length < page.total ? link(offset + limit, "Next", "tournaments-next") : null) : null;
   show.titled("Tournaments");
   show(h("h1", {}, "Tournaments"),
@@ -2271,7 +2279,8 @@ async function tournaments(params = new URLSearchParams()) {
     page.items.length ? scrolling(h("table", { class: "grid" },
     h("thead", {}, h("tr", {}, ["name", "game", "status"].map((t) => h("th", {}, t)), quietHeader("standings"))),
     h("tbody", {}, page.items.map((t) => h("tr", {}, h("td", {}, h("bdi", { class: "title" }, t.name)), h("td", {}, titleOf(t.game)), h("td", {}, t.status),
-      h("td", {}, h("a", { href: `#/tournament/${t.id}` }, "standings"))))))) : h("p", { class: "muted" }, "No tournaments yet."));
+      h("td", { class: "row-actions" }, h("a", { href: `#/tournament/${t.id}` }, "standings")))))))
+      : page.total ? null : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
 // A new tournament (POST /tournaments): its game, name, table size, format, rounds, computer opponents, turn

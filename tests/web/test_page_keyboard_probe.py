@@ -62,17 +62,23 @@ def test_a_move_on_its_way_leaves_the_focus_on_the_moves_heading_not_the_body(se
     page.wait_for_selector("button.action:enabled", timeout=30_000)
     answered = []
 
-    def held_back(route):  # the move lands; its answer comes a second later, after the stream's news of it
+    def held_back(route):  # the move lands; its answer comes 2 s later, after the stream's news of it
         response = route.fetch()
-        time.sleep(1.0)
+        time.sleep(2.0)
         route.fulfill(response=response)
         answered.append(response.json()["version"])
 
     page.route(f"**/matches/{match_id}/moves", held_back)
     page.locator("button.action:enabled").first.focus()
-    page.evaluate("""() => { window.focusLog = [];
-      window.focusTimer = setInterval(() => window.focusLog.push(document.activeElement?.id
-        || document.activeElement?.tagName), 5); }""")
+    # Each 5 ms: where the focus is, and what the heading says while every move is held (disabled).
+    page.evaluate("""() => { window.focusLog = []; window.heldSaid = [];
+      window.focusTimer = setInterval(() => {
+        window.focusLog.push(document.activeElement?.id || document.activeElement?.tagName);
+        const buttons = [...document.querySelectorAll('button.action')];
+        const heading = document.querySelector('#moves-heading');
+        if (heading && buttons.length && buttons.every((b) => b.disabled))
+          window.heldSaid.push(document.querySelector('#version')?.textContent + ' ' + heading.textContent);
+      }, 5); }""")
     page.keyboard.press("Enter")
     page.wait_for_function("() => document.querySelector('#moves-heading')?.textContent.startsWith('Sending')",
                            timeout=15_000)
@@ -82,6 +88,11 @@ def test_a_move_on_its_way_leaves_the_focus_on_the_moves_heading_not_the_body(se
     log = page.evaluate("() => { clearInterval(window.focusTimer); return window.focusLog; }")
     assert "moves-heading" in log, log  # where it waited
     assert "BODY" not in log, log
+    # "Sending" until the answer, also over the table the stream drew meanwhile (a today probe: "Your move"
+    # over buttons that could not be pressed).
+    held = page.evaluate("window.heldSaid")
+    assert held and all(" Sending: " in said for said in held), held
+    assert len({said.split()[0] for said in held}) == 2, held  # the stream's news drawn before the answer
     mine = bool(read(server, match_id, kim)["legal_actions"])
     assert page.evaluate("s => document.activeElement.matches(s)", "button.action:enabled" if mine
                          else "#moves-heading"), page.evaluate("() => document.activeElement?.outerHTML")

@@ -91,5 +91,12 @@ def test_the_tournaments_list_pages_past_its_newest_twenty(server, browser):
     api = requests.get(f"{server}/tournaments?limit=20&offset=20", timeout=10).json()["items"]
     assert listed == [t["name"] for t in api]
     assert page.locator("#tournaments-previous").count() == 1
+    # Past the end: said once (not also "No tournaments yet."), Previous to the last page (a today probe).
+    page.goto(f"{server}/#/tournaments?offset=1000")
+    page.wait_for_selector("#tournament-pages")
+    assert page.inner_text("#tournament-pages").startswith(f"No tournaments on this page: there are {total}.")
+    assert page.locator("text=No tournaments yet.").count() == 0
+    last = (total - 1) // 20 * 20
+    assert page.get_attribute("#tournaments-previous", "href") == f"#/tournaments?offset={last}"
     assert not errors, errors
     context.close()

@@ -5,6 +5,8 @@ unwrapped)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -156,6 +158,19 @@ def test_a_phones_row_buttons_fields_links_and_folds_are_44_px_tall(server, brow
     page.goto(f"{server}/#/join/{match_with(server, host, 'jest', 3)}")
     box = page.locator("#join-decline").bounding_box()
     assert box and box["height"] >= 44 and box["width"] >= 44, box
+    # The tournaments list's Next and its rows' "standings" (18 px tall: a today probe).
+    for i in range(21):
+        requests.post(f"{server}/tournaments", headers=auth(host), timeout=10, json={
+            "game": "jest", "name": f"Phone cup {i}", "format": "swiss", "rounds": 1}).raise_for_status()
+    for _ in range(50):  # the list is a read model: the last few may take a moment
+        if requests.get(f"{server}/tournaments", timeout=10).json()["total"] > 20:
+            break
+        time.sleep(0.1)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#tournaments-next", timeout=10_000)
+    heights = page.locator("#tournaments-next, table.grid td a").evaluate_all(
+        "ns => ns.map(n => [n.textContent, n.getBoundingClientRect().height])")
+    assert len(heights) > 5 and all(height >= 44 for _, height in heights), [h for h in heights if h[1] < 44]
     assert not errors, errors
     context.close()
 
