@@ -1583,6 +1583,17 @@ async function table(id, params) {
   // one, and on the person's own turn the version does not move: the table stayed frozen until a reload).
   let unsettled = false;
   let unsettledFrom = 0; // the version the move without an answer was chosen at
+  // The versions this tab's own moves made, (from, to] each: the person's seat moving at any other version
+  // moved from another tab or device, and is said so (a today probe: only '"pass" is no longer offered',
+  // as if another seat had taken it, the move itself left out as the person's own).
+  const madeHere = [];
+  let sentFrom = null; // the version a move on its way (or without an answer yet) was chosen at
+  const landedUpTo = (version) => {
+    if (sentFrom !== null) madeHere.push([sentFrom, version]);
+    sentFrom = null;
+  };
+  const movedHere = (version) => (sentFrom !== null && version > sentFrom)
+    || madeHere.some(([from, to]) => version > from && version <= to);
   let settleTimer = null;
   leaving.push(() => clearTimeout(settleTimer));
   const cooling = new Map(); // action type -> the time (ms) until which the game's cooldown holds it
@@ -1636,6 +1647,7 @@ async function table(id, params) {
     clearTimeout(settleTimer);
     settleTimer = null;
     unsettled = false;
+    landedUpTo(match.version);
     // What the table shows now says what happened; where the match moved on, the move may have landed.
     if (error.querySelector(".problem[data-unreached]")) fill(error, match.version > unsettledFrom ? problemBox(answerLost()) : null);
     refocus = refocus && parked();
@@ -1657,10 +1669,11 @@ async function table(id, params) {
     // said as the computer's, the person's own seat's too: they were said under the person's name, as if
     // the person had come back and played.
     const theirs = page.items.filter((event) => typeof event.seat === "number" && event.type === "MoveMade"
-      && (event.seat !== match.your_seat || event.by === "computer"));
+      && (event.seat !== match.your_seat || event.by === "computer" || !movedHere(event.version)));
     if (!theirs.length) return null;
-    const mover = (event) => (event.by !== "computer" || match.seats[event.seat]?.computer ? seatName(match.seats, event.seat)
-      : `the computer for ${event.seat === match.your_seat ? "you" : seatName(match.seats, event.seat)}`);
+    const mover = (event) => (event.seat === match.your_seat && event.by !== "computer" ? "you (from another tab or device)"
+      : event.by !== "computer" || match.seats[event.seat]?.computer ? seatName(match.seats, event.seat)
+        : `the computer for ${event.seat === match.your_seat ? "you" : seatName(match.seats, event.seat)}`);
     const told = theirs.slice(-MOVES_SAID).map((event) => (event.action && typeof event.action === "object"
       ? `${mover(event)}: ${describeAction(event.action, match)}` : eventText(event, match, false)));
     return `${theirs.length > told.length ? `${plural(theirs.length - told.length, "more move", "more moves")}, then ` : ""}${told.join("; ")}.`;
@@ -1692,6 +1705,7 @@ async function table(id, params) {
     refocus = true; // the clicked button is disabled, then redrawn: focus goes back to the moves
     moving = true;
     const before = latest.version;
+    sentFrom = before;
     // Said while it is on its way (the next drawing replaces it): greyed buttons alone told a player on a
     // slow network nothing, and he tapped again (a phone probe). The focus waits on that heading: the
     // pressed button, disabled, dropped it to the page's body for the move's round trip, where a Tab
@@ -1710,6 +1724,7 @@ async function table(id, params) {
       try {
         now = await get(`/matches/${id}`, options); // what is legal now, beside the refusal
       } catch {
+        // sentFrom kept: the move may have landed, and is this tab's if so (landedUpTo, once read)
         unsettled = true;
         unsettledFrom = before;
         settleTimer = setTimeout(settle, POLL_SECONDS * 1000);
@@ -1719,6 +1734,8 @@ async function table(id, params) {
         throw answerPending();
       }
       retry = label;
+      if (refusal instanceof Problem && refusal.problem.status === 0) landedUpTo(now.version); // perhaps landed
+      sentFrom = null;
       draw(now);
       // No answer, yet the match moved on: the move may have landed ("could not be reached… try again"
       // invited a second move).
@@ -1728,6 +1745,8 @@ async function table(id, params) {
       throw refusal;
     }
     moving = false;
+    sentFrom = null;
+    if (answer) madeHere.push([before, answer.version]);
     const cooldown = answer ? cooldownOf(action, latest) : 0;
     if (cooldown > 0) cooling.set(action.type, Date.now() + cooldown * 1000);
     if (answer && answer.version >= latest.version) draw(answer);
@@ -1737,6 +1756,7 @@ async function table(id, params) {
     if (latest && match.version < latest.version) return;
     if (unsettled) { // a read answered, or the stream: focus goes back to the moves only from the body
       unsettled = false;
+      landedUpTo(match.version);
       clearTimeout(settleTimer);
       settleTimer = null;
       refocus = refocus && parked();

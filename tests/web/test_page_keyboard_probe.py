@@ -17,7 +17,7 @@ import pytest
 
 from tests.web.test_page_a11y_third import RECORD, SAID, at_live_tax_collection
 from tests.web.test_page_fifth_probe import read
-from tests.web.test_page_followups import match_with, register, signed_in
+from tests.web.test_page_followups import match_with, move, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -113,5 +113,32 @@ def test_resigning_is_said(server, browser):
     page.keyboard.press("Enter")
     page.wait_for_function(SAID, arg="You resigned: a computer plays your seat.", timeout=15_000)
     assert read(server, match_id)["status"] == "active"
+    assert not errors, errors
+    context.close()
+
+
+# -- a today probe ----------------------------------------------------------------------------------
+def test_the_persons_own_move_from_another_device_is_said_as_theirs(server, browser):
+    """A move of the person's seat made in another tab was left out of the others' moves (as the person's
+    own) and said only as '"…" is no longer offered', as if another seat had taken it."""
+    kim = register(server, "kbd-elsewhere")
+    match_id = match_with(server, kim, "fools-crown", 2, computers={"1": "basic"})
+    context, page, errors = signed_in(browser, server, kim)
+    page.goto(f"{server}/#/match/{match_id}")
+    page.wait_for_selector("button.action:enabled", timeout=30_000)
+    page.evaluate(RECORD, "#announce")
+    page.locator("button.action:enabled").first.focus()
+    move(server, match_id, kim, read(server, match_id, kim)["legal_actions"][0]).raise_for_status()
+    page.wait_for_function(SAID, arg="you (from another tab or device): ", timeout=15_000)
+
+    # This tab's own moves are not said so.
+    page.wait_for_selector("button.action:enabled", timeout=30_000)
+    version = read(server, match_id, kim)["version"]
+    page.locator("button.action:enabled").first.click()
+    page.wait_for_function("v => Number(document.querySelector('#version')?.textContent) > v", arg=version,
+                           timeout=15_000)
+    page.wait_for_timeout(1_500)  # the status line's burst, and the read of the moves it says
+    said = page.evaluate("window.said")
+    assert sum("from another tab or device" in text for text in said) == 1, said
     assert not errors, errors
     context.close()
