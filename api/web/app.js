@@ -2172,23 +2172,34 @@ async function fresh(path) {
 }
 
 // -- leaderboards and ratings --------------------------------------------------------------------
+// A page of a list the API pages (its items and total at this offset and limit): "<Noun> A–B of N." with
+// Previous and Next, or, past the end, "No <noun> on this page: there are N." with Previous to the last
+// page; nothing when one page holds the whole list. The leaderboard and the tournaments list share it.
+const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
+const pageOffset = (params) => Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
+
+function pager({ items, total }, { offset, limit, id, links = id, noun, order = "", href }) {
+  if (total <= items.length) return null;
+  const link = (from, text, which) => h("a", { href: href(from), id: `${links}-${which}` }, text);
+  const last = Math.max(0, Math.floor((total - 1) / limit) * limit); // the last page's first row
+  return h("p", { class: "pages", id: `${id}-pages` },
+    items.length ? `${noun} ${offset + 1}–${offset + items.length} of ${total}${order}. `
+      : `No ${noun.toLowerCase()} on this page: there are ${total}. `,
+    offset > 0 ? link(offset >= total ? last : Math.max(0, offset - limit), "Previous", "previous") : null, " ",
+    offset + items.length < total ? link(offset + limit, "Next", "next") : null);
+}
+
 const PICK_MS = 500; // the leaderboard's game picker: how long it waits for another step before opening the board
 const BOARD_PAGE = 100; // rows a leaderboard page shows by default (it stopped at 100, the rest unsaid)
 
 async function leaderboard(game, params = new URLSearchParams()) {
   const show = screen();
   // #/leaderboard/<game>?offset=N&limit=M: a page of the board (the API's own paging, 1-500 rows).
-  const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
-  const offset = Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
+  const offset = pageOffset(params);
   const limit = Math.min(500, Math.max(1, whole(params.get("limit"), BOARD_PAGE) || BOARD_PAGE));
   const [all, board] = await Promise.all([games(), fresh(`/leaderboards/${game}?limit=${limit}&offset=${offset}`)]);
-  const page = (from, text, id) => h("a", { href: `#/leaderboard/${game}?offset=${from}&limit=${limit}`, id }, text);
-  const last = Math.max(0, Math.floor((board.total - 1) / limit) * limit); // the last page's first row
-  const pages = board.total > board.items.length ? h("p", { class: "pages", id: "board-pages" },
-    board.items.length ? `Players ${offset + 1}–${offset + board.items.length} of ${board.total}. `
-      : `No players on this page: the board has ${board.total}. `,
-    offset > 0 ? page(Math.max(0, Math.min(offset - limit, last)), "Previous", "board-previous") : null, " ",
-    offset + board.items.length < board.total ? page(offset + limit, "Next", "board-next") : null) : null;
+  const pages = pager(board, { offset, limit, id: "board", noun: "Players",
+    href: (from) => `#/leaderboard/${game}?offset=${from}&limit=${limit}` });
   // The arrow keys step a closed select through its games, a change at each step: the board opens once the
   // person stops on one (PICK_MS), so a keyboard user passes games by without loading each. A game picked
   // from the open list (a click, a tap: no key since) opens at once.
@@ -2281,17 +2292,11 @@ const TOURNAMENTS_PAGE = 20; // rows of the tournaments list a page shows by def
 // keyboard probe).
 async function tournaments(params = new URLSearchParams()) {
   const show = screen();
-  const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
-  const offset = Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
+  const offset = pageOffset(params);
   const limit = TOURNAMENTS_PAGE;
   const [page, all] = await Promise.all([get(`/tournaments?limit=${limit}&offset=${offset}`), games()]);
-  const link = (from, text, id) => h("a", { href: `#/tournaments?offset=${from}`, id }, text);
-  const last = Math.max(0, Math.floor((page.total - 1) / limit) * limit); // the last page's first row
-  const pages = page.total > page.items.length ? h("p", { class: "pages", id: "tournament-pages" },
-    page.items.length ? `Tournaments ${offset + 1}–${offset + page.items.length} of ${page.total}, newest first. `
-      : `No tournaments on this page: there are ${page.total}. `,
-    offset > 0 ? link(offset >= page.total ? last : Math.max(0, offset - limit), "Previous", "tournaments-previous") : null, " ",
-    offset + page.items.length < page.total ? link(offset + limit, "Next", "tournaments-next") : null) : null;
+  const pages = pager(page, { offset, limit, id: "tournament", links: "tournaments", noun: "Tournaments",
+    order: ", newest first", href: (from) => `#/tournaments?offset=${from}` });
   show.titled("Tournaments");
   show(h("h1", {}, "Tournaments"),
     identity.player() ? tournamentForm(all) : h("p", { class: "hint" }, "Register (at the top of the page) to organise or enter a tournament."),

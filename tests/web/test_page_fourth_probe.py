@@ -341,6 +341,10 @@ def test_the_leaderboard_pages_past_its_first_rows(server, browser):
     page.click("#board-previous")
     page.wait_for_function("() => document.querySelectorAll('#leaderboard tbody tr').length > 0")
     assert f"of {total}" in page.inner_text("#board-pages")
+    # Just past the end, Previous is the last page too (it was one page back from the offset, rows 2 to N).
+    page.goto(f"{server}/#/leaderboard/fools-crown?offset={total}&limit={total - 1}")
+    page.wait_for_function("() => document.querySelector('#board-pages')?.textContent.includes('No players')")
+    assert page.get_attribute("#board-previous", "href") == f"#/leaderboard/fools-crown?offset={total - 1}&limit={total - 1}"
     page.goto(f"{server}/#/leaderboard/fools-crown?offset=Infinity&limit=1e12")
     page.wait_for_selector("#board-game")
     assert page.locator(".problem").count() == 0
