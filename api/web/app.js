@@ -155,9 +155,11 @@ function unblame(slot) {
 // A control that sends a request (a button, a form's submit button): disabled while its request is in
 // flight, so that a double click sends it once (each request carries an Idempotency-Key of its own: a
 // second click made a second tournament, match or imported copy, or was refused as a repeat).
-// Disabled, the focused button loses the focus (Chromium moves it to the body: a keyboard or screen-reader
-// user pressed Enter, was refused, and had to Tab again from the top of the page): if nothing else took
-// it meanwhile, it goes back to the button, or, when a redraw replaced the button, to the refusal shown,
+// Disabled, a focused button loses the focus (Chromium moves it to the body, where a screen reader starts
+// again from the top of the page for the request's time: a keyboard organiser's probe, at Start, Withdraw,
+// Void and Fork): the focused one is marked aria-disabled instead, keeping the focus, and the click guard
+// below holds its presses meanwhile. Once the request is answered, if nothing else took the focus, it
+// stays on (or goes back to) the button, or, when a redraw replaced the button, goes to the refusal shown,
 // or, when the action worked and the redraw took the button away ("I'm back", Start, Leave, Resign,
 // Claim: each replaced by what it did), to `landing()`: where the redrawn view's person goes on from
 // (a table's first legal move, else its heading).
@@ -166,18 +168,32 @@ async function busy(control, work, landing = null) {
   if (control.disabled || control.dataset.busy !== undefined) return undefined;
   const focused = document.activeElement === control;
   const refusal = lastRefusal;
-  control.disabled = true;
+  if (focused) control.setAttribute("aria-disabled", "true");
+  else control.disabled = true;
   control.dataset.busy = "";
   try {
     return await work();
   } finally {
-    control.disabled = false;
+    if (focused) control.removeAttribute("aria-disabled");
+    else control.disabled = false;
     delete control.dataset.busy;
     if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null, landing);
   }
 }
 
+// A press of a control busy with its request (focused, so aria-disabled and not disabled: busy()) does
+// nothing: caught before the control's own handler, it neither asks its question again (Resign's, Void's
+// confirm) nor sends a form a second time (Enter in a field presses the form's submit button).
+document.addEventListener("click", (event) => {
+  if (!event.target?.closest?.("[data-busy][aria-disabled=true]")) return;
+  event.preventDefault();
+  event.stopImmediatePropagation();
+}, true);
+
 function refocusAfterBusy(control, refusal, landing = null) {
+  // A redraw that took the focused button away while its request ran put the focus where a redraw puts it
+  // (a table's title): the refusal of that request is where the person reads on.
+  if (!control.isConnected && refusal?.isConnected) return refusal.focus({ preventScroll: true });
   const active = document.activeElement;
   if (active && active !== document.body && active !== document.documentElement) return; // moved on: left be
   const target = control.isConnected && !control.disabled ? control : refusal?.isConnected ? refusal

@@ -4,11 +4,14 @@ Debian's chromium against a real `motley serve` (tests/web/conftest.py):
 - 1 a pushed version left the focus on the page's body when it was on a link (a round's "playing", a
   standings name, "play your table"): it stays on that link (WCAG 2.4.3, 3.2.1);
 - 2 a table's result and a void were not said: the status line says them (WCAG 4.1.3);
-- 3 the tournaments list showed the newest 20 and nothing of the rest: it pages.
+- 3 the tournaments list showed the newest 20 and nothing of the rest: it pages;
+- 4 a button pressed from the keyboard (Start, Withdraw) was disabled while its request ran, dropping the
+  focus to the page's body: it keeps the focus (aria-disabled), and presses meanwhile do nothing.
 """
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -99,5 +102,64 @@ def test_the_tournaments_list_pages_past_its_newest_twenty(server, browser):
     assert page.locator("text=No tournaments yet.").count() == 0
     last = (total - 1) // 20 * 20
     assert page.get_attribute("#tournaments-previous", "href") == f"#/tournaments?offset={last}"
+    assert not errors, errors
+    context.close()
+
+
+# -- 4 ----------------------------------------------------------------------------------------------
+FOCUS_LOG = """() => { window.focusLog = []; window.focusTimer = setInterval(() =>
+    window.focusLog.push(document.activeElement?.id || document.activeElement?.tagName), 5); }"""
+# The tournament's Start and Withdraw requests sent 1.5 s late (the page's presses meanwhile), and counted.
+HOLD = """id => { const real = window.fetch; window.sent = [];
+    window.fetch = (url, init) => {
+        const held = [`/tournaments/${id}/start`, `/tournaments/${id}/players/`];
+        if (!held.some((path) => String(url).startsWith(path))) return real(url, init);
+        window.sent.push(init?.method || "GET");
+        return new Promise((resolve) => setTimeout(resolve, 1500)).then(() => real(url, init)); }; }"""
+PRESS_AGAIN = "() => [300, 700].forEach((ms) => setTimeout(() => document.activeElement?.click(), ms))"
+
+
+def test_a_button_pressed_from_the_keyboard_keeps_the_focus_while_its_request_runs(server, browser):
+    """Start and Withdraw, pressed from the keyboard, were disabled while their requests ran, which drops the
+    focus to the page's body (a screen reader read from the top): the focus stays on the button, and a
+    second press meanwhile sends nothing and asks no question again (Withdraw's confirm)."""
+    eve = register(server, "kt-alone")
+    created = requests.post(f"{server}/tournaments", headers=auth(eve), timeout=10,
+                            json={"game": "jest", "name": "Alone again", "format": "swiss", "rounds": 1})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(eve), timeout=10).raise_for_status()
+    context, page, errors = signed_in(browser, server, eve)
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
+    page.goto(f"{server}/#/tournament/{tournament_id}")
+    page.wait_for_selector("#tournament-start")
+    page.evaluate(HOLD, tournament_id)
+
+    # Start: one entrant, so refused (409), the focus on the button throughout.
+    page.focus("#tournament-start")
+    page.evaluate(FOCUS_LOG)
+    page.keyboard.press("Enter")
+    page.evaluate(PRESS_AGAIN)
+    page.wait_for_selector("#tournament-error .problem", timeout=15_000)
+    page.wait_for_timeout(300)
+    log = page.evaluate("() => { clearInterval(window.focusTimer); return window.focusLog; }")
+    assert page.evaluate("window.sent") == ["POST"]
+    assert "BODY" not in log, log
+    assert page.evaluate("document.activeElement.id") == "tournament-start"
+    assert page.get_attribute("#tournament-start", "aria-disabled") is None  # pressable again
+
+    # Withdraw: asked once, sent once; the focus stays on the button until the redraw takes it away.
+    page.focus("#tournament-withdraw")
+    page.evaluate(FOCUS_LOG)
+    page.keyboard.press("Enter")
+    page.evaluate(PRESS_AGAIN)
+    page.wait_for_selector("#tournament-register", timeout=15_000)
+    log = page.evaluate("() => { clearInterval(window.focusTimer); return window.focusLog; }")
+    assert page.evaluate("window.sent") == ["POST", "DELETE"]
+    assert len(dialogs) == 1, dialogs
+    assert "BODY" not in log, log
+    held = len(list(itertools.takewhile(lambda focused: focused == "tournament-withdraw", log)))
+    assert held >= 20 and set(log[held:]) <= {"tournament-register"}, log  # on it, then its replacement
     assert not errors, errors
     context.close()
