@@ -2134,6 +2134,9 @@ async function replay(id, params) {
       location.hash = `#/match/${forked.id}`;
     })) }, "Fork from this position") : null;
   const forkNote = (version) => {
+    // Its name says which version it forks from (it said "this position", the slider's version unsaid
+    // to a screen reader at the button).
+    if (fork) fork.textContent = `Fork from version ${version}`;
     if (!fork || mySeat < 0) return;
     const before = started.get(version) === false;
     fork.title = forkHelp.textContent = before ? "before the match started: a new open match with every seat free (none kept for you)"

@@ -80,6 +80,7 @@ def test_a_player_exports_a_match_and_forks_a_finished_one_from_a_past_position(
     page.click(f"#events li[data-version='{version}'] > button")
     page.wait_for_function("v => Number(document.querySelector('#replay-board #version')?.textContent) === v",
                            arg=version)
+    assert page.inner_text("#fork") == f"Fork from version {version}"  # its name says which
     page.click("#fork")
     page.wait_for_function("id => location.hash.startsWith('#/match/') && !location.hash.includes(id)", arg=match_id)
     fork_id = page.evaluate("location.hash").split("/")[-1]
