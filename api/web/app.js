@@ -2327,8 +2327,24 @@ async function tournaments(params = new URLSearchParams()) {
       : page.total ? null : h("p", { class: "muted" }, "No tournaments yet."));
 }
 
+// The tie-break orders the tournament form offers (POST /tournaments: tie_breaks), the API's default first.
+const TIE_BREAK_ORDERS = [
+  [null, "opponents' points, then wins (default)"],
+  [["wins", "opponents-points"], "wins, then opponents' points"],
+  [["average-place", "opponents-points"], "average place, then opponents' points"],
+  [["opponents-points", "wins", "average-place"], "opponents' points, wins, then average place"],
+  [[], "none: tied players share the place"],
+];
+
+// "3, 1, 0" as the API's points ([3, 1, 0]); a word that is no number is sent as it is, for the API to
+// name in its refusal.
+const numberList = (text) => text.split(/[\s,;]+/).filter(Boolean).map((word) => (/^-?\d+$/.test(word) ? Number(word) : word));
+
 // A new tournament (POST /tournaments): its game, name, table size, format, rounds, computer opponents, turn
-// limit and round deadline; every other option at its default (points by place, tie-breaks, rated). The person creating it organises it (and need not play).
+// limit and round deadline, and, folded, its points by place, bye points, tie-breaks, whether it is rated and
+// the game's options for every table (the API took them and the page did not: an organiser on the page
+// could not make a 3-1-0 or an unrated tournament, nor one of Jester without red chairs). The person
+// creating it organises it (and need not play).
 function tournamentForm(all) {
   const gameSelect = h("select", { id: "tournament-game" }, all.map((game) => h("option", { value: game.name }, game.title)));
   const name = h("input", { id: "tournament-name", maxlength: 80, required: true, placeholder: "Tuesday Jest" });
@@ -2344,28 +2360,56 @@ function tournamentForm(all) {
     "aria-describedby": "tournament-turn-limit-help" });
   const deadline = h("input", { id: "tournament-round-deadline", type: "number", min: 1, max: 43200, step: 1, placeholder: "none",
     "aria-describedby": "tournament-round-deadline-help" });
+  const points = h("input", { id: "tournament-points", inputmode: "numeric", placeholder: "default", size: 12,
+    "aria-describedby": "tournament-points-help" });
+  const byePoints = h("input", { id: "tournament-bye-points", type: "number", min: 0, max: 1000, step: 1, placeholder: "default",
+    "aria-describedby": "tournament-bye-points-help" });
+  const tieBreaks = h("select", { id: "tournament-tie-breaks" },
+    TIE_BREAK_ORDERS.map(([, text], i) => h("option", { value: String(i) }, text)));
+  const rated = h("input", { id: "tournament-rated", type: "checkbox", checked: true, "aria-describedby": "tournament-rated-help" });
+  const optionsBox = h("div", { class: "options", id: "tournament-options" });
   const error = h("div");
+  const current = () => all.find((g) => g.name === gameSelect.value);
   const sizes = () => {
-    const game = all.find((g) => g.name === gameSelect.value);
+    const game = current();
     Object.assign(tableSize, { min: game.min_players, max: Math.min(12, game.max_players) });
     computer.replaceChildren(h("option", { value: "" }, "none: byes"),
       ...(game.computer_levels || []).map((level) => h("option", { value: level }, `computer (${level})`)));
     computer.disabled = !(game.computer_levels || []).length;
+    const rules = game.house_rules || [];
+    fill(optionsBox, ...Object.entries(game.options_schema?.properties || {}).map(([option, schema]) =>
+      optionField(option, schema, rules.filter((rule) => rule.option === option))));
   };
   gameSelect.addEventListener("change", sizes);
   sizes();
-  // The field a refusal is about (a validation problem names it).
+  // The field a refusal is about: a validation problem names it; the game's refusal of its options names
+  // the option in its detail ("option 'deals' must be between 1 and 100"), as at a new match.
   const fields = { game: gameSelect, name, table_size: tableSize, format, rounds, computer, turn_limit: turnLimit,
-    round_deadline_seconds: deadline };
+    round_deadline_seconds: deadline, points, bye_points: byePoints, tie_breaks: tieBreaks, rated };
+  const optionNamed = (test) => [...optionsBox.querySelectorAll("[name]")].find((input) => test(input.name)) || null;
+  const fieldAt = (field, refusal) => {
+    const [head, option] = field.split(".");
+    if (head === "match_options") return optionNamed((input) => input === option) || gameSelect;
+    if (Object.hasOwn(fields, head)) return fields[head];
+    const said = refusal instanceof Problem && / options$/.test(refusal.problem.rule || "") ? refusal.problem.detail || "" : "";
+    return field === "" && said ? optionNamed((input) => new RegExp(`\\b${input}\\b`).test(said)) : null;
+  };
   const submit = submitting(() => attempt(error, async () => {
       const body = { game: gameSelect.value, name: name.value.trim(), format: format.value, rounds: Number(rounds.value) };
       if (tableSize.value.trim() !== "") body.table_size = Number(tableSize.value);
       if (computer.value) body.computer = computer.value;
       if (turnLimit.value.trim() !== "") body.turn_limit = { seconds: Number(turnLimit.value), on_timeout: "computer" };
       if (deadline.value.trim() !== "") body.round_deadline_seconds = Number(deadline.value) * 60;
+      if (points.value.trim() !== "") body.points = numberList(points.value);
+      if (byePoints.value.trim() !== "") body.bye_points = Number(byePoints.value);
+      const order = TIE_BREAK_ORDERS[Number(tieBreaks.value)][0];
+      if (order !== null) body.tie_breaks = order;
+      if (!rated.checked) body.rated = false;
+      const options = chosenOptions(optionsBox, current().options_schema?.properties || {});
+      if (Object.keys(options).length) body.match_options = options;
       const created = await post("/tournaments", body);
       location.hash = `#/tournament/${created.id}`;
-    }, (field) => (Object.hasOwn(fields, field.split(".")[0]) ? fields[field.split(".")[0]] : null)));
+    }, fieldAt));
   return h("form", { id: "create-tournament", class: "panel", onsubmit: submit },
     h("h2", {}, "New tournament"),
     h("label", {}, "game ", gameSelect), h("label", {}, "name ", name),
@@ -2377,6 +2421,16 @@ function tournamentForm(all) {
       h("small", { class: "option-help", id: "tournament-turn-limit-help" }, "a player whose turn runs out is played by the computer; empty: no limit")),
     h("div", { class: "option" }, h("label", {}, "round deadline (minutes) ", deadline),
       h("small", { class: "option-help", id: "tournament-round-deadline-help" }, "after it you may forfeit absent players; empty: none")),
+    h("details", { class: "option-more", id: "tournament-more" }, h("summary", {}, "Scoring and game options"),
+      h("div", { class: "option" }, h("label", {}, "points by place ", points),
+        h("small", { class: "option-help", id: "tournament-points-help" },
+          "one number a place of a table, best first, never more for a worse place (3, 1, 0); empty: table size − place")),
+      h("div", { class: "option" }, h("label", {}, "bye points ", byePoints),
+        h("small", { class: "option-help", id: "tournament-bye-points-help" }, "for a player left without a table; empty: the middle place's points")),
+      h("label", {}, "tie-breaks ", tieBreaks),
+      h("div", { class: "option" }, h("label", {}, rated, " rated"),
+        h("small", { class: "option-help", id: "tournament-rated-help" }, "its matches count for the leaderboard and ratings")),
+      h("p", { class: "muted" }, "Game options, for every table:"), optionsBox),
     h("button", { type: "submit", id: "create-tournament-submit" }, "Create tournament"), error);
 }
 
