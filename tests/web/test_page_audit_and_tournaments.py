@@ -159,6 +159,8 @@ def test_the_auditor_signs_in_reads_everything_exports_imports_and_verifies(serv
     assert "not over" not in page.inner_text("#verify-result")
     # The running match verifies what it holds so far, and says the match is not over.
     page.goto(f"{server}/#/match/{running}")
+    # (the finished table, its #verify and result, stays drawn until this one is)
+    page.wait_for_selector("#status:not(.finished)")
     page.wait_for_selector("#verify")
     page.click("#verify")
     page.wait_for_function("document.querySelector('#verify-result')?.textContent.includes('verified')")
