@@ -43,6 +43,18 @@ def auth(player: dict) -> dict:
     return {"Authorization": f"Bearer {player['api_key']}"}
 
 
+def entered_alone(base: str, name: str, title: str) -> tuple[dict, str]:
+    """A new player who organises a one-round Jest tournament and is its only entrant (so its start is
+    refused): (the player, the tournament's id)."""
+    player = register(base, name)
+    created = requests.post(f"{base}/tournaments", headers=auth(player), timeout=10,
+                            json={"game": "jest", "name": title, "format": "swiss", "rounds": 1})
+    created.raise_for_status()
+    tournament_id = created.json()["id"]
+    requests.post(f"{base}/tournaments/{tournament_id}/players", headers=auth(player), timeout=10).raise_for_status()
+    return player, tournament_id
+
+
 def started_swiss(base: str, organiser: dict, players, name: str, rounds: int = 1, table_size: int = 3,
                   **terms) -> dict:
     """A Jest Swiss tournament of ``players`` (each registered), started by ``organiser``: its view.

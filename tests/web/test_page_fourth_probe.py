@@ -21,7 +21,7 @@ import time
 import pytest
 import requests
 
-from tests.web.test_page_followups import auth, register, signed_in
+from tests.web.test_page_followups import auth, entered_alone, register, signed_in
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
 
@@ -187,12 +187,7 @@ def test_a_refused_create_pressed_from_the_keyboard_keeps_the_focus_on_its_butto
 
 
 def test_a_refused_tournament_start_pressed_from_the_keyboard_keeps_the_focus(server, browser):
-    eve = register(server, "eve-keys")
-    created = requests.post(f"{server}/tournaments", headers=auth(eve), timeout=10,
-                            json={"game": "jest", "name": "Alone", "format": "swiss", "rounds": 1})
-    created.raise_for_status()
-    tournament_id = created.json()["id"]
-    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(eve), timeout=10).raise_for_status()
+    eve, tournament_id = entered_alone(server, "eve-keys", "Alone")
     context, page, errors = signed_in(browser, server, eve)
     page.goto(f"{server}/#/tournament/{tournament_id}")
     page.wait_for_selector("#tournament-start")
@@ -344,7 +339,8 @@ def test_the_leaderboard_pages_past_its_first_rows(server, browser):
     # Just past the end, Previous is the last page too (it was one page back from the offset, rows 2 to N).
     page.goto(f"{server}/#/leaderboard/fools-crown?offset={total}&limit={total - 1}")
     page.wait_for_function("() => document.querySelector('#board-pages')?.textContent.includes('No players')")
-    assert page.get_attribute("#board-previous", "href") == f"#/leaderboard/fools-crown?offset={total - 1}&limit={total - 1}"
+    last_page = f"#/leaderboard/fools-crown?offset={total - 1}&limit={total - 1}"
+    assert page.get_attribute("#board-previous", "href") == last_page
     page.goto(f"{server}/#/leaderboard/fools-crown?offset=Infinity&limit=1e12")
     page.wait_for_selector("#board-game")
     assert page.locator(".problem").count() == 0

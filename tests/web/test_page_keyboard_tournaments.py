@@ -18,7 +18,7 @@ import pytest
 import requests
 
 from tests.web.test_page_a11y_third import RECORD, SAID
-from tests.web.test_page_followups import auth, play_out, register, signed_in, started_swiss
+from tests.web.test_page_followups import auth, entered_alone, play_out, register, signed_in, started_swiss
 from tests.web.test_page_tournament_stream import PUSHED_MS, open_live
 
 pytestmark = pytest.mark.slow  # a browser and a server process: several seconds each
@@ -124,12 +124,7 @@ def test_a_button_pressed_from_the_keyboard_keeps_the_focus_while_its_request_ru
     """Start and Withdraw, pressed from the keyboard, were disabled while their requests ran, which drops the
     focus to the page's body (a screen reader read from the top): the focus stays on the button, and a
     second press meanwhile sends nothing and asks no question again (Withdraw's confirm)."""
-    eve = register(server, "kt-alone")
-    created = requests.post(f"{server}/tournaments", headers=auth(eve), timeout=10,
-                            json={"game": "jest", "name": "Alone again", "format": "swiss", "rounds": 1})
-    created.raise_for_status()
-    tournament_id = created.json()["id"]
-    requests.post(f"{server}/tournaments/{tournament_id}/players", headers=auth(eve), timeout=10).raise_for_status()
+    eve, tournament_id = entered_alone(server, "kt-alone", "Alone again")
     context, page, errors = signed_in(browser, server, eve)
     dialogs = []
     page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.accept()))
