@@ -104,9 +104,19 @@ def test_the_table_traces_the_totals_deal_by_deal(server, browser):
     table = page.locator(".le-bouffon table.grid")
     table.wait_for(timeout=15_000)
     headers = [cell.inner_text() for cell in table.locator("thead th").all()]
-    assert headers[-3:] == ["deal 1", "deal 2", "total"], headers
+    assert headers[:2] == ["seat", "total"] and headers[-2:] == ["deal 1", "deal 2"], headers
     for seat, row in enumerate(table.locator("tbody tr").all()):
         points = [cell.inner_text() for cell in row.locator("td.deal-points").all()]
         assert points == [str(deal["points"][seat]) for deal in scored], (seat, points)
+        assert int(row.locator("td.total").inner_text()) == sum(deal["points"][seat] for deal in scored)
+    assert not errors, errors
+    context.close()
+    # On a phone's 360 px the totals are in sight, not past the deals in the table's own scroll box.
+    context, page, errors = signed_in(browser, server, person, viewport={"width": 360, "height": 740})
+    page.goto(f"{server}/#/match/{match_id}")
+    total = page.locator(".le-bouffon table.grid tbody tr td.total").first
+    total.wait_for(timeout=15_000)
+    box = total.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
     assert not errors, errors
     context.close()

@@ -82,17 +82,18 @@ export function view(obs, seats, you) {
   const waiting = new Set(obs.waiting || []); // the exchange: the givers still to choose
   const trick = obs.trick;
   const turn = trick ? trick.turn : null;
-  // Each scored deal's points, a column each before the total: the view showed the totals alone, and a
-  // player traced them only through the event list (a newcomer probe). The engine's `scored`.
+  // Each scored deal's points, a column each: the view showed the totals alone, and a player traced them
+  // only through the event list (a newcomer probe). The engine's `scored`. The total comes next to the
+  // seat, the deals last: on a phone's 360 px the total sat beyond them, out of sight in the table's own
+  // scroll box (a phone probe).
   const scored = Array.isArray(obs.scored) ? obs.scored : [];
   const rows = Array.from({ length: n }, (_, s) => h("tr", { class: turn === s || waiting.has(s) ? "acting" : "" },
-    h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""),
+    h("th", {}, seatLabel(seats, s), s === you ? " (you)" : ""), h("td", { class: "total" }, obs.scores[s]),
     h("td", { class: "role" }, obs.roles ? obs.roles[s] : "—"), h("td", {}, obs.hand_counts[s]),
     // The finishing order: the last place holds cards still, never out (it read "out (3)": a newcomer probe).
     // Its column is titled (it had no header a sighted player could read: a phone probe).
     h("td", {}, obs.finished.includes(s) ? (obs.finished.indexOf(s) + 1 === n ? `last (${n})` : `out (${obs.finished.indexOf(s) + 1})`) : ""),
-    scored.map((deal) => h("td", { class: "deal-points" }, String(deal.points[s]))),
-    h("td", {}, obs.scores[s])));
+    scored.map((deal) => h("td", { class: "deal-points" }, String(deal.points[s])))));
   const plays = trick ? trick.plays.map(([seat, kind, ids]) => h("li", {}, h("b", {}, seatLabel(seats, seat)), ": ",
     kind === "play" && Array.isArray(ids) ? cards(ids) : kind)) : [];
   return h("div", { class: "le-bouffon" },
@@ -111,9 +112,9 @@ export function view(obs, seats, you) {
         : h("span", { class: "muted" }, "nothing yet: the leader plays any set")),
       plays.length ? h("ol", { class: "plays" }, plays) : null] : h("p", { class: "muted" }, "no trick")),
     scrolling(h("table", { class: "grid" },
-      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, "role"), h("th", {}, "cards"), h("th", {}, "finished"),
-        scored.map((deal) => h("th", { title: `points in deal ${deal.deal}` }, `deal ${deal.deal}`)),
-        h("th", {}, scored.length ? "total" : "score"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "seat"), h("th", {}, scored.length ? "total" : "score"), h("th", {}, "role"),
+        h("th", {}, "cards"), h("th", {}, "finished"),
+        scored.map((deal) => h("th", { title: `points in deal ${deal.deal}` }, `deal ${deal.deal}`)))),
       h("tbody", {}, rows))),
     over ? null : h("p", { class: "muted" }, `${plural(obs.played.length, "card")} played this deal`),
     obs.gift ? h("p", { class: "gift" }, "Your gift: ", cards(obs.gift)) : null,
