@@ -2581,6 +2581,28 @@ function sanctionReport(tournamentId, view) {
     target: "_blank", rel: "noopener" }, "report (JSON)")] : null;
 }
 
+// The tournament's sanctions, numbered as the API numbers them, each with its reason and its report: only
+// the organiser's note said one, the moment it was made, and a disqualified player's own notice his; the
+// other players and a later visitor saw a "voided" table or a "(disqualified)" entry with no reason.
+function sanctionsList(t, nameOf) {
+  const sanctions = t.sanctions || [];
+  if (!sanctions.length) return null;
+  const tableOf = (matchId) => {
+    for (const [r, round] of (t.rounds || []).entries()) {
+      const i = round.tables.findIndex((table) => table.match_id === matchId);
+      if (i >= 0) return `round ${round.number ?? r + 1}, table ${i + 1}`;
+    }
+    return "a table";
+  };
+  return [h("h2", {}, "Sanctions"), h("ol", { class: "list", id: "sanction-list" }, sanctions.map((sanction) =>
+    h("li", { "data-number": sanction.number, "data-kind": sanction.kind },
+      sanction.kind === "disqualify" ? [nameOf(sanction.player_id), " disqualified"]
+        : sanction.kind === "void" ? `${tableOf(sanction.match_id)} void` : sanction.kind,
+      sanction.reason ? [": \u201c", h("bdi", {}, sanction.reason), "\u201d"] : " (no reason given)",
+      " · ", h("a", { href: `/tournaments/${t.id}/sanctions/${sanction.number}`, target: "_blank", rel: "noopener" },
+        "what it changed (JSON)"))))];
+}
+
 // An organiser's action, already confirmed: sent with its control disabled meanwhile; refused, the API's
 // words are shown in the organiser's box (brought into view: the control may be far down the rounds) and
 // nothing is redrawn (the focus goes back to the control); done, the page is read again and the focus goes
@@ -2784,6 +2806,7 @@ async function tournament(id) {
   const actionsError = h("div", { id: "tournament-error" });
   const standingsBox = h("div", { id: "standings" });
   const roundsBox = h("div", { id: "rounds" });
+  const sanctionsBox = h("div", { id: "sanctions" });
   const byeBox = h("div");
   // Its status line: what changed, as the table's says it (entries, the start, a round paired, the viewer's
   // table ready, the end), and what Register or Start did; the page changed silently, the focus left on
@@ -2849,7 +2872,7 @@ async function tournament(id) {
       if (!current || !current.tables.some((table) => table.match_id === matchId && !table.result)) forfeiting.delete(matchId);
     // Drawn again at each version (read or pushed): a control of the standings or rounds that had the focus (an organiser's
     // Void…, a tick box of a forfeit form) has it again once drawn anew, not the page's body.
-    const kept = focusMark([standingsBox, roundsBox, byeBox]);
+    const kept = focusMark([standingsBox, roundsBox, byeBox, sanctionsBox]);
     fill(standingsBox, scrolling(h("table", { class: "grid" },
       h("thead", {}, h("tr", {}, ["rank", "player", "points", "tie-breaks"].map((x) => h("th", {}, x)),
         organiser ? quietHeader("the organiser's actions") : null)),
@@ -2933,6 +2956,7 @@ async function tournament(id) {
         ? h("p", { class: "notice", id: "your-bye", role: "status" },
           `You have a bye in round ${round}: you sit it out and score its bye points. Your next table comes with the next round.`)
         : yourTable(current, round));
+    fill(sanctionsBox, sanctionsList(t, nameOf));
     focusBack(kept, head.querySelector("h1"));
     // Drawn again at each version (read or pushed): the focus on one of its buttons (just pressed) goes to the first new one,
     // or, when none is left (a withdrawal while it runs), to the notice saying so, else the heading.
@@ -2953,7 +2977,8 @@ async function tournament(id) {
   const t = await read();
   if (!show.live()) return;
   show.titled(`${t.name}: tournament`);
-  show(head, newsLine, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox);
+  show(head, newsLine, actionsBox, actionsError, organiserBox, byeBox, h("h2", {}, "Standings"), standingsBox, h("h2", {}, "Rounds"), roundsBox,
+    sanctionsBox);
   // Live: the tournament's own stream (GET /tournaments/{id}/stream, docs/tournaments.md) pushes each new
   // version with its standings, whoever made it (a player registering or withdrawing, the start, the round
   // keeper pairing a round, a table's result, a forfeit, another tab's sanction): drawn as it comes,

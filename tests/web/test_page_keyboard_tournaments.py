@@ -3,7 +3,8 @@ Debian's chromium against a real `motley serve` (tests/web/conftest.py):
 
 - 1 a pushed version left the focus on the page's body when it was on a link (a round's "playing", a
   standings name, "play your table"): it stays on that link (WCAG 2.4.3, 3.2.1);
-- 2 a table's result and a void were not said: the status line says them (WCAG 4.1.3);
+- 2 a table's result and a void were not said: the status line says them (WCAG 4.1.3), and the page
+  lists the tournament's sanctions with their reasons;
 - 3 the tournaments list showed the newest 20 and nothing of the rest: it pages;
 - 4 a button pressed from the keyboard (Start, Withdraw) was disabled while its request ran, dropping the
   focus to the page's body: it keeps the focus (aria-disabled), and presses meanwhile do nothing.
@@ -64,6 +65,11 @@ def test_a_pushed_result_leaves_the_focus_on_its_link_and_is_said(server, browse
     page.wait_for_selector(f"#rounds a[href*='{other['match_id']}'] >> text=voided", timeout=PUSHED_MS)
     page.wait_for_function(SAID, arg="Round 1, table 2 is void.", timeout=PUSHED_MS)
     assert page.evaluate(ACTIVE_LINK) == f"#/match/{mine['match_id']}"
+    # The sanction is listed with its reason and its report, for every visitor (only the organiser's note
+    # said it, at the moment it was made).
+    sanction = page.locator("#sanction-list li[data-number='1']")
+    assert sanction.inner_text() == "round 1, table 2 void: \u201ca test\u201d · what it changed (JSON)"
+    assert sanction.locator("a").get_attribute("href") == f"/tournaments/{tournament_id}/sanctions/1"
     assert not errors, errors
     context.close()
 

@@ -105,6 +105,13 @@ def test_the_organiser_disqualifies_a_player_from_the_standings(server, browser)
     assert page.inner_text("#disqualified-reason") == "played for another"
     assert not errors, errors
     context.close()
+    # And so is everyone else, in the page's list of sanctions.
+    context, page, errors = opened(browser, server, players[0], started["id"])
+    page.wait_for_selector("#sanction-list li[data-kind='disqualify']")
+    said = page.inner_text("#sanction-list li[data-kind='disqualify']")
+    assert said.startswith(f"{cheat['name']} disqualified: \u201cplayed for another\u201d"), said
+    assert not errors, errors
+    context.close()
 
 
 def test_the_organiser_withdraws_another_player(server, browser):
