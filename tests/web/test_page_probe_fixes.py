@@ -313,7 +313,7 @@ def test_events_are_buttons_headers_are_named_focus_stays_in_the_moves_and_face_
     # And a seat table's column is titled for the eye too: Le Bouffon's "out (1)" / "last (3)" column had a
     # header only a screen reader read (a phone probe).
     heads = page.locator(".le-bouffon table.grid thead th").evaluate_all("ths => ths.map((th) => th.innerText.trim())")
-    assert heads == ["seat", "role", "cards", "finished", "score"], heads
+    assert heads == ["seat", "score", "role", "cards", "finished"], heads
     page.goto(server + "/")
     page.wait_for_selector("#lobby-lists table")
     assert page.evaluate(empty) == 0

@@ -271,7 +271,7 @@ def test_the_revealed_replay_of_le_bouffon_shows_every_exchange(server, browser)
     assert page.locator("#every-hand").count() == 0
     # The last place is "last", never "out", and the deal's count of cards played is gone (it read "0
     # cards played this deal" and "out (4)" of the player never out: a newcomer probe).
-    places = page.locator(".le-bouffon table.grid tbody td:nth-child(4)").all_inner_texts()
+    places = page.locator(".le-bouffon table.grid tbody td:nth-child(5)").all_inner_texts()  # seat, score, role, cards
     assert sorted(places) == ["last (4)", "out (1)", "out (2)", "out (3)"], places
     assert "played this deal" not in page.inner_text(".le-bouffon")
     assert not errors, errors
