@@ -37,7 +37,8 @@ class Problem(Schema):
     detail = fields.String(required=True)
     instance = fields.String(metadata={"description": "The request path"})
     rule = fields.String(allow_none=True, metadata={"description": "The rule a refused move or option breaks"})
-    errors = fields.Dict(metadata={"description": "422 validation: the wrong fields, by location and name"})
+    errors = fields.Dict(metadata={"description": "422 validation, or a tournament option refused (points of "
+                                                  "the wrong length...): the wrong fields, by location and name"})
     # The members some refusals add (docs/problems.md): named, so a client generated from this document
     # reads them (they were sent, and undeclared: a spec-driven client's probe).
     current_version = fields.Integer(metadata={"description": "409 stale-version, 412: the match's version now "

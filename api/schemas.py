@@ -968,7 +968,9 @@ class RoundOut(Answer):
     round = fields.Integer(metadata={"description": "The round's number, from 1"})
     tables = fields.List(fields.Nested(TableOut))
     byes = fields.List(fields.String(), metadata={"description": "Players who sit this round out (they score "
-                                                                "bye_points)"})
+                                                                "bye_points; one withdrawn or disqualified while "
+                                                                "the round is played stays listed and scores "
+                                                                "nothing for it: docs/tournaments.md)"})
     deadline = Moment(allow_none=True, metadata={"description": "After it the organiser may forfeit absent "
                                                                 "players (ISO 8601), or null: no deadline"})
 

@@ -55,7 +55,10 @@ class Busy(errors.Conflict):
 
 def refusal(error: tournament_domain.TournamentError) -> errors.ServiceError:
     kind = next((REFUSALS[c] for c in type(error).__mro__ if c in REFUSALS), errors.Conflict)
-    return kind(error.detail, rule=error.rule)
+    # An option refused is named as a validation problem names a field (`errors`, by where it was sent),
+    # so a client marks that field: points of the wrong length were refused with words alone.
+    named = {"errors": {"json": {error.option: [error.detail]}}} if error.option else {}
+    return kind(error.detail, rule=error.rule, **named)
 
 
 def new_match(match_id: UUID, **fields: Any) -> Match:

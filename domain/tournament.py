@@ -40,10 +40,11 @@ PLAYED, FORFEIT, VOID = "played", "forfeit", "void"
 class TournamentError(Exception):
     """A request the tournament refuses; the subclass says why."""
 
-    def __init__(self, detail: str, rule: Optional[str] = None):
+    def __init__(self, detail: str, rule: Optional[str] = None, option: Optional[str] = None):
         super().__init__(detail)
         self.detail = detail
         self.rule = rule
+        self.option = option  # the tournament option refused, where one is (a client marks its field)
 
 
 class InvalidTournament(TournamentError):
@@ -134,18 +135,19 @@ class Tournament(Aggregate):
         tie_breaks: list,
     ) -> None:
         if not min_players <= table_size <= max_players:
-            raise InvalidTournament(f"tables of this game seat {min_players} to {max_players} players")
+            raise InvalidTournament(f"tables of this game seat {min_players} to {max_players} players",
+                                    option="table_size")
         if format not in FORMATS:
-            raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}")
+            raise InvalidTournament(f"format must be one of {', '.join(FORMATS)}", option="format")
         if not 1 <= rounds <= 20:
-            raise InvalidTournament("a tournament has 1 to 20 rounds")
+            raise InvalidTournament("a tournament has 1 to 20 rounds", option="rounds")
         if len(points) != table_size or any(type(p) is not int or p < 0 for p in points):
-            raise InvalidTournament(f"points name one whole number (>= 0) per place 1 to {table_size}")
+            raise InvalidTournament(f"points name one whole number (>= 0) per place 1 to {table_size}", option="points")
         if list(points) != sorted(points, reverse=True):
-            raise InvalidTournament("a better place never scores fewer points")
+            raise InvalidTournament("a better place never scores fewer points", option="points")
         unknown = [t for t in tie_breaks if t not in TIE_BREAKS]
         if unknown or len(set(tie_breaks)) != len(tie_breaks):
-            raise InvalidTournament(f"tie-breaks are distinct ones of {', '.join(TIE_BREAKS)}")
+            raise InvalidTournament(f"tie-breaks are distinct ones of {', '.join(TIE_BREAKS)}", option="tie_breaks")
 
     # -- who may do what --------------------------------------------------------------------------
     def check_organiser(self, player_id: str) -> None:

@@ -570,8 +570,14 @@ def test_refusals_are_problem_answers_and_change_nothing(client, motley):
     empty = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": []}, key=org)
     assert empty.status == 422, empty.text  # no points at all: refused, not quietly the default
     assert client.post("/tournaments", {"game": "nope", "name": "x", "rounds": 2}, key=org).status == 404
-    assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": [1, 2, 3, 4]},
-                       key=org).status == 422
+    rising = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": [1, 2, 3, 4]}, key=org)
+    assert rising.status == 422
+    # The option refused is named as a validation problem names a field, so a client marks it: points of
+    # the wrong length, or rising, were refused in words alone (the page's points field stayed unmarked).
+    assert rising.body["errors"] == {"json": {"points": ["a better place never scores fewer points"]}}, rising.body
+    short = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2, "points": [3, 1, 0]}, key=org)
+    assert short.status == 422 and list(short.body["errors"]["json"]) == ["points"], short.body
+    assert list(bad.body["errors"]["json"]) == ["table_size"], bad.body
     assert client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2}).status == 401
     created = client.post("/tournaments", {"game": "jest", "name": "x", "rounds": 2}, key=org)
     assert created.status == 201
