@@ -138,6 +138,8 @@ function blame(slot, box, error, fieldAt) {
     if (!field) continue;
     if (!marked.has(field)) marked.set(field, field.getAttribute("aria-describedby"));
     field.setAttribute("aria-invalid", "true");
+    const fold = field.closest("details"); // a field the server refused, in a closed fold: shown
+    if (fold && !fold.open) fold.open = true;
     field.setAttribute("aria-describedby", [field.getAttribute("aria-describedby"), line.id].filter(Boolean).join(" "));
   }
   blamed.set(slot, marked);
@@ -163,29 +165,56 @@ function unblame(slot) {
 // or, when the action worked and the redraw took the button away ("I'm back", Start, Leave, Resign,
 // Claim: each replaced by what it did), to `landing()`: where the redrawn view's person goes on from
 // (a table's first legal move, else its heading).
+// The ids of the controls whose requests are in flight: a redraw meanwhile (another player registering, a
+// seat taken) draws a new copy of the button, not marked busy, and a second Enter on it sent the request
+// again, refused as a repeat ("you are already registered"; a probe). The copy is held as its original.
+const inFlight = new Set();
+
 async function busy(control, work, landing = null) {
   if (!control) return work();
-  if (control.disabled || control.dataset.busy !== undefined) return undefined;
+  if (control.disabled || control.dataset.busy !== undefined || (control.id && inFlight.has(control.id))) return undefined;
   const focused = document.activeElement === control;
   const refusal = lastRefusal;
   if (focused) control.setAttribute("aria-disabled", "true");
   else control.disabled = true;
   control.dataset.busy = "";
+  // A redraw's copy is held while the request itself is in flight: `work(release)` may let go once it is
+  // answered and before the view is read again, so that the next action (Withdraw's Register, drawn by
+  // that read or by a push) is not held for a Register still being read back (a test's click swallowed).
+  let holding = Boolean(control.id);
+  if (holding) inFlight.add(control.id);
+  const release = () => { if (holding) inFlight.delete(control.id); holding = false; };
   try {
-    return await work();
+    return await work(release);
   } finally {
+    release();
     if (focused) control.removeAttribute("aria-disabled");
     else control.disabled = false;
     delete control.dataset.busy;
+    if (control.id) {
+      const copy = document.getElementById(control.id); // a redraw's copy, held meanwhile (below)
+      if (copy && copy !== control) copy.removeAttribute("aria-disabled");
+    }
     if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null, landing);
   }
 }
 
-// A press of a control busy with its request (focused, so aria-disabled and not disabled: busy()) does
-// nothing: caught before the control's own handler, it neither asks its question again (Resign's, Void's
-// confirm) nor sends a form a second time (Enter in a field presses the form's submit button).
+// A field the browser's own check stops (a bye of -1, a tax of 0) inside a closed fold was neither shown
+// nor said: the form was not sent and nothing told why (a probe). Its fold opens, so the browser shows
+// it and its message.
+document.addEventListener("invalid", (event) => {
+  const fold = event.target?.closest?.("details");
+  if (fold && !fold.open) fold.open = true;
+}, true);
+
+// A press of a control busy with its request (focused, so aria-disabled and not disabled: busy()), or of a
+// redraw's copy of it, does nothing: caught before the control's own handler, it neither asks its question
+// again (Resign's, Void's confirm) nor sends a form a second time (Enter in a field presses the form's
+// submit button). The copy is marked as its original is.
 document.addEventListener("click", (event) => {
-  if (!event.target?.closest?.("[data-busy][aria-disabled=true]")) return;
+  const control = event.target?.closest?.("button, [role=button]");
+  if (!control?.matches("[data-busy][aria-disabled=true]") && !(control?.id && inFlight.has(control.id))) return;
+  if (control.dataset.busy === undefined) control.setAttribute("aria-disabled", "true");
   event.preventDefault();
   event.stopImmediatePropagation();
 }, true);
@@ -1966,14 +1995,16 @@ async function table(id, params) {
 // importable), saved as the file the answer names.
 function exportButton(id, options, error) {
   return h("button", { type: "button", id: "export", title: "download the match's events (JSON Lines) as you may see them",
-    onclick: () => attempt(error, () => download(`/matches/${id}/export`, { ...options, fallbackName: `match-${id}.jsonl` })) }, "Export");
+    // Through busy(): Enter, Enter, Space downloaded it three times (a probe).
+    onclick: (event) => busy(event.currentTarget,
+      () => attempt(error, () => download(`/matches/${id}/export`, { ...options, fallbackName: `match-${id}.jsonl` }))) }, "Export");
 }
 
 // Provable chance (GET /matches/{id}/verify): every shuffle re-derived from the seed revealed at the end.
 function verifyButton(id, options, error) {
   const result = h("span", { id: "verify-result", role: "status" });
   const button = h("button", { type: "button", id: "verify", title: "re-derive every shuffle from the revealed seed",
-    onclick: () => attempt(error, async () => {
+    onclick: (event) => busy(event.currentTarget, () => attempt(error, async () => {
       fill(result);
       const verdict = await get(`/matches/${id}/verify`, options);
       fill(result, verdict.verified
@@ -1982,7 +2013,7 @@ function verifyButton(id, options, error) {
           // A match still being played verifies what it holds so far (the auditor's, the seed known).
           + `${verdict.ended === false ? `, up to version ${verdict.last_version}: the match is not over` : ""}.`
         : `Not verified: ${verdict.reason || "no reason given"}.`);
-    }) }, "Verify chance");
+    })) }, "Verify chance");
   return [button, " ", result];
 }
 
@@ -2074,6 +2105,7 @@ async function replay(id, params) {
     version = Math.max(1, Math.min(last, version));
     slider.value = version;
     at.textContent = `version ${version} of ${last}`;
+    forkName(version);
     // The slider says which event it reached, not only its number (as the event list does).
     const reached = events.find((event) => event.version === version);
     slider.setAttribute("aria-valuetext", `version ${version} of ${last}${reached ? `: ${eventText(reached, latest, false)}` : ""}`);
@@ -2133,10 +2165,11 @@ async function replay(id, params) {
       const forked = await post(`/matches/${id}/forks`, body, { key: identity.key() });
       location.hash = `#/match/${forked.id}`;
     })) }, "Fork from this position") : null;
+  // Its name says which version it forks from (it said "this position", the slider's version unsaid to a
+  // screen reader at the button): the version chosen, named as it is chosen (named once the board's read
+  // came back, it could say "8" while a press forked the version 1 just chosen: a probe).
+  const forkName = (version) => { if (fork) fork.textContent = `Fork from version ${version}`; };
   const forkNote = (version) => {
-    // Its name says which version it forks from (it said "this position", the slider's version unsaid
-    // to a screen reader at the button).
-    if (fork) fork.textContent = `Fork from version ${version}`;
     if (!fork || mySeat < 0) return;
     const before = started.get(version) === false;
     fork.title = forkHelp.textContent = before ? "before the match started: a new open match with every seat free (none kept for you)"
@@ -2194,7 +2227,8 @@ async function fresh(path) {
 // A page of a list the API pages (its items and total at this offset and limit): "<Noun> A–B of N." with
 // Previous and Next, or, past the end, "No <noun> on this page: there are N." with Previous to the last
 // page; nothing when one page holds the whole list. The leaderboard and the tournaments list share it.
-const whole = (text, fallback) => (Number.isFinite(Number(text)) ? Math.floor(Number(text)) : fallback);
+// (decimal digits only: Number() read "0x2" as 2, "1e3" as 1000)
+const whole = (text, fallback) => (/^\s*[-+]?\d+(\.\d*)?\s*$/.test(text ?? "") ? Math.floor(Number(text)) : fallback);
 const pageOffset = (params) => Math.min(2 ** 31 - 1, Math.max(0, whole(params.get("offset"), 0)));
 
 function pager({ items, total }, { offset, limit, id, links = id, noun, order = "", href }) {
@@ -2202,7 +2236,7 @@ function pager({ items, total }, { offset, limit, id, links = id, noun, order = 
   const link = (from, text, which) => h("a", { href: href(from), id: `${links}-${which}` }, text);
   const last = Math.max(0, Math.floor((total - 1) / limit) * limit); // the last page's first row
   return h("p", { class: "pages", id: `${id}-pages` },
-    items.length ? `${noun} ${offset + 1}–${offset + items.length} of ${total}${order}. `
+    items.length ? `${noun} ${offset + 1}${items.length > 1 ? `–${offset + items.length}` : ""} of ${total}${order}. `
       : `No ${noun.toLowerCase()} on this page: there are ${total}. `,
     offset > 0 ? link(offset >= total ? last : Math.max(0, offset - limit), "Previous", "previous") : null, " ",
     offset + items.length < total ? link(offset + limit, "Next", "next") : null);
@@ -2360,7 +2394,8 @@ function tournamentForm(all) {
     "aria-describedby": "tournament-turn-limit-help" });
   const deadline = h("input", { id: "tournament-round-deadline", type: "number", min: 1, max: 43200, step: 1, placeholder: "none",
     "aria-describedby": "tournament-round-deadline-help" });
-  const points = h("input", { id: "tournament-points", inputmode: "numeric", placeholder: "default", size: 12,
+  // (no numeric keypad: some hide the comma and space "3, 1, 0" needs)
+  const points = h("input", { id: "tournament-points", placeholder: "default", size: 12,
     "aria-describedby": "tournament-points-help" });
   const byePoints = h("input", { id: "tournament-bye-points", type: "number", min: 0, max: 1000, step: 1, placeholder: "default",
     "aria-describedby": "tournament-bye-points-help" });
@@ -2427,7 +2462,7 @@ function tournamentForm(all) {
           "one number a place of a table, best first, never more for a worse place (3, 1, 0); empty: table size − place")),
       h("div", { class: "option" }, h("label", {}, "bye points ", byePoints),
         h("small", { class: "option-help", id: "tournament-bye-points-help" }, "for a player left without a table; empty: the middle place's points")),
-      h("label", {}, "tie-breaks ", tieBreaks),
+      h("div", { class: "option" }, h("label", {}, "tie-breaks ", tieBreaks)),
       h("div", { class: "option" }, h("label", {}, rated, " rated"),
         h("small", { class: "option-help", id: "tournament-rated-help" }, "its matches count for the leaderboard and ratings")),
       h("p", { class: "muted" }, "Game options, for every table:"), optionsBox),
@@ -2443,7 +2478,8 @@ function tournamentActions(t, error, after) {
   const registered = entry && entry.status === "registered";
   // The button stays disabled until the tournament is drawn again (a second click on "Register" was
   // refused as already registered).
-  const act = (work) => (event) => busy(event?.currentTarget, () => attempt(error, async () => { await work(); await after(); }));
+  const act = (work) => (event) => busy(event?.currentTarget,
+    (release) => attempt(error, async () => { await work(); release(); await after(); }));
   const buttons = [];
   if (t.status === "open" && !registered)
     buttons.push(h("button", { id: "tournament-register", type: "button", onclick: act(() => post(`/tournaments/${t.id}/players`)) }, "Register"));
@@ -2608,9 +2644,10 @@ function sanctionsList(t, nameOf) {
 // nothing is redrawn (the focus goes back to the control); done, the page is read again and the focus goes
 // to the note saying what changed (the control pressed is gone with what it acted on).
 function organiserRun(org, control, work) {
-  return busy(control, () => attempt(org.error, async () => {
+  return busy(control, (release) => attempt(org.error, async () => {
     fill(org.note);
     const said = await work();
+    release();
     const note = h("p", { class: "notice", id: "organiser-done", role: "status", tabindex: -1 }, said);
     fill(org.note, note);
     await org.after();
@@ -3073,10 +3110,31 @@ const ROUTES = [
   [/^.*$/, () => lobby()],
 ];
 
+// The address the view shows (or is being drawn for).
+let routed = null;
+
 async function route() {
   const ticket = ++routeTicket;
   leaving.forEach((stop) => stop());
   leaving = [];
+  // Another address: the view left is taken down at once, not kept until the new one is drawn (a read
+  // or two later). Kept, it could still be used meanwhile: its form filled and sent, its Next pressed,
+  // its words read as the new view's (a browser test filled the tournaments list's old form, which the
+  // list drawn a moment later replaced, empty). The same address drawn again (another key, the server
+  // back) keeps it until then.
+  const address = location.hash.length > 1 ? location.hash : "#/"; // "", "#" and "#/": the lobby
+  if (address !== routed) {
+    routed = address;
+    // The focus in the view taken down waits on the view itself (it fell to the page's body until the new
+    // view's heading took it: a probe after Create and Fork); the hashchange handler places it after.
+    const held = view.contains(document.activeElement);
+    view.replaceChildren();
+    view.setAttribute("aria-busy", "true");
+    if (held) {
+      view.setAttribute("tabindex", "-1");
+      view.focus({ preventScroll: true });
+    }
+  }
   const [path, query] = (location.hash || "#/").split("?");
   const params = new URLSearchParams(query || "");
   for (const [pattern, open] of ROUTES) {
@@ -3094,6 +3152,8 @@ async function route() {
           leaving.push(() => clearTimeout(again));
         }
       }
+    } finally {
+      if (ticket === routeTicket) view.removeAttribute("aria-busy");
     }
     return;
   }
@@ -3111,9 +3171,10 @@ window.addEventListener("hashchange", async () => {
   await route();
   const active = document.activeElement;
   const header = active?.matches?.("header a");
-  if (active && active !== document.body && active !== document.documentElement && !header) return; // placed already
+  if (active && active !== document.body && active !== document.documentElement && active !== view && !header) return; // placed already
   const again = from ? document.getElementById(from) : null;
-  if (again && view.contains(again)) return again.focus({ preventScroll: true });
+  // (brought into sight: the new view is drawn from its top, a leaderboard's Next at its foot)
+  if (again && view.contains(again)) return again.focus();
   const heading = view.querySelector("h1");
   if (!heading) return;
   if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");

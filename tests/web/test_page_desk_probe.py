@@ -279,3 +279,29 @@ def test_a_finished_tournaments_page_shows_a_void_made_after_its_end(server, bro
     page.wait_for_function("() => document.body.innerText.includes('void')", timeout=10_000)
     assert not errors, errors
     context.close()
+
+
+def test_a_view_left_is_taken_down_at_once_and_holds_the_focus_until_the_next_is_drawn(server, browser):
+    """The view left stayed drawn, and usable, until the next one was: a browser test filled the tournaments
+    list's form after the address had changed, and the list drawn a moment later replaced it, empty. It is
+    taken down at once (the view busy meanwhile), and the focus that was in it waits on the view, not on
+    the page's body, until the new view's heading takes it."""
+    organiser = register(server, "desk-leaver")
+    context, page, errors = signed_in(browser, server, organiser)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#create-tournament")
+    page.evaluate("""() => { const real = window.fetch;  // the leaderboard's reads answered 1.5 s late
+        window.fetch = (url, init) => String(url).startsWith('/leaderboards/')
+            ? new Promise((resolve) => setTimeout(resolve, 1500)).then(() => real(url, init)) : real(url, init); }""")
+    page.focus("#tournament-name")
+    left = page.evaluate("""() => { location.hash = '#/leaderboard/jest';
+        return new Promise((resolve) => setTimeout(() => resolve({
+            form: document.querySelectorAll('#create-tournament').length,
+            busy: document.getElementById('view').getAttribute('aria-busy'),
+            focused: document.activeElement.id }), 300)); }""")
+    assert left == {"form": 0, "busy": "true", "focused": "view"}, left
+    page.wait_for_selector("#board-game")
+    page.wait_for_function("() => document.activeElement?.tagName === 'H1'")
+    assert page.get_attribute("#view", "aria-busy") is None
+    assert not errors, errors
+    context.close()

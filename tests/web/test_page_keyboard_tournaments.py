@@ -96,7 +96,8 @@ def test_the_tournaments_list_pages_past_its_newest_twenty(server, browser):
     page.wait_for_function("() => location.hash === '#/tournaments?offset=20'")
     page.wait_for_function("n => document.querySelectorAll('table.grid tbody tr').length === n",
                            arg=min(20, total - 20))
-    assert page.inner_text("#tournament-pages").startswith(f"Tournaments 21–{min(40, total)} of {total}")
+    rows = "21" if total == 21 else f"21–{min(40, total)}"  # a page of one row names it alone
+    assert page.inner_text("#tournament-pages").startswith(f"Tournaments {rows} of {total}")
     listed = page.locator("table.grid tbody tr td:first-child").all_inner_texts()
     api = requests.get(f"{server}/tournaments?limit=20&offset=20", timeout=10).json()["items"]
     assert listed == [t["name"] for t in api]
@@ -109,6 +110,14 @@ def test_the_tournaments_list_pages_past_its_newest_twenty(server, browser):
     assert page.locator("text=No tournaments yet.").count() == 0
     last = (total - 1) // 20 * 20
     assert page.get_attribute("#tournaments-previous", "href") == f"#/tournaments?offset={last}"
+    # A page of one row names it alone ("27–27 of 27" before); an offset in hex is no offset (Number() read
+    # "0x14" as 20).
+    page.goto(f"{server}/#/tournaments?offset={total - 1}")
+    page.wait_for_function("t => document.querySelector('#tournament-pages')?.textContent.startsWith(t)",
+                           arg=f"Tournaments {total} of {total}, newest first.")
+    page.goto(f"{server}/#/tournaments?offset=0x14")
+    page.wait_for_function("t => document.querySelector('#tournament-pages')?.textContent.startsWith(t)",
+                           arg=f"Tournaments 1–20 of {total}")
     assert not errors, errors
     context.close()
 
