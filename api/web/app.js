@@ -103,7 +103,10 @@ function problemBox(error) {
   const id = `problem-${++problems}`;
   const box = h("div", { class: "problem", role: "alert", tabindex: -1, id, "data-type": type, "data-unreached": unreached,
     title: plain ? detail : null }, plain || detail,
-    lines.length ? h("ul", { class: "problem-errors" }, lines.map(({ field, message }, k) =>
+    // A refusal naming one field with its own detail (a tournament's points) said it twice: its line is
+    // kept, hidden, for the field it describes (aria-describedby reads hidden text).
+    lines.length ? h("ul", { class: "problem-errors", hidden: lines.length === 1 && lines[0].message === detail },
+      lines.map(({ field, message }, k) =>
       h("li", { id: `${id}-${k}`, "data-field": field }, field ? `${field}: ${message}` : message))) : null);
   if (PASSING.has(type)) setTimeout(() => box.remove(), PASSING_SECONDS * 1000);
   return box;
@@ -2462,7 +2465,9 @@ function tournamentForm(all) {
           "one number a place of a table, best first, never more for a worse place (3, 1, 0); empty: table size − place")),
       h("div", { class: "option" }, h("label", {}, "bye points ", byePoints),
         h("small", { class: "option-help", id: "tournament-bye-points-help" }, "for a player left without a table; empty: the middle place's points")),
-      h("div", { class: "option" }, h("label", {}, "tie-breaks ", tieBreaks)),
+      // Its name above it, the select no wider than the screen: its long choices widened a phone's page to
+      // 454 px, and "tie-" and "breaks" parted (a phone probe).
+      h("div", { class: "option" }, h("label", { for: "tournament-tie-breaks" }, "tie-breaks"), tieBreaks),
       h("div", { class: "option" }, h("label", {}, rated, " rated"),
         h("small", { class: "option-help", id: "tournament-rated-help" }, "its matches count for the leaderboard and ratings")),
       h("p", { class: "muted" }, "Game options, for every table:"), optionsBox),
@@ -2635,8 +2640,9 @@ function sanctionsList(t, nameOf) {
       sanction.kind === "disqualify" ? [nameOf(sanction.player_id), " disqualified"]
         : sanction.kind === "void" ? `${tableOf(sanction.match_id)} void` : sanction.kind,
       sanction.reason ? [": \u201c", h("bdi", {}, sanction.reason), "\u201d"] : " (no reason given)",
+      // Each named for its sanction, the new tab said (every one read "what it changed (JSON)": a probe).
       " · ", h("a", { href: `/tournaments/${t.id}/sanctions/${sanction.number}`, target: "_blank", rel: "noopener" },
-        "what it changed (JSON)"))))];
+        `what sanction ${sanction.number} changed (JSON, a new tab)`))))];
 }
 
 // An organiser's action, already confirmed: sent with its control disabled meanwhile; refused, the API's
@@ -3113,10 +3119,14 @@ const ROUTES = [
 // The address the view shows (or is being drawn for).
 let routed = null;
 
-async function route() {
+async function route(placing = true) {
   const ticket = ++routeTicket;
   leaving.forEach((stop) => stop());
   leaving = [];
+  // The focus was in the view (or waits on it): once drawn, the view's heading takes it. A route the
+  // hashchange handler runs is placed by the handler (a pager's Next kept); any other (another tab's
+  // sign-in drawing the same address anew, the server back) left it on the body or on the view (probes).
+  const held = view.contains(document.activeElement);
   // Another address: the view left is taken down at once, not kept until the new one is drawn (a read
   // or two later). Kept, it could still be used meanwhile: its form filled and sent, its Next pressed,
   // its words read as the new view's (a browser test filled the tournaments list's old form, which the
@@ -3127,9 +3137,9 @@ async function route() {
     routed = address;
     // The focus in the view taken down waits on the view itself (it fell to the page's body until the new
     // view's heading took it: a probe after Create and Fork); the hashchange handler places it after.
-    const held = view.contains(document.activeElement);
     view.replaceChildren();
     view.setAttribute("aria-busy", "true");
+    document.title = "Loading… · Motley"; // not the view left's name meanwhile
     if (held) {
       view.setAttribute("tabindex", "-1");
       view.focus({ preventScroll: true });
@@ -3153,7 +3163,11 @@ async function route() {
         }
       }
     } finally {
-      if (ticket === routeTicket) view.removeAttribute("aria-busy");
+      if (ticket === routeTicket) {
+        view.removeAttribute("aria-busy");
+        const active = document.activeElement;
+        if (placing && held && (!active || active === document.body || active === view)) focusHeading();
+      }
     }
     return;
   }
@@ -3166,19 +3180,26 @@ async function route() {
 // Next and Previous) keeps the focus, so a keyboard user steps on from it.
 // A link of the header (Lobby, Leaderboards, Tournaments, the player's name) keeps the focus, the view
 // changed under it unsaid: the new view's heading takes it too.
+// The view's heading takes the focus (focusable from script only, as the table's own heading).
+function focusHeading() {
+  const heading = view.querySelector("h1");
+  if (!heading) return;
+  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
+  heading.focus({ preventScroll: true });
+}
+
 window.addEventListener("hashchange", async () => {
-  const from = document.activeElement?.id || "";
-  await route();
+  // (the view itself, where the focus waits while a view is drawn, is no control to go back to: a second
+  // address while the first was drawn left the focus there)
+  const from = document.activeElement === view ? "" : document.activeElement?.id || "";
+  await route(false);
   const active = document.activeElement;
   const header = active?.matches?.("header a");
   if (active && active !== document.body && active !== document.documentElement && active !== view && !header) return; // placed already
   const again = from ? document.getElementById(from) : null;
   // (brought into sight: the new view is drawn from its top, a leaderboard's Next at its foot)
   if (again && view.contains(again)) return again.focus();
-  const heading = view.querySelector("h1");
-  if (!heading) return;
-  if (!heading.hasAttribute("tabindex")) heading.setAttribute("tabindex", "-1");
-  heading.focus({ preventScroll: true });
+  focusHeading();
 });
 // Another tab changed who this browser is: this one shows (and acts as) that identity at once, so no
 // screen naming one player sends another's key.

@@ -9,9 +9,18 @@ each fixed and held here, in Debian's chromium against a real `motley serve` (te
 - 4 a field the browser's own check stopped inside the tournament form's closed fold (bye points of -1)
   was neither shown nor said, and a field the server refused there stayed folded away;
 - 5 points of the wrong length, or rising, were refused without marking the points field.
+
+And what its re-probe found:
+
+- 6 the tournament form, its fold open, widened a 360 px phone's page to 454 px (the tie-breaks select);
+- 7 a second address while the first view was drawn left the focus on the view, not on a heading; and a
+  same address drawn anew (another tab signing in) left it on the body;
+- 8 a refusal naming one field with its own detail said it twice.
 """
 
 from __future__ import annotations
+
+import json
 
 import pytest
 import requests
@@ -142,5 +151,55 @@ def test_a_refused_field_in_the_tournament_forms_fold_is_shown_and_marked(server
                            ".includes('never scores fewer')", timeout=15_000)
     assert page.get_attribute("#tournament-points", "aria-invalid") == "true"
     assert page.input_value("#tournament-points") == "0, 1, 2, 3"  # kept as typed
+    assert not errors, errors
+    context.close()
+
+
+# -- 6, 8 -------------------------------------------------------------------------------------------
+def test_the_tournament_forms_fold_fits_a_phone_and_a_refusal_says_its_words_once(server, browser):
+    organiser = register(server, "bp-phone")
+    context, page, errors = signed_in(browser, server, organiser, viewport={"width": 360, "height": 740},
+                                      is_mobile=True, has_touch=True)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#create-tournament")
+    page.click("#tournament-more summary")
+    page.wait_for_selector("#tournament-tie-breaks", state="visible")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.fill("#tournament-name", "Phone cup")
+    page.fill("#tournament-points", "0, 1, 2, 3")
+    page.click("#create-tournament-submit")
+    page.wait_for_selector("#create-tournament .problem", timeout=15_000)
+    said = page.inner_text("#create-tournament .problem")
+    assert said.count("never scores fewer") == 1, said
+    # The field is still described by it.
+    described = page.get_attribute("#tournament-points", "aria-describedby").split()
+    assert any("never scores fewer" in page.evaluate("id => document.getElementById(id).textContent", one)
+               for one in described), described
+    assert not errors, errors
+    context.close()
+
+
+# -- 7 ----------------------------------------------------------------------------------------------
+def test_the_focus_lands_on_a_heading_after_two_quick_addresses_and_after_another_tabs_sign_in(server, browser):
+    ann, bob = register(server, "bp-quick"), register(server, "bp-other")
+    context, page, errors = signed_in(browser, server, ann)
+    page.goto(f"{server}/#/tournaments")
+    page.wait_for_selector("#create-tournament")
+    page.evaluate(HOLD, [["/leaderboards/"], 1500])  # the second view's reads answered late
+    page.focus("#tournament-name")
+    # Another address, then a second one while the first is drawn (the first drawn before the second).
+    page.evaluate("() => { location.hash = '#/tournaments?offset=0'; setTimeout(() => { location.hash = "
+                  "'#/leaderboard/jester'; }, 20); }")
+    page.wait_for_selector("#board-game")
+    page.wait_for_function("() => document.activeElement?.tagName === 'H1'", timeout=10_000)
+    # Another tab of this browser signs in as bob: the same address is drawn anew, the focus on its heading.
+    page.focus("#board-game")
+    other = context.new_page()
+    other.goto(f"{server}/#/")
+    other.evaluate("([key, player]) => { localStorage.setItem('motley.key', key); "
+                   "localStorage.setItem('motley.player', player); }",
+                   [bob["api_key"], json.dumps({"id": bob["id"], "name": bob["name"]})])
+    page.wait_for_function("name => document.body.textContent.includes(name)", arg=bob["name"], timeout=10_000)
+    page.wait_for_function("() => document.activeElement?.tagName === 'H1'", timeout=10_000)
     assert not errors, errors
     context.close()

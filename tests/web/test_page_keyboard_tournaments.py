@@ -68,7 +68,8 @@ def test_a_pushed_result_leaves_the_focus_on_its_link_and_is_said(server, browse
     # The sanction is listed with its reason and its report, for every visitor (only the organiser's note
     # said it, at the moment it was made).
     sanction = page.locator("#sanction-list li[data-number='1']")
-    assert sanction.inner_text() == "round 1, table 2 void: \u201ca test\u201d · what it changed (JSON)"
+    said = "round 1, table 2 void: \u201ca test\u201d · what sanction 1 changed (JSON, a new tab)"
+    assert sanction.inner_text() == said
     assert sanction.locator("a").get_attribute("href") == f"/tournaments/{tournament_id}/sanctions/1"
     assert not errors, errors
     context.close()
