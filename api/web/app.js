@@ -186,7 +186,13 @@ async function busy(control, work, landing = null) {
   // that read or by a push) is not held for a Register still being read back (a test's click swallowed).
   let holding = Boolean(control.id);
   if (holding) inFlight.add(control.id);
-  const release = () => { if (holding) inFlight.delete(control.id); holding = false; };
+  const release = () => {
+    if (!holding) return;
+    holding = false;
+    inFlight.delete(control.id);
+    const copy = document.getElementById(control.id); // a redraw's copy, held meanwhile (below)
+    if (copy && copy !== control) copy.removeAttribute("aria-disabled");
+  };
   try {
     return await work(release);
   } finally {
@@ -194,13 +200,18 @@ async function busy(control, work, landing = null) {
     if (focused) control.removeAttribute("aria-disabled");
     else control.disabled = false;
     delete control.dataset.busy;
-    if (control.id) {
-      const copy = document.getElementById(control.id); // a redraw's copy, held meanwhile (below)
-      if (copy && copy !== control) copy.removeAttribute("aria-disabled");
-    }
     if (focused) refocusAfterBusy(control, lastRefusal !== refusal ? lastRefusal : null, landing);
   }
 }
+
+// A redraw's copy of a control whose request is in flight is marked as held as soon as it is drawn: it
+// was marked only once pressed, a screen reader meanwhile hearing an enabled button that did nothing.
+new MutationObserver(() => {
+  for (const id of inFlight) {
+    const copy = document.getElementById(id);
+    if (copy && copy.dataset.busy === undefined && copy.getAttribute("aria-disabled") !== "true") copy.setAttribute("aria-disabled", "true");
+  }
+}).observe(view, { childList: true, subtree: true });
 
 // A field the browser's own check stops (a bye of -1, a tax of 0) inside a closed fold was neither shown
 // nor said: the form was not sent and nothing told why (a probe). Its fold opens, so the browser shows
@@ -213,11 +224,10 @@ document.addEventListener("invalid", (event) => {
 // A press of a control busy with its request (focused, so aria-disabled and not disabled: busy()), or of a
 // redraw's copy of it, does nothing: caught before the control's own handler, it neither asks its question
 // again (Resign's, Void's confirm) nor sends a form a second time (Enter in a field presses the form's
-// submit button). The copy is marked as its original is.
+// submit button).
 document.addEventListener("click", (event) => {
   const control = event.target?.closest?.("button, [role=button]");
   if (!control?.matches("[data-busy][aria-disabled=true]") && !(control?.id && inFlight.has(control.id))) return;
-  if (control.dataset.busy === undefined) control.setAttribute("aria-disabled", "true");
   event.preventDefault();
   event.stopImmediatePropagation();
 }, true);

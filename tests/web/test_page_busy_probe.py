@@ -15,7 +15,8 @@ And what its re-probe found:
 - 6 the tournament form, its fold open, widened a 360 px phone's page to 454 px (the tie-breaks select);
 - 7 a second address while the first view was drawn left the focus on the view, not on a heading; and a
   same address drawn anew (another tab signing in) left it on the body;
-- 8 a refusal naming one field with its own detail said it twice.
+- 8 a refusal naming one field with its own detail said it twice;
+- 9 a redraw's copy of a busy button was held but marked so only once pressed.
 """
 
 from __future__ import annotations
@@ -62,11 +63,14 @@ def test_a_buttons_copy_drawn_while_its_request_runs_is_held_too(server, browser
     page.wait_for_function("() => document.querySelector('#tournament-actions')?.textContent.includes('1 registered')")
     assert page.evaluate("old => document.getElementById('tournament-register') !== old", first)
     assert page.evaluate("document.activeElement.id") == "tournament-register"
+    # Marked as held as soon as drawn (a screen reader heard an enabled button that did nothing: a re-probe).
+    assert page.get_attribute("#tournament-register", "aria-disabled") == "true"
     page.keyboard.press("Enter")
     page.keyboard.press("Space")
     page.wait_for_function("() => document.querySelector('#tournament-actions')?.textContent"
                            ".includes('you among them')", timeout=15_000)
     assert page.evaluate("window.sent") == [f"POST /tournaments/{tournament_id}/players"]
+    assert page.locator("#tournament-actions [aria-disabled]").count() == 0  # nothing left greyed
     assert page.locator("#tournament-error .problem").count() == 0  # no "you are already registered"
     players = requests.get(f"{server}/tournaments/{tournament_id}", timeout=10).json()["players"]
     assert sorted(p["player_id"] for p in players) == sorted([ann["id"], bob["id"]])
