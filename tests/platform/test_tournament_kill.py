@@ -115,9 +115,9 @@ def test_killed_workers_count_nothing_twice_and_the_live_read_models_equal_a_reb
     errors: list = []
     behind: list = []  # at each kill: had the league projection work left to do?
 
-    def play(match_id, match_keys, seed):
+    def play(api, match_id, match_keys, seed):
         try:
-            play_randomly(ApiClient(create_app(container)), match_id, match_keys, random.Random(seed),
+            play_randomly(api, match_id, match_keys, random.Random(seed),
                           settle=lambda: time.sleep(0.05), timeout=300)
         except Exception as error:  # reported by the main thread
             errors.append(error)
@@ -128,11 +128,16 @@ def test_killed_workers_count_nothing_twice_and_the_live_read_models_equal_a_reb
             assert time.monotonic() < deadline, "the round was not paired"
             time.sleep(0.1)
         tables = client.get(f"/tournaments/{tournament_id}").body["rounds"][round_no - 1]["tables"]
-        threads = [threading.Thread(target=play, args=(t["match_id"], [keys[p] for p in t["players"]], i))
+        # Each thread's app built here, one at a time: apps built in several threads at once failed CI
+        # once with CPython 3.11.7's "AST constructor recursion depth mismatch" (python/cpython#106905,
+        # compile() not thread-safe there), nothing of Motley's.
+        threads = [threading.Thread(target=play, args=(ApiClient(create_app(container)), t["match_id"],
+                                                       [keys[p] for p in t["players"]], i))
                    for i, t in enumerate(tables)]
         for i, match_keys in enumerate(free):
             match_id = client.new_match("jest", 3, match_keys)
-            threads.append(threading.Thread(target=play, args=(match_id, match_keys, 100 + i)))
+            threads.append(threading.Thread(target=play, args=(ApiClient(create_app(container)), match_id,
+                                                               match_keys, 100 + i)))
         for thread in threads:
             thread.start()
         # Kill the worker as soon as a table of the round finishes (the keeper and the projections
